@@ -1,0 +1,41 @@
+# The two commands of the README. Both create .venv and install into it first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CONFIG ?= configs/quickstart.yaml
+OUT ?= datasets_out/quickstart
+
+.PHONY: run test bench lint typecheck install install-test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+run: install
+	$(BIN)/toolgym demo
+
+lint: install-test
+	$(BIN)/ruff check .
+
+typecheck: install-test
+	$(BIN)/mypy envs verifiers generators toolgym
+
+test: install-test lint
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""Built-in domains: one folder each, found by scanning this package."""

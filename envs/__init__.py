@@ -1,0 +1,39 @@
+"""The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
+
+from .diff import Diff
+from .domain import Domain
+from .env import ToolEnv
+from .generation import GenContext, irrelevant_task, unavailable_task_from
+from .registry import list_domains, load_domain
+from .task import ALL_KINDS, ACTION_KINDS, NO_TOOL_KINDS, Fact, Forbidden, NoToolSpec, Scenario, Step, Task, ToolCall, Utterance, WorldEdit
+from .tools import Tool, tool
+from .trajectory import Trajectory
+from .world import World, WorldTemplate
+
+__all__ = [
+    "ACTION_KINDS",
+    "ALL_KINDS",
+    "NO_TOOL_KINDS",
+    "Diff",
+    "Domain",
+    "Fact",
+    "Forbidden",
+    "GenContext",
+    "NoToolSpec",
+    "Scenario",
+    "Step",
+    "Task",
+    "Tool",
+    "ToolCall",
+    "ToolEnv",
+    "Trajectory",
+    "Utterance",
+    "World",
+    "WorldEdit",
+    "WorldTemplate",
+    "irrelevant_task",
+    "list_domains",
+    "load_domain",
+    "tool",
+    "unavailable_task_from",
+]

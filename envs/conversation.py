@@ -1,0 +1,70 @@
+"""The shared reading of a conversation that the oracle teacher and the scripted user agree on.
+
+The oracle speaks in *moves* (ask for facts, confirm, call, instruct the user, reply); each
+move is one assistant message, so its position in a chat is the number of assistant messages
+so far. The scripted user recognises what a move asks of it from plain words in the text, so
+it answers a real model the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .task import Fact, Step, Task, Utterance
+
+STOP_MARKER = "###STOP###"
+_CONFIRM = re.compile(r"\(yes/no\)|\b(confirm|proceed|go ahead)\b[^.]*\?", re.IGNORECASE)
+_REQUEST = re.compile(r"\?|\bplease (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Move:
+    kind: Literal["ask", "confirm", "call", "instruct", "reply"]
+    step: Step | None = None
+    facts: tuple[Fact, ...] = ()
+    utterance: Utterance | None = None
+
+
+def oracle_moves(task: Task) -> list[Move]:
+    """The gold conversation from the agent's side, one move per assistant message."""
+    scenario = task.scenario
+    known = {f.key for f in scenario.facts if f.key not in scenario.withheld}
+    moves: list[Move] = []
+    for segment in range(task.segments):
+        for step in (s for s in task.plan if s.segment == segment):
+            missing = [k for k in step.needs if k not in known]
+            if missing:
+                moves.append(Move("ask", facts=tuple(f for k in missing if (f := scenario.fact(k)))))
+                known.update(missing)
+            if step.confirm:
+                moves.append(Move("confirm", step=step))
+            moves.append(Move("call" if step.caller == "agent" else "instruct", step=step))
+        if segment < len(task.replies):
+            moves.append(Move("reply", utterance=task.replies[segment]))
+    return moves
+
+
+def assistant_turns(messages: list[dict[str, Any]]) -> int:
+    return sum(1 for m in messages if m.get("role") == "assistant")
+
+
+def asks_confirmation(text: str) -> bool:
+    return bool(_CONFIRM.search(text))
+
+
+def is_request(text: str) -> bool:
+    return bool(_REQUEST.search(text))
+
+
+def mentions(text: str, words: list[str]) -> bool:
+    lowered = text.lower()
+    return any(w.lower() in lowered for w in words)
+
+
+def strip_stop(content: str | None) -> tuple[str | None, bool]:
+    """The user's text without the stop marker, and whether it was there."""
+    if content and STOP_MARKER in content:
+        return content.replace(STOP_MARKER, "").strip() or None, True
+    return content, False

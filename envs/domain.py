@@ -1,0 +1,169 @@
+"""Domain: one simulated world's tables, builder, tools, policy, phrasings and task generators."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import SQLModel
+
+from toolgym.errors import DomainError, UnknownNameError
+
+from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
+from .task import ALL_KINDS, Task
+from .tools import Tool
+from .world import World, WorldTemplate
+
+if TYPE_CHECKING:
+    from .generation import GenContext
+
+BuildWorld = Callable[[int, str], Iterable[Any]]
+TaskGenerator = Callable[["GenContext"], Task]
+
+
+class Domain:
+    """Everything of one domain. A domain folder exports one of these as `DOMAIN`."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        version: int,
+        description: str,
+        scope: str,
+        folder: Path,
+        tables: Sequence[type[SQLModel]],
+        build_world: BuildWorld,
+        tools: Sequence[Tool],
+        generators: dict[str, TaskGenerator],
+        now: dt.datetime,
+        sizes: Sequence[str] = ("small", "default"),
+        world_seed: int = 0,
+        default_size: str = "default",
+    ):
+        self.name = name
+        self.version = version
+        self.description = description
+        self.scope = scope  # what the agent helps with, in a few words (used when declining)
+        self.folder = Path(folder)
+        self.tables = list(tables)
+        self.build_world = build_world
+        self.now = now
+        self.sizes = tuple(sizes)
+        self.world_seed = world_seed
+        self.default_size = default_size
+        self.tools: dict[str, Tool] = {}
+        for t in tools:
+            if not isinstance(t, Tool):
+                raise DomainError(f"domain {name!r}: {t!r} is not a @tool")
+            if t.name in self.tools:
+                raise DomainError(f"domain {name!r}: two tools are named {t.name!r}")
+            self.tools[t.name] = t
+        self.generators = dict(generators)
+        unknown = set(self.generators) - set(ALL_KINDS)
+        if unknown:
+            raise DomainError(f"domain {name!r}: generators for unknown kinds {sorted(unknown)}; kinds: {ALL_KINDS}")
+        self.policy_path = self.folder / "policy.md.j2"
+        if not self.policy_path.exists():
+            raise DomainError(f"domain {name!r}: missing {self.policy_path}")
+        self.phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
+        self._templates: dict[tuple[int, str], WorldTemplate] = {}
+        self._policies: dict[tuple[int, str], str] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"<Domain {self.env_id}: {len(self.tools)} tools, {len(self.tables)} tables>"
+
+    @property
+    def env_id(self) -> str:
+        return f"toolgym/{self.name.replace('_', ' ').title().replace(' ', '')}-v{self.version}"
+
+    @property
+    def kinds(self) -> list[str]:
+        return [k for k in ALL_KINDS if k in self.generators]
+
+    # ---- tools ---------------------------------------------------------------------------
+    def tool(self, name: str) -> Tool:
+        try:
+            return self.tools[name]
+        except KeyError:
+            raise UnknownNameError(f"tool of domain {self.name!r}", name, self.tools) from None
+
+    @property
+    def agent_tools(self) -> list[Tool]:
+        return [t for t in self.tools.values() if t.caller == "agent"]
+
+    @property
+    def user_tools(self) -> list[Tool]:
+        return [t for t in self.tools.values() if t.caller == "user"]
+
+    def schemas(self, names: Iterable[str]) -> list[dict[str, Any]]:
+        return [self.tool(n).schema for n in names]
+
+    # ---- worlds --------------------------------------------------------------------------
+    def template(self, seed: int | None = None, size: str | None = None) -> WorldTemplate:
+        """The built world for (seed, size); built on first use, then kept."""
+        seed = self.world_seed if seed is None else seed
+        size = size or self.default_size
+        if size not in self.sizes:
+            raise UnknownNameError(f"world size of domain {self.name!r}", size, self.sizes)
+        key = (seed, size)
+        found = self._templates.get(key)
+        if found is None:
+            with self._lock:
+                found = self._templates.get(key)
+                if found is None:
+                    found = WorldTemplate.build(
+                        domain=self.name,
+                        seed=seed,
+                        size=size,
+                        now=self.now,
+                        tables=self.tables,
+                        rows=self.build_world(seed, size),
+                    )
+                    self._templates[key] = found
+        return found
+
+    def new_world(self, task: Task | None = None, *, seed: int | None = None, size: str | None = None) -> World:
+        """A fresh episode world: the task's world with its setup applied, or a plain one."""
+        if task is not None:
+            seed, size = task.world_seed, task.world_size
+        world = World(self.template(seed, size))
+        if task is not None and task.setup:
+            for edit in task.setup:
+                info = world.info(edit.table)
+                if edit.insert is not None:
+                    world.insert(info.model, edit.insert)
+                else:
+                    world.update(info.model, edit.key if not isinstance(edit.key, list) else tuple(edit.key), **edit.set)
+            world.mark_baseline()
+        return world
+
+    def policy(self, seed: int | None = None, size: str | None = None) -> str:
+        """The agent's policy, rendered once per world."""
+        template = self.template(seed, size)
+        key = (template.seed, template.size)
+        text = self._policies.get(key)
+        if text is None:
+            text = self._policies[key] = render_file(
+                self.policy_path, domain=self, now=template.now, today=template.now.date()
+            )
+        return text
+
+    # ---- tasks ---------------------------------------------------------------------------
+    def generate_tasks(
+        self,
+        n: int,
+        seed: int = 0,
+        kinds: Sequence[str] | None = None,
+        *,
+        world_seed: int | None = None,
+        size: str | None = None,
+    ) -> list[Task]:
+        """`n` replay-proven tasks, kinds taken in turn; the same arguments give the same tasks."""
+        from .generation import generate_tasks
+
+        return generate_tasks(self, n, seed, kinds, world_seed=world_seed, size=size)

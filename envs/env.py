@@ -1,0 +1,251 @@
+"""ToolEnv: a domain as a Gymnasium environment.
+
+An observation is the list of messages added since the last action (the first is the whole
+prompt). An action is an assistant message (dict or raw text read by a parser). Tool calls
+run against the episode's World; a text reply goes to the user simulator. The reward is 0
+until the episode ends, then the task's verifier score with `info["verification"]`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import gymnasium as gym
+
+from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
+
+from .conversation import strip_stop
+from .domain import Domain
+from .parsing import PARSERS, parse_action
+from .registry import load_domain
+from .replay import run_call
+from .spaces import AssistantMessageSpace, ChatSpace
+from .task import Task
+from .trajectory import Trajectory
+
+
+class ToolEnv(gym.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        domain: str | Domain = "retail",
+        *,
+        user: Any = None,
+        parser: str = "hermes",
+        max_turns: int = 30,
+        kinds: list[str] | None = None,
+        world_size: str | None = None,
+        tasks: list[Task] | None = None,
+        render_mode: str | None = None,
+    ):
+        self.domain = load_domain(domain) if isinstance(domain, str) else domain
+        if parser not in PARSERS:
+            raise UnknownNameError("parser", parser, PARSERS)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"render_mode {render_mode!r} is not supported; use one of {self.metadata['render_modes']}")
+        if max_turns < 1:
+            raise ConfigError(f"max_turns must be at least 1, got {max_turns}")
+        if user is None:
+            from toolgym.generators.user import ScriptedUser
+
+            user = ScriptedUser()
+        self.user = user
+        self.parser = parser
+        self.max_turns = max_turns
+        self.render_mode = render_mode
+        self.kinds = list(kinds or self.domain.kinds)
+        self.world_size = world_size
+        self._tasks: dict[str, Task] = {t.id: t for t in tasks or ()}
+        all_tools = [t.schema for t in self.domain.agent_tools]
+        self.action_space = AssistantMessageSpace(all_tools)
+        self.observation_space = ChatSpace()
+        self.task: Task | None = None
+        self.world = None
+        self.messages: list[dict[str, Any]] = []
+        self._done = True
+
+    # ---- reset -----------------------------------------------------------------------------
+    def _choose_task(self, options: dict[str, Any] | None) -> Task:
+        chosen = (options or {}).get("task")
+        if isinstance(chosen, Task):
+            return chosen
+        if isinstance(chosen, dict):
+            return Task.model_validate(chosen)
+        if isinstance(chosen, str):
+            if chosen.lstrip().startswith("{"):
+                return Task.model_validate_json(chosen)
+            if chosen not in self._tasks:
+                raise UnknownNameError("task id (pass the Task itself, or tasks=[...] to the env)", chosen, self._tasks)
+            return self._tasks[chosen]
+        if chosen is not None:
+            raise ConfigError(f"options['task'] must be a Task, its dict or JSON, or a task id; got {type(chosen).__name__}")
+        task_seed = int(self.np_random.integers(0, 2**31 - 1))
+        kind = self.kinds[task_seed % len(self.kinds)]
+        return self.domain.generate_tasks(1, seed=task_seed, kinds=[kind], size=self.world_size)[0]
+
+    def _begin(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        super().reset(seed=seed)
+        task = self._choose_task(options)
+        if task.domain != self.domain.name:
+            raise ConfigError(f"task {task.id} is for domain {task.domain!r}, but this env is {self.domain.name!r}")
+        self._tasks.setdefault(task.id, task)
+        if self.world is not None:
+            self.world.close()
+        self.task = task
+        self.world = self.domain.new_world(task)
+        self.tools = self.domain.schemas(task.tools)
+        self.user_tools = [t.schema for t in self.domain.user_tools]
+        self.messages = [{"role": "system", "content": self.domain.policy(task.world_seed, task.world_size)}]
+        self.format_problems: list[list[str]] = []
+        self.tool_errors = 0
+        self.turns = 0
+        self._done = False
+        self._verification = None
+
+    def _info(self) -> dict[str, Any]:
+        assert self.task is not None
+        return {
+            "task_id": self.task.id,
+            "kind": self.task.kind,
+            "env_id": self.domain.env_id,
+            "tools": self.tools,
+            "user_tools": self.user_tools,
+            "turn": self.turns,
+            "tool_errors": self.tool_errors,
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._begin(seed, options)
+        opening = self._user_reply_sync()
+        return self._deliver_opening(opening)
+
+    async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._begin(seed, options)
+        opening = await self._user_reply_async()
+        return self._deliver_opening(opening)
+
+    def _deliver_opening(self, opening: dict[str, Any]):
+        observation = [self.messages[0], *self._accept_user(opening)]
+        if self._done:  # a user that leaves at once
+            self._grade()
+        return [dict(m) for m in observation], self._info()
+
+    # ---- step ------------------------------------------------------------------------------
+    def step(self, action: Any):
+        observation = self._agent_turn(action)
+        if observation is None:
+            observation = self._accept_user(self._user_reply_sync())
+        return self._close_step(observation)
+
+    async def astep(self, action: Any):
+        observation = self._agent_turn(action)
+        if observation is None:
+            observation = self._accept_user(await self._user_reply_async())
+        return self._close_step(observation)
+
+    def _agent_turn(self, action: Any) -> list[dict[str, Any]] | None:
+        """Record the action and run its calls; None when it is the user's turn to speak."""
+        if self._done or self.task is None:
+            raise ToolgymError("the episode has ended: call reset() before step()")
+        parsed = parse_action(action, self.parser)
+        message = parsed.message
+        self.turns += 1
+        self.format_problems.append(parsed.problems)
+        calls = message.get("tool_calls") or []
+        for index, call in enumerate(calls):
+            call["id"] = call.get("id") or f"call_{self.turns}_{index}"
+        self.messages.append(message)
+        if not calls:
+            return None
+        results = []
+        for call in calls:
+            function = call["function"]
+            outcome = run_call(self.domain, self.world, self.task.tools, function["name"], function["arguments"])
+            self.tool_errors += outcome.error is not None
+            results.append(
+                {"role": "tool", "tool_call_id": call["id"], "name": str(function["name"]), "content": outcome.content}
+            )
+        self.messages.extend(results)
+        return results
+
+    def _close_step(self, observation: list[dict[str, Any]]):
+        truncated = not self._done and self.turns >= self.max_turns
+        reward = 0.0
+        if self._done or truncated:
+            self._done = True
+            reward = self._grade(truncated=truncated).value
+        info = self._info()
+        if self._verification is not None:
+            info["verification"] = self._verification.to_dict()
+        return [dict(m) for m in observation], reward, self._done and not truncated, truncated, info
+
+    # ---- the user's side -------------------------------------------------------------------
+    def _user_reply_sync(self) -> dict[str, Any]:
+        if getattr(self.user, "is_sync", False):
+            return self.user.reply_sync(self.messages, self.task)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.user.reply(self.messages, self.task))
+        raise ToolgymError("this user simulator is async: inside an event loop use `await env.astep(...)`")
+
+    async def _user_reply_async(self) -> dict[str, Any]:
+        return await self.user.reply(self.messages, self.task)
+
+    def _accept_user(self, reply: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run the user's on-device calls, strip the stop marker, and add the message."""
+        message = {"role": "user", "content": reply.get("content")}
+        calls = reply.get("user_tool_calls") or []
+        if calls:
+            message["user_tool_calls"] = calls
+            message["user_tool_results"] = [
+                run_call(self.domain, self.world, (), c.get("name"), c.get("arguments"), caller="user").content
+                for c in calls
+            ]
+        message["content"], stop = strip_stop(message["content"])
+        self.messages.append(message)
+        if stop:
+            self._done = True
+        return [message]
+
+    # ---- the end ---------------------------------------------------------------------------
+    def _grade(self, truncated: bool = False):
+        from toolgym.verifiers import score_trajectory
+
+        trajectory = self.trajectory()
+        trajectory.truncated = truncated
+        self._verification = score_trajectory(self.task, trajectory)
+        return self._verification
+
+    def trajectory(self) -> Trajectory:
+        assert self.task is not None and self.world is not None
+        return Trajectory(
+            task=self.task,
+            messages=self.messages,
+            state_hash=self.world.state_hash(),
+            diff=self.world.diff(),
+            format_problems=self.format_problems,
+            tool_errors=self.tool_errors,
+            terminated=self._done,
+            verification=self._verification,
+        )
+
+    @property
+    def verification(self):
+        return self._verification
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        lines = []
+        for m in self.messages[1:]:
+            calls = ", ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in m.get("tool_calls") or [])
+            lines.append(f"[{m['role']}] {m.get('content') or ''}{' -> ' + calls if calls else ''}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        if self.world is not None:
+            self.world.close()
+            self.world = None

@@ -1,0 +1,156 @@
+"""Task generation: the context a generator works in, and proving each task by replay."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
+
+from .replay import replay_plan
+from .task import NoToolSpec, Task, Utterance
+from .world import World
+
+if TYPE_CHECKING:
+    from .domain import Domain
+
+_MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
+
+
+@dataclass
+class GenContext:
+    """What a task generator gets: the world to read from, a seeded RNG, phrasings."""
+
+    domain: Domain
+    world: World
+    rng: random.Random
+    seed: int
+    kind: str
+    world_seed: int
+    size: str
+
+    def say(self, intent: str, **values: Any) -> str:
+        return self.domain.phrasebook.say(intent, self.seed, **values)
+
+    def pick(self, items: Sequence[Any]) -> Any:
+        if not items:
+            raise GeneratorBug(f"{self.domain.name} {self.kind} generator: nothing to pick from")
+        return items[self.rng.randrange(len(items))]
+
+    def persona(self) -> str:
+        return self.pick(self.domain.phrasebook.variants("persona"))
+
+    def task(self, **fields: Any) -> Task:
+        """A Task with this context's domain, world, kind and seed filled in."""
+        fields.setdefault("tools", [t.name for t in self.domain.agent_tools])
+        fields.setdefault("kind", self.kind)
+        return Task(
+            domain=self.domain.name,
+            domain_version=self.domain.version,
+            world_seed=self.world_seed,
+            world_size=self.size,
+            seed=self.seed,
+            **fields,
+        )
+
+    def derive(self, kind: str) -> Task:
+        """A task of another kind drawn with this context (to build a variant of it)."""
+        return self.domain.generators[kind](GenContext(**{**self.__dict__, "kind": kind}))
+
+
+def finalize(domain: Domain, task: Task) -> Task:
+    """Replay the gold plan, record the end state it reaches, and give the task its id."""
+    offered = set(task.tools)
+    facts = {f.key for f in task.scenario.facts}
+    for step in task.plan:
+        missing = set(step.needs) - facts
+        if missing:
+            raise GeneratorBug(f"{domain.name} {task.kind} (seed {task.seed}): step needs unknown facts {missing}")
+        for call in step.calls:
+            if step.caller == "agent" and call.name not in offered:
+                raise GeneratorBug(f"{domain.name} {task.kind} (seed {task.seed}): gold call {call.name!r} not offered")
+    if len(task.replies) != task.segments:
+        raise GeneratorBug(
+            f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
+        )
+    world = replay_plan(domain, task)
+    try:
+        done = task.model_copy(
+            update={"expected_state_hash": world.state_hash(), "expected_writes": len(world.changes)}
+        )
+    finally:
+        world.close()
+    return done.with_id()
+
+
+def generate_tasks(
+    domain: Domain,
+    n: int,
+    seed: int,
+    kinds: Sequence[str] | None,
+    *,
+    world_seed: int | None = None,
+    size: str | None = None,
+) -> list[Task]:
+    kinds = list(kinds) if kinds else domain.kinds
+    for kind in kinds:
+        if kind not in domain.generators:
+            raise UnknownNameError(f"task kind of domain {domain.name!r}", kind, domain.kinds)
+    world_seed = domain.world_seed if world_seed is None else world_seed
+    size = size or domain.default_size
+    template = domain.template(world_seed, size)
+    world = World(template)
+    seen: set[str] = set()
+    tasks: list[Task] = []
+    try:
+        for index in range(n):
+            kind = kinds[index % len(kinds)]
+            for attempt in range(_MAX_ATTEMPTS):
+                task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
+                ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world_seed, size)
+                task = finalize(domain, domain.generators[kind](ctx))
+                if task.id not in seen:
+                    break
+            seen.add(task.id)
+            tasks.append(task)
+            if world.changes:
+                raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
+    finally:
+        world.close()
+    return tasks
+
+
+# ---- generators the engine offers every domain ----------------------------------------------
+
+
+def irrelevant_task(ctx: GenContext) -> Task:
+    """A request no tool of the domain serves: the agent answers or declines without a call."""
+    request = ctx.pick(ctx.domain.phrasebook.variants("irrelevant_request"))
+    return ctx.task(
+        scenario={"persona": ctx.persona(), "goal": "Ask something unrelated to this service.", "requests": [request]},
+        replies=[Utterance(intent="decline_irrelevant", vars={"scope": ctx.domain.scope})],
+        no_tool=NoToolSpec(reason="no tool of this service fits the request"),
+    )
+
+
+def unavailable_task_from(kind: str):
+    """A generator that withholds the tool a `kind` task needs first: the agent must say so."""
+
+    def generate(ctx: GenContext) -> Task:
+        base = ctx.derive(kind)
+        needed = next((c.name for s in base.plan for c in s.calls if ctx.domain.tool(c.name).writes), None)
+        if needed is None:
+            raise GeneratorBug(f"{ctx.domain.name}: a {kind} task has no write call to withhold")
+        action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), needed)
+        return ctx.task(
+            scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1]}),
+            tools=[t for t in base.tools if t != needed],
+            replies=[Utterance(intent="decline_unavailable", vars={"action": action})],
+            no_tool=NoToolSpec(reason=f"the tool {needed!r} is not available", withheld_tools=[needed]),
+        )
+
+    return generate
+

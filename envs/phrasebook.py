@@ -1,0 +1,69 @@
+"""Utterance templates: several Jinja2 phrasings per intent, one chosen by a seed.
+
+The engine ships generic phrasings (greeting, asking, confirming, declining); a domain's
+`utterances.yaml` adds its own intents and may replace the engine's.
+"""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from toolgym.errors import DomainError, UnknownNameError
+
+ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
+_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+
+def _join_words(items: Any, last: str = "and") -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+_JINJA.filters["join_words"] = _join_words
+_JINJA.filters["money"] = lambda v: f"${float(v):,.2f}"
+
+
+class Phrasebook:
+    def __init__(self, *sources: Path):
+        self._raw: dict[str, list[str]] = {}
+        for source in sources:
+            if not source.exists():
+                continue
+            data = yaml.safe_load(source.read_text()) or {}
+            for intent, variants in data.items():
+                if isinstance(variants, str):
+                    variants = [variants]
+                if not isinstance(variants, list) or not variants:
+                    raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates")
+                self._raw[intent] = [str(v) for v in variants]
+        self._compiled: dict[str, list[jinja2.Template]] = {}
+
+    def intents(self) -> list[str]:
+        return sorted(self._raw)
+
+    def variants(self, intent: str) -> list[str]:
+        if intent not in self._raw:
+            raise UnknownNameError("utterance intent", intent, self._raw)
+        return self._raw[intent]
+
+    def say(self, intent: str, seed: int, /, **values: Any) -> str:
+        """Render one phrasing of `intent`, chosen by `seed` (stable across runs)."""
+        templates = self._compiled.get(intent)
+        if templates is None:
+            templates = self._compiled[intent] = [_JINJA.from_string(v) for v in self.variants(intent)]
+        choice = zlib.crc32(f"{seed}:{intent}".encode()) % len(templates)
+        try:
+            return " ".join(templates[choice].render(**values).split())
+        except jinja2.UndefinedError as exc:
+            raise DomainError(f"utterance {intent!r} (variant {choice}) needs a value: {exc.message}") from None
+
+
+def render_file(path: Path, **values: Any) -> str:
+    return _JINJA.from_string(path.read_text()).render(**values).strip() + "\n"

@@ -1,0 +1,67 @@
+"""Running calls against a world: one call as the env runs it, a gold plan, a stored chat."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from toolgym.errors import GeneratorBug, unknown_name_message
+
+from .task import Task
+from .tools import ToolOutcome
+from .world import World
+
+if TYPE_CHECKING:
+    from .domain import Domain
+
+
+def run_call(
+    domain: Domain, world: World, offered: Iterable[str], name: Any, arguments: Any, caller: str = "agent"
+) -> ToolOutcome:
+    """One call as the env runs it: a tool not offered to this caller is an error message."""
+    tool = domain.tools.get(name) if isinstance(name, str) else None
+    if tool is None or tool.caller != caller or (caller == "agent" and name not in offered):
+        allowed = list(offered) if caller == "agent" else [t.name for t in domain.user_tools]
+        message = unknown_name_message("tool", str(name), allowed)
+        return ToolOutcome(content=json.dumps({"error": message}), error=message)
+    return tool.run(world, arguments)
+
+
+def replay_plan(domain: Domain, task: Task) -> World:
+    """Run a task's gold plan on a fresh world; a call that errors is a generator bug."""
+    world = domain.new_world(task)
+    offered = set(task.tools)
+    for number, step in enumerate(task.plan):
+        for call in step.calls:
+            outcome = run_call(domain, world, offered, call.name, call.arguments, step.caller)
+            if outcome.error:
+                raise GeneratorBug(
+                    f"{domain.name} task (kind {task.kind}, seed {task.seed}): gold step {number} "
+                    f"{call.name}({json.dumps(call.arguments)}) failed: {outcome.error}"
+                )
+    return world
+
+
+def message_calls(messages: Iterable[dict[str, Any]]) -> list[tuple[str, str, Any]]:
+    """(caller, name, arguments) of every call in a chat, in order; user-side calls included."""
+    calls: list[tuple[str, str, Any]] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant":
+            for call in message.get("tool_calls") or ():
+                function = call.get("function", call)
+                calls.append(("agent", function.get("name"), function.get("arguments")))
+        elif role == "user":
+            for call in message.get("user_tool_calls") or ():
+                calls.append(("user", call.get("name"), call.get("arguments")))
+    return calls
+
+
+def replay_messages(domain: Domain, task: Task, messages: Iterable[dict[str, Any]]) -> World:
+    """Re-run a stored chat's calls on a fresh world, errors answered as the env answers them."""
+    world = domain.new_world(task)
+    offered = set(task.tools)
+    for caller, name, arguments in message_calls(messages):
+        run_call(domain, world, offered, name, arguments, caller)
+    return world

@@ -1,0 +1,141 @@
+"""Task: one generated, replay-proven job for an agent, serialisable to JSON.
+
+Its id is a hash of its content, so the same task generated twice has the same id and a
+changed task never shares an id with the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TaskKind = Literal[
+    "single",
+    "parallel",
+    "multi_step",
+    "multi_turn",
+    "no_tool/irrelevant",
+    "no_tool/missing_info",
+    "no_tool/unavailable",
+    "no_tool/invalid_value",
+    "no_tool/policy_refusal",
+    "injection",
+]
+ALL_KINDS: tuple[str, ...] = get_args(TaskKind)
+ACTION_KINDS: tuple[str, ...] = ("single", "parallel", "multi_step", "multi_turn", "injection")
+NO_TOOL_KINDS: tuple[str, ...] = tuple(k for k in ALL_KINDS if k.startswith("no_tool/"))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Fact(_Model):
+    """Something the user knows, and the words an agent would use to ask for it."""
+
+    key: str
+    value: str
+    label: str = Field(description="how an agent names it: 'email address'")
+    keywords: list[str] = Field(default_factory=list, description="words in a question that ask for it")
+
+
+class Scenario(_Model):
+    """What the simulated user is and wants."""
+
+    persona: str
+    goal: str = Field(description="the user's aim in plain words, for an LLM user simulator")
+    requests: list[str] = Field(description="the user's opening message for each segment of the conversation")
+    facts: list[Fact] = Field(default_factory=list)
+    withheld: list[str] = Field(default_factory=list, description="fact keys given only when asked")
+    unknown: list[str] = Field(default_factory=list, description="labels of what the user cannot tell")
+    closing: str = "Thanks, that's all I needed."
+
+    def fact(self, key: str) -> Fact | None:
+        return next((f for f in self.facts if f.key == key), None)
+
+
+class ToolCall(_Model):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Step(_Model):
+    """One step of a gold plan: one call, or several made together (parallel)."""
+
+    calls: list[ToolCall]
+    caller: Literal["agent", "user"] = "agent"
+    segment: int = 0
+    needs: list[str] = Field(default_factory=list, description="fact keys the agent must have first")
+    confirm: str | None = Field(None, description="what the agent states before asking for a yes")
+    instruction: str | None = Field(None, description="for user steps: what the agent asks the user to do")
+
+
+class Utterance(_Model):
+    """A templated line: the intent names the template, vars fill it."""
+
+    intent: str
+    vars: dict[str, Any] = Field(default_factory=dict)
+
+
+class Forbidden(_Model):
+    """A minefield: a call (name and argument subset) or a row change that must not happen."""
+
+    reason: str
+    tool: str | None = None
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    table: str | None = None
+    key: list[Any] | None = None
+
+
+class WorldEdit(_Model):
+    """A change made to the world before the episode starts (a fault, an injected note)."""
+
+    table: str
+    key: Any = None
+    set: dict[str, Any] = Field(default_factory=dict)
+    insert: dict[str, Any] | None = None
+
+
+class NoToolSpec(_Model):
+    """What a no-tool task expects instead of a call."""
+
+    reason: str
+    missing: list[str] = Field(default_factory=list, description="labels the agent must ask for")
+    invalid: dict[str, Any] = Field(default_factory=dict, description="parameter -> the invalid value given")
+    withheld_tools: list[str] = Field(default_factory=list)
+
+
+class Task(_Model):
+    id: str = ""
+    domain: str
+    domain_version: int
+    world_seed: int
+    world_size: str
+    kind: TaskKind
+    seed: int
+    scenario: Scenario
+    tools: list[str] = Field(description="names of the agent tools offered")
+    setup: list[WorldEdit] = Field(default_factory=list)
+    plan: list[Step] = Field(default_factory=list)
+    replies: list[Utterance] = Field(default_factory=list, description="the agent's report closing each segment")
+    required_outputs: list[str] = Field(default_factory=list)
+    forbidden: list[Forbidden] = Field(default_factory=list)
+    no_tool: NoToolSpec | None = None
+    expected_state_hash: str = ""
+    expected_writes: int = 0
+
+    def content_id(self) -> str:
+        body = self.model_dump_json(exclude={"id"})
+        return f"{self.domain}-{hashlib.sha256(body.encode()).hexdigest()[:16]}"
+
+    def with_id(self) -> Task:
+        return self.model_copy(update={"id": self.content_id()})
+
+    @property
+    def segments(self) -> int:
+        return len(self.scenario.requests)
+
+    def gold_calls(self, caller: str = "agent") -> list[ToolCall]:
+        return [call for step in self.plan if step.caller == caller for call in step.calls]

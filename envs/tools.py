@@ -1,0 +1,245 @@
+"""`@tool`: a plain typed function becomes a validated, schema-described tool.
+
+The first parameter (the World) is injected and hidden. The rest of the signature and the
+docstring's `Args:` section *are* the OpenAI function schema; arguments are validated by a
+pydantic model before the call, and every failure becomes a readable tool message.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import json
+import re
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from toolgym.errors import DomainError, ToolError, unknown_name_message
+
+from .world import World
+
+Caller = Literal["agent", "user"]
+_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
+_SECTION_HEADER = re.compile(r"^\s*(Returns|Raises|Yields|Examples?|Notes?):\s*$")
+_ARG_LINE = re.compile(r"^\s*(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one call produced: the JSON text the model sees, and whether it was an error."""
+
+    content: str
+    error: str | None = None
+    value: Any = None
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into the description and per-argument descriptions."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    description: list[str] = []
+    args: dict[str, str] = {}
+    section = "description"
+    current: str | None = None
+    for line in lines:
+        if _ARGS_HEADER.match(line):
+            section, current = "args", None
+            continue
+        if _SECTION_HEADER.match(line):
+            section, current = "other", None
+            continue
+        if section == "description":
+            description.append(line)
+        elif section == "args":
+            match = _ARG_LINE.match(line)
+            if match and (len(line) - len(line.lstrip())) <= 4:
+                current = match.group(1)
+                args[current] = match.group(3).strip()
+            elif current and line.strip():
+                args[current] = (args[current] + " " + line.strip()).strip()
+    return " ".join(" ".join(description).split()), args
+
+
+def _strip_titles(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strip_titles(v) for k, v in schema.items() if k != "title"}
+    if isinstance(schema, list):
+        return [_strip_titles(v) for v in schema]
+    return schema
+
+
+def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if ref and ref.startswith("#/$defs/"):
+            merged = {**defs[ref.split("/")[-1]], **{k: v for k, v in schema.items() if k != "$ref"}}
+            return _inline_refs(merged, defs)
+        return {k: _inline_refs(v, defs) for k, v in schema.items() if k != "$defs"}
+    if isinstance(schema, list):
+        return [_inline_refs(v, defs) for v in schema]
+    return schema
+
+
+def to_jsonable(value: Any) -> Any:
+    """Plain JSON data for a tool's return value (models, lists, enums, dates)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def _describe_error(tool: Tool, error: dict[str, Any]) -> str:
+    loc = error.get("loc") or ()
+    param = str(loc[0]) if loc else "?"
+    where = ".".join(str(p) for p in loc)
+    kind = error.get("type", "")
+    if kind == "missing":
+        desc = tool.param_descriptions.get(param, "")
+        return f"missing required parameter {param!r} ({desc})"
+    if kind == "extra_forbidden":
+        return unknown_name_message(f"parameter of {tool.name}:", param, tool.param_descriptions)
+    got = error.get("input")
+    message = error.get("msg", "invalid value")
+    return f"parameter {where!r} got {got!r}: {message}"
+
+
+class Tool:
+    """A domain function with its schema, argument model and flags."""
+
+    def __init__(self, func: Callable[..., Any], *, writes: bool, caller: Caller, name: str | None = None):
+        if caller not in ("agent", "user"):
+            raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
+        self.func = func
+        self.name = name or func.__name__
+        self.writes = writes
+        self.caller: Caller = caller
+        self.description, self.param_descriptions, self.args_model = self._build_signature()
+        self.params = tuple(self.param_descriptions)
+        self.schema = self._build_schema()
+        self.__doc__ = func.__doc__
+        self.__name__ = self.name
+        self.__wrapped__ = func
+
+    def __repr__(self) -> str:
+        flags = "write" if self.writes else "read"
+        return f"<tool {self.name} ({flags}, {self.caller})>"
+
+    def __call__(self, world: World, **kwargs: Any) -> Any:
+        return self.func(world, **kwargs)
+
+    def _build_signature(self) -> tuple[str, dict[str, str], type[BaseModel]]:
+        description, documented = parse_docstring(self.func.__doc__)
+        if not description:
+            raise DomainError(f"tool {self.name!r} has no description: give it a docstring")
+        try:
+            hints = typing.get_type_hints(self.func, include_extras=True)
+        except Exception as exc:
+            raise DomainError(f"tool {self.name!r}: its annotations cannot be resolved ({exc})") from exc
+        params = list(inspect.signature(self.func).parameters.values())
+        if not params or hints.get(params[0].name) is not World:
+            raise DomainError(f"tool {self.name!r}: the first parameter must be `world: World`")
+        fields: dict[str, Any] = {}
+        descriptions: dict[str, str] = {}
+        for param in params[1:]:
+            if param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
+                raise DomainError(f"tool {self.name!r}: parameter {param.name!r} must be a plain named parameter")
+            if param.name not in hints:
+                raise DomainError(f"tool {self.name!r}: parameter {param.name!r} has no type annotation")
+            annotation = hints[param.name]
+            field_info = _annotated_field(annotation)
+            text = documented.get(param.name) or (field_info.description if field_info else None)
+            if not text:
+                raise DomainError(
+                    f"tool {self.name!r}: parameter {param.name!r} has no description; "
+                    f"add '{param.name}: ...' under 'Args:' in the docstring"
+                )
+            descriptions[param.name] = text
+            default = ... if param.default is param.empty else param.default
+            fields[param.name] = (annotation, Field(default, description=text))
+        extra = set(documented) - set(descriptions)
+        if extra:
+            raise DomainError(f"tool {self.name!r}: the docstring describes unknown parameter(s) {sorted(extra)}")
+        try:
+            model = create_model(  # type: ignore[call-overload]
+                f"{self.name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
+            )
+        except (pydantic.PydanticSchemaGenerationError, TypeError) as exc:
+            raise DomainError(f"tool {self.name!r}: a parameter has an unsupported annotation ({exc})") from exc
+        return description, descriptions, model
+
+    def _build_schema(self) -> dict[str, Any]:
+        try:
+            raw = self.args_model.model_json_schema()
+        except Exception as exc:
+            raise DomainError(f"tool {self.name!r}: its parameters cannot be described as JSON schema ({exc})") from exc
+        parameters = _strip_titles(_inline_refs(raw, raw.get("$defs", {})))
+        parameters.pop("additionalProperties", None)
+        parameters.setdefault("properties", {})
+        parameters.setdefault("required", [])
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": parameters},
+        }
+
+    def run(self, world: World, arguments: Any) -> ToolOutcome:
+        """Validate and run one call. Bad arguments and failed preconditions become errors."""
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as exc:
+                return _error(f"{self.name}: arguments are not valid JSON ({exc.msg} at position {exc.pos})")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return _error(f"{self.name}: arguments must be a JSON object, got {type(arguments).__name__}")
+        try:
+            validated = self.args_model.model_validate(arguments)
+        except ValidationError as exc:
+            problems = "; ".join(_describe_error(self, e) for e in exc.errors())
+            return _error(f"{self.name}: {problems}")
+        kwargs = {name: getattr(validated, name) for name in self.params}
+        try:
+            with world.tool_scope(self.name, self.writes):
+                value = self.func(world, **kwargs)
+        except ToolError as exc:
+            return _error(f"{self.name}: {exc}")
+        data = to_jsonable(value)
+        return ToolOutcome(content=json.dumps(data, ensure_ascii=False), value=data)
+
+
+def _annotated_field(annotation: Any) -> Any:
+    if typing.get_origin(annotation) is typing.Annotated:
+        for meta in typing.get_args(annotation)[1:]:
+            if isinstance(meta, pydantic.fields.FieldInfo):
+                return meta
+    return None
+
+
+def _error(message: str) -> ToolOutcome:
+    return ToolOutcome(content=json.dumps({"error": message}, ensure_ascii=False), error=message)
+
+
+def tool(
+    func: Callable[..., Any] | None = None,
+    *,
+    writes: bool = False,
+    caller: Caller = "agent",
+    name: str | None = None,
+) -> Any:
+    """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`."""
+
+    def wrap(f: Callable[..., Any]) -> Tool:
+        return Tool(f, writes=writes, caller=caller, name=name)
+
+    return wrap(func) if func is not None else wrap

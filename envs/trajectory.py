@@ -1,0 +1,26 @@
+"""What one episode leaves behind: the chat, the end state, and what went wrong on the way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diff import Diff
+from .task import Task
+
+
+@dataclass
+class Trajectory:
+    task: Task
+    messages: list[dict[str, Any]]
+    state_hash: str
+    diff: Diff
+    format_problems: list[list[str]] = field(default_factory=list)  # one list per assistant message
+    tool_errors: int = 0
+    terminated: bool = False
+    truncated: bool = False
+    verification: Any = None  # a verifiers.Score once graded
+
+    @property
+    def agent_messages(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m.get("role") == "assistant"]

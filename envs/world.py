@@ -1,0 +1,290 @@
+"""The state of one episode: a private SQLite database copied from a per-world template.
+
+A template is built once per (domain, world seed, size) and kept as a serialized SQLite image;
+every episode deserializes its own copy (tens of µs). Tools read and write through the World,
+which logs every row change. From that log come `diff()` and an order-independent state hash
+that is updated per change, so verifying costs O(changes) rather than O(world).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlmodel import SQLModel
+
+from toolgym.errors import DomainError, ToolError
+
+from .diff import Change, Diff
+from .tables import TableInfo, row_values
+
+M = TypeVar("M", bound=SQLModel)
+
+_HASH_MOD = 1 << 128
+COUNTER_TABLE = "_toolgym_counters"
+
+
+def row_hash(table: str, row: tuple[Any, ...]) -> int:
+    """The hash of one stored row; the state hash is the sum of these over all rows."""
+    digest = hashlib.blake2b(repr((table, row)).encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "little")
+
+
+def format_hash(value: int) -> str:
+    return f"{value:032x}"
+
+
+@dataclass(frozen=True)
+class WorldTemplate:
+    """A built world: the SQLite image every episode of it starts from."""
+
+    domain: str
+    seed: int
+    size: str
+    now: dt.datetime
+    image: bytes
+    state_hash: int
+    tables: dict[str, TableInfo]
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        domain: str,
+        seed: int,
+        size: str,
+        now: dt.datetime,
+        tables: Iterable[type[SQLModel]],
+        rows: Iterable[Any],
+    ) -> WorldTemplate:
+        infos = {info.name: info for info in map(TableInfo.of, tables)}
+        by_model = {info.model: info for info in infos.values()}
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        for info in infos.values():
+            for statement in info.ddl():
+                conn.execute(statement)
+        conn.execute(f"CREATE TABLE {COUNTER_TABLE} (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        batches: dict[str, list[tuple[Any, ...]]] = {name: [] for name in infos}
+        for row in rows:
+            info = by_model.get(type(row))
+            if info is None:
+                raise DomainError(f"build_world yielded a {type(row).__name__}, which is not one of the domain's tables")
+            batches[info.name].append(info.store(row_values(row)))
+        conn.execute("BEGIN")
+        for name, batch in batches.items():
+            conn.executemany(infos[name].insert, batch)
+        conn.execute("COMMIT")
+        total = 0
+        for name, info in infos.items():
+            for row in conn.execute(f'SELECT {", ".join(repr(c) for c in info.columns)} FROM "{name}"'):
+                total += row_hash(name, row)
+        image = conn.serialize()
+        conn.close()
+        return cls(domain, seed, size, now, image, total % _HASH_MOD, infos)
+
+
+class World:
+    """One episode's state. Tools receive it as their first argument."""
+
+    def __init__(self, template: WorldTemplate):
+        self.template = template
+        self.now = template.now
+        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.conn.deserialize(template.image)
+        self._tables = template.tables
+        self._by_model = {info.model: info for info in template.tables.values()}
+        self._hash = template.state_hash
+        self._log: list[Change] = []
+        self._writer: str | None = None  # name of the write tool running, or None
+        self._read_only_tool: str | None = None  # name of the read tool running, or None
+        self._select_sql: dict[tuple, str] = {}
+
+    # ---- reads -------------------------------------------------------------------------
+    def info(self, model: type[SQLModel] | str) -> TableInfo:
+        try:
+            return self._tables[model] if isinstance(model, str) else self._by_model[model]
+        except KeyError:
+            name = model if isinstance(model, str) else model.__name__
+            raise DomainError(f"{name} is not a table of domain {self.template.domain!r}") from None
+
+    def get(self, model: type[M], key: Any) -> M | None:
+        """The row with this primary key as a plain model, or None."""
+        info = self.info(model)
+        row = self.conn.execute(info.select_by_key, info.key_tuple(key)).fetchone()
+        return None if row is None else info.as_model(row)  # type: ignore[return-value]
+
+    def require(self, model: type[M], key: Any, what: str | None = None) -> M:
+        """Like `get`, but a missing row is a ToolError the model can read."""
+        found = self.get(model, key)
+        if found is None:
+            raise ToolError(f"{what or self.info(model).name} {key!r} not found")
+        return found
+
+    def select(
+        self,
+        model: type[M],
+        where: dict[str, Any] | None = None,
+        *,
+        order_by: str | Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> list[M]:
+        """Rows whose columns equal the given values, as plain models."""
+        info = self.info(model)
+        return [info.as_model(row) for row in self._select_rows(info, where, order_by, limit)]  # type: ignore[misc]
+
+    def count(self, model: type[SQLModel], where: dict[str, Any] | None = None) -> int:
+        info = self.info(model)
+        where = where or {}
+        sql = self._sql(("count", info.name, tuple(where)), lambda: f'SELECT COUNT(*) FROM "{info.name}"' + _where(where))
+        return self.conn.execute(sql, [info.store_value(k, v) for k, v in where.items()]).fetchone()[0]
+
+    def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """A raw read for what `select` cannot say (joins, ranges). Writes are refused."""
+        head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+        if head not in ("SELECT", "WITH"):
+            raise DomainError(f"World.query only reads; use insert/update/delete to write (got {head!r})")
+        return self.conn.execute(sql, tuple(params)).fetchall()
+
+    def _select_rows(self, info: TableInfo, where, order_by, limit) -> list[tuple[Any, ...]]:
+        where = where or {}
+        order = (order_by,) if isinstance(order_by, str) else tuple(order_by or info.key)
+        cache_key = ("select", info.name, tuple(where), order, limit is not None)
+
+        def build() -> str:
+            cols = ", ".join(f'"{c}"' for c in info.columns)
+            sql = f'SELECT {cols} FROM "{info.name}"' + _where(where)
+            sql += " ORDER BY " + ", ".join(f'"{c}"' for c in order)
+            return sql + (" LIMIT ?" if limit is not None else "")
+
+        params = [info.store_value(k, v) for k, v in where.items()]
+        if limit is not None:
+            params.append(limit)
+        return self.conn.execute(self._sql(cache_key, build), params).fetchall()
+
+    def _sql(self, key: tuple, build) -> str:
+        sql = self._select_sql.get(key)
+        if sql is None:
+            sql = self._select_sql[key] = build()
+        return sql
+
+    # ---- writes ------------------------------------------------------------------------
+    def insert(self, model: type[M], row: Any) -> M:
+        info = self.info(model)
+        self._check_writable(info.name)
+        stored = info.store(row_values(row))
+        try:
+            self.conn.execute(info.insert, stored)
+        except sqlite3.IntegrityError as exc:
+            raise DomainError(f"insert into {info.name!r} violates a constraint ({exc}): {stored}") from None
+        self._record(info, info.key_of_row(stored), None, stored)
+        return info.as_model(stored)  # type: ignore[return-value]
+
+    def update(self, model: type[M], key: Any, **changes: Any) -> M:
+        """Set columns of one row; returns the row after the change."""
+        info = self.info(model)
+        self._check_writable(info.name)
+        key_values = info.key_tuple(key)
+        before = self.conn.execute(info.select_by_key, key_values).fetchone()
+        if before is None:
+            raise ToolError(f"{info.name} {key!r} not found")
+        after = list(before)
+        for column, value in changes.items():
+            stored = info.store_value(column, value)  # raises for an unknown column
+            after[info.index_of[column]] = stored
+        after_row = tuple(after)
+        if after_row != before:
+            names = list(changes)
+            sql = self._sql(
+                ("update", info.name, tuple(names)),
+                lambda: f'UPDATE "{info.name}" SET '
+                + ", ".join(f'"{c}" = ?' for c in names)
+                + " WHERE "
+                + " AND ".join(f'"{k}" = ?' for k in info.key),
+            )
+            self.conn.execute(sql, [after_row[info.index_of[c]] for c in names] + list(key_values))
+            self._record(info, key_values, before, after_row)
+        return info.as_model(after_row)  # type: ignore[return-value]
+
+    def delete(self, model: type[SQLModel], key: Any) -> None:
+        info = self.info(model)
+        self._check_writable(info.name)
+        key_values = info.key_tuple(key)
+        before = self.conn.execute(info.select_by_key, key_values).fetchone()
+        if before is None:
+            raise ToolError(f"{info.name} {key!r} not found")
+        self.conn.execute(info.delete, key_values)
+        self._record(info, key_values, before, None)
+
+    def new_id(self, counter: str, start: int = 1) -> int:
+        """The next number of a named counter: deterministic, part of the episode's copy."""
+        self._check_writable(COUNTER_TABLE)
+        row = self.conn.execute(f"SELECT value FROM {COUNTER_TABLE} WHERE name = ?", (counter,)).fetchone()
+        value = start if row is None else row[0] + 1
+        self.conn.execute(f"INSERT OR REPLACE INTO {COUNTER_TABLE} (name, value) VALUES (?, ?)", (counter, value))
+        return value
+
+    def _check_writable(self, table: str) -> None:
+        if self._read_only_tool is not None:
+            raise DomainError(
+                f"tool {self._read_only_tool!r} wrote to table {table!r} but is not marked "
+                "@tool(writes=True)"
+            )
+
+    def _record(self, info: TableInfo, key, before, after) -> None:
+        self._log.append(Change(info.name, key, before, after))
+        if before is not None:
+            self._hash -= row_hash(info.name, before)
+        if after is not None:
+            self._hash += row_hash(info.name, after)
+        self._hash %= _HASH_MOD
+
+    # ---- tool-call scopes ----------------------------------------------------------------
+    @contextmanager
+    def tool_scope(self, tool_name: str, writes: bool) -> Iterator[None]:
+        """Run one tool call: a read tool may not write; a failed write tool leaves no trace."""
+        if not writes:
+            self._read_only_tool = tool_name
+            try:
+                yield
+            finally:
+                self._read_only_tool = None
+            return
+        mark, saved_hash = len(self._log), self._hash
+        self.conn.execute("SAVEPOINT tool_call")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK TO tool_call")
+            self.conn.execute("RELEASE tool_call")
+            del self._log[mark:]
+            self._hash = saved_hash
+            raise
+        self.conn.execute("RELEASE tool_call")
+
+    # ---- what changed --------------------------------------------------------------------
+    def state_hash(self) -> str:
+        """Order-independent hash of the whole content: equal content, equal hash."""
+        return format_hash(self._hash)
+
+    def mark_baseline(self) -> None:
+        """Forget the changes so far (a task's setup): `diff()` counts from here."""
+        self._log.clear()
+
+    def diff(self) -> Diff:
+        return Diff.from_changes(self._log, self._tables)
+
+    @property
+    def changes(self) -> list[Change]:
+        return list(self._log)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _where(where: dict[str, Any]) -> str:
+    return (" WHERE " + " AND ".join(f'"{c}" = ?' for c in where)) if where else ""

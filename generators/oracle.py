@@ -1,0 +1,85 @@
+"""OracleTeacher: follows the task's gold plan and speaks through the domain's phrasings.
+
+It is stateless: its next move is read off the chat (one move per assistant message), so it
+answers a request the same way in a local loop, inside Ray, or behind an HTTP server.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from toolgym.envs.conversation import Move, assistant_turns, oracle_moves
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Task
+from toolgym.errors import ConfigError
+
+from .base import Message, Policy
+
+_CACHE_SIZE = 4096
+
+
+class OracleTeacher(Policy):
+    name = "oracle"
+
+    def __init__(self, reasoning: bool = False):
+        self.reasoning = reasoning
+        self._moves: OrderedDict[str, list[Move]] = OrderedDict()
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "reasoning": self.reasoning}
+
+    def moves(self, task: Task) -> list[Move]:
+        key = task.id or task.content_id()
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = oracle_moves(task)
+            if len(self._moves) > _CACHE_SIZE:
+                self._moves.popitem(last=False)
+        return found
+
+    def act_sync(self, messages: list[Message], tools: list[dict[str, Any]], task: Task | None = None) -> Message:
+        if task is None:
+            raise ConfigError("OracleTeacher needs the task: pass task= to act (rollout does)")
+        phrases = load_domain(task.domain).phrasebook
+        turn = assistant_turns(messages)
+        moves = self.moves(task)
+        if turn >= len(moves):
+            return {"role": "assistant", "content": phrases.say("farewell", task.seed + turn)}
+        move = moves[turn]
+        seed = task.seed + turn
+        message: Message = {"role": "assistant", "content": None}
+        if move.kind == "ask":
+            message["content"] = phrases.say("ask_facts", seed, labels=[f.label for f in move.facts])
+        elif move.kind == "confirm":
+            assert move.step is not None
+            message["content"] = phrases.say("confirm", seed, action=move.step.confirm)
+        elif move.kind == "instruct":
+            assert move.step is not None
+            message["content"] = phrases.say("instruct", seed, instruction=move.step.instruction)
+        elif move.kind == "reply":
+            assert move.utterance is not None
+            message["content"] = phrases.say(move.utterance.intent, seed, **move.utterance.vars)
+        else:
+            assert move.step is not None
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{turn}_{index}",
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": dict(call.arguments)},
+                }
+                for index, call in enumerate(move.step.calls)
+            ]
+        if self.reasoning:
+            message["reasoning_content"] = self._reason(move, phrases, seed)
+        return message
+
+    @staticmethod
+    def _reason(move: Move, phrases, seed: int) -> str:
+        if move.kind == "call":
+            assert move.step is not None
+            names = [c.name for c in move.step.calls]
+            return phrases.say("reason_call", seed, tools=names, parallel=len(names) > 1)
+        if move.kind == "ask":
+            return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts])
+        return phrases.say(f"reason_{move.kind}", seed)

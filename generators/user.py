@@ -1,0 +1,69 @@
+"""ScriptedUser: plays a task's scenario from templates, with no model.
+
+It opens with the first request, gives a fact only when the agent asks for it, says yes when
+asked to confirm, carries out on-device steps when the agent has asked for one, moves to the
+next request when the agent has answered, and ends the chat when nothing is left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgym.envs.conversation import STOP_MARKER, asks_confirmation, is_request, mentions
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Task
+
+from .base import Message, UserSimulator
+
+
+class ScriptedUser(UserSimulator):
+    name = "scripted"
+
+    def reply_sync(self, messages: list[Message], task: Task) -> Message:
+        scenario = task.scenario
+        phrases = load_domain(task.domain).phrasebook
+        user_messages = [m for m in messages if m.get("role") == "user"]
+        if not user_messages:
+            return {"role": "user", "content": scenario.requests[0]}
+        seed = task.seed + len(user_messages)
+        said = " ".join(m.get("content") or "" for m in user_messages)
+        last = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
+        text = last.get("content") or ""
+
+        if text and asks_confirmation(text):
+            return {"role": "user", "content": phrases.say("user_confirm", seed)}
+        if text and is_request(text):
+            unknown = [label for label in scenario.unknown if mentions(text, [label])]
+            if unknown:
+                return _final(phrases.say("user_unknown", seed, labels=unknown))
+            wanted = [
+                f for f in scenario.facts if f.value not in said and mentions(text, f.keywords or [f.label])
+            ]
+            if wanted:
+                pairs = [f"my {f.label} is {f.value}" for f in wanted]
+                return {"role": "user", "content": phrases.say("user_reveal", seed, pairs=pairs)}
+        pending = self._pending_user_step(task, user_messages)
+        if pending is not None:
+            calls = [{"name": c.name, "arguments": dict(c.arguments)} for c in pending.calls]
+            return {"role": "user", "content": phrases.say("user_performed", seed), "user_tool_calls": calls}
+        sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
+        if sent < len(scenario.requests):
+            return {"role": "user", "content": scenario.requests[sent]}
+        return _final(scenario.closing or phrases.say("user_done", seed))
+
+    @staticmethod
+    def _pending_user_step(task: Task, user_messages: list[Message]) -> Any:
+        """The next on-device step of the current request, if the agent has reached it."""
+        done = sum(1 for m in user_messages if m.get("user_tool_calls"))
+        user_steps = [s for s in task.plan if s.caller == "user"]
+        if done >= len(user_steps):
+            return None
+        sent = sum(1 for m in user_messages if m.get("content") in task.scenario.requests)
+        step = user_steps[done]
+        return step if step.segment < sent else None
+
+
+def _final(content: str) -> Message:
+    if STOP_MARKER not in content:
+        content = f"{content} {STOP_MARKER}"
+    return {"role": "user", "content": content}

@@ -1,0 +1,52 @@
+"""toolgym: stateful simulated worlds for training small tool-calling models.
+
+The public API is small on purpose:
+
+    toolgym.list_domains(), toolgym.load_domain(name), toolgym.make(name_or_id, **kw),
+    Domain.generate_tasks(n, seed, kinds=None), toolgym.OracleTeacher, toolgym.ScriptedUser,
+    toolgym.rollout(env, policy, user, task) / toolgym.rollout_sync(...),
+    toolgym.verify(task, messages)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgym.envs.env import ToolEnv
+from toolgym.envs.registration import register_all
+from toolgym.envs.registry import list_domains, load_domain
+from toolgym.envs.task import Task
+from toolgym.generators import OracleTeacher, ScriptedUser, rollout, rollout_sync
+from toolgym.verifiers import Score, verify
+
+from .errors import ConfigError, DomainError, GeneratorBug, ToolError, ToolgymError
+from .version import SCHEMA_VERSION, __version__
+
+
+def make(name_or_id: str, **kwargs: Any) -> ToolEnv:
+    """A ToolEnv for a domain name ('retail') or env id ('toolgym/Retail-v0')."""
+    return ToolEnv(load_domain(name_or_id), **kwargs)
+
+
+register_all()
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ConfigError",
+    "DomainError",
+    "GeneratorBug",
+    "OracleTeacher",
+    "Score",
+    "ScriptedUser",
+    "Task",
+    "ToolEnv",
+    "ToolError",
+    "ToolgymError",
+    "__version__",
+    "list_domains",
+    "load_domain",
+    "make",
+    "rollout",
+    "rollout_sync",
+    "verify",
+]

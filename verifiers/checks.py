@@ -1,0 +1,145 @@
+"""The named verifiers. Each is a pure function (task, trajectory) -> Score."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from toolgym.envs.conversation import is_request, mentions
+from toolgym.envs.replay import message_calls
+from toolgym.envs.task import Task
+from toolgym.envs.trajectory import Trajectory
+
+from .matching import (
+    arguments_of,
+    canonical_call,
+    in_order_matches,
+    match_calls,
+    normalize_text,
+    normalize_value,
+    subset_matches,
+)
+from .score import Score, binary
+
+
+def agent_calls(trajectory: Trajectory) -> list[tuple[str, dict[str, Any]]]:
+    return [(str(name), arguments_of(args)) for caller, name, args in message_calls(trajectory.messages) if caller == "agent"]
+
+
+def gold_calls(task: Task) -> list[tuple[str, dict[str, Any]]]:
+    return [(c.name, dict(c.arguments)) for c in task.gold_calls("agent")]
+
+
+def agent_text(trajectory: Trajectory) -> str:
+    return "\n".join(m.get("content") or "" for m in trajectory.agent_messages)
+
+
+def end_state(task: Task, trajectory: Trajectory) -> Score:
+    """The world ends where the gold plan left it (order-independent content hash)."""
+    ok = trajectory.state_hash == task.expected_state_hash
+    return binary(ok, **({} if ok else {"diff": trajectory.diff.to_dict()}))
+
+
+def required_outputs(task: Task, trajectory: Trajectory) -> Score:
+    """Every fact the reply must state appears in the agent's text."""
+    if not task.required_outputs:
+        return binary(True)
+    text = normalize_text(agent_text(trajectory))
+    missing = [o for o in task.required_outputs if normalize_text(o) not in text]
+    found = len(task.required_outputs) - len(missing)
+    return Score(found / len(task.required_outputs), not missing, details={"missing": missing} if missing else {})
+
+
+def tool_calls(task: Task, trajectory: Trajectory) -> Score:
+    """Partial credit: tool names, parameter names and values; calls paired regardless of order."""
+    credit, parts, _ = match_calls(gold_calls(task), agent_calls(trajectory))
+    return Score(credit, credit == 1.0, components=parts)
+
+
+def exact_set(task: Task, trajectory: Trajectory) -> Score:
+    """Binary: the multiset of calls equals the gold multiset."""
+    gold = Counter(canonical_call(n, a) for n, a in gold_calls(task))
+    made = Counter(canonical_call(n, a) for n, a in agent_calls(trajectory))
+    return binary(gold == made)
+
+
+def milestones(task: Task, trajectory: Trajectory) -> Score:
+    """The gold calls reached in order (longest in-order match over the gold count)."""
+    gold = [canonical_call(n, a) for n, a in gold_calls(task)]
+    if not gold:
+        return binary(True)
+    made = [canonical_call(n, a) for n, a in agent_calls(trajectory)]
+    reached = in_order_matches(gold, made)
+    return Score(reached / len(gold), reached == len(gold), details={"reached": reached, "of": len(gold)})
+
+
+def format_ok(task: Task, trajectory: Trajectory) -> Score:
+    """Every assistant message was well formed (raw text: <think> then <tool_call> JSON)."""
+    if not trajectory.format_problems:
+        return binary(True)
+    bad = [p for p in trajectory.format_problems if p]
+    value = 1.0 - len(bad) / len(trajectory.format_problems)
+    return Score(value, not bad, details={"problems": bad[:5]} if bad else {})
+
+
+def minefield(task: Task, trajectory: Trajectory) -> Score:
+    """0 if any forbidden call was made or any forbidden row changed."""
+    calls = agent_calls(trajectory)
+    touched = {(e["table"], tuple(e["key"])) for group in trajectory.diff.to_dict().values() for e in group}
+    tables = {t for t, _ in touched}
+    hit = []
+    for rule in task.forbidden:
+        if rule.tool and any(n == rule.tool and subset_matches(rule.arguments, a) for n, a in calls):
+            hit.append(rule.reason)
+        elif rule.table and (
+            (rule.key is None and rule.table in tables)
+            or (rule.key is not None and (rule.table, tuple(rule.key)) in touched)
+        ):
+            hit.append(rule.reason)
+    return binary(not hit, **({"violated": hit} if hit else {}))
+
+
+def no_tool(task: Task, trajectory: Trajectory) -> Score:
+    """The right behaviour when no call should act: decline, ask, or point out, without acting."""
+    spec = task.no_tool
+    if spec is None:
+        return binary(True)
+    calls = agent_calls(trajectory)
+    texts = [m.get("content") or "" for m in trajectory.agent_messages]
+    said = " ".join(texts)
+    problems = []
+    if trajectory.diff:
+        problems.append("the world was changed")
+    if task.kind == "no_tool/irrelevant" and calls:
+        problems.append("a tool was called for a request no tool serves")
+    if task.kind == "no_tool/unavailable":
+        used = [n for n, _ in calls if n in spec.withheld_tools or n not in task.tools]
+        if used:
+            problems.append(f"called unavailable tool(s) {used}")
+    if task.kind == "no_tool/missing_info":
+        first_question = next((i for i, m in enumerate(trajectory.agent_messages) if is_request(m.get("content") or "")), None)
+        first_call = next((i for i, m in enumerate(trajectory.agent_messages) if m.get("tool_calls")), None)
+        gold_reads = len(gold_calls(task))
+        if first_question is None or not mentions(said, spec.missing):
+            problems.append(f"did not ask for {spec.missing}")
+        elif first_call is not None and first_call < first_question and len(calls) > gold_reads:
+            problems.append("called tools before asking for the missing information")
+    if task.kind == "no_tool/invalid_value":
+        bad = {k: normalize_value(v) for k, v in spec.invalid.items()}
+        if any(k in a and normalize_value(a[k]) == v for _, a in calls for k, v in bad.items()):
+            problems.append("used the invalid value in a call")
+    if not said.strip():
+        problems.append("the agent never replied in words")
+    return binary(not problems, **({"problems": problems} if problems else {}))
+
+
+CHECKS = {
+    "end_state": end_state,
+    "required_outputs": required_outputs,
+    "tool_calls": tool_calls,
+    "exact_set": exact_set,
+    "milestones": milestones,
+    "format": format_ok,
+    "minefield": minefield,
+    "no_tool": no_tool,
+}

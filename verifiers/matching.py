@@ -1,0 +1,118 @@
+"""Comparing calls: normalised values, partial credit per call, matching without order."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+_SPACES = re.compile(r"\s+")
+_NUMBER_COMMAS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+
+def normalize_text(text: str) -> str:
+    """Lower case, single spaces, no thousands separators: '$1,234.50' -> '$1234.50'."""
+    return _SPACES.sub(" ", _NUMBER_COMMAS.sub("", text.lower())).strip()
+
+
+def normalize_value(value: Any) -> Any:
+    """A value as compared: strings trimmed and case-folded, 3 == 3.0, containers recursively."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        return " ".join(value.split()).lower()
+    if isinstance(value, dict):
+        return {str(k): normalize_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [normalize_value(v) for v in value]
+    return value
+
+
+def canonical_call(name: Any, arguments: Any) -> str:
+    args = arguments if isinstance(arguments, dict) else {"__raw__": arguments}
+    return json.dumps([name, normalize_value(args)], sort_keys=True, default=str)
+
+
+def arguments_of(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError:
+            return {}
+    return raw if isinstance(raw, dict) else {}
+
+
+def call_credit(gold: tuple[str, dict], predicted: tuple[str, dict]) -> tuple[float, float, float]:
+    """(name, parameter names, parameter values) credit of one predicted call against one gold."""
+    if gold[0] != predicted[0]:
+        return 0.0, 0.0, 0.0
+    gold_args, pred_args = gold[1], predicted[1]
+    keys = set(gold_args) | set(pred_args)
+    names = len(set(gold_args) & set(pred_args)) / len(keys) if keys else 1.0
+    if gold_args:
+        same = sum(
+            1 for k, v in gold_args.items() if k in pred_args and normalize_value(pred_args[k]) == normalize_value(v)
+        )
+        values = same / len(gold_args)
+    else:
+        values = 1.0 if not pred_args else 0.0
+    return 1.0, names, values
+
+
+def match_calls(
+    gold: list[tuple[str, dict]], predicted: list[tuple[str, dict]]
+) -> tuple[float, dict[str, float], list[tuple[int, int]]]:
+    """Best one-to-one pairing (greedy on credit), regardless of order.
+
+    Returns the overall credit (matched credit over the larger count), the mean of each
+    credit part over the larger count, and the pairs made.
+    """
+    if not gold and not predicted:
+        return 1.0, {"name": 1.0, "param_names": 1.0, "param_values": 1.0}, []
+    candidates = []
+    for gi, g in enumerate(gold):
+        for pi, p in enumerate(predicted):
+            parts = call_credit(g, p)
+            if parts[0]:
+                candidates.append((sum(parts) / 3, gi, pi, parts))
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    used_gold: set[int] = set()
+    used_pred: set[int] = set()
+    totals = [0.0, 0.0, 0.0]
+    credit = 0.0
+    pairs = []
+    for value, gi, pi, parts in candidates:
+        if gi in used_gold or pi in used_pred:
+            continue
+        used_gold.add(gi)
+        used_pred.add(pi)
+        pairs.append((gi, pi))
+        credit += value
+        totals = [t + p for t, p in zip(totals, parts, strict=True)]
+    denominator = max(len(gold), len(predicted))
+    parts_mean = dict(zip(("name", "param_names", "param_values"), (t / denominator for t in totals), strict=True))
+    return credit / denominator, parts_mean, pairs
+
+
+def in_order_matches(gold: list[str], predicted: list[str]) -> int:
+    """Length of the longest common subsequence of two call sequences (canonical forms)."""
+    if not gold or not predicted:
+        return 0
+    previous = [0] * (len(predicted) + 1)
+    for g in gold:
+        current = [0]
+        for j, p in enumerate(predicted):
+            current.append(previous[j] + 1 if g == p else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def subset_matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    return all(k in actual and normalize_value(actual[k]) == normalize_value(v) for k, v in expected.items())
+
+
+def flatten(items: Iterable[Any]) -> list[Any]:
+    return [x for item in items for x in item]

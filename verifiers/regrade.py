@@ -1,0 +1,37 @@
+"""Re-grading a stored chat: its calls are replayed on a fresh world, then scored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgym.envs.parsing import normalize_message
+from toolgym.envs.registry import load_domain
+from toolgym.envs.replay import replay_messages
+from toolgym.envs.task import Task
+from toolgym.envs.trajectory import Trajectory
+
+from .compose import Composite, score_trajectory
+from .score import Score
+
+
+def verify(task: Task | dict | str, messages: list[dict[str, Any]], composite: Composite | None = None) -> Score:
+    """Score a trajectory given only the task and its messages (as stored in a dataset row)."""
+    if isinstance(task, str):
+        task = Task.model_validate_json(task)
+    elif isinstance(task, dict):
+        task = Task.model_validate(task)
+    domain = load_domain(task.domain)
+    world = replay_messages(domain, task, messages)
+    try:
+        problems = [normalize_message(m).problems for m in messages if m.get("role") == "assistant"]
+        trajectory = Trajectory(
+            task=task,
+            messages=messages,
+            state_hash=world.state_hash(),
+            diff=world.diff(),
+            format_problems=problems,
+            terminated=True,
+        )
+        return score_trajectory(task, trajectory, composite)
+    finally:
+        world.close()
