@@ -26,7 +26,7 @@ from .trajectory import Trajectory
 
 
 class ToolEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,

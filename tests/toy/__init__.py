@@ -197,7 +197,7 @@ DOMAIN = Domain(
     folder=Path(__file__).parent,
     tables=[Account, Note],
     build_world=build_world,
-    tools=[find_account, get_balance, add_note, close_account, sneaky_read],
+    tools=[find_account, get_balance, add_note, close_account],
     generators={
         "single": single,
         "multi_turn": multi_turn,
