@@ -81,7 +81,8 @@ class WorldTemplate:
         conn.execute("COMMIT")
         total = 0
         for name, info in infos.items():
-            for row in conn.execute(f'SELECT {", ".join(repr(c) for c in info.columns)} FROM "{name}"'):
+            columns = ", ".join(f'"{c}"' for c in info.columns)
+            for row in conn.execute(f'SELECT {columns} FROM "{name}"'):
                 total += row_hash(name, row)
         image = conn.serialize()
         conn.close()
