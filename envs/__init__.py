@@ -5,7 +5,20 @@ from .domain import Domain
 from .env import ToolEnv
 from .generation import GenContext, irrelevant_task, unavailable_task_from
 from .registry import list_domains, load_domain
-from .task import ALL_KINDS, ACTION_KINDS, NO_TOOL_KINDS, Fact, Forbidden, NoToolSpec, Scenario, Step, Task, ToolCall, Utterance, WorldEdit
+from .task import (
+    ACTION_KINDS,
+    ALL_KINDS,
+    NO_TOOL_KINDS,
+    Fact,
+    Forbidden,
+    NoToolSpec,
+    Scenario,
+    Step,
+    Task,
+    ToolCall,
+    Utterance,
+    WorldEdit,
+)
 from .tools import Tool, tool
 from .trajectory import Trajectory
 from .world import World, WorldTemplate

@@ -1,0 +1,112 @@
+import copy
+
+import pytest
+
+import toolgym
+from toolgym.envs.diff import Diff
+from toolgym.envs.task import Forbidden
+from toolgym.envs.trajectory import Trajectory
+from toolgym.verifiers import CHECKS, Composite, verify
+from toolgym.verifiers.matching import in_order_matches, match_calls
+
+
+def _gold(toy_domain, kind):
+    task = toy_domain.generate_tasks(1, seed=2, kinds=[kind], size="small")[0]
+    env = toolgym.make("toy", world_size="small")
+    trajectory = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+    return task, trajectory
+
+
+def test_partial_credit_for_names_parameters_and_values():
+    gold = [("cancel", {"order_id": "1", "reason": "x"})]
+    assert match_calls(gold, gold)[0] == 1.0
+    wrong_value = match_calls(gold, [("cancel", {"order_id": "1", "reason": "y"})])
+    assert wrong_value[0] == pytest.approx((1 + 1 + 0.5) / 3)
+    missing_param = match_calls(gold, [("cancel", {"order_id": "1"})])
+    assert missing_param[1]["param_names"] == 0.5
+    assert match_calls(gold, [("refund", {"order_id": "1", "reason": "x"})])[0] == 0.0
+    assert match_calls(gold, [])[0] == 0.0
+    assert match_calls([], [])[0] == 1.0
+
+
+def test_parallel_calls_match_in_any_order_and_extras_cost():
+    gold = [("get", {"id": 1}), ("get", {"id": 2})]
+    assert match_calls(gold, [("get", {"id": 2}), ("get", {"id": 1.0})])[0] == 1.0
+    assert match_calls(gold, [("get", {"id": 2}), ("get", {"id": 1}), ("get", {"id": 3})])[0] == pytest.approx(2 / 3)
+
+
+def test_in_order_matches():
+    assert in_order_matches(list("abc"), list("axbyc")) == 3
+    assert in_order_matches(list("abc"), list("cba")) == 1
+
+
+def test_oracle_trajectory_passes_every_check(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    for name, check in CHECKS.items():
+        assert check(task, trajectory).passed, name
+    assert verify(task, trajectory.messages).value == 1.0
+
+
+def test_empty_missing_write_and_wrong_value_score_below_one(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    messages = trajectory.messages
+    assert verify(task, messages[:2]).value < 1.0
+    write_index = next(i for i, m in enumerate(messages) if m.get("tool_calls") and m["tool_calls"][0]["function"]["name"] == "close_account")
+    missing = copy.deepcopy(messages)
+    del missing[write_index]
+    score = verify(task, missing)
+    assert score.value < 1.0 and not score.passed and score.components["end_state"] == 0.0
+    wrong = copy.deepcopy(messages)
+    wrong[write_index]["tool_calls"][0]["function"]["arguments"]["reason"] = "other"
+    assert verify(task, wrong).value < 1.0
+
+
+def test_minefield_zeroes_the_score(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    trapped = task.model_copy(update={"forbidden": [Forbidden(reason="no closing", tool="close_account")]})
+    score = verify(trapped, trajectory.messages)
+    assert score.value == 0.0 and not score.passed
+    assert score.details["minefield"]["violated"] == ["no closing"]
+    by_row = task.model_copy(update={"forbidden": [Forbidden(reason="keep it", table="account")]})
+    assert verify(by_row, trajectory.messages).value == 0.0
+
+
+def test_required_outputs_are_checked_in_text(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    silent = [m if m.get("role") != "assistant" or m.get("tool_calls") else {**m, "content": "Done."} for m in trajectory.messages]
+    score = verify(task, silent)
+    assert score.components["required_outputs"] == 0.0 and not score.passed
+
+
+def test_no_tool_behaviour(toy_domain):
+    task, trajectory = _gold(toy_domain, "no_tool/missing_info")
+    assert verify(task, trajectory.messages).passed
+    acted = trajectory.messages[:2] + [
+        {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "close_account", "arguments": {"account_id": "A001", "reason": "moving"}}}]},
+        {"role": "assistant", "content": "Closed it."},
+    ]
+    score = verify(task, acted)
+    assert not score.passed and score.value < 1.0
+    irrelevant, traj = _gold(toy_domain, "no_tool/irrelevant")
+    called = traj.messages[:2] + [{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "find_account", "arguments": {"email": "a"}}}]}]
+    assert not verify(irrelevant, called).passed
+
+
+def test_format_problems_fail_format(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    bad = Trajectory(task, trajectory.messages, trajectory.state_hash, trajectory.diff, format_problems=[["broken"], []])
+    assert CHECKS["format"](task, bad).value == 0.5
+
+
+def test_composite_validates_names_and_weights():
+    with pytest.raises(KeyError, match="did you mean 'end_state'"):
+        Composite(weights={"end_sate": 1.0})
+    with pytest.raises(ValueError):
+        Composite(weights={"end_state": -1.0})
+
+
+def test_end_state_reports_the_diff(toy_domain):
+    task, trajectory = _gold(toy_domain, "single")
+    other = Trajectory(task, trajectory.messages, "0" * 32, Diff([], [], []))
+    result = CHECKS["end_state"](task, other)
+    assert not result.passed and "diff" in result.details
