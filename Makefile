@@ -23,7 +23,7 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 run: install
-	$(BIN)/toolgym demo
+	$(BIN)/toolgym generate $(CONFIG) --out $(OUT)
 
 lint: install-test
 	$(BIN)/ruff check .

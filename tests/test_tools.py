@@ -1,5 +1,5 @@
 import json
-from typing import Annotated, Literal
+from typing import Annotated
 
 import pytest
 from pydantic import Field

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 from toolgym.errors import ToolgymError
 
@@ -35,9 +36,28 @@ def _demo(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _generate(args: argparse.Namespace) -> int:
+    from toolgym.config import load_config
+    from toolgym.generators.job import run_job
+
+    config = load_config(args.config, args.set or [])
+    result = run_job(config, Path(args.out) if args.out else None, progress=None if not args.quiet else False)
+    stats = result["stats"]
+    if args.quiet:
+        print(f"{result['out_dir']}: {stats['tasks_run']} tasks run, pass rate {stats['pass_rate']:.1%}, rows {stats['rows']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolgym", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    generate = commands.add_parser("generate", help="run a generation job from a YAML config")
+    generate.add_argument("config", help="a YAML job config, such as configs/quickstart.yaml")
+    generate.add_argument("--out", help="output directory (default: the config's output.dir)")
+    generate.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a config key (repeatable)")
+    generate.add_argument("-q", "--quiet", action="store_true", help="no live progress; one summary line")
+    generate.set_defaults(run=_generate)
+
     demo = commands.add_parser("demo", help="generate tasks offline, roll each out with the oracle, print results")
     demo.add_argument("--domain", help="one domain (default: all)")
     demo.add_argument("-n", type=int, default=100, help="tasks per domain")

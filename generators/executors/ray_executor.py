@@ -1,0 +1,123 @@
+"""Ray executor: rollout actors each running a batch of tasks concurrently.
+
+Actors get batches, never single steps (a Ray call costs ~1–2 ms). A dead actor is restarted
+by Ray and its batch retried; a batch that still fails has its tasks recorded as failures with
+the reason, and a fresh actor takes the slot, so no task is silently lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from toolgym.config import JobConfig
+from toolgym.envs.task import Task
+
+from .local import run_tasks_concurrently
+
+
+class RolloutActor:
+    """Runs batches of tasks inside one Ray worker process."""
+
+    def __init__(self, config: JobConfig):
+        from ..roles import Roles
+
+        self.config = config
+        self.roles = Roles.from_config(config)
+
+    async def run_batch(self, tasks_json: list[str]) -> list[dict[str, Any]]:
+        tasks = [Task.model_validate_json(t) for t in tasks_json]
+        return [
+            result
+            async for result in run_tasks_concurrently(
+                tasks, self.roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
+            )
+        ]
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class RayExecutor:
+    name = "ray"
+
+    def __init__(self, config: JobConfig):
+        self.config = config
+        self.actors: list[Any] = []
+        self._started_ray = False
+
+    def _start(self) -> None:
+        import ray
+
+        settings = self.config.executor
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
+            if settings.address:
+                kwargs["address"] = settings.address
+            ray.init(**kwargs)
+            self._started_ray = True
+        cpus = max(ray.cluster_resources().get("CPU", 1.0), 1.0)
+        self._actor_class = ray.remote(RolloutActor).options(
+            num_cpus=min(1.0, cpus / settings.workers),
+            max_restarts=settings.max_restarts,
+            max_task_retries=settings.max_task_retries,
+        )
+        self.actors = [self._actor_class.remote(self.config) for _ in range(settings.workers)]
+
+    async def run(self, tasks: Sequence[Task]) -> AsyncIterator[dict[str, Any]]:
+        import ray
+
+        if not tasks:
+            return
+        self._start()
+        size = self.config.executor.batch_size
+        batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+        next_batch = 0
+        running: dict[asyncio.Future, tuple[int, list[Task]]] = {}
+
+        def submit(slot: int) -> None:
+            nonlocal next_batch
+            batch = batches[next_batch]
+            next_batch += 1
+            ref = self.actors[slot].run_batch.remote([t.model_dump_json() for t in batch])
+            running[asyncio.ensure_future(_await_ref(ref))] = (slot, batch)
+
+        for slot in range(len(self.actors)):
+            for _ in range(2):  # two batches queued per actor keeps it busy between calls
+                if next_batch < len(batches):
+                    submit(slot)
+        while running:
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                slot, batch = running.pop(future)
+                try:
+                    results = future.result()
+                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
+                    reason = f"rollout worker died and retries were exhausted: {type(exc).__name__}"
+                    results = [{"task_id": t.id, "episodes": [], "error": reason} for t in batch]
+                    self.actors[slot] = self._actor_class.remote(self.config)
+                except ray.exceptions.RayTaskError as exc:
+                    raise exc.as_instanceof_cause() from None
+                for result in results:
+                    yield result
+                if next_batch < len(batches):
+                    submit(slot)
+
+    async def actor_pids(self) -> list[int]:
+        return [await _await_ref(a.pid.remote()) for a in self.actors]
+
+    def close(self) -> None:
+        import ray
+
+        for actor in self.actors:
+            ray.kill(actor)
+        self.actors = []
+        if self._started_ray:
+            ray.shutdown()
+            self._started_ray = False
+
+
+async def _await_ref(ref: Any) -> Any:
+    return await ref

@@ -1,0 +1,51 @@
+"""The main job: plan tasks -> roll out -> verify -> filter -> write, resumable at any point."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from toolgym.config import JobConfig
+from toolgym.envs.task import Task
+
+from .executors import make_executor
+from .planning import plan_tasks
+from .progress import JobProgress, JobStats
+from .rows import rows_for
+from .writer import DatasetWriter
+
+
+async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
+    out = Path(out_dir) if out_dir is not None else config.output_dir()
+    writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True)
+    finished = writer.finished_task_ids()
+    tasks = plan_tasks(config)
+    by_id: dict[str, Task] = {t.id: t for t in tasks}
+    pending = [t for t in tasks if t.id not in finished]
+    stats = JobStats(planned=len(tasks), already_done=len(tasks) - len(pending))
+    executor = make_executor(config)
+    show = sys.stderr.isatty() if progress is None else progress
+    display = JobProgress(stats, enabled=show)
+    try:
+        with display:
+            async for result in executor.run(pending):
+                task = by_id[result["task_id"]]
+                rows = rows_for(task, result, config)
+                failure = None
+                if result.get("error"):
+                    failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
+                writer.add(task.id, rows, failure)
+                stats.record(task, result, rows)
+                display.update()
+    finally:
+        executor.close()
+        summary = writer.close(stats.to_dict())
+    if show:
+        display.summary(out)
+    return {"out_dir": str(out), "stats": stats.to_dict(), "writer": summary}
+
+
+def run_job(config: JobConfig, out_dir: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
+    return asyncio.run(run_job_async(config, out_dir, progress))

@@ -1,0 +1,68 @@
+"""Which tasks a job runs: counts per domain and kind from the config's mix, deduplicated."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from toolgym.config import JobConfig
+from toolgym.envs.registry import list_domains, load_domain
+from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
+from toolgym.errors import ConfigError
+
+
+def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
+    """Tasks per kind for one domain: explicit counts, or the total split by the no-tool share."""
+    if config.mix.kinds is not None:
+        return {k: n for k, n in config.mix.kinds.items() if k in available and n > 0}
+    total = config.mix.tasks_per_domain
+    no_tool = [k for k in NO_TOOL_KINDS if k in available]
+    acting = [k for k in ACTION_KINDS if k in available]
+    budget = {"no_tool": round(total * config.mix.no_tool_share) if no_tool else 0}
+    budget["acting"] = total - budget["no_tool"] if acting else 0
+    counts: dict[str, int] = {}
+    for group, kinds in (("acting", acting), ("no_tool", no_tool)):
+        for index, kind in enumerate(kinds):
+            share = budget[group] // len(kinds) + (1 if index < budget[group] % len(kinds) else 0)
+            if share:
+                counts[kind] = share
+    return counts
+
+
+def dedup_key(task: Task) -> str:
+    """Normalised user turns plus the gold call sequence: two tasks alike here teach the same thing."""
+    turns = [" ".join(r.lower().split()) for r in task.scenario.requests]
+    calls = [[c.name, c.arguments] for s in task.plan for c in s.calls]
+    body = json.dumps([task.domain, task.kind, turns, calls], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def selected_domains(config: JobConfig) -> list[str]:
+    names = list_domains() if config.domains == "all" else list(config.domains)
+    known = list_domains()
+    for name in names:
+        load_domain(name)  # raises, naming the known domains, for a wrong name
+    if not names:
+        raise ConfigError(f"no domains selected; known domains: {known}")
+    return [load_domain(n).name for n in names]
+
+
+def plan_tasks(config: JobConfig) -> list[Task]:
+    """Every task of the job, in a fixed order; the same config gives the same list."""
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for name in selected_domains(config):
+        domain = load_domain(name)
+        if config.world.size not in domain.sizes:
+            raise ConfigError(f"world.size {config.world.size!r} is not a size of {name!r}; sizes: {list(domain.sizes)}")
+        for kind, count in kind_counts(config, domain.kinds).items():
+            for task in domain.generate_tasks(
+                count, seed=config.seed, kinds=[kind], world_seed=config.world.seed, size=config.world.size
+            ):
+                if config.output.dedup:
+                    key = dedup_key(task)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                tasks.append(task)
+    return tasks

@@ -1,0 +1,122 @@
+"""Live progress of a job (tasks done, pass rate, rows per second, ETA) and its final table."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+
+class JobStats:
+    """Counts kept while a job runs; what the progress line and the summary show."""
+
+    def __init__(self, planned: int, already_done: int):
+        self.planned = planned
+        self.already_done = already_done
+        self.done = 0
+        self.episodes = Counter[tuple[str, str]]()
+        self.passed = Counter[tuple[str, str]]()
+        self.failures = Counter[tuple[str, str]]()
+        self.rows = Counter[str]()
+        self.started = time.perf_counter()
+
+    def record(self, task: Any, result: dict[str, Any], rows: dict[str, list]) -> None:
+        key = (task.domain, task.kind)
+        self.done += 1
+        for episode in result["episodes"]:
+            self.episodes[key] += 1
+            self.passed[key] += bool(episode["verification"]["passed"])
+        if result.get("error"):
+            self.failures[key] += 1
+        for split, items in rows.items():
+            self.rows[split] += len(items)
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    @property
+    def pass_rate(self) -> float:
+        total = sum(self.episodes.values())
+        return sum(self.passed.values()) / total if total else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tasks_planned": self.planned,
+            "tasks_resumed": self.already_done,
+            "tasks_run": self.done,
+            "task_failures": sum(self.failures.values()),
+            "episodes": sum(self.episodes.values()),
+            "pass_rate": round(self.pass_rate, 4),
+            "rows": dict(self.rows),
+            "seconds": round(self.elapsed, 2),
+            "by_domain_kind": {
+                f"{d}/{k}": {
+                    "episodes": self.episodes[(d, k)],
+                    "passed": self.passed[(d, k)],
+                    "failures": self.failures[(d, k)],
+                }
+                for d, k in sorted(set(self.episodes) | set(self.failures))
+            },
+        }
+
+
+class JobProgress:
+    def __init__(self, stats: JobStats, enabled: bool, console: Console | None = None):
+        self.stats = stats
+        self.console = console or Console(stderr=True)
+        self.progress = (
+            Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total} tasks"),
+                TextColumn("pass {task.fields[pass_rate]:.1%}"),
+                TextColumn("{task.fields[rows_per_s]:.0f} rows/s"),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=False,
+            )
+            if enabled
+            else None
+        )
+        self._bar = None
+
+    def __enter__(self) -> JobProgress:
+        if self.progress:
+            self.progress.start()
+            self._bar = self.progress.add_task(
+                "generating", total=self.stats.planned - self.stats.already_done, pass_rate=0.0, rows_per_s=0.0
+            )
+        return self
+
+    def update(self) -> None:
+        if self.progress and self._bar is not None:
+            rows = sum(self.stats.rows.values())
+            self.progress.update(
+                self._bar,
+                completed=self.stats.done,
+                pass_rate=self.stats.pass_rate,
+                rows_per_s=rows / max(self.stats.elapsed, 1e-9),
+            )
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress:
+            self.update()
+            self.progress.stop()
+
+    def summary(self, out_dir: Any) -> None:
+        table = Table(title=f"toolgym: {out_dir}")
+        for column in ("domain/kind", "episodes", "passed", "pass rate", "failures"):
+            table.add_column(column, justify="left" if column == "domain/kind" else "right")
+        for name, row in self.stats.to_dict()["by_domain_kind"].items():
+            rate = row["passed"] / row["episodes"] if row["episodes"] else 0.0
+            table.add_row(name, str(row["episodes"]), str(row["passed"]), f"{rate:.1%}", str(row["failures"]))
+        self.console.print(table)
+        rows = ", ".join(f"{k}: {v}" for k, v in sorted(self.stats.rows.items())) or "none"
+        self.console.print(
+            f"{self.stats.done} tasks in {self.stats.elapsed:.1f}s ({self.stats.already_done} resumed); rows written: {rows}"
+        )

@@ -1,0 +1,99 @@
+"""Dataset rows from finished tasks: SFT and no-tool chats, rejected ones, and RL task items."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgym.config import JobConfig
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import NO_TOOL_KINDS, Task
+from toolgym.verifiers.compose import preset_for
+from toolgym.version import SCHEMA_VERSION, __version__
+
+from .episodes import messages_key
+
+_VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
+
+
+def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": f"{task.id}-{episode['sample']}",
+        "domain": task.domain,
+        "domain_version": task.domain_version,
+        "kind": task.kind,
+        "messages": episode["messages"],
+        "tools": tools,
+        "task_id": task.id,
+        "seeds": {"task_seed": task.seed, "world_seed": task.world_seed, "sample": episode["sample"]},
+        "teacher": episode["teacher"],
+        "user_simulator": episode["user"],
+        "verification": episode["verification"],
+        "usage": episode.get("usage"),
+        **_VERSIONS,
+    }
+
+
+def _rl_item(task: Task, item_id: str, prompt, tools, verifier, preset: str, item_type: str, target) -> dict[str, Any]:
+    return {
+        "id": item_id,
+        "env_id": load_domain(task.domain).env_id,
+        "domain": task.domain,
+        "kind": task.kind,
+        "task": task.model_dump(mode="json"),
+        "prompt": prompt,
+        "tools": tools,
+        "verifier": verifier,
+        "reward_preset": preset,
+        "item_type": item_type,
+        "target": target,
+        **_VERSIONS,
+    }
+
+
+def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]], next_actions: bool) -> list[dict]:
+    """The task itself (to run again with reset(options={"task": ...})), plus next-action items."""
+    composite = preset_for(task)
+    preset = "no_tool" if task.kind in NO_TOOL_KINDS else "action"
+    first = kept[0]["messages"] if kept else None
+    prompt = first[:2] if first else []
+    rows = [_rl_item(task, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None)]
+    if next_actions and first:
+        tool_steps = [i for i, m in enumerate(first) if m.get("role") == "assistant" and m.get("tool_calls")]
+        if len(tool_steps) >= 2:  # a multi-step chat: each tool step is an item
+            for number, index in enumerate(tool_steps):
+                rows.append(
+                    _rl_item(
+                        task,
+                        f"{task.id}-na{number}",
+                        first[:index],
+                        tools,
+                        {"type": "next_action", "check": "tool_calls"},
+                        "next_action",
+                        "next_action",
+                        first[index],
+                    )
+                )
+    return rows
+
+
+def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str, list[dict[str, Any]]]:
+    """Split one task's episodes into the dataset's splits."""
+    tools = load_domain(task.domain).schemas(task.tools)
+    passing, failing, seen = [], [], set()
+    for episode in result["episodes"]:
+        if not episode["verification"]["passed"]:
+            failing.append(episode)
+            continue
+        key = messages_key(episode["messages"])
+        if key not in seen:  # only distinct passing chats
+            seen.add(key)
+            passing.append(episode)
+    if config.keep == "best" and passing:
+        passing = [max(passing, key=lambda e: (e["verification"]["score"], -e["sample"]))]
+    split = "no_tool" if task.kind in NO_TOOL_KINDS else "sft"
+    rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools) for e in passing]}
+    if config.output.keep_rejected and failing:
+        rows["rejected"] = [chat_row(task, e, tools) for e in failing]
+    if config.rl_tasks.enabled:
+        rows["rl_tasks"] = rl_rows(task, passing, tools, config.rl_tasks.next_action_items)
+    return rows

@@ -1,0 +1,226 @@
+"""Job configs: YAML validated by pydantic, with errors that name the key, the value and the fix."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from toolgym.envs.task import ALL_KINDS
+from toolgym.errors import ConfigError
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class EndpointConfig(_Strict):
+    """An OpenAI-compatible server (vLLM, SGLang, llama.cpp, OpenAI, `toolgym serve-policy`)."""
+
+    base_url: str | None = Field(None, description="default: $OPENAI_BASE_URL")
+    model: str = "default"
+    api_key: SecretStr | None = Field(None, description="default: $OPENAI_API_KEY; never written anywhere")
+    concurrency: int = Field(64, ge=1, description="requests in flight to this endpoint")
+    timeout: float = Field(60.0, gt=0, description="seconds per request")
+    max_retries: int = Field(5, ge=0)
+    sampling: dict[str, Any] = Field(default_factory=dict, description="temperature, top_p, max_tokens, seed, ...")
+    send_task: bool = Field(False, description="send the task in request metadata (for serve-policy)")
+
+
+class TeacherConfig(EndpointConfig):
+    name: str = "oracle"
+    type: Literal["oracle", "openai"] = "oracle"
+    reasoning: bool = Field(False, description="oracle: add a short reasoning trace")
+    mode: Literal["native", "text"] = Field("native", description="openai: tools in the request, or in the prompt")
+    domains: list[str] | None = Field(None, description="route: only these domains (default: all)")
+    kinds: list[str] | None = Field(None, description="route: only these task kinds (default: all)")
+
+    @field_validator("kinds")
+    @classmethod
+    def _known_kinds(cls, kinds: list[str] | None) -> list[str] | None:
+        for kind in kinds or ():
+            _check_kind(kind)
+        return kinds
+
+
+class UserConfig(EndpointConfig):
+    type: Literal["scripted", "llm"] = "scripted"
+    max_turns: int = Field(20, ge=1, description="llm: user turns before it must stop")
+
+
+class ExecutorConfig(_Strict):
+    type: Literal["local", "ray"] = "local"
+    concurrency: int = Field(32, ge=1, description="episodes in flight per process")
+    workers: int = Field(2, ge=1, description="ray: rollout actors")
+    address: str | None = Field(None, description="ray: cluster address; default starts Ray on this machine")
+    batch_size: int = Field(32, ge=1, description="ray: tasks per actor call")
+    max_restarts: int = Field(3, ge=0, description="ray: restarts of a dead actor")
+    max_task_retries: int = Field(2, ge=0, description="ray: retries of a batch whose actor died")
+
+
+class MixConfig(_Strict):
+    tasks_per_domain: int = Field(100, ge=0)
+    no_tool_share: float = Field(0.25, ge=0.0, le=1.0, description="share of no_tool tasks per domain")
+    kinds: dict[str, int] | None = Field(None, description="explicit tasks per kind per domain (overrides the two above)")
+
+    @field_validator("kinds")
+    @classmethod
+    def _known_kinds(cls, kinds: dict[str, int] | None) -> dict[str, int] | None:
+        for kind, count in (kinds or {}).items():
+            _check_kind(kind)
+            if count < 0:
+                raise ValueError(f"count for kind {kind!r} must be >= 0, got {count}")
+        return kinds
+
+
+class WorldConfig(_Strict):
+    seed: int = 0
+    size: str = "default"
+
+
+class OutputConfig(_Strict):
+    dir: str | None = Field(None, description="default: datasets_out/<run_name>")
+    shard_rows: int = Field(2000, ge=1)
+    keep_rejected: bool = Field(False, description="write failed rollouts to a 'rejected' split")
+    dedup: bool = Field(True, description="drop tasks whose user turns and gold calls repeat an earlier task")
+
+
+class RLTasksConfig(_Strict):
+    enabled: bool = True
+    next_action_items: bool = Field(True, description="one item per tool step of verified multi-step chats")
+
+
+class JobConfig(_Strict):
+    run_name: str = "run"
+    seed: int = 0
+    domains: list[str] | Literal["all"] = "all"
+    world: WorldConfig = Field(default_factory=WorldConfig)
+    mix: MixConfig = Field(default_factory=MixConfig)
+    teachers: list[TeacherConfig] = Field(default_factory=lambda: [TeacherConfig()])
+    user: UserConfig = Field(default_factory=UserConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    samples_per_task: int = Field(1, ge=1)
+    keep: Literal["all_distinct", "best"] = Field("all_distinct", description="which passing samples of a task to keep")
+    max_turns: int = Field(30, ge=1, description="assistant turns before an episode is truncated")
+    output: OutputConfig = Field(default_factory=OutputConfig)
+    rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_teacher(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "teacher" in data:
+            if "teachers" in data:
+                raise ValueError("give either 'teacher' or 'teachers', not both")
+            data = {**data, "teachers": [data["teacher"]]}
+            del data["teacher"]
+        return data
+
+    @field_validator("teachers")
+    @classmethod
+    def _distinct_names(cls, teachers: list[TeacherConfig]) -> list[TeacherConfig]:
+        if not teachers:
+            raise ValueError("at least one teacher is needed")
+        names = [t.name for t in teachers]
+        if len(set(names)) != len(names):
+            raise ValueError(f"teacher names must be distinct, got {names}")
+        return teachers
+
+    def output_dir(self) -> Path:
+        return Path(self.output.dir or f"datasets_out/{self.run_name}")
+
+    def public_dict(self) -> dict[str, Any]:
+        """The config as recorded in a dataset card: secrets removed."""
+        return self.model_dump(mode="json", exclude={"teachers": {"__all__": {"api_key"}}, "user": {"api_key"}})
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in ALL_KINDS:
+        close = difflib.get_close_matches(kind, ALL_KINDS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown task kind {kind!r}{hint} Kinds: {', '.join(ALL_KINDS)}")
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names allowed at a config location (for 'did you mean')."""
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        annotation = field.annotation
+        for candidate in (annotation, *getattr(annotation, "__args__", ())):
+            if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+                current = candidate
+                break
+    return sorted(getattr(current, "model_fields", {}))
+
+
+def describe_validation_error(exc: ValidationError, source: str) -> str:
+    lines = [f"invalid config {source}:"]
+    for error in exc.errors():
+        loc = tuple(error.get("loc") or ())
+        key = ".".join(str(p) for p in loc) or "(top level)"
+        if error["type"] == "extra_forbidden":
+            allowed = _allowed_keys(JobConfig, loc)
+            close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            hint = f" did you mean {close[0]!r}?" if close else ""
+            lines.append(f"  - unknown key {key!r}.{hint} Allowed here: {', '.join(allowed)}")
+        else:
+            value = error.get("input")
+            shown = "***" if "api_key" in key else repr(value)[:80]
+            lines.append(f"  - {key} = {shown}: {error['msg']}")
+    return "\n".join(lines)
+
+
+def _apply_override(data: dict[str, Any], assignment: str) -> None:
+    if "=" not in assignment:
+        raise ConfigError(f"--set takes key=value (such as executor.type=ray), got {assignment!r}")
+    path, raw = assignment.split("=", 1)
+    value = yaml.safe_load(raw) if raw else ""
+    node = data
+    parts = path.strip().split(".")
+    for part in parts[:-1]:
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ConfigError(f"--set {assignment!r}: {part!r} is not a section")
+        node = child
+    node[parts[-1]] = value
+
+
+def load_config(source: str | Path | dict[str, Any] | None = None, overrides: list[str] = ()) -> JobConfig:
+    """Read and validate a job config from a YAML file or a dict, with `key=value` overrides."""
+    if source is None:
+        data: Any = {}
+        name = "(defaults)"
+    elif isinstance(source, dict):
+        data, name = dict(source), "(dict)"
+    else:
+        path = Path(source)
+        if not path.exists():
+            raise ConfigError(f"config file {str(path)!r} does not exist (configs/ holds quickstart.yaml, full.yaml, ...)")
+        try:
+            data = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config file {str(path)!r} is not valid YAML: {exc}") from None
+        name = str(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {name} must be a mapping of keys to values, got {type(data).__name__}")
+    for assignment in overrides:
+        _apply_override(data, assignment)
+    try:
+        return JobConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc, name)) from None
