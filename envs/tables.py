@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import json
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,6 +97,7 @@ class TableInfo:
     insert: str
     delete: str
     index_of: dict[str, int] = field(default_factory=dict)
+    decoders: tuple[tuple[int, Callable[[Any], Any]], ...] = ()  # columns whose stored form differs
 
     @classmethod
     def of(cls, model: type[SQLModel]) -> TableInfo:
@@ -120,6 +123,7 @@ class TableInfo:
             insert=f"INSERT INTO {quoted} ({col_list}) VALUES ({', '.join('?' * len(columns))})",
             delete=f"DELETE FROM {quoted} WHERE {key_match}",
             index_of={c: i for i, c in enumerate(columns)},
+            decoders=_decoders(table, _plain_model_of(model, columns)),
         )
 
     def ddl(self) -> list[str]:
@@ -158,6 +162,7 @@ class TableInfo:
         return tuple(self.store_value(k, v) for k, v in zip(self.key, parts, strict=True))
 
     def as_dict(self, row: tuple[Any, ...]) -> dict[str, Any]:
+        """Column values as stored (JSON columns decoded)."""
         values = dict(zip(self.columns, row, strict=True))
         for col in self.json_columns:
             if isinstance(values[col], str):
@@ -165,7 +170,51 @@ class TableInfo:
         return values
 
     def as_model(self, row: tuple[Any, ...]) -> SQLModel:
-        return self.read_model.model_validate(self.as_dict(row))
+        """The row as the domain's plain model, without validation.
+
+        Stored values were validated on the way in; only their types are restored here
+        (bool, datetime, Enum, JSON), which costs ~1 µs against ~4 µs for model_validate.
+        """
+        if self.decoders:
+            row = list(row)  # type: ignore[assignment]
+            for index, decode in self.decoders:
+                if row[index] is not None:
+                    row[index] = decode(row[index])  # type: ignore[index]
+        model = self.read_model
+        obj = model.__new__(model)
+        values = dict(zip(self.columns, row, strict=True))
+        object.__setattr__(obj, "__dict__", values)
+        object.__setattr__(obj, "__pydantic_fields_set__", set(values))
+        object.__setattr__(obj, "__pydantic_extra__", None)
+        object.__setattr__(obj, "__pydantic_private__", None)
+        return obj
+
+
+def _python_type(annotation: Any) -> Any:
+    """The concrete type of a field (Optional[X] -> X)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return annotation
+
+
+def _decoders(table: sa.Table, model: type[SQLModel]) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
+    found: list[tuple[int, Callable[[Any], Any]]] = []
+    for index, column in enumerate(table.columns):
+        if isinstance(column.type, sa.JSON):
+            found.append((index, json.loads))
+            continue
+        field_info = model.model_fields.get(column.name)
+        kind = _python_type(field_info.annotation) if field_info else None
+        if kind is bool:
+            found.append((index, bool))
+        elif kind is dt.datetime:
+            found.append((index, dt.datetime.fromisoformat))
+        elif kind is dt.date:
+            found.append((index, dt.date.fromisoformat))
+        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+            found.append((index, kind))
+    return tuple(found)
 
 
 def row_values(row: Any) -> dict[str, Any]:

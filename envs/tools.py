@@ -7,7 +7,6 @@ pydantic model before the call, and every failure becomes a readable tool messag
 
 from __future__ import annotations
 
-import enum
 import inspect
 import json
 import re
@@ -18,6 +17,7 @@ from typing import Any, Literal
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic_core import to_json
 
 from toolgym.errors import DomainError, ToolError, unknown_name_message
 
@@ -35,7 +35,6 @@ class ToolOutcome:
 
     content: str
     error: str | None = None
-    value: Any = None
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
@@ -82,21 +81,6 @@ def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
     if isinstance(schema, list):
         return [_inline_refs(v, defs) for v in schema]
     return schema
-
-
-def to_jsonable(value: Any) -> Any:
-    """Plain JSON data for a tool's return value (models, lists, enums, dates)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, enum.Enum):
-        return value.value
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value
 
 
 def _describe_error(tool: Tool, error: dict[str, Any]) -> str:
@@ -210,12 +194,18 @@ class Tool:
             return _error(f"{self.name}: {problems}")
         kwargs = {name: getattr(validated, name) for name in self.params}
         try:
-            with world.tool_scope(self.name, self.writes):
-                value = self.func(world, **kwargs)
+            if self.writes:
+                with world.tool_scope(self.name, True):
+                    value = self.func(world, **kwargs)
+            else:
+                world.begin_read(self.name)
+                try:
+                    value = self.func(world, **kwargs)
+                finally:
+                    world.end_read()
         except ToolError as exc:
             return _error(f"{self.name}: {exc}")
-        data = to_jsonable(value)
-        return ToolOutcome(content=json.dumps(data, ensure_ascii=False), value=data)
+        return ToolOutcome(content=to_json(value, serialize_unknown=True).decode())
 
 
 def _annotated_field(annotation: Any) -> Any:

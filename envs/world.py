@@ -245,15 +245,22 @@ class World:
         self._hash %= _HASH_MOD
 
     # ---- tool-call scopes ----------------------------------------------------------------
+    def begin_read(self, tool_name: str) -> None:
+        """From here until end_read, any write is a DomainError naming this read tool."""
+        self._read_only_tool = tool_name
+
+    def end_read(self) -> None:
+        self._read_only_tool = None
+
     @contextmanager
     def tool_scope(self, tool_name: str, writes: bool) -> Iterator[None]:
         """Run one tool call: a read tool may not write; a failed write tool leaves no trace."""
         if not writes:
-            self._read_only_tool = tool_name
+            self.begin_read(tool_name)
             try:
                 yield
             finally:
-                self._read_only_tool = None
+                self.end_read()
             return
         mark, saved_hash = len(self._log), self._hash
         self.conn.execute("SAVEPOINT tool_call")

@@ -111,3 +111,46 @@ def test_query_refuses_writes_and_bad_columns(world):
 
 def test_clock_is_fixed(world, toy_domain):
     assert world.now == toy_domain.now
+
+
+def test_reads_restore_python_types():
+    import datetime as dt
+    import enum
+
+    from sqlalchemy import JSON, Column
+    from sqlalchemy.orm import registry
+    from sqlmodel import Field, SQLModel
+
+    from toolgym.envs.world import WorldTemplate
+
+    class Base(SQLModel, registry=registry()):
+        pass
+
+    class Color(str, enum.Enum):
+        red = "red"
+        blue = "blue"
+
+    class ThingBase(SQLModel):
+        id: int = Field(primary_key=True)
+        flag: bool
+        when: dt.datetime
+        day: dt.date | None = None
+        color: Color
+        tags: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+
+    class Thing(ThingBase, Base, table=True):
+        pass
+
+    now = dt.datetime(2025, 1, 1, 9, 30)
+    template = WorldTemplate.build(
+        domain="t", seed=0, size="s", now=now, tables=[Thing],
+        rows=[Thing(id=1, flag=True, when=now, day=None, color=Color.blue, tags=["a", "b"])],
+    )
+    world = World(template)
+    thing = world.get(Thing, 1)
+    assert (thing.flag, thing.when, thing.day, thing.color, thing.tags) == (True, now, None, Color.blue, ["a", "b"])
+    assert isinstance(thing.color, Color) and thing.flag is True
+    with world.tool_scope("t", writes=True):
+        updated = world.update(Thing, 1, flag=False, day=dt.date(2025, 2, 3), color="red")
+    assert (updated.flag, updated.day, updated.color) == (False, dt.date(2025, 2, 3), Color.red)
+    assert world.diff().changed[0]["fields"]["flag"] == {"before": 1, "after": 0}
