@@ -114,6 +114,11 @@ def generate_tasks(
                 task = finalize(domain, domain.generators[kind](ctx))
                 if task.id not in seen:
                     break
+            else:
+                raise GeneratorBug(
+                    f"{domain.name}: found only {len(tasks)} distinct {kind} tasks in world size {size!r} "
+                    f"({_MAX_ATTEMPTS} draws in a row repeated earlier tasks); ask for fewer or use a bigger world"
+                )
             seen.add(task.id)
             tasks.append(task)
             if world.changes:
