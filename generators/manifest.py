@@ -1,0 +1,135 @@
+"""The manifest of a dataset directory, and the file operations that keep it true after a crash.
+
+`manifest.jsonl` is the only record of what is published: one JSON line per flush naming the
+shards it published and the task ids it finished. Shards are renamed into place before their
+line is appended and fsynced, so after a kill at any point a shard either is named by a complete
+line or is an orphan that resume deletes; a torn last line counts as never written.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from toolgym.errors import ToolgymError
+
+MANIFEST = "manifest.jsonl"
+LOCK = ".toolgym.lock"
+SHARD_NAME = re.compile(r"^part-(\d{5,})\.parquet$")
+TEMP_NAME = re.compile(r"^\.part-\d{5,}\.parquet\.tmp$")
+
+
+class ManifestError(ToolgymError):
+    """The dataset directory is inconsistent in a way resume cannot repair on its own."""
+
+
+@dataclass
+class ManifestState:
+    records: list[dict[str, Any]] = field(default_factory=list)
+    torn: bool = False  # the last line was incomplete and has been dropped
+    needs_rewrite: bool = False  # torn, or the last line lacks its newline: fix before appending
+
+
+def read(path: Path) -> ManifestState:
+    """Parse the manifest; an incomplete last line is dropped, a bad line before it is an error."""
+    state = ManifestState()
+    if not path.exists():
+        return state
+    data = path.read_bytes()
+    state.needs_rewrite = bool(data) and not data.endswith(b"\n")
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict) or "type" not in record:
+                raise ValueError("not a manifest record")
+        except ValueError:
+            if number == len(lines):
+                state.torn = state.needs_rewrite = True  # killed while appending: that flush never happened
+                break
+            raise ManifestError(
+                f"{path}: line {number} of {len(lines)} is not a manifest record; lines after it exist, "
+                "so this is not an interrupted write. Restore the file or start a new output directory."
+            ) from None
+        state.records.append(record)
+    return state
+
+
+def rewrite(path: Path, records: list[dict[str, Any]]) -> None:
+    """Replace the manifest with these records (drops a torn tail), atomically."""
+    write_atomic(path, "".join(dumps(r) + "\n" for r in records).encode())
+
+
+def append(path: Path, record: dict[str, Any]) -> None:
+    """Append one record and make it durable: the commit point of a flush."""
+    new = not path.exists()
+    with open(path, "ab") as handle:
+        handle.write((dumps(record) + "\n").encode())
+        handle.flush()
+        os.fsync(handle.fileno())
+    if new:
+        fsync_dir(path.parent)
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    temp = path.with_name(f".{path.name}.tmp")
+    with open(temp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make renames and new names in a directory durable."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def shard_files(split_dir: Path) -> Iterator[Path]:
+    """Every file in a split folder that this writer could have made (shards and temp files)."""
+    if split_dir.is_dir():
+        for path in split_dir.iterdir():
+            if SHARD_NAME.match(path.name) or TEMP_NAME.match(path.name):
+                yield path
+
+
+def lock(out_dir: Path) -> IO[str]:
+    """Hold the directory for this writer; the OS drops the lock if the process dies."""
+    handle = open(out_dir / LOCK, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise ManifestError(
+            f"{out_dir} is being written by {holder}; wait for it to finish or choose another output directory"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def unlock(handle: IO[str] | None) -> None:
+    if handle is not None and not handle.closed:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()

@@ -1,0 +1,334 @@
+"""DatasetWriter: rows in, resumable Parquet dataset out.
+
+    writer = DatasetWriter(out_dir, config=config_dict, shard_rows=2000, resume=True)
+    done = writer.finished_task_ids()          # skip these
+    writer.add(task_id, {"sft": [...], "rl_tasks": [...]}, failure=None)
+    summary = writer.close(job_stats)          # last flush, failures.jsonl, README.md
+
+Layout of `out_dir`:
+    <split>/part-NNNNN.parquet   shards (sft, no_tool, rejected, rl_tasks), declared HF features
+    manifest.jsonl               one line per flush: shards published, tasks finished, failures, counts
+    failures.jsonl               tasks that raised, with the reason (rebuilt from the manifest)
+    README.md                    dataset card; `datasets.load_dataset(out_dir)` reads its header
+
+A flush publishes every buffered split together and then commits one manifest line, so a task
+is finished exactly when all of its rows are published. Kill the process anywhere and reopen:
+orphan shards are deleted and `finished_task_ids()` names exactly the tasks whose rows are in.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from toolgym.errors import ConfigError, ToolgymError
+from toolgym.version import SCHEMA_VERSION, __version__
+
+from . import card, manifest
+from .encoding import encode_row
+from .features import SPLITS, RowError, check_split
+from .manifest import MANIFEST, ManifestError
+from .shards import to_batch, write_shard
+from .stats import RunStats
+
+FAILURES = "failures.jsonl"
+CARD = "README.md"
+BATCH_ROWS = 256  # rows are converted to Arrow in batches: compact in memory, cheap per row
+FAILURE_KEYS = ("task_id", "domain", "kind", "error")
+
+
+class DatasetWriter:
+    def __init__(
+        self,
+        out_dir: str | Path,
+        *,
+        config: dict[str, Any],
+        shard_rows: int = 2000,
+        resume: bool = True,
+        shard_bytes: int = 128 << 20,
+        flush_seconds: float = 300.0,
+        compression: str = "zstd",
+    ):
+        """Open (or resume) a dataset directory.
+
+        shard_rows: flush when a split has this many rows buffered; shard_bytes: or when the
+        buffered Arrow data reaches this size; flush_seconds: or when the oldest unflushed task
+        is this old, so a kill loses little teacher work. resume=False refuses a directory that
+        already holds a run rather than deleting it.
+        """
+        for name, value in (("shard_rows", shard_rows), ("shard_bytes", shard_bytes), ("flush_seconds", flush_seconds)):
+            if not value > 0:
+                raise ConfigError(f"DatasetWriter {name} must be positive, got {value!r}")
+        self.out_dir = Path(out_dir)
+        self.shard_rows, self.shard_bytes, self.flush_seconds = shard_rows, shard_bytes, flush_seconds
+        self.compression = compression
+        self.config = card.redact(config)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = manifest.lock(self.out_dir)
+        self._state = "open"
+        self._summary: dict[str, Any] | None = None
+        self._clear_buffers()
+        try:
+            self._open(resume)
+        except BaseException:
+            manifest.unlock(self._lock)
+            raise
+
+    # ---- opening and resuming --------------------------------------------------------------------
+    def _open(self, resume: bool) -> None:
+        path = self.out_dir / MANIFEST
+        state = manifest.read(path)
+        flushes = [r for r in state.records if r.get("type") == "flush"]
+        on_disk = {p.relative_to(self.out_dir).as_posix(): p for s in SPLITS for p in manifest.shard_files(self.out_dir / s)}
+        if not resume and (state.records or on_disk):
+            raise ConfigError(
+                f"{self.out_dir} already holds a dataset ({len(flushes)} flushes in {MANIFEST}); "
+                "resume it (resume=True) or remove the directory to start over"
+            )
+        if state.needs_rewrite:
+            manifest.rewrite(path, state.records)
+        self.stats = RunStats()
+        self._finished: set[str] = set()
+        self._shards: dict[str, int] = {}
+        self._next_index: dict[str, int] = {}
+        for record in flushes:
+            self._finished.update(record["tasks"])
+            self.stats.merge(record.get("stats", {}))
+            for shard in record["shards"]:
+                self._count_shard(shard["split"], shard["path"])
+        published = {s["path"] for r in flushes for s in r["shards"]}
+        missing = sorted(published - on_disk.keys())
+        if missing:
+            raise ManifestError(
+                f"{self.out_dir}: {len(missing)} published shard(s) are gone, e.g. {missing[0]}; "
+                "restore them or start a new output directory"
+            )
+        self.orphans_removed = sorted(p for p in on_disk if p not in published)
+        for rel in self.orphans_removed:  # written but never committed: a kill mid-flush
+            on_disk[rel].unlink()
+        for split in {rel.split("/")[0] for rel in self.orphans_removed}:
+            manifest.fsync_dir(self.out_dir / split)
+        self.resumed_tasks = len(self._finished)
+        self.torn_manifest = state.torn
+        self.config_changes = self._config_changes(state.records)
+        self._seq = len(flushes)
+        manifest.append(path, {"type": "start", "time": _now(), "toolgym_version": __version__,
+                               "schema_version": SCHEMA_VERSION, "resumed_tasks": self.resumed_tasks,
+                               "orphans_removed": self.orphans_removed, "config": self.config})  # fmt: skip
+        if flushes:
+            self._write_failures()
+
+    def _count_shard(self, split: str, rel: str) -> None:
+        self._shards[split] = self._shards.get(split, 0) + 1
+        index = int(rel.rsplit("part-", 1)[1].split(".")[0])
+        self._next_index[split] = max(self._next_index.get(split, 0), index + 1)
+
+    def _config_changes(self, records: list[dict[str, Any]]) -> list[str]:
+        starts = [r for r in records if r.get("type") == "start"]
+        if not starts:
+            return []
+        changed = _diff_keys(starts[-1].get("config"), self.config)
+        if changed:
+            warnings.warn(
+                f"resuming {self.out_dir} with a different config (changed: {', '.join(changed[:10])}); "
+                "rows written before and after the change will be mixed",
+                stacklevel=3,
+            )
+        return changed
+
+    # ---- the API ---------------------------------------------------------------------------------
+    def finished_task_ids(self) -> set[str]:
+        """Tasks whose rows (maybe none) are published: skip them when resuming."""
+        return set(self._finished)
+
+    def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]], failure: dict[str, Any] | None = None) -> None:
+        """Buffer one finished task: its rows per split and, if it raised, its failure record.
+
+        Everything is checked before anything is buffered, so a bad row leaves the writer as it was.
+        """
+        self._check_open()
+        if not isinstance(task_id, str) or not task_id:
+            raise RowError(f"task_id must be a non-empty string, got {task_id!r}")
+        if task_id in self._finished or task_id in self._pending_set:
+            raise RowError(f"task {task_id!r} was already added; skip the ids in finished_task_ids()")
+        if not isinstance(rows, dict):
+            raise RowError(f"rows for task {task_id!r} must map split names to lists of rows, got {type(rows).__name__}")
+        encoded: dict[str, list[dict[str, Any]]] = {}
+        for split, split_rows in rows.items():
+            check_split(split)
+            if not isinstance(split_rows, list):
+                raise RowError(f"rows[{split!r}] for task {task_id!r} must be a list, got {type(split_rows).__name__}")
+            if split_rows:
+                encoded[split] = [encode_row(split, row) for row in split_rows]
+                _check_ownership(task_id, split, split_rows)
+        if failure is not None:
+            failure = _check_failure(task_id, failure)
+        # all checked: buffer
+        for split, split_encoded in encoded.items():
+            waiting = self._unconverted.setdefault(split, [])
+            waiting.extend(split_encoded)
+            self._buffered_rows[split] = self._buffered_rows.get(split, 0) + len(split_encoded)
+            if len(waiting) >= BATCH_ROWS:
+                self._convert(split)
+            for row in rows[split]:
+                self._delta.add_row(split, row)
+        self._delta.add_task(failure)
+        self._pending.append(task_id)
+        self._pending_set.add(task_id)
+        if failure is not None:
+            self._failures.append(failure)
+        if self._oldest is None:
+            self._oldest = time.monotonic()
+        if (
+            max(self._buffered_rows.values(), default=0) >= self.shard_rows
+            or self._buffered_bytes >= self.shard_bytes
+            or time.monotonic() - self._oldest >= self.flush_seconds
+        ):
+            self.flush()
+
+    def flush(self) -> None:
+        """Publish the buffered rows as one shard per split, then commit them in the manifest."""
+        self._check_open()
+        if not self._pending:
+            return
+        self._state = "broken"  # until the manifest line is durable; a reopen cleans up
+        shards = []
+        for split in SPLITS:
+            self._convert(split)
+            batches = self._buffers.get(split)
+            if not batches:
+                continue
+            index = self._next_index.get(split, 0)
+            rel = f"{split}/part-{index:05d}.parquet"
+            (self.out_dir / split).mkdir(exist_ok=True)
+            count = write_shard(self.out_dir / rel, split, batches, self.compression)
+            self._next_index[split] = index + 1
+            shards.append({"split": split, "path": rel, "rows": count})
+        for shard in shards:
+            manifest.fsync_dir(self.out_dir / shard["split"])
+        record = {"type": "flush", "seq": self._seq, "time": _now(), "shards": shards, "tasks": self._pending,
+                  "failures": self._failures, "stats": self._delta.data}  # fmt: skip
+        manifest.append(self.out_dir / MANIFEST, record)
+        # committed
+        self._state = "open"
+        self._seq += 1
+        self._finished.update(self._pending)
+        self.stats.merge(self._delta.data)
+        for shard in shards:
+            self._shards[shard["split"]] = self._shards.get(shard["split"], 0) + 1
+        self._clear_buffers()
+
+    def close(self, stats: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Flush, write failures.jsonl and the dataset card, release the directory; returns counts."""
+        if self._state == "closed" and self._summary is not None:
+            return self._summary
+        self.flush()
+        self._write_failures()
+        text = card.render(self.out_dir.resolve().name, self.config, self.stats.data, self._shards, stats)
+        manifest.write_atomic(self.out_dir / CARD, text.encode())
+        self._summary = {
+            "out_dir": str(self.out_dir),
+            "rows": self.stats.rows(),
+            "shards": dict(sorted(self._shards.items())),
+            "tasks": self.stats.data.get("tasks", 0),
+            "failures": self.stats.data.get("failures", 0),
+            "resumed_tasks": self.resumed_tasks,
+            "orphans_removed": len(self.orphans_removed),
+        }
+        self._state = "closed"
+        manifest.unlock(self._lock)
+        return self._summary
+
+    def abort(self) -> None:
+        """Drop unflushed tasks (a rerun redoes them) and release the directory."""
+        self._clear_buffers()
+        self._state = "closed"
+        manifest.unlock(self._lock)
+
+    def __enter__(self) -> DatasetWriter:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self._state == "open":
+            self.close()
+        else:
+            self.abort()
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._state == "closed":
+            raise ToolgymError(f"the writer for {self.out_dir} is closed")
+        if self._state == "broken":
+            raise ToolgymError(
+                f"a flush to {self.out_dir} failed part-way; open a new DatasetWriter (resume) to clean up and go on"
+            )
+
+    def _convert(self, split: str) -> None:
+        waiting = self._unconverted.pop(split, None)
+        if waiting:
+            batch = to_batch(split, waiting)
+            self._buffers.setdefault(split, []).append(batch)
+            self._buffered_bytes += batch.nbytes
+
+    def _clear_buffers(self) -> None:
+        self._unconverted: dict[str, list[dict[str, Any]]] = {}  # encoded rows not yet in a batch
+        self._buffers: dict[str, list[pa.RecordBatch]] = {}
+        self._buffered_rows: dict[str, int] = {}
+        self._buffered_bytes = 0
+        self._pending: list[str] = []
+        self._pending_set: set[str] = set()
+        self._failures: list[dict[str, Any]] = []
+        self._delta = RunStats()
+        self._oldest: float | None = None
+
+    def _write_failures(self) -> None:
+        """failures.jsonl, rebuilt from the manifest so it never lists a task twice."""
+        state = manifest.read(self.out_dir / MANIFEST)
+        lines = [manifest.dumps(f) + "\n" for r in state.records if r.get("type") == "flush" for f in r.get("failures", ())]
+        if lines or (self.out_dir / FAILURES).exists():
+            manifest.write_atomic(self.out_dir / FAILURES, "".join(lines).encode())
+
+
+def _check_ownership(task_id: str, split: str, rows: list[dict[str, Any]]) -> None:
+    """Every row belongs to the task it is added with (resume counts rows by task), ids distinct."""
+    seen: set[str] = set()
+    for row in rows:
+        if split == "rl_tasks":
+            task = row["task"]
+            owner = task.get("id") if isinstance(task, dict) else getattr(task, "id", None)
+        else:
+            owner = row["task_id"]
+        if owner != task_id:
+            raise RowError(f"{split} row {row['id']!r} belongs to task {owner!r}, but it was added with task {task_id!r}")
+        if row["id"] in seen:
+            raise RowError(f"{split} row id {row['id']!r} appears twice in task {task_id!r}; row ids must be distinct")
+        seen.add(row["id"])
+
+
+def _check_failure(task_id: str, failure: Any) -> dict[str, Any]:
+    if not isinstance(failure, dict):
+        raise RowError(f"failure for task {task_id!r} must be a dict with keys {', '.join(FAILURE_KEYS)}, got {failure!r}")
+    missing = [k for k in FAILURE_KEYS if k not in failure]
+    if missing:
+        raise RowError(f"failure for task {task_id!r} lacks {', '.join(missing)}; give {', '.join(FAILURE_KEYS)}")
+    if failure["task_id"] != task_id:
+        raise RowError(f"failure names task {failure['task_id']!r} but was added with task {task_id!r}")
+    return {**card.redact(failure), "error": str(failure["error"])}
+
+
+def _diff_keys(old: Any, new: Any, prefix: str = "") -> list[str]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in sorted(set(old) | set(new), key=str):
+            out += _diff_keys(old.get(key), new.get(key), f"{prefix}{key}.")
+        return out
+    return [] if old == new else [prefix.rstrip(".") or "(config)"]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
