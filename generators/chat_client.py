@@ -1,0 +1,99 @@
+"""What OpenAITeacher and LLMUser share: the connection, sampling, task metadata, one call.
+
+The task travels as request metadata, never as prompt text: `metadata.toolgym_task_id`
+(turn off with send_task_id=False for servers that reject `metadata`), and with send_task=True
+the Task JSON in the extra body field `toolgym_task`. The reference server (serve_policy.py)
+reads them; a real server ignores them or, with send_task_id=False, never sees them.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from toolgym.envs.task import Task
+from toolgym.errors import ConfigError
+
+from .base import Message
+from .http_client import EndpointSettings, dumps, endpoint, public_url, resolve_connection
+from .usage import Usage
+
+TASK_FIELD = "toolgym_task"
+TASK_ID_KEY = "toolgym_task_id"
+
+
+class ChatClient:
+    """What OpenAITeacher and LLMUser share: connection, sampling, metadata, one call."""
+
+    role = "teacher"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        extra: dict[str, Any] | None = None,
+        send_task_id: bool = True,
+        send_task: bool = False,
+        concurrency: int = 64,
+        timeout: float = 120.0,
+        connect_timeout: float = 5.0,
+        max_retries: int = 5,
+        backoff: float = 0.25,
+        backoff_max: float = 8.0,
+        breaker_failures: int = 5,
+        breaker_window: float = 10.0,
+        transport: str = "auto",
+    ):
+        if not model:
+            raise ConfigError(f"{type(self).__name__} needs model= (the name the server serves)")
+        self.model = model
+        self.base_url, self._api_key = resolve_connection(base_url, api_key)
+        self.sampling = {k: v for k, v in {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens,
+                                           "seed": seed}.items() if v is not None}
+        self.extra = dict(extra or {})
+        self.send_task_id = send_task_id
+        self.send_task = send_task
+        self.settings = EndpointSettings(
+            concurrency=concurrency, timeout=timeout, connect_timeout=connect_timeout, max_retries=max_retries,
+            backoff=backoff, backoff_max=backoff_max, breaker_failures=breaker_failures,
+            breaker_window=breaker_window, transport=transport,
+        )
+        self.usage = Usage()  # run totals, for the dataset card
+        self._task_json: OrderedDict[str, bytes] = OrderedDict()
+
+    def __repr__(self) -> str:  # never the key
+        return f"{type(self).__name__}(model={self.model!r}, base_url={public_url(self.base_url)!r})"
+
+    def _describe(self) -> dict[str, Any]:
+        return {"model": self.model, "base_url": public_url(self.base_url), "sampling": dict(self.sampling),
+                "extra": sorted(self.extra)}
+
+    def _body(self, messages: list[Message], task: Task | None, **fields: Any) -> bytes:
+        body: dict[str, Any] = {"model": self.model, "messages": messages, **fields, **self.sampling}
+        if task is not None and self.send_task_id:
+            body["metadata"] = {TASK_ID_KEY: task.id or task.content_id()}
+        body.update(self.extra)
+        data = dumps(body)
+        if task is not None and self.send_task:  # spliced in: the task's JSON is made once per task
+            data = data[:-1] + b',"' + TASK_FIELD.encode() + b'":' + self._task_bytes(task) + b"}"
+        return data
+
+    def _task_bytes(self, task: Task) -> bytes:
+        key = task.id or task.content_id()
+        found = self._task_json.get(key)
+        if found is None:
+            found = self._task_json[key] = task.model_dump_json().encode()
+            if len(self._task_json) > 1024:
+                self._task_json.popitem(last=False)
+        return found
+
+    async def _complete(self, body: bytes) -> dict[str, Any]:
+        point = endpoint(self.base_url, self.settings)
+        data = await point.post_json(body, api_key=self._api_key, role=self.role, totals=self.usage)
+        return data

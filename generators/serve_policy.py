@@ -1,0 +1,347 @@
+"""The reference server: an OpenAI-compatible chat-completions endpoint that answers as a policy.
+
+    toolgym serve-policy --policy oracle --port 8000 [--latency-ms 200 --error-rate 0.1 ...]
+    python -m toolgym.generators.serve_policy --port 8000
+
+It answers `POST /v1/chat/completions` as the OracleTeacher would, and `GET /v1/models`. The
+task of a request comes from request metadata that toolgym's client sends, never from prompt
+text: `metadata.toolgym_task_id` (or the header `x-toolgym-task-id`) names a task the server
+knows, from `--tasks FILE.jsonl` or from an earlier request that carried the Task JSON in the
+body field `toolgym_task` (OpenAITeacher(send_task=True)).
+
+A request with `tools` is answered with native `tool_calls`; one without is answered in text,
+the calls as Hermes `<tool_call>` blocks. Faults can be injected: added latency, a share of
+500s, of 429s, of requests never answered (the connection is closed after --hang-s), and of
+answers whose tool-call JSON is broken. Users test their harness against it; toolgym's tests
+use it to drive the real client over real HTTP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .http_server import Reply, Request, error_body, start_http
+
+TASK_FIELD = "toolgym_task"
+TASK_ID_KEY = "toolgym_task_id"
+TASK_HEADER = "x-toolgym-task-id"
+Responder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class BadRequest(Exception):
+    """The request cannot be answered; the message says what to send instead (HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class Faults:
+    latency_ms: float = 0.0  # added before every answer
+    error_rate: float = 0.0  # share answered 500
+    rate_limit_rate: float = 0.0  # share answered 429
+    timeout_rate: float = 0.0  # share never answered; the connection closes after hang_s
+    malformed_rate: float = 0.0  # share of tool-call answers with broken argument JSON
+    hang_s: float = 600.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        shares = {"error_rate": self.error_rate, "rate_limit_rate": self.rate_limit_rate,
+                  "timeout_rate": self.timeout_rate, "malformed_rate": self.malformed_rate}
+        for name, value in shares.items():
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name}={value} must be a share between 0 and 1")
+        if self.error_rate + self.rate_limit_rate + self.timeout_rate > 1.0:
+            raise ValueError("error_rate + rate_limit_rate + timeout_rate must not exceed 1")
+        if self.latency_ms < 0 or self.hang_s <= 0:
+            raise ValueError(f"latency_ms={self.latency_ms} must be >= 0 and hang_s={self.hang_s} > 0")
+
+
+@dataclass
+class ServerStats:
+    requests: int = 0
+    answered: int = 0
+    errors: int = 0
+    rate_limited: int = 0
+    hung: int = 0
+    malformed: int = 0
+    bad_requests: int = 0
+    by_path: dict[str, int] = field(default_factory=dict)
+
+
+class OracleResponder:
+    """Answers a request as the OracleTeacher would, for the task its metadata names."""
+
+    def __init__(self, tasks: Iterable[Any] = (), reasoning: bool = False, cache_size: int = 65536):
+        from toolgym.envs.task import Task  # lazy: importing this module stays light
+        from toolgym.generators.oracle import OracleTeacher
+
+        self._task_type = Task
+        self.teacher = OracleTeacher(reasoning=reasoning)
+        self.cache_size = cache_size
+        self.tasks: OrderedDict[str, Any] = OrderedDict()
+        for task in tasks:
+            self._remember(task if isinstance(task, Task) else Task.model_validate(task))
+
+    def _remember(self, task: Any) -> Any:
+        key = task.id or task.content_id()
+        self.tasks[key] = task
+        if len(self.tasks) > self.cache_size:
+            self.tasks.popitem(last=False)
+        return task
+
+    def task_for(self, request: dict[str, Any], headers: dict[str, str]) -> Any:
+        metadata = request.get("metadata")
+        task_id = (metadata.get(TASK_ID_KEY) if isinstance(metadata, dict) else None) or headers.get(TASK_HEADER)
+        if task_id and task_id in self.tasks:
+            return self.tasks[task_id]
+        sent = request.get(TASK_FIELD)
+        if sent is not None:
+            try:
+                task = (self._task_type.model_validate_json(sent) if isinstance(sent, str)
+                        else self._task_type.model_validate(sent))
+            except ValueError as exc:
+                raise BadRequest(f"the {TASK_FIELD!r} body field is not a valid Task: {str(exc)[:300]}") from None
+            return self._remember(task)
+        known = f"task id {task_id!r} is not known here" if task_id else f"no metadata.{TASK_ID_KEY} was sent"
+        raise BadRequest(
+            f"{known}: send the task itself in the body field {TASK_FIELD!r} "
+            f"(OpenAITeacher(send_task=True)) or start the server with --tasks FILE.jsonl"
+        )
+
+    def __call__(self, request: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
+        messages = request.get("messages")
+        if not isinstance(messages, list) or not messages:
+            raise BadRequest("'messages' must be a non-empty list of chat messages")
+        task = self.task_for(request, headers or {})
+        return self.teacher.act_sync(messages, request.get("tools") or [], task)
+
+
+class PolicyServer:
+    """Routes, faults and the chat-completion wire format around a responder."""
+
+    def __init__(self, responder: Responder | OracleResponder, faults: Faults | None = None,
+                 model: str = "toolgym-oracle"):
+        self.responder = responder
+        self.faults = faults or Faults()
+        self.model = model
+        self.stats = ServerStats()
+        self._rng = random.Random(self.faults.seed)
+        self._count = 0
+
+    def handle(self, request: Request) -> Reply:
+        self.stats.requests += 1
+        path = request.path.split("?", 1)[0].rstrip("/")
+        self.stats.by_path[path] = self.stats.by_path.get(path, 0) + 1
+        if path in ("/v1/models", "/models") and request.method == "GET":
+            return Reply.json(200, {"object": "list", "data": [
+                {"id": self.model, "object": "model", "created": 0, "owned_by": "toolgym"}]})
+        if path in ("/health", "/v1/health"):
+            return Reply.json(200, {"status": "ok"})
+        if path not in ("/v1/chat/completions", "/chat/completions"):
+            return Reply.json(404, error_body(f"no route {request.method} {path}; use POST /v1/chat/completions"))
+        if request.method != "POST":
+            return Reply.json(405, error_body("use POST for /v1/chat/completions"))
+        return self._chat(request)
+
+    def _chat(self, request: Request) -> Reply:
+        faults = self.faults
+        delay = faults.latency_ms / 1000.0
+        draw = self._rng.random()
+        if draw < faults.error_rate:
+            self.stats.errors += 1
+            return Reply.json(500, error_body("injected fault: internal error", "server_error"), delay=delay)
+        draw -= faults.error_rate
+        if draw < faults.rate_limit_rate:
+            self.stats.rate_limited += 1
+            return Reply.json(429, error_body("injected fault: rate limited", "rate_limit_error"), delay=delay)
+        draw -= faults.rate_limit_rate
+        if draw < faults.timeout_rate:
+            self.stats.hung += 1
+            return Reply(hang=faults.hang_s)
+        try:
+            body = json.loads(request.body)
+            if not isinstance(body, dict):
+                raise BadRequest("the body must be a JSON object")
+            message = self._respond(body, request.headers)
+        except (BadRequest, json.JSONDecodeError) as exc:
+            self.stats.bad_requests += 1
+            return Reply.json(400, error_body(str(exc)), delay=delay)
+        malformed = bool(message.get("tool_calls")) and self._rng.random() < faults.malformed_rate
+        self.stats.malformed += malformed
+        self.stats.answered += 1
+        return Reply.json(200, self._completion(body, message, len(request.body), malformed), delay=delay)
+
+    def _respond(self, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+        if isinstance(self.responder, OracleResponder):
+            return self.responder(body, headers)
+        return self.responder(body)
+
+    def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
+        from .chat_format import arguments_text, hermes_text
+
+        calls = message.get("tool_calls") or []
+        reasoning = message.get("reasoning_content")
+        native = bool(body.get("tools"))
+        out: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+        if native:
+            if calls:
+                out["tool_calls"] = [_wire_call(c, arguments_text, malformed and i == 0) for i, c in enumerate(calls)]
+            if reasoning:
+                out["reasoning_content"] = reasoning
+        else:
+            if malformed and calls:
+                calls = [_wire_call(c, arguments_text, i == 0) for i, c in enumerate(calls)]
+            out["content"] = hermes_text(message.get("content"), calls, reasoning)
+        self._count += 1
+        written = len(json.dumps(out)) // 4
+        return {
+            "id": f"chatcmpl-toolgym-{self._count}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or self.model,
+            "choices": [{"index": 0, "message": out, "finish_reason": "tool_calls" if out.get("tool_calls") else "stop"}],
+            "usage": {
+                "prompt_tokens": size // 4,
+                "completion_tokens": written,
+                "total_tokens": size // 4 + written,
+                "completion_tokens_details": {"reasoning_tokens": len(reasoning or "") // 4},
+            },
+        }
+
+
+def _wire_call(call: dict[str, Any], arguments_text: Callable[[Any], str], broken: bool) -> dict[str, Any]:
+    function = call.get("function", call)
+    text = arguments_text(function.get("arguments", {}))
+    if broken:  # a model that stopped mid-object
+        text = text[:-1] if text.endswith("}") else text + "{"
+    return {"id": call.get("id") or "call_0", "type": "function",
+            "function": {"name": function.get("name"), "arguments": text}}
+
+
+# ---- running it ----------------------------------------------------------------------------
+@dataclass
+class RunningServer:
+    server: Any
+    policy: PolicyServer
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.server.host}:{self.server.port}/v1"
+
+    async def close(self) -> None:
+        await self.server.close()
+
+
+def make_responder(policy: str | Responder, tasks: Iterable[Any] = (), reasoning: bool = False) -> Any:
+    if callable(policy):
+        return policy
+    if policy == "oracle":
+        return OracleResponder(tasks, reasoning=reasoning)
+    raise ValueError(f"unknown policy {policy!r}; serve-policy knows: oracle (or pass a callable)")
+
+
+async def start(host: str = "127.0.0.1", port: int = 0, policy: str | Responder = "oracle",
+                faults: Faults | None = None, *, tasks: Iterable[Any] = (), reasoning: bool = False,
+                model: str = "toolgym-oracle") -> RunningServer:
+    """Start serving on the running loop; port 0 picks a free port (see `.port`, `.base_url`)."""
+    handler = PolicyServer(make_responder(policy, tasks, reasoning), faults, model)
+    server = await start_http(handler.handle, host, port)
+    return RunningServer(server, handler)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, policy: str | Responder = "oracle",
+          faults: Faults | None = None, *, tasks: Iterable[Any] = (), reasoning: bool = False,
+          model: str = "toolgym-oracle", ready: Callable[[RunningServer], None] | None = None) -> None:
+    """Serve until interrupted (blocking)."""
+
+    async def run() -> None:
+        running = await start(host, port, policy, faults, tasks=tasks, reasoning=reasoning, model=model)
+        if ready is not None:
+            ready(running)
+        try:
+            await running.server.serve_forever()
+        finally:
+            await running.close()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass
+
+
+def read_tasks(path: str | Path) -> list[dict[str, Any]]:
+    lines = Path(path).read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    parser = parser or argparse.ArgumentParser(prog="toolgym serve-policy", description=__doc__.split("\n")[0])
+    parser.add_argument("--policy", default="oracle", choices=["oracle"], help="who answers (default: oracle)")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed)")
+    parser.add_argument("--model", default="toolgym-oracle", help="model id listed by GET /v1/models")
+    parser.add_argument("--tasks", help="JSONL file of tasks to know by id (else the client sends them)")
+    parser.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
+                        help="import a module exporting DOMAIN and register it (e.g. tests.toy)")
+    parser.add_argument("--reasoning", action="store_true", help="answers carry a short reasoning trace")
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--error-rate", type=float, default=0.0, help="share of requests answered 500")
+    parser.add_argument("--rate-limit-rate", type=float, default=0.0, help="share answered 429")
+    parser.add_argument("--timeout-rate", type=float, default=0.0, help="share never answered")
+    parser.add_argument("--malformed-rate", type=float, default=0.0, help="share of calls with broken JSON")
+    parser.add_argument("--hang-s", type=float, default=600.0, help="how long an unanswered request hangs")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the fault draws")
+    return parser
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """The `toolgym serve-policy` command, from parsed arguments."""
+    for module in args.imports:
+        register_domain_module(module)
+    try:
+        faults = Faults(args.latency_ms, args.error_rate, args.rate_limit_rate, args.timeout_rate,
+                        args.malformed_rate, args.hang_s, args.seed)
+    except ValueError as exc:
+        print(f"serve-policy: error: {exc}", file=sys.stderr)
+        return 2
+    tasks = read_tasks(args.tasks) if args.tasks else []
+
+    def ready(running: RunningServer) -> None:
+        print(f"serving policy {args.policy!r} on {running.base_url}", flush=True)
+
+    serve(args.host, args.port, args.policy, faults, tasks=tasks, reasoning=args.reasoning, model=args.model,
+          ready=ready)
+    return 0
+
+
+def register_domain_module(name: str) -> None:
+    """Import a module that exports DOMAIN and make it loadable by name (domains outside the package)."""
+    import importlib
+
+    from toolgym.envs import registry
+
+    module = importlib.import_module(name)
+    domain = getattr(module, "DOMAIN", None)
+    if domain is None:
+        raise SystemExit(f"serve-policy: module {name!r} exports no DOMAIN")
+    registry.domains().setdefault(domain.name, domain)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_args(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
