@@ -1,0 +1,215 @@
+"""What task generators draw from: every subscriber of a built world, read once per world.
+
+Generators must cost well under a millisecond, so they never scan tables per task; the
+index is built on first use from a few joins and kept per (world seed, size).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from toolgym.envs import World
+
+from ..catalogue import PLAN_BY_ID, PlanSpec
+
+
+@dataclass(frozen=True)
+class BillInfo:
+    bill_id: str
+    amount: float
+    status: str
+    due_date: dt.date
+    payment_id: str | None  # the payment that settled it
+    paid_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class OtherLine:
+    line_id: str
+    phone_number: str
+    status: str
+    suspension_reason: str | None
+    data_used_gb: float
+
+
+@dataclass(frozen=True)
+class Subscriber:
+    """A customer with the phone in their hand and its line, as the world was built."""
+
+    customer_id: str
+    full_name: str
+    account_id: str
+    line_id: str
+    phone_number: str
+    plan_id: str
+    device_id: str
+    device_name: str
+    supports_5g: bool
+    supports_wifi_calling: bool
+    region: str
+    data_used_gb: float
+    refill_gb: float
+    roaming_enabled: bool
+    roaming_switch: bool
+    wifi_calling: bool
+    network_mode: str
+    method_id: str
+    method_kind: str
+    method_last4: str
+    bills: tuple[BillInfo, ...]  # oldest first; the last is the open one
+    other_lines: tuple[OtherLine, ...] = field(default=())
+
+    @property
+    def plan(self) -> PlanSpec:
+        return PLAN_BY_ID[self.plan_id]
+
+    @property
+    def open_bill(self) -> BillInfo:
+        return self.bills[-1]
+
+    @property
+    def last_paid_bill(self) -> BillInfo:
+        return self.bills[-2]
+
+    @property
+    def oldest_paid_bill(self) -> BillInfo:
+        return self.bills[0]
+
+
+class Index:
+    def __init__(self, subscribers: list[Subscriber], outages: dict[str, dt.datetime]):
+        self.subscribers = subscribers
+        self.outages = outages  # region -> expected end of its active outage
+        self.outage_regions = set(outages)
+        self._where: dict[str, list[Subscriber]] = {}
+
+    def where(self, name: str, fits: Callable[[Subscriber], bool]) -> list[Subscriber]:
+        """Healthy subscribers that fit a named condition (computed once per name)."""
+        found = self._where.get(name)
+        if found is None:
+            found = self._where[name] = [s for s in self.healthy if fits(s)]
+        return found
+
+    @cached_property
+    def healthy(self) -> list[Subscriber]:
+        """Subscribers at home in a region with no active outage: their phone works as built."""
+        return [s for s in self.subscribers if s.region not in self.outage_regions]
+
+    @cached_property
+    def roaming_plans(self) -> list[Subscriber]:
+        return [s for s in self.healthy if s.plan.roaming_supported]
+
+    @cached_property
+    def no_roaming_plans(self) -> list[Subscriber]:
+        return [s for s in self.healthy if not s.plan.roaming_supported]
+
+    @cached_property
+    def capped_plans(self) -> list[Subscriber]:
+        return [s for s in self.healthy if not s.plan.unlimited]
+
+    @cached_property
+    def multi_line(self) -> list[Subscriber]:
+        return [s for s in self.healthy if s.other_lines]
+
+    @cached_property
+    def wifi_calling_off(self) -> list[Subscriber]:
+        return [s for s in self.healthy if s.supports_wifi_calling and not s.wifi_calling]
+
+    @cached_property
+    def quiet_regions(self) -> list[str]:
+        return sorted({s.region for s in self.healthy})
+
+
+_cache: dict[tuple[str, int, str], Index] = {}
+_lock = threading.Lock()
+
+
+def index_of(world: World) -> Index:
+    template = world.template
+    key = (template.domain, template.seed, template.size)
+    found = _cache.get(key)
+    if found is None:
+        with _lock:
+            found = _cache.get(key) or _build(world)
+            _cache[key] = found
+    return found
+
+
+def _build(world: World) -> Index:
+    methods = {
+        account: (method, kind, last4)
+        for account, method, kind, last4 in world.query(
+            "SELECT account_id, method_id, kind, last4 FROM payment_method WHERE is_default = 1"
+        )
+    }
+    settled = {
+        bill: (payment, dt.datetime.fromisoformat(paid_at))
+        for bill, payment, paid_at in world.query(
+            "SELECT bill_id, payment_id, paid_at FROM payment WHERE status = 'completed'"
+        )
+    }
+    bills: dict[str, list[BillInfo]] = {}
+    for bill_id, account, amount, status, due in world.query(
+        "SELECT bill_id, account_id, amount, status, due_date FROM bill ORDER BY account_id, period_start"
+    ):
+        payment, paid_at = settled.get(bill_id, (None, None))
+        bills.setdefault(account, []).append(
+            BillInfo(bill_id, amount, status, dt.date.fromisoformat(due), payment, paid_at)
+        )
+    lines: dict[str, list[OtherLine]] = {}
+    for line_id, account, number, status, reason, used in world.query(
+        "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb FROM line ORDER BY line_id"
+    ):
+        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used))
+    subscribers = []
+    for row in world.query(
+        """SELECT c.customer_id, c.full_name, a.account_id, l.line_id, l.phone_number, l.plan_id,
+                  d.device_id, d.maker || ' ' || d.model, d.supports_5g, d.supports_wifi_calling,
+                  p.location_region, l.data_used_gb, l.refill_gb, l.roaming_enabled, p.roaming_switch,
+                  p.wifi_calling, p.network_mode
+           FROM phone p
+           JOIN customer c ON c.customer_id = p.customer_id
+           JOIN line l ON l.line_id = p.line_id
+           JOIN account a ON a.account_id = l.account_id
+           JOIN device d ON d.device_id = p.device_id
+           WHERE l.status = 'active' AND p.sim_status = 'ready' AND p.airplane_mode = 0
+           ORDER BY c.customer_id"""
+    ):
+        (customer, name, account, line, number, plan, device, device_name, g5, wifi, region,
+         used, refill, roaming, switch, calling, mode) = row  # fmt: skip
+        method = methods[account]
+        subscribers.append(
+            Subscriber(
+                customer_id=customer,
+                full_name=name,
+                account_id=account,
+                line_id=line,
+                phone_number=number,
+                plan_id=plan,
+                device_id=device,
+                device_name=device_name,
+                supports_5g=bool(g5),
+                supports_wifi_calling=bool(wifi),
+                region=region,
+                data_used_gb=used,
+                refill_gb=refill,
+                roaming_enabled=bool(roaming),
+                roaming_switch=bool(switch),
+                wifi_calling=bool(calling),
+                network_mode=mode,
+                method_id=method[0],
+                method_kind=method[1],
+                method_last4=method[2],
+                bills=tuple(bills[account]),
+                other_lines=tuple(o for o in lines[account] if o.line_id != line),
+            )
+        )
+    outages = {
+        region: dt.datetime.fromisoformat(end)
+        for region, end in world.query("SELECT region, MAX(expected_end) FROM outage WHERE status = 'active' GROUP BY region")
+    }
+    return Index(subscribers, outages)

@@ -1,0 +1,94 @@
+"""Generators of the acting kinds: single, parallel, multi_step, multi_turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolgym.envs import GenContext, Task
+
+from .index import Index, Subscriber, index_of
+from .lookups import (
+    PARALLEL_ACCOUNT,
+    PARALLEL_GENERAL,
+    SINGLE,
+    account_overview,
+    cheapest_plan,
+    lines_usage,
+    outage_question,
+    plan_price,
+    refill_price,
+)
+from .parts import Part, assemble
+from .service import SERVICES, buy_refill, change_plan, pay_open_bill
+from .troubleshoot import choose_faults, troubleshoot
+
+
+def single(ctx: GenContext) -> Task:
+    """One read answers it: an outage, a plan's price, a refill's price."""
+    part = ctx.pick(SINGLE)(ctx, index_of(ctx.world))
+    return assemble(ctx, None, [part])
+
+
+def parallel(ctx: GenContext) -> Task:
+    """Independent reads made together: several regions, plans and refills, lines and bills."""
+    index = index_of(ctx.world)
+    if ctx.rng.random() < 0.45:
+        return assemble(ctx, None, [ctx.pick(PARALLEL_GENERAL)(ctx, index)])
+    name = ctx.pick(sorted(PARALLEL_ACCOUNT))
+    build, fits = PARALLEL_ACCOUNT[name]
+    sub = ctx.pick(index.where(f"parallel:{name}", fits))
+    return assemble(ctx, sub, [build(ctx, sub)], withhold_phone=ctx.rng.random() < 0.3)
+
+
+def main_part(ctx: GenContext, index: Index, troubleshoot_share: float, services: list[str]) -> tuple[Subscriber, Part]:
+    """The customer's main request: a phone that does not work (faults set), or an account change."""
+    if ctx.rng.random() < troubleshoot_share:
+        sub, faults = choose_faults(ctx, index)
+        return sub, troubleshoot(ctx, sub, faults)
+    name = ctx.pick(services)
+    service = SERVICES[name]
+    sub = ctx.pick(index.where(f"service:{name}", service.fits))
+    return sub, service.build(ctx, sub)
+
+
+def multi_step(ctx: GenContext) -> Task:
+    sub, part = main_part(ctx, index_of(ctx.world), 0.7, sorted(SERVICES))
+    return assemble(ctx, sub, [part], withhold_phone=ctx.rng.random() < 0.25)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A second request in the same call, and the first-segment tools it must not follow."""
+
+    build: Callable[[GenContext, Subscriber, Index], Part]
+    fits: Callable[[Subscriber], bool] = lambda sub: True
+    conflicts: frozenset[str] = frozenset()
+
+
+FOLLOW_UPS = {
+    "pay_open_bill": FollowUp(lambda c, s, i: pay_open_bill(c, s), conflicts=frozenset({"make_payment"})),
+    "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan"})),
+    "buy_refill": FollowUp(
+        lambda c, s, i: buy_refill(c, s),
+        fits=lambda s: not s.plan.unlimited,
+        conflicts=frozenset({"change_plan", "add_data_refill"}),
+    ),
+    "account_overview": FollowUp(lambda c, s, i: account_overview(c, s)),
+    "lines_usage": FollowUp(lambda c, s, i: lines_usage(c, s), fits=lambda s: bool(s.other_lines)),
+    "plan_price": FollowUp(lambda c, s, i: plan_price(c, i)),
+    "refill_price": FollowUp(lambda c, s, i: refill_price(c, i)),
+    "cheapest_plan": FollowUp(lambda c, s, i: cheapest_plan(c, i)),
+    "outage_question": FollowUp(lambda c, s, i: outage_question(c, i)),
+}
+FIRST_SERVICES = sorted(set(SERVICES) - {"suspend_lost"})  # a suspended line would block what follows
+
+
+def multi_turn(ctx: GenContext) -> Task:
+    """Two requests in one call: the second comes after the agent has answered the first."""
+    index = index_of(ctx.world)
+    sub, first = main_part(ctx, index, 0.55, FIRST_SERVICES)
+    used = {c.name for c in first.calls()}
+    options = [n for n, f in FOLLOW_UPS.items() if f.fits(sub) and not (f.conflicts & used)]
+    second = FOLLOW_UPS[ctx.pick(options)].build(ctx, sub, index)
+    return assemble(ctx, sub, [first, second], withhold_phone=ctx.rng.random() < 0.5)

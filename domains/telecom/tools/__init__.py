@@ -1,0 +1,78 @@
+"""The telecom tools: the agent's account tools and the customer's phone tools."""
+
+from .account import (
+    add_data_refill,
+    change_plan,
+    disable_roaming,
+    enable_roaming,
+    make_payment,
+    refund_payment,
+    resume_line,
+    suspend_line,
+    transfer_to_technician,
+)
+from .lookup import (
+    check_outages,
+    find_customer_by_phone,
+    get_customer_details,
+    get_device_details,
+    get_line_details,
+    list_bills,
+    list_data_refills,
+    list_payments,
+    list_plans,
+)
+from .phone import (
+    check_apn_settings,
+    check_data_usage,
+    check_network_settings,
+    check_status_bar,
+    reseat_sim,
+    reset_apn_settings,
+    restart_device,
+    run_speed_test,
+    set_network_mode,
+    toggle_airplane_mode,
+    toggle_data_saver,
+    toggle_mobile_data,
+    toggle_roaming,
+    toggle_wifi_calling,
+)
+
+AGENT_TOOLS = [
+    find_customer_by_phone,
+    get_customer_details,
+    get_line_details,
+    get_device_details,
+    list_plans,
+    list_data_refills,
+    list_bills,
+    list_payments,
+    check_outages,
+    suspend_line,
+    resume_line,
+    change_plan,
+    add_data_refill,
+    enable_roaming,
+    disable_roaming,
+    make_payment,
+    refund_payment,
+    transfer_to_technician,
+]
+USER_TOOLS = [
+    check_status_bar,
+    check_network_settings,
+    check_apn_settings,
+    check_data_usage,
+    toggle_airplane_mode,
+    toggle_mobile_data,
+    toggle_roaming,
+    toggle_data_saver,
+    toggle_wifi_calling,
+    set_network_mode,
+    reset_apn_settings,
+    reseat_sim,
+    restart_device,
+    run_speed_test,
+]
+ALL_TOOLS = AGENT_TOOLS + USER_TOOLS
