@@ -71,7 +71,8 @@ class Struct:
 STR, INT, FLOAT, BOOL, JSON = Scalar("string"), Scalar("int64"), Scalar("float64"), Scalar("bool"), JsonValue()
 
 TOOL_CALL = Struct(
-    {"id": STR, "type": STR, "function": Struct({"name": STR, "arguments": JSON}, non_null=frozenset({"name"}))},
+    # name may be null: a rejected chat keeps a malformed call as the model made it
+    {"id": STR, "type": STR, "function": Struct({"name": STR, "arguments": JSON})},
     non_null=frozenset({"function"}),
     keep_null=frozenset({"function"}),
 )

@@ -525,3 +525,39 @@ def test_rows_render_through_qwen_and_hermes_chat_templates(tmp_path, name):
             if message["role"] == "tool":  # as is (Qwen) or as a JSON string inside an object (Hermes)
                 assert message["content"] in text or json.dumps(message["content"], ensure_ascii=False) in text
         assert "Hôtel Lumière" in text and "None" not in text
+
+
+# ---- what the env really produces --------------------------------------------------------------------------
+def test_real_toy_rollouts_and_parsed_model_text_round_trip(tmp_path, toy_domain):
+    import toolgym
+
+    tasks = toy_domain.generate_tasks(3, seed=4, kinds=["single", "multi_turn", "no_tool/missing_info"], size="small")
+    rows = []
+    for task in tasks:
+        env = toolgym.ToolEnv(toy_domain, world_size=task.world_size)
+        trajectory = toolgym.rollout_sync(env, toolgym.OracleTeacher(reasoning=True), toolgym.ScriptedUser(), task)
+        rows.append((task, trajectory.messages, trajectory.verification.to_dict(), env.tools))
+    # a model's raw Hermes text, parsed by the env, with a malformed call kept as made
+    env = toolgym.ToolEnv(toy_domain, world_size=tasks[0].world_size)
+    env.reset(options={"task": tasks[0]})
+    env.step('<think>look it up</think><tool_call>{"name": "find_account", "arguments": {"email": "x@example.com"}}</tool_call>')
+    env.step({"role": "assistant", "content": None, "tool_calls": [{"function": {"name": None, "arguments": "{oops"}}]})
+    rows.append((tasks[0], env.messages, {"passed": False, "score": 0.0, "components": {}, "details": {}}, env.tools))
+
+    out = tmp_path / "run"
+    with DatasetWriter(out, config=CONFIG) as writer:
+        for number, (task, messages, verification, tools) in enumerate(rows):
+            split = "rejected" if not verification["passed"] else "no_tool" if task.kind.startswith("no_tool") else "sft"
+            row = {
+                "id": f"{task.id}-{number}", "domain": task.domain, "domain_version": task.domain_version, "kind": task.kind,
+                "messages": messages, "tools": tools, "task_id": task.id,
+                "seeds": {"task_seed": task.seed, "world_seed": task.world_seed, "sample": number},
+                "teacher": {"name": "oracle"}, "user_simulator": {"name": "scripted"}, "verification": verification,
+                "usage": None, **V,
+            }  # fmt: skip
+            writer.add(f"{task.id}/{number}", {split: [{**row, "task_id": f"{task.id}/{number}"}]})
+    read = {split: list(iter_rows(out, split)) for split in ("sft", "no_tool", "rejected")}
+    assert [len(v) for v in read.values()] == [2, 1, 1]
+    for number, (_, messages, _, _) in enumerate(rows):
+        found = [r for rs in read.values() for r in rs if r["seeds"]["sample"] == number]
+        assert found[0]["messages"] == json.loads(json.dumps(messages))  # as written (tuples would become lists)
