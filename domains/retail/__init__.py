@@ -1,0 +1,27 @@
+"""The retail reference domain: an online shop's customers, catalog, orders and service policy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolgym.envs import Domain
+
+from .rules import NOW
+from .tables import TABLES
+from .tasks import GENERATORS
+from .tools import TOOLS
+from .world import build_world
+
+DOMAIN = Domain(
+    name="retail",
+    version=0,
+    description="an online shop selling clothing, electronics, home goods and more",
+    scope="orders, returns, exchanges, payments, your account and our product catalog",
+    folder=Path(__file__).parent,
+    tables=TABLES,
+    build_world=build_world,
+    tools=TOOLS,
+    generators=GENERATORS,
+    now=NOW,
+    sizes=("small", "default"),
+)

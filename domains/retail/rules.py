@@ -1,0 +1,69 @@
+"""The shop's fixed rules and formats, shared by the world, the tools, the tasks and the policy."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Literal, get_args
+
+NOW = dt.datetime(2025, 5, 20, 14, 0)
+RETURN_WINDOW_DAYS = 30
+
+Category = Literal[
+    "clothing",
+    "footwear",
+    "electronics",
+    "home",
+    "kitchen",
+    "sports",
+    "outdoors",
+    "beauty",
+    "toys",
+    "office",
+    "accessories",
+]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+
+OrderStatus = Literal[
+    "pending", "processed", "shipped", "delivered", "cancelled", "return requested", "exchange requested"
+]
+ORDER_STATUSES: tuple[str, ...] = get_args(OrderStatus)
+
+CancelReason = Literal["no longer needed", "ordered by mistake"]
+CANCEL_REASONS: tuple[str, ...] = get_args(CancelReason)
+
+TransferReason = Literal[
+    "damaged or defective item", "missing package", "billing dispute", "customer insists on a human"
+]
+TRANSFER_REASONS: tuple[str, ...] = get_args(TransferReason)
+
+OPTION_NAMES = ("color", "size", "material", "capacity", "style")
+
+ORDER_ID = re.compile(r"^#W\d{7}$")
+ORDER_ID_EXAMPLE = "#W0012345"
+PRODUCT_ID = re.compile(r"^P\d{4}$")
+VARIANT_ID = re.compile(r"^V\d{6}$")
+GIFT_CARD_ID = re.compile(r"^gift_card_\d{7}$")
+ZIP = re.compile(r"^\d{5}$")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
+US_STATES = frozenset(
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC "
+    "ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC".split()
+)
+
+
+def money(value: float) -> str:
+    """Amounts as the agent states them (the phrasebook's `money` filter gives the same text)."""
+    return f"${float(value):,.2f}"
+
+
+def iso(moment: dt.datetime) -> str:
+    return moment.isoformat(timespec="minutes")
+
+
+def return_deadline(delivered_at: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(delivered_at) + dt.timedelta(days=RETURN_WINDOW_DAYS)
+
+
+def within_return_window(delivered_at: str | None, now: dt.datetime) -> bool:
+    return delivered_at is not None and now <= return_deadline(delivered_at)

@@ -1,0 +1,212 @@
+"""No-tool kinds where the agent must ask back: a value is missing, or the one given is invalid.
+
+Also `unavailable`: the engine's generator, with the declined action named in words.
+"""
+
+from __future__ import annotations
+
+from toolgym.envs import Fact, GenContext, NoToolSpec, Task, Utterance, unavailable_task_from
+from toolgym.errors import GeneratorBug
+
+from ..rules import ORDER_ID, PRODUCT_ID
+from .base import Piece, order_fact, shop
+from .compose import compose, first_piece
+from .places import new_address
+
+# ---- missing information ---------------------------------------------------------------------
+
+
+def _missing(request: str, goal: str, label: str, customer_id: str | None, facts=()) -> Piece:
+    return Piece(
+        request=request,
+        goal=goal,
+        steps=[],
+        reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
+        facts=list(facts),
+        unknown=[label],
+        customer_id=customer_id,
+    )
+
+
+def missing_shipping_address(ctx: GenContext) -> Piece | None:
+    orders = shop(ctx).modifiable
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    return _missing(
+        ctx.say("req_modify_address_ask", order_id=order.id),
+        f"Change the shipping address of order {order.id}; you don't know the new address yet.",
+        "new shipping address", order.customer_id, [order_fact(order.id)],
+    )
+
+
+def missing_default_address(ctx: GenContext) -> Piece | None:
+    customer_id = ctx.pick(shop(ctx).customers_with_orders)
+    return _missing(
+        ctx.say("req_update_address_ask"),
+        "Update the default address on your account; you don't have the new address at hand.",
+        "new default address", customer_id,
+    )
+
+
+def missing_preference(ctx: GenContext) -> Piece | None:
+    s = shop(ctx)
+    if not s.exchangeable:
+        return None
+    order = ctx.pick(s.exchangeable)
+    item = ctx.pick([i for i in s.items[order.id] if s.alternatives(i)])
+    options = [n for n in ("size", "color", "style", "capacity", "material")
+               if any(getattr(v, n) is not None for v in s.alternatives(item))]
+    option = ctx.pick(options)
+    label = f"preferred {option}"
+    return _missing(
+        ctx.say("req_exchange_unsure", order_id=order.id, item=item.name, option=option),
+        f"Exchange the {item.name} from order {order.id} for another {option}; you haven't decided which yet.",
+        label, order.customer_id, [order_fact(order.id)],
+    )
+
+
+def missing_gift_card(ctx: GenContext) -> Piece | None:
+    return _missing(
+        ctx.say("req_gift_balance_no_id"),
+        "Find out the balance of a gift card a friend gave you; you don't have its number with you.",
+        "gift card number", None,
+    )
+
+
+def missing_info(ctx: GenContext) -> Task:
+    piece = first_piece(
+        ctx, [lambda c, _, b=b: b(c) for b in
+              (missing_shipping_address, missing_default_address, missing_preference, missing_gift_card)]
+    )
+    label = piece.unknown[0]
+    return compose(
+        ctx, [piece], customer_id=piece.customer_id,
+        no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label]),
+    )
+
+
+# ---- invalid values ---------------------------------------------------------------------------
+
+
+def _corrupt_order_id(ctx: GenContext, order_id: str) -> str:
+    digits = order_id[2:]
+    candidates = (
+        order_id[1:],  # no '#'
+        f"#W{digits[:-1]}",  # a digit short
+        f"#W{digits}{ctx.rng.randint(0, 9)}",  # a digit too many
+        f"#M{digits}",  # wrong letter
+        f"{digits}",  # the number alone
+    )
+    return ctx.pick([c for c in candidates if not ORDER_ID.match(c)])
+
+
+def _invalid(ctx: GenContext, request: str, goal: str, param: str, value: str, label: str, problem: str,
+             customer_id: str | None, facts: list[Fact]) -> tuple[Piece, dict[str, str]]:
+    """The piece, and the parameter -> invalid value a call must not use."""
+    piece = Piece(
+        request=request,
+        goal=goal,
+        steps=[],
+        reply=Utterance(intent="point_out_invalid", vars={"value": value, "label": label, "problem": problem}),
+        facts=facts,
+        customer_id=customer_id,
+    )
+    return piece, {param: value}
+
+
+def bad_order_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+    order = ctx.pick(list(shop(ctx).orders.values()))
+    bad = _corrupt_order_id(ctx, order.id)
+    intent = ctx.pick(("req_order_status", "req_tracking", "req_order_total"))
+    return _invalid(
+        ctx, ctx.say(intent, order_id=bad), f"Ask about your order, which you believe is {bad}.",
+        "order_id", bad, "order id", "order ids are '#W' followed by 7 digits, such as #W0012345",
+        order.customer_id, [Fact(key="order_id", value=bad, label="order id", keywords=["order id"])],
+    )
+
+
+def bad_zip(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+    customer_id = ctx.pick(shop(ctx).customers_with_orders)
+    address = new_address(ctx.rng)
+    bad = ctx.pick((address.zip[:4], address.zip + str(ctx.rng.randint(0, 9)), f"{address.zip[:3]}O{address.zip[4]}"))
+    text = address.text().replace(address.zip, bad)
+    return _invalid(
+        ctx, ctx.say("req_update_address", address=text), f"Change your default address to {text}.",
+        "zip", bad, "ZIP code", "a US ZIP code has exactly 5 digits",
+        customer_id, [Fact(key="new_default_address", value=text, label="new default address")],
+    )
+
+
+def bad_email(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+    s = shop(ctx)
+    order = ctx.pick(list(s.orders.values()))
+    email = s.customers[order.customer_id].email
+    local, domain = email.split("@")
+    bad = ctx.pick((f"{local}{domain}", f"{local}@{domain.split('.')[0]}", f"{local}@@{domain}", f"{local} @ {domain}"))
+    request = f"{ctx.say('req_order_status', order_id=order.id)} {ctx.say('auth_email', email=bad)}"
+    return _invalid(
+        ctx, request, f"Ask about order {order.id}; you give your email as {bad}.",
+        "email", bad, "email address", "an email address looks like name@example.com",
+        None, [order_fact(order.id), Fact(key="email", value=bad, label="email address", keywords=["email"])],
+    )
+
+
+def bad_gift_card(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+    card = ctx.pick(shop(ctx).gift_cards)
+    digits = card.id.removeprefix("gift_card_")
+    bad = ctx.pick((f"GC-{digits}", f"gift_card_{digits[:-2]}", digits, f"giftcard{digits}"))
+    return _invalid(
+        ctx, ctx.say("req_gift_card_balance", gift_card_id=bad), f"Check the balance of gift card {bad}.",
+        "gift_card_id", bad, "gift card number", "gift card numbers are 'gift_card_' followed by 7 digits",
+        None, [Fact(key="gift_card", value=bad, label="gift card number", keywords=["gift card number"])],
+    )
+
+
+def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+    s = shop(ctx)
+    product = ctx.pick(list(s.products.values()))
+    variant = ctx.pick(s.variants_of[product.id])
+    digits = product.id[1:]
+    bad = ctx.pick([b for b in (f"P{digits}{ctx.rng.randint(0, 9)}", digits, f"PR-{digits}", f"P{digits[:3]}")
+                    if not PRODUCT_ID.match(b)])
+    options = ", ".join(str(getattr(variant, n)) for n in ("color", "size", "material", "capacity", "style")
+                        if getattr(variant, n) is not None)
+    return _invalid(
+        ctx, ctx.say("req_variant_price", product_id=bad, name=product.name, options=options),
+        f"Ask the price of the {product.name} in {options}; you believe its product id is {bad}.",
+        "product_id", bad, "product id", "product ids are 'P' followed by 4 digits, such as P1024",
+        None, [Fact(key="product_id", value=bad, label="product id", keywords=["product id"])],
+    )
+
+
+def invalid_value(ctx: GenContext) -> Task:
+    """The agent points out the invalid value before any call that would use it."""
+    piece, invalid = ctx.pick((bad_order_id, bad_zip, bad_email, bad_gift_card, bad_product_id))(ctx)
+    return compose(
+        ctx, [piece], customer_id=piece.customer_id, auth_step=False, closing=ctx.say("closing_check"),
+        no_tool=NoToolSpec(reason=f"the {piece.reply.vars['label']} given is not valid", invalid=invalid),
+    )
+
+
+# ---- the needed tool is withheld -------------------------------------------------------------
+_ACTIONS = {"transfer_to_human_agent": "transfer you to a human agent"}
+_from_multi_step = unavailable_task_from("multi_step")
+
+
+def unavailable(ctx: GenContext) -> Task:
+    """A change the user asks for, with the tool that makes it withheld."""
+    for _ in range(8):
+        try:
+            task = _from_multi_step(ctx)
+            break
+        except GeneratorBug:  # that multi_step task only reads: nothing to withhold, draw again
+            continue
+    else:
+        raise GeneratorBug(f"retail no_tool/unavailable: no multi_step task with a write (seed {ctx.seed})")
+    reply = task.replies[0]
+    action = reply.vars.get("action")
+    if action in _ACTIONS:  # a step without a confirmation text: name the action in words
+        reply = Utterance(intent=reply.intent, vars={**reply.vars, "action": _ACTIONS[action]})
+        task = task.model_copy(update={"replies": [reply]})
+    return task

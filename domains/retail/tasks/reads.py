@@ -1,0 +1,430 @@
+"""Pieces that only read: one lookup, a chain of lookups, or independent lookups made together."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from toolgym.envs import Fact, GenContext, Step, Utterance
+
+from ..access import options_of
+from ..calculator import evaluate
+from ..rules import money
+from ..tools import search_products
+from ..world import catalog
+from .base import Piece, call, order_fact, shop
+
+Builder = Callable[[GenContext, str | None], Piece | None]
+
+
+def _stock_state(variant) -> str:
+    if not variant.available:
+        return "discontinued"
+    return "in stock" if variant.stock > 0 else "out of stock"
+
+
+def _options(variant) -> str:
+    return ", ".join(options_of(variant).values())
+
+
+# ---- about one order (the customer is authenticated) --------------------------------------------
+def order_status(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = s.orders_of.get(customer_id, []) if customer_id else list(s.orders.values())
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    return Piece(
+        request=ctx.say("req_order_status", order_id=order.id),
+        goal=f"Find out the status of your order {order.id}.",
+        steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
+        reply=Utterance(intent="reply_order_status", vars={"order_id": order.id, "status": order.status}),
+        required=[order.status],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = s.orders_of.get(customer_id, []) if customer_id else list(s.orders.values())
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    return Piece(
+        request=ctx.say("req_order_total", order_id=order.id),
+        goal=f"Find out how much you paid for order {order.id}.",
+        steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
+        reply=Utterance(
+            intent="reply_order_total",
+            vars={"order_id": order.id, "total": order.total, "method": s.method_name(order.payment_method_id)},
+        ),
+        required=[money(order.total)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def tracking(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = [o for o in s.orders_of.get(customer_id, []) if o.tracking_number] if customer_id else s.tracked
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    return Piece(
+        request=ctx.say("req_tracking", order_id=order.id),
+        goal=f"Get the carrier and tracking number of order {order.id}.",
+        steps=[Step(calls=[call("get_tracking_info", order_id=order.id)])],
+        reply=Utterance(
+            intent="reply_tracking",
+            vars={"order_id": order.id, "carrier": order.carrier, "tracking": order.tracking_number, "status": order.status},
+        ),
+        required=[str(order.tracking_number)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id}),
+        customer_id=order.customer_id,
+    )
+
+
+# ---- about the account ----------------------------------------------------------------------------
+def pending_orders(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.pending).customer_id
+    orders = s.orders_of.get(customer_id, [])
+    pending = [o for o in orders if o.status == "pending"]
+    if not pending:
+        return None
+    return Piece(
+        request=ctx.say("req_pending_orders"),
+        goal="Find out which of your orders are still pending.",
+        steps=[Step(calls=[call("list_customer_orders", customer_id=customer_id, status="pending")])],
+        reply=Utterance(
+            intent="reply_order_list", vars={"orders": [{"id": o.id, "total": o.total} for o in pending]}
+        ),
+        required=[o.id for o in pending],
+        keys=frozenset(o.id for o in orders),
+        customer_id=customer_id,
+    )
+
+
+def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.customers_with_orders)
+    orders = s.orders_of.get(customer_id, [])
+    if not orders:
+        return None
+    latest = orders[0]
+    names = list(dict.fromkeys(i.name for i in s.items[latest.id]))
+    return Piece(
+        request=ctx.say("req_latest_order"),
+        goal="Find out what is in your most recent order and its status.",
+        steps=[
+            Step(calls=[call("list_customer_orders", customer_id=customer_id)]),
+            Step(calls=[call("get_order_details", order_id=latest.id)]),
+        ],
+        reply=Utterance(
+            intent="reply_latest_order", vars={"order_id": latest.id, "status": latest.status, "names": names}
+        ),
+        required=[latest.id, *names],
+        keys=frozenset(o.id for o in orders),
+        customer_id=customer_id,
+        order_id=latest.id,
+    )
+
+
+def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.customers_with_orders)
+    methods = s.methods_of.get(customer_id, [])
+    described = [s.method_name(m.id) for m in methods]
+    balances = [m.balance for m in methods if m.kind == "gift_card"]
+    return Piece(
+        request=ctx.say("req_payment_methods"),
+        goal="Find out which payment methods are on your account (and any gift card balance).",
+        steps=[Step(calls=[call("list_payment_methods", customer_id=customer_id)])],
+        reply=Utterance(intent="reply_payment_methods", vars={"methods": described, "balances": balances}),
+        required=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances],
+        keys=frozenset(m.id for m in methods),
+        customer_id=customer_id,
+    )
+
+
+def default_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.customers_with_orders)
+    person = s.customers[customer_id]
+    unit = f", {person.address2}" if person.address2 else ""
+    text = f"{person.address1}{unit}, {person.city}, {person.state} {person.zip}"
+    return Piece(
+        request=ctx.say("req_default_address"),
+        goal="Check which default address the shop has for you.",
+        steps=[Step(calls=[call("get_customer_details", customer_id=customer_id)])],
+        reply=Utterance(intent="reply_default_address", vars={"address": text}),
+        required=[person.address1, person.zip],
+        keys=frozenset({f"address:{customer_id}"}),
+        customer_id=customer_id,
+    )
+
+
+# ---- the catalog and other lookups anyone may make ------------------------------------------------
+def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    product = ctx.pick(list(s.products.values()))
+    variant = ctx.pick(s.variants_of[product.id])
+    state = _stock_state(variant)
+    return Piece(
+        request=ctx.say("req_variant_price", product_id=product.id, name=product.name, options=_options(variant)),
+        goal=f"Learn the price of the {product.name} ({product.id}) in {_options(variant)} and whether it can be ordered.",
+        steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
+        reply=Utterance(
+            intent="reply_variant",
+            vars={"name": product.name, "options": _options(variant), "price": variant.price, "state": state},
+        ),
+        required=[money(variant.price), state],
+        keys=frozenset({f"product:{product.id}"}),
+        product_id=product.id,
+    )
+
+
+def cheapest_variant(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    product = ctx.pick(list(s.products.values()))
+    orderable = [v for v in s.variants_of[product.id] if v.available and v.stock > 0]
+    if not orderable:
+        return None
+    low = min(v.price for v in orderable)
+    cheapest = [_options(v) for v in orderable if v.price == low]
+    return Piece(
+        request=ctx.say("req_cheapest", product_id=product.id, name=product.name),
+        goal=f"Find the cheapest option of the {product.name} ({product.id}) that is in stock.",
+        steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
+        reply=Utterance(intent="reply_cheapest", vars={"name": product.name, "options": cheapest[0], "price": low}),
+        required=[money(low)],
+        keys=frozenset({f"product:{product.id}"}),
+        product_id=product.id,
+    )
+
+
+def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    category = ctx.pick(sorted({p.category for p in s.products.values()}))
+    names = [r["name"] for r in search_products(ctx.world, category=category)]
+    return Piece(
+        request=ctx.say("req_search_category", category=category),
+        goal=f"Find out which {category} products the shop sells.",
+        steps=[Step(calls=[call("search_products", category=category)])],
+        reply=Utterance(intent="reply_products", vars={"what": category, "names": names}),
+        required=names,
+        keys=frozenset({"catalog"}),
+    )
+
+
+def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    sold = {p.name for p in s.products.values()}
+    keyword = ctx.pick([line["keyword"] for line in catalog() if line["name"] in sold])
+    names = [r["name"] for r in search_products(ctx.world, query=keyword)]
+    if not names:
+        return None
+    return Piece(
+        request=ctx.say("req_search_keyword", keyword=keyword),
+        goal=f"Find out whether the shop sells a {keyword}, and which products match.",
+        steps=[Step(calls=[call("search_products", query=keyword)])],
+        reply=Utterance(intent="reply_products", vars={"what": keyword, "names": names}),
+        required=names,
+        keys=frozenset({"catalog"}),
+    )
+
+
+def gift_card_balance(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    card = ctx.pick(shop(ctx).gift_cards)
+    return Piece(
+        request=ctx.say("req_gift_card_balance", gift_card_id=card.id),
+        goal=f"Find out the balance of gift card {card.id}.",
+        steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=card.id)])],
+        reply=Utterance(intent="reply_gift_balance", vars={"gift_card_id": card.id, "balance": card.balance}),
+        required=[money(card.balance or 0)],
+        facts=[Fact(key="gift_card", value=card.id, label="gift card number", keywords=["gift card number", "gift card id"])],
+        keys=frozenset({card.id}),
+    )
+
+
+_SHAPES = ("discount", "split", "sum", "tax", "leftover")
+
+
+def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    """A shopping sum, worked out with the calculator tool."""
+    rng = ctx.rng
+    prices = [f"{v.price:.2f}" for v in rng.sample(list(shop(ctx).variants.values()), 3)]
+    shape = ctx.pick(_SHAPES)
+    values: dict[str, object]
+    if shape == "discount":
+        values = {"count": rng.randint(2, 6), "price": prices[0], "percent": rng.choice((10, 15, 20, 25, 30))}
+        expression = f"{values['count']} * {prices[0]} * (1 - {values['percent']} / 100)"
+    elif shape == "split":
+        values = {"price": prices[0], "people": rng.randint(2, 6)}
+        expression = f"{prices[0]} / {values['people']}"
+    elif shape == "sum":
+        values = {"prices": prices}
+        expression = " + ".join(str(p) for p in prices)
+    elif shape == "tax":
+        values = {"price": prices[0], "percent": rng.choice((4, 5, 6, 6.25, 7, 7.5, 8.25, 9))}
+        expression = f"{prices[0]} * (1 + {values['percent']} / 100)"
+    else:
+        balance = f"{float(prices[0]) + float(prices[1]) + rng.uniform(5, 200):.2f}"
+        values = {"balance": balance, "prices": prices[:2]}
+        expression = f"{balance} - {prices[0]} - {prices[1]}"
+    result = evaluate(expression)
+    return Piece(
+        request=ctx.say(f"req_calc_{shape}", **values),
+        goal="Get a shopping sum worked out exactly.",
+        steps=[Step(calls=[call("calculate", expression=expression)])],
+        reply=Utterance(intent="reply_calc", vars={"result": result}),
+        required=[money(result)],
+        keys=frozenset({"calculator"}),
+    )
+
+
+# ---- independent lookups made together -----------------------------------------------------------
+def several_statuses(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick([c for c, orders in s.orders_of.items() if len(orders) >= 2] or [None])
+    orders = s.orders_of.get(customer_id or "", [])
+    if len(orders) < 2:
+        return None
+    chosen = ctx.rng.sample(orders, min(len(orders), ctx.rng.choice((2, 2, 3))))
+    return Piece(
+        request=ctx.say("req_several_statuses", order_ids=[o.id for o in chosen]),
+        goal="Find out the status of each of these orders: " + ", ".join(o.id for o in chosen) + ".",
+        steps=[Step(calls=[call("get_order_details", order_id=o.id) for o in chosen])],
+        reply=Utterance(intent="reply_statuses", vars={"orders": [{"id": o.id, "status": o.status} for o in chosen]}),
+        required=list(dict.fromkeys(o.status for o in chosen)),
+        facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
+        keys=frozenset(o.id for o in chosen),
+        customer_id=customer_id,
+    )
+
+
+def several_trackings(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    tracked = {c: [o for o in orders if o.tracking_number] for c, orders in s.orders_of.items()}
+    if customer_id is None:
+        customer_id = ctx.pick([c for c, orders in tracked.items() if len(orders) >= 2] or [None])
+    orders = tracked.get(customer_id or "", [])
+    if len(orders) < 2:
+        return None
+    chosen = ctx.rng.sample(orders, 2)
+    return Piece(
+        request=ctx.say("req_several_trackings", order_ids=[o.id for o in chosen]),
+        goal="Get the tracking numbers of orders " + " and ".join(o.id for o in chosen) + ".",
+        steps=[Step(calls=[call("get_tracking_info", order_id=o.id) for o in chosen])],
+        reply=Utterance(
+            intent="reply_trackings",
+            vars={"orders": [{"id": o.id, "carrier": o.carrier, "tracking": o.tracking_number} for o in chosen]},
+        ),
+        required=[str(o.tracking_number) for o in chosen],
+        facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
+        keys=frozenset(o.id for o in chosen),
+        customer_id=customer_id,
+    )
+
+
+def compare_variants(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    products = ctx.rng.sample(sorted(s.products), ctx.rng.choice((2, 2, 3)))
+    asked = []
+    for product_id in products:
+        variant = ctx.pick(s.variants_of[product_id])
+        asked.append(
+            {
+                "product_id": product_id,
+                "name": s.products[product_id].name,
+                "options": _options(variant),
+                "price": variant.price,
+                "state": _stock_state(variant),
+            }
+        )
+    return Piece(
+        request=ctx.say("req_compare_variants", products=asked),
+        goal="Compare the prices of: " + "; ".join(f"{a['name']} ({a['product_id']}) in {a['options']}" for a in asked) + ".",
+        steps=[Step(calls=[call("get_product_details", product_id=p) for p in products])],
+        reply=Utterance(intent="reply_variants", vars={"products": asked}),
+        required=list(dict.fromkeys(money(a["price"]) for a in asked)),
+        keys=frozenset(f"product:{p}" for p in products),
+    )
+
+
+def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    cards = ctx.rng.sample(shop(ctx).gift_cards, 2)
+    return Piece(
+        request=ctx.say("req_several_gift_cards", ids=[c.id for c in cards]),
+        goal="Find out the balances of gift cards " + " and ".join(c.id for c in cards) + ".",
+        steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=c.id) for c in cards])],
+        reply=Utterance(intent="reply_balances", vars={"cards": [{"id": c.id, "balance": c.balance} for c in cards]}),
+        required=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
+        keys=frozenset(c.id for c in cards),
+    )
+
+
+def several_categories(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    s = shop(ctx)
+    categories = ctx.rng.sample(sorted({p.category for p in s.products.values()}), 2)
+    found = [{"category": c, "names": [r["name"] for r in search_products(ctx.world, category=c)]} for c in categories]
+    return Piece(
+        request=ctx.say("req_several_categories", categories=categories),
+        goal="Find out what the shop sells in " + " and ".join(categories) + ".",
+        steps=[Step(calls=[call("search_products", category=c) for c in categories])],
+        reply=Utterance(intent="reply_categories", vars={"found": found}),
+        required=[n for f in found for n in f["names"]],
+        keys=frozenset({"catalog"}),
+    )
+
+
+def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.customers_with_orders)
+    orders = s.orders_of.get(customer_id, [])
+    if not orders:
+        return None
+    person = s.customers[customer_id]
+    latest = orders[0]
+    return Piece(
+        request=ctx.say("req_account_overview"),
+        goal="Check the default address on your account and your most recent order.",
+        steps=[
+            Step(
+                calls=[
+                    call("get_customer_details", customer_id=customer_id),
+                    call("list_customer_orders", customer_id=customer_id),
+                ]
+            )
+        ],
+        reply=Utterance(
+            intent="reply_account_overview",
+            vars={"address": f"{person.address1}, {person.city}, {person.state} {person.zip}", "count": len(orders),
+                  "order_id": latest.id, "status": latest.status},
+        ),
+        required=[person.address1, latest.id],
+        keys=frozenset({f"address:{customer_id}", *(o.id for o in orders)}),
+        customer_id=customer_id,
+    )
+
+
+# which builders serve which kind of task
+SINGLE: tuple[Builder, ...] = (
+    variant_price, cheapest_variant, search_category, search_keyword, gift_card_balance, arithmetic
+)
+PARALLEL_OPEN: tuple[Builder, ...] = (compare_variants, several_gift_cards, several_categories)
+PARALLEL_ACCOUNT: tuple[Builder, ...] = (several_statuses, several_trackings, account_overview)
+ACCOUNT_READS: tuple[Builder, ...] = (
+    order_status, order_total, tracking, pending_orders, latest_order, payment_methods, default_address
+)

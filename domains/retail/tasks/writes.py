@@ -1,0 +1,368 @@
+"""Pieces that change the world: each reads what the policy needs checked, then makes one confirmed write."""
+
+from __future__ import annotations
+
+from toolgym.envs import GenContext, Step, Utterance
+
+from ..access import options_of
+from ..rules import money
+from .base import Piece, amount, call, order_fact, shop
+from .places import new_address
+from .reads import Builder
+
+_REASON_INTENTS = {"no longer needed": "reason_no_longer_needed", "ordered by mistake": "reason_ordered_by_mistake"}
+
+
+def _orders(candidates, customer_id: str | None):
+    return [o for o in candidates if o.customer_id == customer_id] if customer_id else candidates
+
+
+def _item_text(item) -> str:
+    return f"{item.name} ({item.options})"
+
+
+def _difference(value: float) -> dict[str, object]:
+    """How a price difference reads: its size, and whether it is charged or refunded."""
+    direction = "charged to" if value > 0 else "refunded to" if value < 0 else "none"
+    return {"difference": abs(round(value, 2)), "direction": direction}
+
+
+def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders(s.pending, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    reason = ctx.pick(("no longer needed", "ordered by mistake"))
+    method = s.method_name(order.payment_method_id)
+    return Piece(
+        request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
+        goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(
+                calls=[call("cancel_pending_order", order_id=order.id, reason=reason)],
+                confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
+            ),
+        ],
+        reply=Utterance(intent="reply_cancelled", vars={"order_id": order.id, "amount": order.total, "method": method}),
+        required=[money(order.total)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, order.payment_method_id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    orders = _orders(shop(ctx).modifiable, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    address = new_address(ctx.rng)
+    withhold = ctx.rng.random() < 0.35
+    fact = address.fact("new_shipping_address", "new shipping address")
+    request = (
+        ctx.say("req_modify_address_ask", order_id=order.id)
+        if withhold
+        else ctx.say("req_modify_address", order_id=order.id, address=address.text())
+    )
+    return Piece(
+        request=request,
+        goal=f"Have pending order {order.id} shipped to {address.text()} instead.",
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(
+                calls=[call("modify_pending_order_address", order_id=order.id, **address.arguments())],
+                needs=[fact.key],
+                confirm=f"change the shipping address of order {order.id} to {address.text()}",
+            ),
+        ],
+        reply=Utterance(intent="reply_order_address", vars={"order_id": order.id, "address": address.text()}),
+        required=[address.address1],
+        facts=[order_fact(order.id), fact],
+        withheld=[fact.key] if withhold else [],
+        keys=frozenset({order.id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders(s.payment_switchable, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    new = ctx.pick(s.other_payments(order))
+    old_name, new_name = s.method_name(order.payment_method_id), s.method_name(new.id)
+    return Piece(
+        request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
+        goal=f"Pay pending order {order.id} with {s.method_phrase(new.id)} instead.",
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(calls=[call("list_payment_methods", customer_id=order.customer_id)]),
+            Step(
+                calls=[call("modify_pending_order_payment", order_id=order.id, payment_method_id=new.id)],
+                confirm=(
+                    f"pay order {order.id} with your {new_name} ({new.id}): {money(order.total)} is charged to it "
+                    f"and refunded to your {old_name}"
+                ),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_order_payment",
+            vars={"order_id": order.id, "method": new_name, "old_method": old_name, "amount": order.total},
+        ),
+        required=[money(order.total)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, order.payment_method_id, new.id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def _swaps(ctx: GenContext, s, order, max_items: int):
+    """Items of the order with another orderable option, and the option each goes to."""
+    swappable = [i for i in s.items[order.id] if s.alternatives(i)]
+    count = 1 if max_items == 1 or len(swappable) == 1 or ctx.rng.random() < 0.7 else 2
+    items = ctx.rng.sample(swappable, count)
+    return items, [ctx.pick(s.alternatives(i)) for i in items]
+
+
+def _settlement(ctx: GenContext, s, order, difference: float):
+    """Where a price difference goes: the original method, or the customer's gift card if it can pay."""
+    card = s.gift_card_of(order.customer_id)
+    usable = card is not None and card.id != order.payment_method_id and (card.balance or 0) >= difference
+    if usable and ctx.rng.random() < 0.3:
+        return card
+    original = s.methods[order.payment_method_id]
+    if original.kind == "gift_card" and (original.balance or 0) < difference:
+        return card if usable else None  # the original gift card cannot pay the difference
+    return original
+
+
+def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders(s.item_swappable, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    items, variants = _swaps(ctx, s, order, max_items=2)
+    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
+    method = _settlement(ctx, s, order, difference)
+    if method is None:
+        return None
+    changes = [
+        {"name": i.name, "old": i.options, "new": ", ".join(options_of(v).values())}
+        for i, v in zip(items, variants, strict=True)
+    ]
+    total = round(order.total + difference, 2)
+    products = list(dict.fromkeys(i.product_id for i in items))
+    said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in changes)
+    return Piece(
+        request=ctx.say(
+            "req_modify_items",
+            order_id=order.id,
+            changes=changes,
+            gift_card=method.kind == "gift_card" and method.id != order.payment_method_id,
+        ),
+        goal=f"In pending order {order.id}, change {said}.",
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(calls=[call("get_product_details", product_id=p) for p in products]),
+            Step(
+                calls=[
+                    call(
+                        "modify_pending_order_items",
+                        order_id=order.id,
+                        item_ids=[i.id for i in items],
+                        new_variant_ids=[v.id for v in variants],
+                        payment_method_id=method.id,
+                    )
+                ],
+                confirm=(
+                    f"in order {order.id}, change {said}; the new total is {money(total)} and the difference of "
+                    f"{amount(difference)} is settled with your {s.method_name(method.id)}"
+                ),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_items_modified",
+            vars={"order_id": order.id, "changes": changes, "total": total, "method": s.method_name(method.id),
+                  **_difference(difference)},
+        ),
+        required=[money(total)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders(s.returnable, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    items = s.items[order.id]
+    chosen = ctx.rng.sample(items, ctx.rng.randint(1, len(items)))
+    card = s.gift_card_of(order.customer_id)
+    to_card = card is not None and card.id != order.payment_method_id and ctx.rng.random() < 0.35
+    method = card if to_card and card else s.methods[order.payment_method_id]
+    refund = round(sum(i.price for i in chosen), 2)
+    names = [_item_text(i) for i in chosen]
+    return Piece(
+        request=ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
+        goal=f"Return {', '.join(names)} from order {order.id}"
+        + (" with the refund on your gift card." if to_card else " with the refund to the original payment method."),
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(
+                calls=[
+                    call(
+                        "return_delivered_order_items",
+                        order_id=order.id,
+                        item_ids=[i.id for i in chosen],
+                        payment_method_id=method.id,
+                    )
+                ],
+                confirm=(
+                    f"return {', '.join(names)} from order {order.id} and refund {money(refund)} to your "
+                    f"{s.method_name(method.id)}"
+                ),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_returned",
+            vars={"order_id": order.id, "items": names, "amount": refund, "method": s.method_name(method.id)},
+        ),
+        required=[money(refund)],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, method.id}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders(s.exchangeable, customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    items, variants = _swaps(ctx, s, order, max_items=2)
+    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
+    method = _settlement(ctx, s, order, difference)
+    if method is None:
+        return None
+    changes = [
+        {"name": i.name, "old": i.options, "new": ", ".join(options_of(v).values())}
+        for i, v in zip(items, variants, strict=True)
+    ]
+    products = list(dict.fromkeys(i.product_id for i in items))
+    said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in changes)
+    return Piece(
+        request=ctx.say(
+            "req_exchange",
+            order_id=order.id,
+            changes=changes,
+            gift_card=method.kind == "gift_card" and method.id != order.payment_method_id,
+        ),
+        goal=f"From delivered order {order.id}, exchange {said}.",
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(calls=[call("get_product_details", product_id=p) for p in products]),
+            Step(
+                calls=[
+                    call(
+                        "exchange_delivered_order_items",
+                        order_id=order.id,
+                        item_ids=[i.id for i in items],
+                        new_variant_ids=[v.id for v in variants],
+                        payment_method_id=method.id,
+                    )
+                ],
+                confirm=(
+                    f"exchange {said} from order {order.id}; the price difference of {amount(difference)} "
+                    f"is settled with your {s.method_name(method.id)}"
+                ),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_exchanged",
+            vars={"order_id": order.id, "changes": changes, "method": s.method_name(method.id), **_difference(difference)},
+        ),
+        required=[order.id, *([amount(difference)] if difference else [])],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    if customer_id is None:
+        customer_id = ctx.pick(s.customers_with_orders)
+    address = new_address(ctx.rng)
+    withhold = ctx.rng.random() < 0.35
+    fact = address.fact("new_default_address", "new default address")
+    return Piece(
+        request=ctx.say("req_update_address_ask") if withhold else ctx.say("req_update_address", address=address.text()),
+        goal=f"Change the default address on your account to {address.text()}.",
+        steps=[
+            Step(
+                calls=[call("update_customer_address", customer_id=customer_id, **address.arguments())],
+                needs=[fact.key],
+                confirm=f"change the default address of your account to {address.text()}",
+            )
+        ],
+        reply=Utterance(intent="reply_account_address", vars={"address": address.text()}),
+        required=[address.address1],
+        facts=[fact],
+        withheld=[fact.key] if withhold else [],
+        keys=frozenset({f"address:{customer_id}"}),
+        customer_id=customer_id,
+    )
+
+
+def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    s = shop(ctx)
+    orders = _orders([o for o in s.orders.values() if o.status == "delivered"], customer_id)
+    if not orders:
+        return None
+    order = ctx.pick(orders)
+    item = ctx.pick(s.items[order.id])
+    damaged = ctx.rng.random() < 0.6
+    reason = "damaged or defective item" if damaged else "missing package"
+    request = (
+        ctx.say("req_damaged", order_id=order.id, item=item.name)
+        if damaged
+        else ctx.say("req_missing_package", order_id=order.id)
+    )
+    return Piece(
+        request=request,
+        goal=(
+            f"Report that the {item.name} from order {order.id} arrived damaged and get help from a person."
+            if damaged
+            else f"Report that order {order.id} is marked delivered but never arrived, and get help from a person."
+        ),
+        steps=[
+            Step(calls=[call("get_order_details", order_id=order.id)]),
+            Step(calls=[call("transfer_to_human_agent", customer_id=order.customer_id, reason=reason)]),
+        ],
+        reply=Utterance(intent="reply_transferred", vars={"ticket": "ESC00001"}),
+        required=["ESC00001"],
+        facts=[order_fact(order.id)],
+        keys=frozenset({order.id, "escalation"}),
+        customer_id=order.customer_id,
+        order_id=order.id,
+    )
+
+
+WRITES: tuple[Builder, ...] = (
+    cancel, modify_address, modify_payment, modify_items, return_items, exchange_items, update_address, transfer
+)
+WRITE_WEIGHTS = (3, 2, 2, 3, 3, 3, 2, 1)
