@@ -90,6 +90,12 @@ class DatasetWriter:
                 f"{self.out_dir} already holds a dataset ({len(flushes)} flushes in {MANIFEST}); "
                 "resume it (resume=True) or remove the directory to start over"
             )
+        older = {r.get("schema_version") for r in state.records if r.get("type") == "start"} - {SCHEMA_VERSION}
+        if older:
+            raise ConfigError(
+                f"{self.out_dir} holds rows of schema version {sorted(map(str, older))[0]}, but this toolgym writes "
+                f"version {SCHEMA_VERSION}; one dataset cannot mix them: choose a new output directory"
+            )
         if state.needs_rewrite:
             manifest.rewrite(path, state.records)
         self.stats = RunStats()

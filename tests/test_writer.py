@@ -428,6 +428,10 @@ def test_resume_false_lock_and_closed_writer(tmp_path):
         writer.add(*task_rows(2))
     with pytest.warns(UserWarning, match="changed: seed"):
         DatasetWriter(out, config={**CONFIG, "seed": 2}).close()
+    with open(out / "manifest.jsonl", "a") as handle:
+        handle.write(json.dumps({"type": "start", "schema_version": "0", "config": CONFIG}) + "\n")
+    with pytest.raises(ConfigError, match=f"holds rows of schema version 0, but this toolgym writes version {SCHEMA_VERSION}"):
+        DatasetWriter(out, config=CONFIG)
 
 
 def test_memory_stays_flat_as_the_job_grows(tmp_path):
