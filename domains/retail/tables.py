@@ -49,7 +49,7 @@ class PaymentMethod(PaymentMethodBase, RetailTable, table=True):
 class ProductBase(SQLModel):
     id: str = Field(primary_key=True)
     name: str
-    category: str = Field(index=True)
+    category: str
     description: str
 
 
@@ -79,7 +79,7 @@ class Variant(VariantBase, RetailTable, table=True):
 class OrderBase(SQLModel):
     id: str = Field(primary_key=True)
     customer_id: str = Field(index=True)
-    status: str = Field(index=True)
+    status: str
     placed_at: str
     payment_method_id: str
     total: float

@@ -23,7 +23,7 @@ from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transact
 
 SIZES: dict[str, dict[str, int]] = {
     "small": {"customers": 40, "products": 24},
-    "default": {"customers": 600, "products": 70},
+    "default": {"customers": 520, "products": 70},
 }
 STATUS_WEIGHTS = {
     "pending": 26,
@@ -76,7 +76,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
         yield customer
         methods = _payment_methods(rng, ids, customer)
         yield from methods
-        for _ in range(rng.choice((1, 1, 2, 2, 3, 3, 4, 5))):
+        for _ in range(rng.choice((1, 1, 2, 2, 2, 3, 3, 4))):
             yield from _order(rng, ids, counters, customer, methods, variants, by_product, names)
 
 
@@ -191,7 +191,7 @@ def _order(rng, ids, counters, customer, methods, variants, by_product, names) -
     status = rng.choices(list(STATUS_WEIGHTS), weights=list(STATUS_WEIGHTS.values()))[0]
     placed, delivered = _dates(rng, status)
     order_id = ids.one("#W", 7)
-    picked = rng.sample(variants, rng.choice((1, 1, 2, 2, 2, 3, 3, 4)))
+    picked = rng.sample(variants, rng.choice((1, 1, 1, 2, 2, 2, 3, 4)))
     # returns and exchanges already asked for cover the first item(s) of the order
     affected = 0
     if status == "return requested":

@@ -110,7 +110,7 @@ def refund_elsewhere(ctx: GenContext) -> Piece | None:
     items = [f"{i.name} ({i.options})" for i in s.items[order.id]]
     return _refusal(
         ctx, order, ctx.say("req_return_to", order_id=order.id, items=items, method=s.method_phrase(method.id)),
-        f"Return everything from order {order.id} and get the refund on {s.method_phrase(method.id)}.",
+        f"Return everything from order {order.id} and get the refund on {s.method_phrase(method.id, 'your')}.",
         f"refunds can only go to the order's original payment method (your {s.method_name(order.payment_method_id)}) "
         f"or a gift card on your account, not to your {s.method_name(method.id)}",
         [_details(order.id), Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],

@@ -187,14 +187,14 @@ class Shop:
             return "PayPal account"
         return f"gift card {method.id}"
 
-    def method_phrase(self, method_id: str) -> str:
-        """How the customer names it: 'my Visa ending in 1234'."""
+    def method_phrase(self, method_id: str, owner: str = "my") -> str:
+        """How the customer names it ('my Visa ending in 1234'); owner='your' for the user's goal."""
         method = self.methods[method_id]
         if method.kind == "credit_card":
-            return f"my {_BRANDS[method.brand or 'visa']} ending in {method.last_four}"
+            return f"{owner} {_BRANDS[method.brand or 'visa']} ending in {method.last_four}"
         if method.kind == "paypal":
-            return "my PayPal account"
-        return "my gift card"
+            return f"{owner} PayPal account"
+        return f"{owner} gift card"
 
 
 _SHOPS: dict[int, tuple[object, Shop]] = {}

@@ -98,7 +98,7 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
     old_name, new_name = s.method_name(order.payment_method_id), s.method_name(new.id)
     return Piece(
         request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
-        goal=f"Pay pending order {order.id} with {s.method_phrase(new.id)} instead.",
+        goal=f"Pay pending order {order.id} with {s.method_phrase(new.id, 'your')} instead.",
         steps=[
             Step(calls=[call("get_order_details", order_id=order.id)]),
             Step(calls=[call("list_payment_methods", customer_id=order.customer_id)]),
