@@ -132,13 +132,29 @@ def assemble(
             "unknown": list(unknown or ()),
             "closing": "",
         },
-        setup=setup + list(extra_setup or ()),
+        setup=_merge_edits(setup + list(extra_setup or ())),
         plan=steps,
         replies=[p.reply for p in parts],
         required_outputs=[o for p in parts for o in p.outputs],
         forbidden=_unique(forbidden),
         **fields,
     )
+
+
+def _merge_edits(edits: list[WorldEdit]) -> list[WorldEdit]:
+    """One edit per row: faults that touch the same row (the phone) become one update."""
+    merged: list[WorldEdit] = []
+    where: dict[tuple[str, str], int] = {}
+    for edit in edits:
+        row = (edit.table, repr(edit.key))
+        if edit.insert is None and row in where:
+            earlier = merged[where[row]]
+            merged[where[row]] = earlier.model_copy(update={"set": {**earlier.set, **edit.set}})
+            continue
+        if edit.insert is None:
+            where[row] = len(merged)
+        merged.append(edit)
+    return merged
 
 
 def _unique(rules: list[Forbidden]) -> list[Forbidden]:

@@ -1,0 +1,378 @@
+"""The telecom domain: two sides in control, faults that break the phone, fixes that mend it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import get_args
+
+import pytest
+
+import toolgym
+from toolgym.envs import GenContext, World
+from toolgym.envs.generation import finalize
+from toolgym.envs.replay import replay_plan, run_call
+from toolgym.errors import ToolError
+from toolgym.verifiers import verify
+
+TELECOM = "telecom"
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain(TELECOM)
+
+
+@pytest.fixture(scope="module")
+def index(domain):
+    from toolgym.domains.telecom.tasks.index import index_of
+
+    world = World(domain.template(0, "small"))
+    try:
+        return index_of(world)
+    finally:
+        world.close()
+
+
+def _context(domain, seed: int = 0, kind: str = "multi_step") -> GenContext:
+    world = World(domain.template(0, "small"))
+    return GenContext(domain, world, random.Random(seed), seed, kind, 0, "small")
+
+
+def _session_world(domain, customer_id: str, **phone) -> World:
+    """A small world with a call open for `customer_id`, the phone set as given."""
+    world = World(domain.template(0, "small"))
+    world.insert(world.info("call_session").model, {"call_id": 1, "customer_id": customer_id})
+    if phone:
+        world.update(world.info("phone").model, customer_id, **phone)
+    world.mark_baseline()
+    return world
+
+
+def _speed_test(domain, world: World) -> dict:
+    outcome = run_call(domain, world, (), "run_speed_test", {}, caller="user")
+    assert outcome.error is None, outcome.error
+    return json.loads(outcome.content)
+
+
+def _fault_task(domain, sub, faults: list[str], seed: int = 0):
+    from toolgym.domains.telecom.tasks.parts import assemble
+    from toolgym.domains.telecom.tasks.troubleshoot import troubleshoot
+
+    ctx = _context(domain, seed)
+    try:
+        return finalize(domain, assemble(ctx, sub, [troubleshoot(ctx, sub, faults)]))
+    finally:
+        ctx.world.close()
+
+
+# ---- world ---------------------------------------------------------------------------------------
+
+
+def test_world_build_is_deterministic_and_seeded(domain):
+    from toolgym.domains.telecom.world import build_world
+
+    first = [r.model_dump() for r in build_world(5, "small")]
+    second = [r.model_dump() for r in build_world(5, "small")]
+    other = [r.model_dump() for r in build_world(6, "small")]
+    assert first == second
+    assert first != other
+
+
+def test_sizes_and_a_healthy_built_world(domain):
+    small = World(domain.template(0, "small"))
+    default = World(domain.template(0, "default"))
+    try:
+        assert small.count(small.info("customer").model) == 24
+        assert default.count(default.info("customer").model) == 1000
+        for world in (small, default):
+            assert world.count(world.info("phone").model) == world.count(world.info("customer").model)
+        # Every phone of the small world works at home unless its region has an active outage.
+        outage_regions = {r for (r,) in small.query("SELECT region FROM outage WHERE status = 'active'")}
+        for customer_id, region in small.query("SELECT customer_id, location_region FROM phone"):
+            world = _session_world(domain, customer_id)
+            result = _speed_test(domain, world)
+            assert (result["result"] == "passed") == (region not in outage_regions), (customer_id, result)
+            world.close()
+    finally:
+        small.close()
+        default.close()
+
+
+def test_literal_values_match_the_catalogue():
+    from toolgym.domains.telecom.catalogue import PLANS, REFILLS, REGIONS
+    from toolgym.domains.telecom.tools.account import PlanId
+    from toolgym.domains.telecom.tools.lookup import Region
+
+    assert set(get_args(PlanId)) == {p.plan_id for p in PLANS}
+    assert set(get_args(Region)) == set(REGIONS)
+    refill = toolgym.load_domain(TELECOM).tool("add_data_refill").schema["function"]["parameters"]["properties"]
+    assert refill["gigabytes"]["enum"] == [r.gigabytes for r in REFILLS]
+
+
+# ---- the two sides -------------------------------------------------------------------------------
+
+
+def test_tool_counts_and_sides(domain):
+    agent, user = domain.agent_tools, domain.user_tools
+    assert len(agent) >= 12 and sum(t.writes for t in agent) >= 5
+    assert len(user) >= 10
+    names = {t.name for t in user}
+    assert {"check_status_bar", "toggle_airplane_mode", "run_speed_test", "reset_apn_settings", "reseat_sim"} <= names
+
+
+def test_user_tools_change_only_the_phone_of_the_caller(domain, index):
+    sub = next(s for s in index.healthy if s.supports_wifi_calling and s.supports_5g)
+    # Each tool runs on a phone set so that the call is allowed and changes something.
+    calls = [
+        ("toggle_airplane_mode", {"state": "on"}, {}),
+        ("toggle_mobile_data", {"state": "off"}, {}),
+        ("toggle_roaming", {"state": "on" if not sub.roaming_switch else "off"}, {}),
+        ("toggle_data_saver", {"state": "on"}, {}),
+        ("toggle_wifi_calling", {"state": "off" if sub.wifi_calling else "on"}, {}),
+        ("set_network_mode", {"mode": "3g_only"}, {}),
+        ("reset_apn_settings", {}, {"apn_name": "wrong.apn"}),
+        ("reseat_sim", {}, {"sim_status": "not_detected"}),
+        ("restart_device", {}, {"restart_pending": True}),
+        ("run_speed_test", {}, {}),
+    ]
+    for tool in [t for t in domain.user_tools if not t.writes]:
+        world = _session_world(domain, sub.customer_id)
+        assert run_call(domain, world, (), tool.name, {}, caller="user").error is None, tool.name
+        assert not world.diff(), tool.name
+        world.close()
+    for name, arguments, before in calls:
+        world = _session_world(domain, sub.customer_id, **before)
+        outcome = run_call(domain, world, (), name, arguments, caller="user")
+        assert outcome.error is None, (name, outcome.error)
+        diff = world.diff()
+        assert diff.tables_touched() == {"phone"}, (name, diff.to_dict())
+        assert {tuple(e["key"]) for e in diff.changed} == {(sub.customer_id,)}, name
+        world.close()
+
+
+def test_agent_tools_never_touch_the_phone(domain):
+    for task in domain.generate_tasks(150, seed=4, kinds=["multi_step", "multi_turn"], size="small"):
+        world = domain.new_world(task)
+        for step in task.plan:
+            for call in step.calls:
+                mark = len(world.changes)
+                run_call(domain, world, task.tools, call.name, call.arguments, step.caller)
+                touched = {c.table for c in world.changes[mark:]}
+                if step.caller == "agent":
+                    assert "phone" not in touched, call
+                else:
+                    assert touched <= {"phone"}, call
+        world.close()
+
+
+def test_env_lists_user_tools_apart_from_agent_tools(domain):
+    task = domain.generate_tasks(1, seed=2, kinds=["multi_step"], size="small")[0]
+    env = toolgym.make(TELECOM)
+    _, info = env.reset(options={"task": task})
+    user_names = {s["function"]["name"] for s in info["user_tools"]}
+    agent_names = {s["function"]["name"] for s in info["tools"]}
+    assert user_names == {t.name for t in domain.user_tools}
+    assert not user_names & agent_names
+    # The agent cannot reach the phone: a user tool called by the agent is an error.
+    observation, *_ = env.step(
+        {"role": "assistant", "content": None,
+         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "toggle_airplane_mode", "arguments": {"state": "off"}}}]}
+    )  # fmt: skip
+    assert "error" in observation[0]["content"] and not env.world.diff()
+
+
+def test_user_replies_carry_the_on_phone_calls_and_results(domain):
+    task = next(
+        t for t in domain.generate_tasks(40, seed=8, kinds=["multi_step"], size="small") if t.gold_calls("user")
+    )
+    trajectory = toolgym.rollout_sync(toolgym.make(TELECOM), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+    performed = [m for m in trajectory.messages if m.get("user_tool_calls")]
+    assert [c["name"] for m in performed for c in m["user_tool_calls"]] == [c.name for c in task.gold_calls("user")]
+    assert all(len(m["user_tool_results"]) == len(m["user_tool_calls"]) for m in performed)
+    assert trajectory.verification.value == 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: ScriptedUser performs the pending on-phone step after any agent text, instructed or not",
+)
+def test_scripted_user_acts_on_the_phone_only_when_told(domain):
+    task = next(
+        t for t in domain.generate_tasks(40, seed=8, kinds=["multi_step"], size="small") if t.plan[0].caller == "agent"
+        and any(s.caller == "user" for s in t.plan)
+    )  # fmt: skip
+    env = toolgym.make(TELECOM)
+    env.reset(options={"task": task})
+    observation, *_ = env.step({"role": "assistant", "content": "Thanks for reaching out, let me look into it."})
+    assert not observation[-1].get("user_tool_calls")
+
+
+# ---- faults and fixes ------------------------------------------------------------------------------
+
+
+FIXABLE = ["airplane_mode", "sim_not_seated", "unpaid_bill", "mobile_data_off", "wrong_apn", "data_saver_on",
+           "slow_network_mode", "data_cap"]  # fmt: skip
+ABROAD = ["roaming_off_account", "roaming_switch_off"]
+
+
+@pytest.mark.parametrize("fault", FIXABLE + ABROAD + ["outage", "sim_damaged", "no_signal"])
+def test_each_fault_fails_the_speed_test_and_the_gold_plan_mends_it(domain, index, fault):
+    from toolgym.domains.telecom.tasks.faults import FAULTS
+
+    spec = FAULTS[fault]
+    pool = index.roaming_plans if spec.abroad else index.healthy
+    sub = next(s for s in pool if spec.applies(s))
+    task = _fault_task(domain, sub, [fault])
+    broken = domain.new_world(task)
+    assert _speed_test(domain, broken)["result"] == "failed", fault
+    broken.close()
+    mended = replay_plan(domain, task)
+    phone = mended.get(mended.info("phone").model, sub.customer_id)
+    if spec.terminal:
+        assert _speed_test(domain, mended)["result"] == "failed"
+        assert task.required_outputs  # the outage's end, or the ticket id
+    else:
+        assert phone.last_speed_test_result == "passed", fault
+        assert task.plan[-1].caller == "user" and task.plan[-1].calls[0].name == "run_speed_test"
+    mended.close()
+
+
+@pytest.mark.parametrize(
+    "faults",
+    [["unpaid_bill", "airplane_mode", "wrong_apn"], ["roaming_off_account", "roaming_switch_off", "data_cap"],
+     ["data_saver_on", "sim_not_seated"]],
+)  # fmt: skip
+def test_combined_faults_mend_the_account_then_the_phone(domain, index, faults):
+    from toolgym.domains.telecom.tasks.faults import FAULTS
+
+    pool = index.roaming_plans if any(FAULTS[f].abroad for f in faults) else index.healthy
+    sub = next(s for s in pool if all(FAULTS[f].applies(s) for f in faults))
+    task = _fault_task(domain, sub, faults)
+    world = domain.new_world(task)
+    assert _speed_test(domain, world)["result"] == "failed"
+    world.close()
+    account = [i for i, s in enumerate(task.plan) if s.caller == "agent" and domain.tool(s.calls[0].name).writes]
+    phone = [i for i, s in enumerate(task.plan) if s.caller == "user" and domain.tool(s.calls[0].name).writes]
+    assert task.plan[-1].calls[0].name == "run_speed_test"
+    assert len(phone) >= sum(1 for f in faults if f not in ("unpaid_bill", "data_cap", "roaming_off_account"))
+    if account:
+        assert max(account) < min(phone)  # the account is mended before the phone is tested
+    world = replay_plan(domain, task)
+    assert world.get(world.info("phone").model, sub.customer_id).last_speed_test_result == "passed"
+    world.close()
+
+
+def test_every_generated_speed_test_fails_before_and_passes_after(domain):
+    checked = 0
+    for task in domain.generate_tasks(200, seed=21, kinds=["multi_step", "multi_turn", "injection"]):
+        if not any(c.name == "run_speed_test" for c in task.gold_calls("user")):
+            continue
+        world = replay_plan(domain, task)
+        session = world.get(world.info("call_session").model, 1)
+        assert world.get(world.info("phone").model, session.customer_id).last_speed_test_result == "passed", task.id
+        world.close()
+        checked += 1
+    assert checked > 50
+
+
+# ---- policy ------------------------------------------------------------------------------------------
+
+
+def _error(domain, world, name, **arguments) -> str:
+    outcome = run_call(domain, world, [t.name for t in domain.agent_tools], name, arguments)
+    assert outcome.error, f"{name} should have failed"
+    return outcome.error
+
+
+def test_policy_preconditions_surface_as_tool_errors(domain, index):
+    from toolgym.domains.telecom.tasks.faults import unpaid_bill_edits
+
+    sub = next(s for s in index.healthy if not s.plan.roaming_supported)
+    world = _session_world(domain, sub.customer_id)
+    line = world.info("line").model
+    assert "not suspended" in _error(domain, world, "resume_line", line_id=sub.line_id)
+    world.update(line, sub.line_id, status="suspended", suspension_reason="fraud")
+    assert "fraud" in _error(domain, world, "resume_line", line_id=sub.line_id)
+    world.close()
+
+    world = _session_world(domain, sub.customer_id)
+    for edit in unpaid_bill_edits(sub):
+        world.update(world.info(edit.table).model, edit.key, **edit.set)
+    assert sub.last_paid_bill.bill_id in _error(domain, world, "resume_line", line_id=sub.line_id)
+    assert "suspended" in _error(domain, world, "enable_roaming", line_id=sub.line_id)
+    world.close()
+
+    world = _session_world(domain, sub.customer_id)
+    assert "does not support roaming" in _error(domain, world, "enable_roaming", line_id=sub.line_id)
+    assert "30 days" in _error(domain, world, "refund_payment", payment_id=sub.oldest_paid_bill.payment_id)
+    assert "already paid" in _error(
+        domain, world, "make_payment", bill_id=sub.last_paid_bill.bill_id, method_id=sub.method_id, amount=1.0
+    )
+    assert "at most" in _error(
+        domain, world, "make_payment", bill_id=sub.open_bill.bill_id, method_id=sub.method_id, amount=10_000.0
+    )
+    assert "10-digit" in _error(domain, world, "find_customer_by_phone", phone_number="555-01")
+    assert "1, 3, 5 or 10" in _error(domain, world, "add_data_refill", line_id=sub.line_id, gigabytes=7)
+    world.close()
+
+    unlimited = next(s for s in index.healthy if s.plan.unlimited)
+    world = _session_world(domain, unlimited.customer_id)
+    assert "no data cap" in _error(domain, world, "add_data_refill", line_id=unlimited.line_id, gigabytes=3)
+    world.close()
+
+
+def test_phone_preconditions_are_errors_too(domain, index):
+    no_wifi_calling = next(s for s in index.subscribers if not s.supports_wifi_calling)
+    world = _session_world(domain, no_wifi_calling.customer_id)
+    outcome = run_call(domain, world, (), "toggle_wifi_calling", {"state": "on"}, caller="user")
+    assert "does not support Wi-Fi calling" in outcome.error
+    outcome = run_call(domain, world, (), "toggle_airplane_mode", {"state": "off"}, caller="user")
+    assert "already off" in outcome.error
+    world.close()
+    no_session = World(domain.template(0, "small"))
+    with pytest.raises(ToolError, match="no phone"):
+        domain.tool("check_status_bar")(no_session)
+    no_session.close()
+
+
+def _rollout(domain, task):
+    return toolgym.rollout_sync(toolgym.make(TELECOM), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+
+
+def test_minefields_zero_the_score(domain, index):
+    outage = _fault_task(domain, index.healthy[0], ["outage"])
+    messages = _rollout(domain, outage).messages
+    assert verify(outage, messages).value == 1.0
+    ticket = {"role": "assistant", "content": None, "tool_calls": [{"id": "x", "type": "function", "function": {
+        "name": "transfer_to_technician",
+        "arguments": {"customer_id": index.healthy[0].customer_id, "line_id": index.healthy[0].line_id,
+                      "issue": "no_signal"}}}]}  # fmt: skip
+    spoiled = messages[:-2] + [ticket] + messages[-2:]
+    assert verify(outage, spoiled).value == 0.0
+
+    refusal = next(
+        t for t in domain.generate_tasks(30, seed=3, kinds=["no_tool/policy_refusal"], size="small")
+        if any(f.tool == "resume_line" for f in t.forbidden)
+    )  # fmt: skip
+    messages = _rollout(domain, refusal).messages
+    line_id = next(c.arguments["line_id"] for c in refusal.gold_calls() if c.name == "get_line_details")
+    resume = {"role": "assistant", "content": None, "tool_calls": [{"id": "y", "type": "function", "function": {
+        "name": "resume_line", "arguments": {"line_id": line_id}}}]}  # fmt: skip
+    assert verify(refusal, messages[:-2] + [resume] + messages[-2:]).value == 0.0
+
+
+def test_skipping_the_final_speed_test_is_not_a_success(domain, index):
+    task = _fault_task(domain, index.healthy[1], ["airplane_mode"])
+    messages = copy.deepcopy(_rollout(domain, task).messages)
+    last = max(i for i, m in enumerate(messages) if m.get("user_tool_calls"))
+    assert messages[last]["user_tool_calls"][0]["name"] == "run_speed_test"
+    del messages[last]["user_tool_calls"]
+    assert verify(task, messages).value < 1.0
+
+
+def test_every_kind_generates_at_scale_with_unique_ids(domain):
+    for kind in domain.kinds:
+        tasks = domain.generate_tasks(1000, seed=99, kinds=[kind])
+        assert len({t.id for t in tasks}) == 1000, kind
