@@ -14,6 +14,8 @@ Layout of `out_dir`:
 A flush publishes every buffered split together and then commits one manifest line, so a task
 is finished exactly when all of its rows are published. Kill the process anywhere and reopen:
 orphan shards are deleted and `finished_task_ids()` names exactly the tasks whose rows are in.
+One writer per directory (a lock file enforces it), used from one thread; reading back:
+`toolgym.generators.reading` (exact) or `datasets.load_dataset(out_dir)`.
 """
 
 from __future__ import annotations
