@@ -1,0 +1,165 @@
+"""End-to-end generation jobs on the toy domain: output, re-verification, resume, bad configs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import datasets
+import pytest
+
+import toolgym
+from tests.jobs import toy_config
+from toolgym.cli import main as cli_main
+from toolgym.config import load_config
+from toolgym.errors import ConfigError
+from toolgym.generators.job import run_job
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _rows(out: Path, split: str) -> list[dict]:
+    files = sorted(str(p) for p in (out / split).glob("*.parquet"))
+    if not files:
+        return []
+    return list(datasets.load_dataset("parquet", data_files=files, split="train"))
+
+
+def _ids(out: Path) -> dict[str, list[str]]:
+    return {split: sorted(r["id"] for r in _rows(out, split)) for split in ("sft", "no_tool", "rl_tasks", "rejected")}
+
+
+@pytest.fixture
+def finished_job(toy_domain, tmp_path):
+    out = tmp_path / "job"
+    result = run_job(toy_config(out), progress=False)
+    return out, result
+
+
+def test_job_writes_verified_rows_that_load_back(finished_job):
+    out, result = finished_job
+    stats = result["stats"]
+    assert stats["tasks_run"] == stats["tasks_planned"] > 0
+    assert stats["pass_rate"] == 1.0
+    sft, no_tool, rl = _rows(out, "sft"), _rows(out, "no_tool"), _rows(out, "rl_tasks")
+    assert sft and no_tool and rl
+    assert {r["kind"] for r in sft} == {"single", "multi_turn"}
+    assert {r["kind"] for r in no_tool} == {"no_tool/irrelevant", "no_tool/missing_info", "no_tool/unavailable"}
+    for row in sft + no_tool:
+        assert row["verification"]["passed"] and row["teacher"]["name"] == "oracle"
+        task = next(r["task"] for r in rl if r["id"] == f"{row['task_id']}-rl")
+        assert toolgym.verify(task, row["messages"]).value == 1.0
+        calls = [c for m in row["messages"] for c in (m.get("tool_calls") or [])]
+        assert all(isinstance(c["function"]["arguments"], dict) for c in calls)
+    kinds = {r["item_type"] for r in rl}
+    assert kinds == {"episode", "next_action"}
+    card = (out / "README.md").read_text()
+    assert "sft" in card and "toy" in card
+
+
+def test_rl_items_reset_an_env_and_next_actions_target_gold_calls(finished_job, toy_domain):
+    out, _ = finished_job
+    rl = _rows(out, "rl_tasks")
+    episode = next(r for r in rl if r["item_type"] == "episode" and r["kind"] == "single")
+    env = toolgym.make(episode["env_id"], world_size="default")
+    observation, info = env.reset(options={"task": episode["task"]})
+    assert observation[1]["content"] == episode["prompt"][1]["content"]
+    item = next(r for r in rl if r["item_type"] == "next_action")
+    from toolgym.verifiers.rewards import tool_call_reward
+
+    assert tool_call_reward([item["target"]], target=item["target"]) == [1.0]
+    assert item["prompt"][-1]["role"] in ("user", "tool")
+
+
+def test_same_config_same_rows(toy_domain, tmp_path, finished_job):
+    out, _ = finished_job
+    again = tmp_path / "again"
+    run_job(toy_config(again), progress=False)
+    assert _ids(again) == _ids(out)
+    first = {r["id"]: r["messages"] for r in _rows(out, "sft")}
+    second = {r["id"]: r["messages"] for r in _rows(again, "sft")}
+    assert first == second
+
+
+def test_rerun_of_a_finished_job_adds_nothing(finished_job):
+    out, _ = finished_job
+    before = _ids(out)
+    result = run_job(toy_config(out), progress=False)
+    assert result["stats"]["tasks_run"] == 0
+    assert _ids(out) == before
+
+
+def test_sigkill_then_resume_gives_exactly_the_uninterrupted_ids(toy_domain, tmp_path, finished_job):
+    reference, _ = finished_job
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "tests.jobs", str(out), "0.02"], cwd=ROOT, env=env)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list((out / "sft").glob("*.parquet"))) < 2:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = sum(len(v) for v in _ids(out).values())
+    total = sum(len(v) for v in _ids(reference).values())
+    assert 0 < partial < total, "the kill should land mid-run"
+    subprocess.run([sys.executable, "-m", "tests.jobs", str(out)], cwd=ROOT, env=env, check=True)
+    resumed = _ids(out)
+    assert resumed == _ids(reference)
+    for split, ids in resumed.items():
+        assert len(ids) == len(set(ids)), f"duplicate rows in {split}"
+
+
+def test_a_task_that_raises_is_recorded_and_the_job_goes_on(toy_domain, tmp_path, monkeypatch):
+    from toolgym.generators.oracle import OracleTeacher
+
+    original = OracleTeacher.act_sync
+    victims: set[str] = set()
+
+    def flaky(self, messages, tools, task=None):
+        if task.kind == "single" and (not victims or task.id in victims):
+            victims.add(task.id)
+            raise RuntimeError("teacher exploded")
+        return original(self, messages, tools, task)
+
+    monkeypatch.setattr(OracleTeacher, "act_sync", flaky)
+    out = tmp_path / "flaky"
+    result = run_job(toy_config(out), progress=False)
+    assert result["stats"]["task_failures"] == 1
+    failures = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
+    assert failures[0]["task_id"] in victims and "teacher exploded" in failures[0]["error"]
+    assert result["stats"]["tasks_run"] == result["stats"]["tasks_planned"]
+
+
+def test_bad_configs_name_the_key_and_the_fix(tmp_path, capsys):
+    with pytest.raises(ConfigError, match=r"unknown key 'executor.typ'. did you mean 'type'"):
+        load_config({"executor": {"typ": "ray"}})
+    with pytest.raises(ConfigError, match=r"did you mean 'no_tool/irrelevant'"):
+        load_config({"mix": {"kinds": {"no_tool/irelevant": 3}}})
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError, match="--set takes key=value"):
+        load_config({}, ["executor.type"])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("executor:\n  type: spark\n")
+    assert cli_main(["generate", str(bad), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "executor.type" in err and "'local'" in err and "'ray'" in err
+
+
+def test_unknown_domain_in_config(tmp_path):
+    config = load_config({"domains": ["retial"], "output": {"dir": str(tmp_path)}})
+    with pytest.raises(KeyError, match="unknown domain 'retial'"):
+        run_job(config, progress=False)
+
+
+def test_api_key_never_reaches_the_card(toy_domain, tmp_path):
+    config = toy_config(tmp_path / "card", teacher={"name": "oracle", "api_key": "sk-very-secret"})
+    run_job(config, progress=False)
+    for path in (tmp_path / "card").rglob("*"):
+        if path.is_file():
+            assert b"sk-very-secret" not in path.read_bytes(), path
