@@ -66,6 +66,7 @@ class ChatClient:
         )
         self.usage = Usage()  # run totals, for the dataset card
         self._task_json: OrderedDict[str, bytes] = OrderedDict()
+        self._tools_json: OrderedDict[int, tuple[list, bytes]] = OrderedDict()
 
     def __repr__(self) -> str:  # never the key
         return f"{type(self).__name__}(model={self.model!r}, base_url={public_url(self.base_url)!r})"
@@ -74,15 +75,29 @@ class ChatClient:
         return {"model": self.model, "base_url": public_url(self.base_url), "sampling": dict(self.sampling),
                 "extra": sorted(self.extra)}
 
-    def _body(self, messages: list[Message], task: Task | None, **fields: Any) -> bytes:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, **fields, **self.sampling}
+    def _body(self, messages: list[Message], task: Task | None, tools: list[dict[str, Any]] | None = None) -> bytes:
+        """The request as JSON bytes. Tools and task are encoded once and spliced in: the
+        tool schemas are most of a request's bytes and do not change within an episode."""
+        body: dict[str, Any] = {"model": self.model, "messages": messages, **self.sampling}
         if task is not None and self.send_task_id:
             body["metadata"] = {TASK_ID_KEY: task.id or task.content_id()}
         body.update(self.extra)
         data = dumps(body)
-        if task is not None and self.send_task:  # spliced in: the task's JSON is made once per task
-            data = data[:-1] + b',"' + TASK_FIELD.encode() + b'":' + self._task_bytes(task) + b"}"
-        return data
+        splices = []
+        if tools and "tools" not in self.extra:
+            splices.append(b',"tools":' + self._tools_bytes(tools))
+        if task is not None and self.send_task:
+            splices.append(b',"' + TASK_FIELD.encode() + b'":' + self._task_bytes(task))
+        return data[:-1] + b"".join(splices) + b"}" if splices else data
+
+    def _tools_bytes(self, tools: list[dict[str, Any]]) -> bytes:
+        """Keyed by the list object (the env's tools for the episode), kept alive by the cache."""
+        found = self._tools_json.get(id(tools))
+        if found is None or found[0] is not tools:
+            found = self._tools_json[id(tools)] = (tools, dumps(tools))
+            if len(self._tools_json) > 256:
+                self._tools_json.popitem(last=False)
+        return found[1]
 
     def _task_bytes(self, task: Task) -> bytes:
         key = task.id or task.content_id()

@@ -123,12 +123,25 @@ def _api_call(call: Any) -> dict[str, Any]:
     }
 
 
+_PROMPTS: dict[tuple[int, str], tuple[list, str]] = {}
+
+
 def with_tools_prompt(messages: list[Message], tools: list[dict[str, Any]]) -> list[Message]:
-    """Text mode: the tools rendered into the system prompt (a system message is added if none)."""
+    """Text mode: the tools rendered into the system prompt (a system message is added if none).
+
+    Rendered once per (tools list, system text): an episode asks for the same prompt every turn.
+    """
     if not tools:
         return messages
     first = messages[0] if messages and messages[0].get("role") == "system" else None
-    rendered = template("tools_prompt.md.j2").render(system=(first or {}).get("content") or "", tools=tools).strip()
+    system = (first or {}).get("content") or ""
+    found = _PROMPTS.get((id(tools), system))
+    if found is None or found[0] is not tools:
+        if len(_PROMPTS) > 256:
+            _PROMPTS.clear()
+        found = _PROMPTS[(id(tools), system)] = (tools, template("tools_prompt.md.j2").render(
+            system=system, tools=tools).strip())
+    rendered = found[1]
     if first is None:
         return [{"role": "system", "content": rendered}, *messages]
     return [{"role": "system", "content": rendered}, *messages[1:]]

@@ -89,6 +89,7 @@ class _Connection(asyncio.Protocol):
             if 100 <= status < 200:  # interim response: the real one follows
                 continue
             self.status, self.reason = status, reason
+            chunked = False
             for line in lines[1:]:
                 name, _, value = line.partition(b":")
                 name, value = name.strip(), value.strip()
@@ -97,9 +98,11 @@ class _Connection(asyncio.Protocol):
                 if lowered == b"content-length":
                     self.length = int(value)
                 elif lowered == b"transfer-encoding" and b"chunked" in value.lower():
-                    self.length = -1
+                    chunked = True
                 elif lowered == b"connection":
                     self.keep_alive = b"close" not in value.lower()
+            if chunked:  # it wins over a Content-Length (RFC 9112 6.3)
+                self.length = -1
             if version == b"HTTP/1.0":
                 self.keep_alive = False
             if status in (204, 304) or self._method_is_head:
@@ -197,9 +200,13 @@ class FastTransport(httpx2.AsyncBaseTransport):
         origin = (url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme, 80))
         timeouts: dict[str, Any] = request.extensions.get("timeout") or {}
         body = await request.aread()
-        target = url.raw_path
-        lines = [request.method.encode(), b" ", target, b" HTTP/1.1\r\n"]
-        for name, value in request.headers.raw:
+        headers = request.headers.raw
+        if "content-length" not in request.headers:  # a streamed body, now read whole
+            headers = [(k, v) for k, v in headers if k.lower() != b"transfer-encoding"]
+            if body or request.method not in ("GET", "HEAD"):
+                headers.append((b"Content-Length", str(len(body)).encode()))
+        lines = [request.method.encode(), b" ", url.raw_path, b" HTTP/1.1\r\n"]
+        for name, value in headers:
             lines += (name, b": ", value, b"\r\n")
         lines.append(b"\r\n")
         payload = b"".join(lines) + body

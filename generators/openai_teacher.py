@@ -54,8 +54,7 @@ class OpenAITeacher(ChatClient, Policy):
 
     async def act(self, messages: list[Message], tools: list[dict[str, Any]], task: Task | None = None) -> Any:
         if self.mode == "native":
-            fields = {"tools": tools} if tools else {}
-            body = self._body(api_messages(messages, "native"), task, **fields)
+            body = self._body(api_messages(messages, "native"), task, tools)
         else:
             body = self._body(with_tools_prompt(api_messages(messages, "text"), tools), task)
         data = await self._complete(body)

@@ -220,10 +220,18 @@ async def test_fast_transport_reads_chunked_and_reuses_connections():
 
     async def handle(reader, writer):
         connections.append(writer)
-        while await reader.readuntil(b"\r\n\r\n"):
+        while head := await reader.readuntil(b"\r\n\r\n"):
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length")), 0)
+            echo = await reader.readexactly(length)
             writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
-                         b"5\r\nhello\r\n6;x=1\r\n world\r\n0\r\n\r\n")
+                         b"5\r\nhello\r\n6;x=1\r\n world\r\n" + b"%x\r\n%s\r\n0\r\n\r\n" % (len(echo), echo)
+                         if echo else b"HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\nhello world")
             await writer.drain()
+
+    async def streamed():
+        yield b" and "
+        yield b"more"
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
@@ -231,6 +239,8 @@ async def test_fast_transport_reads_chunked_and_reuses_connections():
         for _ in range(3):
             response = await client.get(f"http://127.0.0.1:{port}/")
             assert response.text == "hello world"
+        response = await client.post(f"http://127.0.0.1:{port}/", content=streamed())
+        assert response.text == "hello world and more"
     assert len(connections) == 1
     server.close()
 
