@@ -131,6 +131,7 @@ def normalize_message(action: dict[str, Any]) -> ParsedAction:
                 problems.append(f"arguments of {name!r} are not valid JSON")
         if not isinstance(name, str):
             problems.append(f"a tool call has no string name: {str(raw)[:80]!r}")
+            name = None if name is None else json.dumps(name)  # keep it readable and storable
         calls.append(_call(name, arguments, raw.get("id")))
     reasoning = action.get("reasoning_content") or action.get("reasoning")
     return ParsedAction(_message(content, calls, reasoning), problems)

@@ -11,6 +11,7 @@ from toolgym.config import JobConfig
 from toolgym.envs.task import Task
 
 from .executors import make_executor
+from .features import RowError
 from .planning import plan_tasks
 from .progress import JobProgress, JobStats
 from .rows import rows_for
@@ -36,7 +37,12 @@ async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress
                 failure = None
                 if result.get("error"):
                     failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
-                writer.add(task.id, rows, failure)
+                try:
+                    writer.add(task.id, rows, failure)
+                except RowError as exc:  # one unstorable chat must not stop the job
+                    rows = {}
+                    failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": f"row not storable: {exc}"}
+                    writer.add(task.id, rows, failure)
                 stats.record(task, result, rows)
                 display.update()
     finally:
