@@ -32,7 +32,7 @@ from .tables import (
 )
 
 NOW = dt.datetime(2025, 3, 14, 10, 0)
-CUSTOMERS_PER_SIZE = {"small": 24, "default": 1000}
+CUSTOMERS_PER_SIZE = {"small": 24, "default": 600}
 TAX_RATE = 0.08
 # Billing cycles are calendar months; the last one closed is February, due March 21.
 CYCLES = (

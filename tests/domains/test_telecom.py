@@ -85,7 +85,7 @@ def test_sizes_and_a_healthy_built_world(domain):
     default = World(domain.template(0, "default"))
     try:
         assert small.count(small.info("customer").model) == 24
-        assert default.count(default.info("customer").model) == 1000
+        assert default.count(default.info("customer").model) == 600
         for world in (small, default):
             assert world.count(world.info("phone").model) == world.count(world.info("customer").model)
         # Every phone of the small world works at home unless its region has an active outage.
