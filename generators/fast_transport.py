@@ -1,4 +1,4 @@
-"""An httpx2 transport for HTTP/1.1 on asyncio Protocols, with an O(1) keep-alive pool.
+"""An httpx2 (or httpx) transport for HTTP/1.1 on asyncio Protocols, with an O(1) keep-alive pool.
 
 The `openai` client (3.x) sends through `httpx2`, whose default transport (httpcore2 on anyio,
 h11 parsing) costs most of a teacher call's CPU at high concurrency: its pool walks every
@@ -17,11 +17,35 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import sys
+from types import ModuleType
 from typing import Any
 
-import httpx2
-
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def http_library() -> ModuleType:
+    """The HTTP package under the installed `openai`: httpx2 (openai 3.x) or httpx (1.x, 2.x).
+
+    Both have the same API; the transport and the error types must come from the one the client
+    uses, or its error mapping (timeouts, connection errors) would not recognise them.
+    """
+    import importlib
+
+    import openai
+
+    client_type = openai.DefaultAsyncHttpxClient
+    for name in ("httpx2", "httpx"):
+        try:
+            module = sys.modules.get(name) or importlib.import_module(name)
+        except ImportError:
+            continue
+        if isinstance(client_type, type) and issubclass(client_type, module.AsyncClient):
+            return module
+    raise ImportError(f"openai {openai.__version__} uses neither httpx2 nor httpx; toolgym cannot drive it")
+
+
+HTTP = http_library()
 
 
 class _Connection(asyncio.Protocol):
@@ -59,7 +83,7 @@ class _Connection(asyncio.Protocol):
         if self.status and self.length is None:  # body delimited by the close
             self._finish(keep_alive=False)
             return
-        self._fail(httpx2.RemoteProtocolError if self.got_bytes else httpx2.ReadError,
+        self._fail(HTTP.RemoteProtocolError if self.got_bytes else HTTP.ReadError,
                    "the server closed the connection before a full response"
                    + (f" ({exc})" if exc else ""))
 
@@ -72,7 +96,7 @@ class _Connection(asyncio.Protocol):
         try:
             self._parse()
         except ValueError as exc:
-            self._fail(httpx2.RemoteProtocolError, f"malformed HTTP response: {exc}")
+            self._fail(HTTP.RemoteProtocolError, f"malformed HTTP response: {exc}")
             self.close()
 
     # ---- parsing -------------------------------------------------------------------------
@@ -161,7 +185,7 @@ class _Connection(asyncio.Protocol):
 
     def _timed_out(self, timeout: float) -> None:
         self.timer = None
-        self._fail(httpx2.ReadTimeout, f"no response within {timeout:g}s")
+        self._fail(HTTP.ReadTimeout, f"no response within {timeout:g}s")
         self.close()
 
     def _finish(self, keep_alive: bool) -> None:
@@ -186,8 +210,8 @@ class _Connection(asyncio.Protocol):
             self.transport.close()
 
 
-class FastTransport(httpx2.AsyncBaseTransport):
-    """HTTP/1.1 keep-alive connections on asyncio; pass as `httpx2.AsyncClient(transport=...)`."""
+class FastTransport(HTTP.AsyncBaseTransport):
+    """HTTP/1.1 keep-alive connections on asyncio; pass as `HTTP.AsyncClient(transport=...)`."""
 
     def __init__(self, *, max_idle: int = 1024, ssl_context: ssl.SSLContext | None = None):
         self.max_idle = max_idle
@@ -195,7 +219,7 @@ class FastTransport(httpx2.AsyncBaseTransport):
         self._idle: dict[tuple[str, str, int], list[_Connection]] = {}
         self._closed = False
 
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+    async def handle_async_request(self, request: HTTP.Request) -> HTTP.Response:
         url = request.url
         origin = (url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme, 80))
         timeouts: dict[str, Any] = request.extensions.get("timeout") or {}
@@ -219,12 +243,12 @@ class FastTransport(httpx2.AsyncBaseTransport):
             waiter = connection.start(payload, head_only, timeouts.get("read"))
             try:
                 await waiter
-            except httpx2.ReadError as exc:
+            except HTTP.ReadError as exc:
                 connection.close()
                 if reused and attempt == 0:  # a kept-alive socket the server had just closed
                     continue
                 raise type(exc)(str(exc), request=request) from None
-            except httpx2.TransportError as exc:
+            except HTTP.TransportError as exc:
                 connection.close()
                 raise type(exc)(str(exc), request=request) from None
             except BaseException:  # cancelled mid-request: the connection's state is unknown
@@ -236,10 +260,10 @@ class FastTransport(httpx2.AsyncBaseTransport):
             self._give_back(origin, connection)
         else:
             connection.close()
-        return httpx2.Response(
+        return HTTP.Response(
             connection.status,
             headers=connection.headers,
-            stream=httpx2.ByteStream(bytes(connection.body)),
+            stream=HTTP.ByteStream(bytes(connection.body)),
             extensions={"http_version": b"HTTP/1.1", "reason_phrase": connection.reason},
         )
 
@@ -258,10 +282,10 @@ class FastTransport(httpx2.AsyncBaseTransport):
         else:
             connection.close()
 
-    async def _connect(self, origin: tuple[str, str, int], timeout: float | None, request: httpx2.Request) -> _Connection:
+    async def _connect(self, origin: tuple[str, str, int], timeout: float | None, request: HTTP.Request) -> _Connection:
         scheme, host, port = origin
         if scheme not in _DEFAULT_PORTS:
-            raise httpx2.UnsupportedProtocol(f"scheme {scheme!r} is not http or https", request=request)
+            raise HTTP.UnsupportedProtocol(f"scheme {scheme!r} is not http or https", request=request)
         context = None
         if scheme == "https":
             if self._ssl is None:
@@ -274,9 +298,9 @@ class FastTransport(httpx2.AsyncBaseTransport):
         try:
             _, connection = await asyncio.wait_for(opening, timeout)
         except TimeoutError:
-            raise httpx2.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s", request=request) from None
+            raise HTTP.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s", request=request) from None
         except OSError as exc:
-            raise httpx2.ConnectError(f"cannot connect to {host}:{port}: {exc.strerror or exc}", request=request) from None
+            raise HTTP.ConnectError(f"cannot connect to {host}:{port}: {exc.strerror or exc}", request=request) from None
         return connection
 
     async def aclose(self) -> None:

@@ -182,18 +182,19 @@ class Endpoint:
         return parts.scheme == "http" and not proxied
 
     def _make_client(self, api_key: str):
-        import httpx2
         import openai
 
+        from .fast_transport import HTTP
+
         s = self.settings
-        timeout = httpx2.Timeout(s.timeout, connect=s.connect_timeout)
+        timeout = HTTP.Timeout(s.timeout, connect=s.connect_timeout)
         if self._uses_fast_transport():
             from .fast_transport import FastTransport
 
-            http = httpx2.AsyncClient(transport=FastTransport(max_idle=s.concurrency), timeout=timeout)
+            http = HTTP.AsyncClient(transport=FastTransport(max_idle=s.concurrency), timeout=timeout)
         else:  # keep-alive sized to the concurrency: the default (100) reconnects above it
-            limits = httpx2.Limits(max_connections=s.concurrency, max_keepalive_connections=s.concurrency)
-            http = httpx2.AsyncClient(limits=limits, timeout=timeout, follow_redirects=True)
+            limits = HTTP.Limits(max_connections=s.concurrency, max_keepalive_connections=s.concurrency)
+            http = HTTP.AsyncClient(limits=limits, timeout=timeout, follow_redirects=True)
         return openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", max_retries=0,
                                   timeout=timeout, http_client=http)
 
@@ -217,8 +218,9 @@ class Endpoint:
 
         Tokens and retries go to the episode's usage scope under `role`, and to `totals`.
         """
-        import httpx2
         import openai
+
+        from .fast_transport import HTTP
 
         s = self.settings
         client = self._client(api_key)
@@ -234,7 +236,7 @@ class Endpoint:
                     raise self._down()
                 self.stats.calls += 1
                 try:
-                    response = await client.post(path, cast_to=httpx2.Response, content=body)
+                    response = await client.post(path, cast_to=HTTP.Response, content=body)
                     data = json.loads(response.content)
                 except openai.APIStatusError as exc:
                     status = exc.status_code
@@ -246,7 +248,7 @@ class Endpoint:
                 except (openai.APITimeoutError, openai.APIConnectionError) as exc:
                     cause = exc.__cause__
                     error = f"{type(cause or exc).__name__}: {cause or exc}"
-                    if isinstance(cause, (httpx2.ConnectError, httpx2.ConnectTimeout)):
+                    if isinstance(cause, (HTTP.ConnectError, HTTP.ConnectTimeout)):
                         if self._breaker.failure(error):
                             log.error("%s", self._down())
                         if self._breaker.is_open():
@@ -312,6 +314,18 @@ def endpoint(base_url: str, settings: EndpointSettings) -> Endpoint:
     return found
 
 
+async def close_endpoints() -> None:
+    """Close every endpoint's connections on the running loop (call once when a job ends)."""
+    for found in _ENDPOINTS.pop(asyncio.get_running_loop(), {}).values():
+        await found.aclose()
+
+
+def endpoint_stats() -> dict[str, dict[str, Any]]:
+    """Calls, retries and failures per endpoint on the running loop, for logs and the dataset card."""
+    per_loop = _ENDPOINTS.get(asyncio.get_running_loop(), {})
+    return {found.public_url: found.stats.to_dict() for found in per_loop.values()}
+
+
 def resolve_connection(base_url: str | None, api_key: str | None) -> tuple[str, str]:
     """base_url and key from the arguments, else OPENAI_BASE_URL / OPENAI_API_KEY."""
     url = base_url or os.environ.get("OPENAI_BASE_URL") or ""
@@ -327,4 +341,5 @@ def dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-__all__ = ["Endpoint", "EndpointDown", "EndpointSettings", "TeacherError", "Usage", "endpoint", "resolve_connection"]
+__all__ = ["Endpoint", "EndpointDown", "EndpointSettings", "TeacherError", "Usage", "close_endpoints", "endpoint",
+           "endpoint_stats", "resolve_connection"]

@@ -15,7 +15,7 @@ import pytest
 
 from toolgym.envs.env import ToolEnv
 from toolgym.generators import OracleTeacher, ScriptedUser, rollout
-from toolgym.generators.http_client import EndpointDown, TeacherError
+from toolgym.generators.http_client import EndpointDown, TeacherError, close_endpoints, endpoint_stats
 from toolgym.generators.llm_user import LLMUser
 from toolgym.generators.openai_teacher import OpenAITeacher
 from toolgym.generators.serve_policy import Faults, start
@@ -95,9 +95,12 @@ async def test_faults_end_every_episode_as_a_result_or_a_recorded_error(toy_doma
 
     try:
         outcomes = await asyncio.gather(*(episode(t) for t in tasks))
+        counted = endpoint_stats()[server.base_url]
+        await close_endpoints()
     finally:
         await server.close()
     assert len(outcomes) == len(tasks)
+    assert counted["retries"] == teacher.usage.retries and counted["by_error"]
     results = [o for o in outcomes if o[0] == "result"]
     assert all(r[1].verification is not None for r in results)
     assert all(o[1] for o in outcomes if o[0] == "error")  # each failure carries its reason
@@ -212,9 +215,7 @@ async def test_llm_user_turn_limit_and_scripted_opening(toy_domain, tasks):
 
 
 async def test_fast_transport_reads_chunked_and_reuses_connections():
-    import httpx2
-
-    from toolgym.generators.fast_transport import FastTransport
+    from toolgym.generators.fast_transport import HTTP, FastTransport
 
     connections = []
 
@@ -235,7 +236,7 @@ async def test_fast_transport_reads_chunked_and_reuses_connections():
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    async with httpx2.AsyncClient(transport=FastTransport()) as client:
+    async with HTTP.AsyncClient(transport=FastTransport()) as client:
         for _ in range(3):
             response = await client.get(f"http://127.0.0.1:{port}/")
             assert response.text == "hello world"
