@@ -59,7 +59,9 @@ def order(world: World, order_id: str) -> OrderBase:
 
 def product(world: World, product_id: str) -> ProductBase:
     if not PRODUCT_ID.match(product_id):
-        raise ToolError(f"{product_id!r} is not a product id: product ids are 'P' followed by 4 digits, such as 'P1024'")
+        raise ToolError(
+            f"{product_id!r} is not a product id: product ids are 'P' followed by 4 digits, such as 'P1024'"
+        )
     return world.require(Product, product_id, "product")
 
 
@@ -112,7 +114,9 @@ def require_status(found: OrderBase, allowed: str, action: str) -> None:
 def require_unmodified(found: OrderBase) -> None:
     require_status(found, "pending", "be modified")
     if found.modified:
-        raise ToolError(f"order {found.id} has already been modified once; a pending order can be modified only once")
+        raise ToolError(
+            f"order {found.id} has already been modified once; a pending order can be modified only once"
+        )
 
 
 def require_return_window(world: World, found: OrderBase) -> None:
@@ -141,7 +145,9 @@ def chosen_items(world: World, found: OrderBase, item_ids: list[str]) -> list[Or
     return picked
 
 
-def replacement_variants(world: World, items: list[OrderItemBase], new_variant_ids: list[str]) -> list[VariantBase]:
+def replacement_variants(
+    world: World, items: list[OrderItemBase], new_variant_ids: list[str]
+) -> list[VariantBase]:
     """The variants to swap `items` for: another option of the same product, sold and in stock."""
     if len(new_variant_ids) != len(items):
         raise ToolError(
@@ -158,12 +164,15 @@ def replacement_variants(world: World, items: list[OrderItemBase], new_variant_i
         if variant.id == item.variant_id:
             raise ToolError(f"item {item.id} already is variant {variant_id}; choose a different option")
         if not variant.available:
-            raise ToolError(f"variant {variant_id} of {item.name} is discontinued; choose an available option")
+            raise ToolError(
+                f"variant {variant_id} of {item.name} is discontinued; choose an available option"
+            )
         wanted = new_variant_ids.count(variant_id)
+        if variant.stock < 1:
+            raise ToolError(f"variant {variant_id} of {item.name} is out of stock; choose an option in stock")
         if variant.stock < wanted:
             raise ToolError(
-                f"variant {variant_id} of {item.name} has {variant.stock} in stock, {wanted} needed; "
-                "choose an option in stock"
+                f"variant {variant_id} of {item.name} has only {variant.stock} in stock and {wanted} are asked for"
             )
         chosen.append(variant)
     return chosen
@@ -180,7 +189,9 @@ def refund_target(world: World, found: OrderBase, payment_method_id: str) -> Pay
     """Money back goes to the order's original payment method or a gift card of the customer."""
     method = payment_method_of(world, found.customer_id, payment_method_id)
     if method.id != found.payment_method_id and method.kind != "gift_card":
-        cards = [m.id for m in world.select(PaymentMethod, {"customer_id": found.customer_id, "kind": "gift_card"})]
+        cards = [
+            m.id for m in world.select(PaymentMethod, {"customer_id": found.customer_id, "kind": "gift_card"})
+        ]
         raise ToolError(
             f"payment method {payment_method_id!r} is not allowed here: use the order's original payment method "
             f"({found.payment_method_id}) or a gift card of the customer ({', '.join(cards) or 'none on file'})"
@@ -192,7 +203,9 @@ def check_address(address1: str, city: str, state: str, zip: str) -> None:
     if not address1.strip() or not city.strip():
         raise ToolError("address1 and city must not be empty")
     if state not in US_STATES:
-        raise ToolError(f"state {state!r} is not a US state code: use two capital letters, such as 'CA' or 'NY'")
+        raise ToolError(
+            f"state {state!r} is not a US state code: use two capital letters, such as 'CA' or 'NY'"
+        )
     if not ZIP.match(zip):
         raise ToolError(f"zip {zip!r} is not a US ZIP code: use 5 digits, such as '10001'")
 

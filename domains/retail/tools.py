@@ -98,7 +98,9 @@ def list_payment_methods(world: World, customer_id: str) -> list[dict[str, Any]]
         customer_id: The customer's id, such as 'C12345'.
     """
     access.customer(world, customer_id)
-    return [m.model_dump(exclude_none=True) for m in world.select(PaymentMethod, {"customer_id": customer_id})]
+    return [
+        m.model_dump(exclude_none=True) for m in world.select(PaymentMethod, {"customer_id": customer_id})
+    ]
 
 
 @tool
@@ -136,7 +138,9 @@ def update_customer_address(
 
 # ---- orders: reading ------------------------------------------------------------------------------
 @tool
-def list_customer_orders(world: World, customer_id: str, status: OrderStatus | None = None) -> list[dict[str, Any]]:
+def list_customer_orders(
+    world: World, customer_id: str, status: OrderStatus | None = None
+) -> list[dict[str, Any]]:
     """List a customer's orders, newest first, with status, date, total and number of items.
 
     Args:
@@ -182,7 +186,15 @@ def get_tracking_info(world: World, order_id: str) -> dict[str, Any]:
         "tracking_number": found.tracking_number,
         "delivered_at": found.delivered_at,
         "ship_to": ", ".join(
-            p for p in (found.ship_address1, found.ship_address2, found.ship_city, found.ship_state, found.ship_zip) if p
+            p
+            for p in (
+                found.ship_address1,
+                found.ship_address2,
+                found.ship_city,
+                found.ship_state,
+                found.ship_zip,
+            )
+            if p
         ),
     }
 
@@ -202,7 +214,14 @@ def search_products(world: World, query: str = "", category: Category | None = N
     pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     rows = world.query(_SEARCH, (query, pattern, category, category))
     return [
-        {"product_id": pid, "name": name, "category": cat, "min_price": low, "max_price": high, "variants_in_stock": n}
+        {
+            "product_id": pid,
+            "name": name,
+            "category": cat,
+            "min_price": low,
+            "max_price": high,
+            "variants_in_stock": n,
+        }
         for pid, name, cat, low, high, n in rows
     ]
 
@@ -289,7 +308,9 @@ def modify_pending_order_payment(world: World, order_id: str, payment_method_id:
     access.require_unmodified(found)
     new = access.payment_method_of(world, found.customer_id, payment_method_id)
     if new.id == found.payment_method_id:
-        raise ToolError(f"order {order_id} is already paid with {payment_method_id}; choose a different method")
+        raise ToolError(
+            f"order {order_id} is already paid with {payment_method_id}; choose a different method"
+        )
     old = world.require(PaymentMethod, found.payment_method_id, "payment method")
     access.refund(world, order_id, old, found.total)
     access.charge(world, order_id, new, found.total)
@@ -326,7 +347,11 @@ def modify_pending_order_items(
         )
     access.take_stock(world, variants)
     updated = world.update(Order, order_id, total=round(found.total + difference, 2), modified=True)
-    return {**updated.model_dump(), "price_difference": difference, "items": access.order_items(world, order_id)}
+    return {
+        **updated.model_dump(),
+        "price_difference": difference,
+        "items": access.order_items(world, order_id),
+    }
 
 
 @tool(writes=True)
@@ -392,9 +417,18 @@ def transfer_to_human_agent(world: World, customer_id: str, reason: TransferReas
     access.customer(world, customer_id)
     number = world.new_id("escalation")
     ticket = world.insert(
-        Escalation, {"id": f"ESC{number:05d}", "customer_id": customer_id, "reason": reason, "created_at": iso(world.now)}
+        Escalation,
+        {
+            "id": f"ESC{number:05d}",
+            "customer_id": customer_id,
+            "reason": reason,
+            "created_at": iso(world.now),
+        },
     )
-    return {"escalation_id": ticket.id, "message": "Transfer requested; a human agent will take over this chat."}
+    return {
+        "escalation_id": ticket.id,
+        "message": "Transfer requested; a human agent will take over this chat.",
+    }
 
 
 TOOLS = [

@@ -36,7 +36,9 @@ def missing_shipping_address(ctx: GenContext) -> Piece | None:
     return _missing(
         ctx.say("req_modify_address_ask", order_id=order.id),
         f"Change the shipping address of order {order.id}; you don't know the new address yet.",
-        "new shipping address", order.customer_id, [order_fact(order.id)],
+        "new shipping address",
+        order.customer_id,
+        [order_fact(order.id)],
     )
 
 
@@ -45,7 +47,8 @@ def missing_default_address(ctx: GenContext) -> Piece | None:
     return _missing(
         ctx.say("req_update_address_ask"),
         "Update the default address on your account; you don't have the new address at hand.",
-        "new default address", customer_id,
+        "new default address",
+        customer_id,
     )
 
 
@@ -55,33 +58,66 @@ def missing_preference(ctx: GenContext) -> Piece | None:
         return None
     order = ctx.pick(s.exchangeable)
     item = ctx.pick([i for i in s.items[order.id] if s.alternatives(i)])
-    options = [n for n in ("size", "color", "style", "capacity", "material")
-               if any(getattr(v, n) is not None for v in s.alternatives(item))]
+    options = [
+        n
+        for n in ("size", "color", "style", "capacity", "material")
+        if any(getattr(v, n) is not None for v in s.alternatives(item))
+    ]
     option = ctx.pick(options)
     label = f"preferred {option}"
     return _missing(
         ctx.say("req_exchange_unsure", order_id=order.id, item=item.name, option=option),
         f"Exchange the {item.name} from order {order.id} for another {option}; you haven't decided which yet.",
-        label, order.customer_id, [order_fact(order.id)],
+        label,
+        order.customer_id,
+        [order_fact(order.id)],
     )
 
 
+_GIVERS = (
+    "friend",
+    "aunt",
+    "coworker",
+    "grandson",
+    "neighbor",
+    "sister",
+    "boss",
+    "godmother",
+    "uncle",
+    "roommate",
+)
+_OCCASIONS = ("birthday", "graduation", "retirement", "wedding", "housewarming", "anniversary", "new job")
+
+
 def missing_gift_card(ctx: GenContext) -> Piece | None:
+    giver, occasion = ctx.pick(_GIVERS), ctx.pick(_OCCASIONS)
     return _missing(
-        ctx.say("req_gift_balance_no_id"),
-        "Find out the balance of a gift card a friend gave you; you don't have its number with you.",
-        "gift card number", None,
+        ctx.say("req_gift_balance_no_id", giver=giver, occasion=occasion),
+        f"Find out the balance of a gift card your {giver} gave you for your {occasion}; "
+        "you don't have its number with you.",
+        "gift card number",
+        None,
     )
 
 
 def missing_info(ctx: GenContext) -> Task:
     piece = first_piece(
-        ctx, [lambda c, _, b=b: b(c) for b in
-              (missing_shipping_address, missing_default_address, missing_preference, missing_gift_card)]
+        ctx,
+        [
+            lambda c, _, b=b: b(c)
+            for b in (
+                missing_shipping_address,
+                missing_default_address,
+                missing_preference,
+                missing_gift_card,
+            )
+        ],
     )
     label = piece.unknown[0]
     return compose(
-        ctx, [piece], customer_id=piece.customer_id,
+        ctx,
+        [piece],
+        customer_id=piece.customer_id,
         no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label]),
     )
 
@@ -101,14 +137,25 @@ def _corrupt_order_id(ctx: GenContext, order_id: str) -> str:
     return ctx.pick([c for c in candidates if not ORDER_ID.match(c)])
 
 
-def _invalid(ctx: GenContext, request: str, goal: str, param: str, value: str, label: str, problem: str,
-             customer_id: str | None, facts: list[Fact]) -> tuple[Piece, dict[str, str]]:
+def _invalid(
+    ctx: GenContext,
+    request: str,
+    goal: str,
+    param: str,
+    value: str,
+    label: str,
+    problem: str,
+    customer_id: str | None,
+    facts: list[Fact],
+) -> tuple[Piece, dict[str, str]]:
     """The piece, and the parameter -> invalid value a call must not use."""
     piece = Piece(
         request=request,
         goal=goal,
         steps=[],
-        reply=Utterance(intent="point_out_invalid", vars={"value": value, "label": label, "problem": problem}),
+        reply=Utterance(
+            intent="point_out_invalid", vars={"value": value, "label": label, "problem": problem}
+        ),
         facts=facts,
         customer_id=customer_id,
     )
@@ -120,21 +167,35 @@ def bad_order_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     bad = _corrupt_order_id(ctx, order.id)
     intent = ctx.pick(("req_order_status", "req_tracking", "req_order_total"))
     return _invalid(
-        ctx, ctx.say(intent, order_id=bad), f"Ask about your order, which you believe is {bad}.",
-        "order_id", bad, "order id", "order ids are '#W' followed by 7 digits, such as #W0012345",
-        order.customer_id, [Fact(key="order_id", value=bad, label="order id", keywords=["order id"])],
+        ctx,
+        ctx.say(intent, order_id=bad),
+        f"Ask about your order, which you believe is {bad}.",
+        "order_id",
+        bad,
+        "order id",
+        "order ids are '#W' followed by 7 digits, such as #W0012345",
+        order.customer_id,
+        [Fact(key="order_id", value=bad, label="order id", keywords=["order id"])],
     )
 
 
 def bad_zip(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     customer_id = ctx.pick(shop(ctx).customers_with_orders)
     address = new_address(ctx.rng)
-    bad = ctx.pick((address.zip[:4], address.zip + str(ctx.rng.randint(0, 9)), f"{address.zip[:3]}O{address.zip[4]}"))
+    bad = ctx.pick(
+        (address.zip[:4], address.zip + str(ctx.rng.randint(0, 9)), f"{address.zip[:3]}O{address.zip[4]}")
+    )
     text = address.text().replace(address.zip, bad)
     return _invalid(
-        ctx, ctx.say("req_update_address", address=text), f"Change your default address to {text}.",
-        "zip", bad, "ZIP code", "a US ZIP code has exactly 5 digits",
-        customer_id, [Fact(key="new_default_address", value=text, label="new default address")],
+        ctx,
+        ctx.say("req_update_address", address=text),
+        f"Change your default address to {text}.",
+        "zip",
+        bad,
+        "ZIP code",
+        "a US ZIP code has exactly 5 digits",
+        customer_id,
+        [Fact(key="new_default_address", value=text, label="new default address")],
     )
 
 
@@ -143,12 +204,20 @@ def bad_email(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     order = ctx.pick(list(s.orders.values()))
     email = s.customers[order.customer_id].email
     local, domain = email.split("@")
-    bad = ctx.pick((f"{local}{domain}", f"{local}@{domain.split('.')[0]}", f"{local}@@{domain}", f"{local} @ {domain}"))
+    bad = ctx.pick(
+        (f"{local}{domain}", f"{local}@{domain.split('.')[0]}", f"{local}@@{domain}", f"{local} @ {domain}")
+    )
     request = f"{ctx.say('req_order_status', order_id=order.id)} {ctx.say('auth_email', email=bad)}"
     return _invalid(
-        ctx, request, f"Ask about order {order.id}; you give your email as {bad}.",
-        "email", bad, "email address", "an email address looks like name@example.com",
-        None, [order_fact(order.id), Fact(key="email", value=bad, label="email address", keywords=["email"])],
+        ctx,
+        request,
+        f"Ask about order {order.id}; you give your email as {bad}.",
+        "email",
+        bad,
+        "email address",
+        "an email address looks like name@example.com",
+        None,
+        [order_fact(order.id), Fact(key="email", value=bad, label="email address", keywords=["email"])],
     )
 
 
@@ -157,9 +226,15 @@ def bad_gift_card(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     digits = card.id.removeprefix("gift_card_")
     bad = ctx.pick((f"GC-{digits}", f"gift_card_{digits[:-2]}", digits, f"giftcard{digits}"))
     return _invalid(
-        ctx, ctx.say("req_gift_card_balance", gift_card_id=bad), f"Check the balance of gift card {bad}.",
-        "gift_card_id", bad, "gift card number", "gift card numbers are 'gift_card_' followed by 7 digits",
-        None, [Fact(key="gift_card", value=bad, label="gift card number", keywords=["gift card number"])],
+        ctx,
+        ctx.say("req_gift_card_balance", gift_card_id=bad),
+        f"Check the balance of gift card {bad}.",
+        "gift_card_id",
+        bad,
+        "gift card number",
+        "gift card numbers are 'gift_card_' followed by 7 digits",
+        None,
+        [Fact(key="gift_card", value=bad, label="gift card number", keywords=["gift card number"])],
     )
 
 
@@ -168,15 +243,28 @@ def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
     digits = product.id[1:]
-    bad = ctx.pick([b for b in (f"P{digits}{ctx.rng.randint(0, 9)}", digits, f"PR-{digits}", f"P{digits[:3]}")
-                    if not PRODUCT_ID.match(b)])
-    options = ", ".join(str(getattr(variant, n)) for n in ("color", "size", "material", "capacity", "style")
-                        if getattr(variant, n) is not None)
+    bad = ctx.pick(
+        [
+            b
+            for b in (f"P{digits}{ctx.rng.randint(0, 9)}", digits, f"PR-{digits}", f"P{digits[:3]}")
+            if not PRODUCT_ID.match(b)
+        ]
+    )
+    options = ", ".join(
+        str(getattr(variant, n))
+        for n in ("color", "size", "material", "capacity", "style")
+        if getattr(variant, n) is not None
+    )
     return _invalid(
-        ctx, ctx.say("req_variant_price", product_id=bad, name=product.name, options=options),
+        ctx,
+        ctx.say("req_variant_price", product_id=bad, name=product.name, options=options),
         f"Ask the price of the {product.name} in {options}; you believe its product id is {bad}.",
-        "product_id", bad, "product id", "product ids are 'P' followed by 4 digits, such as P1024",
-        None, [Fact(key="product_id", value=bad, label="product id", keywords=["product id"])],
+        "product_id",
+        bad,
+        "product id",
+        "product ids are 'P' followed by 4 digits, such as P1024",
+        None,
+        [Fact(key="product_id", value=bad, label="product id", keywords=["product id"])],
     )
 
 
@@ -184,7 +272,11 @@ def invalid_value(ctx: GenContext) -> Task:
     """The agent points out the invalid value before any call that would use it."""
     piece, invalid = ctx.pick((bad_order_id, bad_zip, bad_email, bad_gift_card, bad_product_id))(ctx)
     return compose(
-        ctx, [piece], customer_id=piece.customer_id, auth_step=False, closing=ctx.say("closing_check"),
+        ctx,
+        [piece],
+        customer_id=piece.customer_id,
+        auth_step=False,
+        closing=ctx.say("closing_check"),
         no_tool=NoToolSpec(reason=f"the {piece.reply.vars['label']} given is not valid", invalid=invalid),
     )
 

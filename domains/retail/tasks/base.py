@@ -61,8 +61,15 @@ def authenticate(ctx: GenContext, shop: Shop, customer_id: str, *, by_email: boo
         Fact(key="name", value=name, label="full name", keywords=["full name"]),
         Fact(key="zip", value=person.zip, label="ZIP code", keywords=["zip"]),
     ]
-    found = call("find_customer_id_by_name_zip", first_name=person.first_name, last_name=person.last_name, zip=person.zip)
-    return Auth(facts, Step(calls=[found], needs=["name", "zip"]), ctx.say("auth_name_zip", name=name, zip=person.zip))
+    found = call(
+        "find_customer_id_by_name_zip",
+        first_name=person.first_name,
+        last_name=person.last_name,
+        zip=person.zip,
+    )
+    return Auth(
+        facts, Step(calls=[found], needs=["name", "zip"]), ctx.say("auth_name_zip", name=name, zip=person.zip)
+    )
 
 
 def order_fact(order_id: str, key: str = "order_id") -> Fact:
@@ -75,4 +82,3 @@ def shop(ctx: GenContext) -> Shop:
 
 def amount(value: float) -> str:
     return money(abs(value))
-

@@ -53,13 +53,17 @@ def compose(
         withheld += [rename.get(k, k) for k in piece.withheld]
         goals.append(piece.goal)
         for step in piece.steps:
-            plan.append(step.model_copy(update={"segment": index, "needs": [rename.get(k, k) for k in step.needs]}))
+            plan.append(
+                step.model_copy(update={"segment": index, "needs": [rename.get(k, k) for k in step.needs]})
+            )
     if customer_id:
         s = shop(ctx)
         email = ctx.rng.random() < 0.6 if by_email is None else by_email
         auth = authenticate(ctx, s, customer_id, by_email=email)
         if withhold_auth and not email and any(f.value in " ".join(requests) for f in auth.facts):
-            auth = authenticate(ctx, s, customer_id, by_email=True)  # a withheld value must not be said already
+            auth = authenticate(
+                ctx, s, customer_id, by_email=True
+            )  # a withheld value must not be said already
         facts = auth.facts + facts
         if withhold_auth:
             withheld = [f.key for f in auth.facts] + withheld

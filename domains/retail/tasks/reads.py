@@ -58,7 +58,11 @@ def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
         steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
         reply=Utterance(
             intent="reply_order_total",
-            vars={"order_id": order.id, "total": order.total, "method": s.method_name(order.payment_method_id)},
+            vars={
+                "order_id": order.id,
+                "total": order.total,
+                "method": s.method_name(order.payment_method_id),
+            },
         ),
         required=[money(order.total)],
         facts=[order_fact(order.id)],
@@ -80,7 +84,12 @@ def tracking(ctx: GenContext, customer_id: str | None) -> Piece | None:
         steps=[Step(calls=[call("get_tracking_info", order_id=order.id)])],
         reply=Utterance(
             intent="reply_tracking",
-            vars={"order_id": order.id, "carrier": order.carrier, "tracking": order.tracking_number, "status": order.status},
+            vars={
+                "order_id": order.id,
+                "carrier": order.carrier,
+                "tracking": order.tracking_number,
+                "status": order.status,
+            },
         ),
         required=[str(order.tracking_number)],
         facts=[order_fact(order.id)],
@@ -180,7 +189,9 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     variant = ctx.pick(s.variants_of[product.id])
     state = _stock_state(variant)
     return Piece(
-        request=ctx.say("req_variant_price", product_id=product.id, name=product.name, options=_options(variant)),
+        request=ctx.say(
+            "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
+        ),
         goal=f"Learn the price of the {product.name} ({product.id}) in {_options(variant)} and whether it can be ordered.",
         steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
         reply=Utterance(
@@ -205,7 +216,9 @@ def cheapest_variant(ctx: GenContext, customer_id: str | None = None) -> Piece |
         request=ctx.say("req_cheapest", product_id=product.id, name=product.name),
         goal=f"Find the cheapest option of the {product.name} ({product.id}) that is in stock.",
         steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
-        reply=Utterance(intent="reply_cheapest", vars={"name": product.name, "options": cheapest[0], "price": low}),
+        reply=Utterance(
+            intent="reply_cheapest", vars={"name": product.name, "options": cheapest[0], "price": low}
+        ),
         required=[money(low)],
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
@@ -251,7 +264,14 @@ def gift_card_balance(ctx: GenContext, customer_id: str | None = None) -> Piece 
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=card.id)])],
         reply=Utterance(intent="reply_gift_balance", vars={"gift_card_id": card.id, "balance": card.balance}),
         required=[money(card.balance or 0)],
-        facts=[Fact(key="gift_card", value=card.id, label="gift card number", keywords=["gift card number", "gift card id"])],
+        facts=[
+            Fact(
+                key="gift_card",
+                value=card.id,
+                label="gift card number",
+                keywords=["gift card number", "gift card id"],
+            )
+        ],
         keys=frozenset({card.id}),
     )
 
@@ -305,7 +325,9 @@ def several_statuses(ctx: GenContext, customer_id: str | None) -> Piece | None:
         request=ctx.say("req_several_statuses", order_ids=[o.id for o in chosen]),
         goal="Find out the status of each of these orders: " + ", ".join(o.id for o in chosen) + ".",
         steps=[Step(calls=[call("get_order_details", order_id=o.id) for o in chosen])],
-        reply=Utterance(intent="reply_statuses", vars={"orders": [{"id": o.id, "status": o.status} for o in chosen]}),
+        reply=Utterance(
+            intent="reply_statuses", vars={"orders": [{"id": o.id, "status": o.status} for o in chosen]}
+        ),
         required=list(dict.fromkeys(o.status for o in chosen)),
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
         keys=frozenset(o.id for o in chosen),
@@ -328,7 +350,9 @@ def several_trackings(ctx: GenContext, customer_id: str | None) -> Piece | None:
         steps=[Step(calls=[call("get_tracking_info", order_id=o.id) for o in chosen])],
         reply=Utterance(
             intent="reply_trackings",
-            vars={"orders": [{"id": o.id, "carrier": o.carrier, "tracking": o.tracking_number} for o in chosen]},
+            vars={
+                "orders": [{"id": o.id, "carrier": o.carrier, "tracking": o.tracking_number} for o in chosen]
+            },
         ),
         required=[str(o.tracking_number) for o in chosen],
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
@@ -354,7 +378,9 @@ def compare_variants(ctx: GenContext, customer_id: str | None = None) -> Piece |
         )
     return Piece(
         request=ctx.say("req_compare_variants", products=asked),
-        goal="Compare the prices of: " + "; ".join(f"{a['name']} ({a['product_id']}) in {a['options']}" for a in asked) + ".",
+        goal="Compare the prices of: "
+        + "; ".join(f"{a['name']} ({a['product_id']}) in {a['options']}" for a in asked)
+        + ".",
         steps=[Step(calls=[call("get_product_details", product_id=p) for p in products])],
         reply=Utterance(intent="reply_variants", vars={"products": asked}),
         required=list(dict.fromkeys(money(a["price"]) for a in asked)),
@@ -368,7 +394,9 @@ def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece
         request=ctx.say("req_several_gift_cards", ids=[c.id for c in cards]),
         goal="Find out the balances of gift cards " + " and ".join(c.id for c in cards) + ".",
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=c.id) for c in cards])],
-        reply=Utterance(intent="reply_balances", vars={"cards": [{"id": c.id, "balance": c.balance} for c in cards]}),
+        reply=Utterance(
+            intent="reply_balances", vars={"cards": [{"id": c.id, "balance": c.balance} for c in cards]}
+        ),
         required=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
         keys=frozenset(c.id for c in cards),
     )
@@ -377,7 +405,10 @@ def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece
 def several_categories(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     s = shop(ctx)
     categories = ctx.rng.sample(sorted({p.category for p in s.products.values()}), 2)
-    found = [{"category": c, "names": [r["name"] for r in search_products(ctx.world, category=c)]} for c in categories]
+    found = [
+        {"category": c, "names": [r["name"] for r in search_products(ctx.world, category=c)]}
+        for c in categories
+    ]
     return Piece(
         request=ctx.say("req_several_categories", categories=categories),
         goal="Find out what the shop sells in " + " and ".join(categories) + ".",
@@ -410,8 +441,12 @@ def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ],
         reply=Utterance(
             intent="reply_account_overview",
-            vars={"address": f"{person.address1}, {person.city}, {person.state} {person.zip}", "count": len(orders),
-                  "order_id": latest.id, "status": latest.status},
+            vars={
+                "address": f"{person.address1}, {person.city}, {person.state} {person.zip}",
+                "count": len(orders),
+                "order_id": latest.id,
+                "status": latest.status,
+            },
         ),
         required=[person.address1, latest.id],
         keys=frozenset({f"address:{customer_id}", *(o.id for o in orders)}),
@@ -421,10 +456,21 @@ def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 # which builders serve which kind of task
 SINGLE: tuple[Builder, ...] = (
-    variant_price, cheapest_variant, search_category, search_keyword, gift_card_balance, arithmetic
+    variant_price,
+    cheapest_variant,
+    search_category,
+    search_keyword,
+    gift_card_balance,
+    arithmetic,
 )
 PARALLEL_OPEN: tuple[Builder, ...] = (compare_variants, several_gift_cards, several_categories)
 PARALLEL_ACCOUNT: tuple[Builder, ...] = (several_statuses, several_trackings, account_overview)
 ACCOUNT_READS: tuple[Builder, ...] = (
-    order_status, order_total, tracking, pending_orders, latest_order, payment_methods, default_address
+    order_status,
+    order_total,
+    tracking,
+    pending_orders,
+    latest_order,
+    payment_methods,
+    default_address,
 )

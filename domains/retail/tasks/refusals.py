@@ -20,7 +20,9 @@ def _forbid(tool: str, **arguments) -> Forbidden:
     return Forbidden(reason=_MINEFIELD, tool=tool, arguments=arguments)
 
 
-def _refusal(ctx: GenContext, order, request: str, goal: str, rule: str, steps, forbidden, customer_id=None) -> Piece:
+def _refusal(
+    ctx: GenContext, order, request: str, goal: str, rule: str, steps, forbidden, customer_id=None
+) -> Piece:
     return Piece(
         request=request,
         goal=goal,
@@ -49,10 +51,13 @@ def cancel_too_late(ctx: GenContext) -> Piece | None:
         return None
     reason = ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
     return _refusal(
-        ctx, order, ctx.say("req_cancel", order_id=order.id, reason=reason),
+        ctx,
+        order,
+        ctx.say("req_cancel", order_id=order.id, reason=reason),
         f"Cancel order {order.id}.",
         f"order {order.id} is already {order.status}, and only pending orders can be cancelled",
-        [_details(order.id)], [_forbid("cancel_pending_order", order_id=order.id)],
+        [_details(order.id)],
+        [_forbid("cancel_pending_order", order_id=order.id)],
     )
 
 
@@ -62,12 +67,20 @@ def modify_twice(ctx: GenContext) -> Piece | None:
         return None
     address = new_address(ctx.rng)
     return _refusal(
-        ctx, order, ctx.say("req_modify_address", order_id=order.id, address=address.text()),
+        ctx,
+        order,
+        ctx.say("req_modify_address", order_id=order.id, address=address.text()),
         f"Have order {order.id} shipped to {address.text()}.",
         f"order {order.id} has already been modified once, and a pending order can be modified only once",
         [_details(order.id)],
-        [_forbid(t, order_id=order.id) for t in (
-            "modify_pending_order_address", "modify_pending_order_payment", "modify_pending_order_items")],
+        [
+            _forbid(t, order_id=order.id)
+            for t in (
+                "modify_pending_order_address",
+                "modify_pending_order_payment",
+                "modify_pending_order_items",
+            )
+        ],
     )
 
 
@@ -77,10 +90,13 @@ def modify_too_late(ctx: GenContext) -> Piece | None:
         return None
     address = new_address(ctx.rng)
     return _refusal(
-        ctx, order, ctx.say("req_modify_address", order_id=order.id, address=address.text()),
+        ctx,
+        order,
+        ctx.say("req_modify_address", order_id=order.id, address=address.text()),
         f"Have order {order.id} shipped to {address.text()}.",
         f"order {order.id} is already {order.status}, and only pending orders can be changed",
-        [_details(order.id)], [_forbid("modify_pending_order_address", order_id=order.id)],
+        [_details(order.id)],
+        [_forbid("modify_pending_order_address", order_id=order.id)],
     )
 
 
@@ -91,13 +107,17 @@ def return_expired(ctx: GenContext) -> Piece | None:
         return None
     items = [f"{i.name} ({i.options})" for i in s.items[order.id]]
     return _refusal(
-        ctx, order, ctx.say("req_return", order_id=order.id, items=items, gift_card=False),
+        ctx,
+        order,
+        ctx.say("req_return", order_id=order.id, items=items, gift_card=False),
         f"Return everything from order {order.id}.",
         f"order {order.id} was delivered on {str(order.delivered_at)[:10]}, more than {RETURN_WINDOW_DAYS} days ago, "
         f"and returns are accepted only within {RETURN_WINDOW_DAYS} days of delivery",
         [_details(order.id)],
-        [_forbid("return_delivered_order_items", order_id=order.id),
-         _forbid("exchange_delivered_order_items", order_id=order.id)],
+        [
+            _forbid("return_delivered_order_items", order_id=order.id),
+            _forbid("exchange_delivered_order_items", order_id=order.id),
+        ],
     )
 
 
@@ -109,7 +129,9 @@ def refund_elsewhere(ctx: GenContext) -> Piece | None:
     method = ctx.pick(s.disallowed_refund_methods(order))
     items = [f"{i.name} ({i.options})" for i in s.items[order.id]]
     return _refusal(
-        ctx, order, ctx.say("req_return_to", order_id=order.id, items=items, method=s.method_phrase(method.id)),
+        ctx,
+        order,
+        ctx.say("req_return_to", order_id=order.id, items=items, method=s.method_phrase(method.id)),
         f"Return everything from order {order.id} and get the refund on {s.method_phrase(method.id, 'your')}.",
         f"refunds can only go to the order's original payment method (your {s.method_name(order.payment_method_id)}) "
         f"or a gift card on your account, not to your {s.method_name(method.id)}",
@@ -126,11 +148,14 @@ def exchange_other_product(ctx: GenContext) -> Piece | None:
     item = ctx.pick(s.items[order.id])
     other = ctx.pick([p for p in s.products.values() if p.id != item.product_id])
     return _refusal(
-        ctx, order, ctx.say("req_exchange_other", order_id=order.id, item=item.name, other=other.name),
+        ctx,
+        order,
+        ctx.say("req_exchange_other", order_id=order.id, item=item.name, other=other.name),
         f"Exchange the {item.name} from order {order.id} for a {other.name}.",
         f"an exchange can only be for another option of the same product ({item.name}); getting a {other.name} "
         "instead means returning the item and placing a new order",
-        [_details(order.id)], [_forbid("exchange_delivered_order_items", order_id=order.id)],
+        [_details(order.id)],
+        [_forbid("exchange_delivered_order_items", order_id=order.id)],
     )
 
 
@@ -145,7 +170,9 @@ def exchange_unorderable(ctx: GenContext) -> Piece | None:
     state = "discontinued" if not variant.available else "out of stock"
     changes = [{"name": item.name, "old": item.options, "new": wanted}]
     return _refusal(
-        ctx, order, ctx.say("req_exchange", order_id=order.id, changes=changes, gift_card=False),
+        ctx,
+        order,
+        ctx.say("req_exchange", order_id=order.id, changes=changes, gift_card=False),
         f"Exchange the {item.name} ({item.options}) from order {order.id} for the {wanted} option, and only that one.",
         f"the {item.name} in {wanted} is {state}, and an exchange needs an option that is available and in stock",
         [_details(order.id), Step(calls=[call("get_product_details", product_id=item.product_id)])],
@@ -161,12 +188,16 @@ def not_their_order(ctx: GenContext) -> Piece | None:
     asker = ctx.pick([c for c in s.customers_with_orders if c != order.customer_id])
     reason = ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
     piece = _refusal(
-        ctx, order, ctx.say("req_cancel", order_id=order.id, reason=reason),
+        ctx,
+        order,
+        ctx.say("req_cancel", order_id=order.id, reason=reason),
         f"Cancel order {order.id} (it was placed by someone else, but you want it cancelled).",
         f"order {order.id} is not on your account, so I can't change it or share its details",
         [_details(order.id)],
-        [_forbid("cancel_pending_order", order_id=order.id),
-         Forbidden(reason=_MINEFIELD, table="order", key=[order.id])],
+        [
+            _forbid("cancel_pending_order", order_id=order.id),
+            Forbidden(reason=_MINEFIELD, table="order", key=[order.id]),
+        ],
         customer_id=asker,
     )
     return piece
@@ -181,7 +212,9 @@ def foreign_gift_card(ctx: GenContext) -> Piece | None:
     if card is None:
         return None
     return _refusal(
-        ctx, order, ctx.say("req_pay_with_card_id", order_id=order.id, gift_card_id=card.id),
+        ctx,
+        order,
+        ctx.say("req_pay_with_card_id", order_id=order.id, gift_card_id=card.id),
         f"Pay order {order.id} with gift card {card.id}, which a friend gave you the number of.",
         f"gift card {card.id} is not on your account, and orders can only be paid with your own payment methods",
         [_details(order.id), Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
@@ -190,8 +223,15 @@ def foreign_gift_card(ctx: GenContext) -> Piece | None:
 
 
 _BUILDERS = (
-    cancel_too_late, modify_twice, modify_too_late, return_expired, refund_elsewhere, exchange_other_product,
-    exchange_unorderable, not_their_order, foreign_gift_card,
+    cancel_too_late,
+    modify_twice,
+    modify_too_late,
+    return_expired,
+    refund_elsewhere,
+    exchange_other_product,
+    exchange_unorderable,
+    not_their_order,
+    foreign_gift_card,
 )
 
 
@@ -199,6 +239,9 @@ def policy_refusal(ctx: GenContext) -> Task:
     piece = first_piece(ctx, [lambda c, _, b=b: b(c) for b in _BUILDERS])
     rule = piece.reply.vars["rule"]
     return compose(
-        ctx, [piece], customer_id=piece.customer_id, withhold_auth=ctx.rng.random() < 0.3,
+        ctx,
+        [piece],
+        customer_id=piece.customer_id,
+        withhold_auth=ctx.rng.random() < 0.3,
         no_tool=NoToolSpec(reason=f"the policy forbids it: {rule}"),
     )

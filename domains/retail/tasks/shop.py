@@ -57,7 +57,9 @@ class Shop:
             products={p.id: p for p in world.select(Product)},
             variants={v.id: v for v in world.select(Variant)},
         )
-        shop.now_is_in_window = {o.id: within_return_window(o.delivered_at, world.now) for o in orders.values()}
+        shop.now_is_in_window = {
+            o.id: within_return_window(o.delivered_at, world.now) for o in orders.values()
+        }
         return shop
 
     # ---- grouping ---------------------------------------------------------------------------
@@ -166,7 +168,9 @@ class Shop:
 
     def disallowed_refund_methods(self, order: OrderBase) -> list[PaymentMethodBase]:
         return [
-            m for m in self.methods_of[order.customer_id] if m.id != order.payment_method_id and m.kind != "gift_card"
+            m
+            for m in self.methods_of[order.customer_id]
+            if m.id != order.payment_method_id and m.kind != "gift_card"
         ]
 
     @cached_property

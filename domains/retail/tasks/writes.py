@@ -10,7 +10,10 @@ from .base import Piece, amount, call, order_fact, shop
 from .places import new_address
 from .reads import Builder
 
-_REASON_INTENTS = {"no longer needed": "reason_no_longer_needed", "ordered by mistake": "reason_ordered_by_mistake"}
+_REASON_INTENTS = {
+    "no longer needed": "reason_no_longer_needed",
+    "ordered by mistake": "reason_ordered_by_mistake",
+}
 
 
 def _orders(candidates, customer_id: str | None):
@@ -45,7 +48,9 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
             ),
         ],
-        reply=Utterance(intent="reply_cancelled", vars={"order_id": order.id, "amount": order.total, "method": method}),
+        reply=Utterance(
+            intent="reply_cancelled", vars={"order_id": order.id, "amount": order.total, "method": method}
+        ),
         required=[money(order.total)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, order.payment_method_id}),
@@ -189,8 +194,13 @@ def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ],
         reply=Utterance(
             intent="reply_items_modified",
-            vars={"order_id": order.id, "changes": changes, "total": total, "method": s.method_name(method.id),
-                  **_difference(difference)},
+            vars={
+                "order_id": order.id,
+                "changes": changes,
+                "total": total,
+                "method": s.method_name(method.id),
+                **_difference(difference),
+            },
         ),
         required=[money(total)],
         facts=[order_fact(order.id)],
@@ -216,7 +226,11 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
     return Piece(
         request=ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
         goal=f"Return {', '.join(names)} from order {order.id}"
-        + (" with the refund on your gift card." if to_card else " with the refund to the original payment method."),
+        + (
+            " with the refund on your gift card."
+            if to_card
+            else " with the refund to the original payment method."
+        ),
         steps=[
             Step(calls=[call("get_order_details", order_id=order.id)]),
             Step(
@@ -292,7 +306,12 @@ def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ],
         reply=Utterance(
             intent="reply_exchanged",
-            vars={"order_id": order.id, "changes": changes, "method": s.method_name(method.id), **_difference(difference)},
+            vars={
+                "order_id": order.id,
+                "changes": changes,
+                "method": s.method_name(method.id),
+                **_difference(difference),
+            },
         ),
         required=[order.id, *([amount(difference)] if difference else [])],
         facts=[order_fact(order.id)],
@@ -310,7 +329,9 @@ def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
     withhold = ctx.rng.random() < 0.35
     fact = address.fact("new_default_address", "new default address")
     return Piece(
-        request=ctx.say("req_update_address_ask") if withhold else ctx.say("req_update_address", address=address.text()),
+        request=ctx.say("req_update_address_ask")
+        if withhold
+        else ctx.say("req_update_address", address=address.text()),
         goal=f"Change the default address on your account to {address.text()}.",
         steps=[
             Step(
@@ -363,6 +384,13 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 
 WRITES: tuple[Builder, ...] = (
-    cancel, modify_address, modify_payment, modify_items, return_items, exchange_items, update_address, transfer
+    cancel,
+    modify_address,
+    modify_payment,
+    modify_items,
+    return_items,
+    exchange_items,
+    update_address,
+    transfer,
 )
 WRITE_WEIGHTS = (3, 2, 2, 3, 3, 3, 2, 1)
