@@ -14,6 +14,11 @@ class RetailTable(SQLModel, registry=registry()):
     pass
 
 
+# Rows are stored in primary-key order (no hidden rowid, no separate key index): a smaller
+# image to copy per episode and one B-tree lookup per keyed read.
+_CLUSTERED = {"sqlite_with_rowid": False}
+
+
 class CustomerBase(SQLModel):
     id: str = Field(primary_key=True)
     first_name: str
@@ -30,6 +35,7 @@ class CustomerBase(SQLModel):
 
 class Customer(CustomerBase, RetailTable, table=True):
     __tablename__ = "customer"
+    __table_args__ = _CLUSTERED
 
 
 class PaymentMethodBase(SQLModel):
@@ -44,6 +50,7 @@ class PaymentMethodBase(SQLModel):
 
 class PaymentMethod(PaymentMethodBase, RetailTable, table=True):
     __tablename__ = "payment_method"
+    __table_args__ = _CLUSTERED
 
 
 class ProductBase(SQLModel):
@@ -55,6 +62,7 @@ class ProductBase(SQLModel):
 
 class Product(ProductBase, RetailTable, table=True):
     __tablename__ = "product"
+    __table_args__ = _CLUSTERED
 
 
 class VariantBase(SQLModel):
@@ -74,6 +82,7 @@ class VariantBase(SQLModel):
 
 class Variant(VariantBase, RetailTable, table=True):
     __tablename__ = "variant"
+    __table_args__ = _CLUSTERED
 
 
 class OrderBase(SQLModel):
@@ -98,6 +107,7 @@ class OrderBase(SQLModel):
 
 class Order(OrderBase, RetailTable, table=True):
     __tablename__ = "order"
+    __table_args__ = _CLUSTERED
 
 
 class OrderItemBase(SQLModel):
@@ -114,6 +124,7 @@ class OrderItemBase(SQLModel):
 
 class OrderItem(OrderItemBase, RetailTable, table=True):
     __tablename__ = "order_item"
+    __table_args__ = _CLUSTERED
 
 
 class TransactionBase(SQLModel):
@@ -127,6 +138,7 @@ class TransactionBase(SQLModel):
 
 class Transaction(TransactionBase, RetailTable, table=True):
     __tablename__ = "transaction"
+    __table_args__ = _CLUSTERED
 
 
 class EscalationBase(SQLModel):
@@ -138,6 +150,7 @@ class EscalationBase(SQLModel):
 
 class Escalation(EscalationBase, RetailTable, table=True):
     __tablename__ = "escalation"
+    __table_args__ = _CLUSTERED
 
 
 TABLES = [Customer, PaymentMethod, Product, Variant, Order, OrderItem, Transaction, Escalation]
