@@ -85,7 +85,9 @@ def get_customer_details(world: World, customer_id: str) -> dict[str, Any]:
     """
     found = access.customer(world, customer_id)
     details = found.model_dump()
-    details["payment_methods"] = world.select(PaymentMethod, {"customer_id": customer_id})
+    details["payment_methods"] = [
+        m.model_dump(exclude_none=True) for m in world.select(PaymentMethod, {"customer_id": customer_id})
+    ]
     details["order_ids"] = [row[0] for row in world.query(_ORDER_SUMMARIES, (customer_id, None, None))]
     return details
 
