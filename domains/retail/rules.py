@@ -22,12 +22,10 @@ Category = Literal[
     "office",
     "accessories",
 ]
-CATEGORIES: tuple[str, ...] = get_args(Category)
 
 OrderStatus = Literal[
     "pending", "processed", "shipped", "delivered", "cancelled", "return requested", "exchange requested"
 ]
-ORDER_STATUSES: tuple[str, ...] = get_args(OrderStatus)
 
 CancelReason = Literal["no longer needed", "ordered by mistake"]
 CANCEL_REASONS: tuple[str, ...] = get_args(CancelReason)
@@ -35,14 +33,12 @@ CANCEL_REASONS: tuple[str, ...] = get_args(CancelReason)
 TransferReason = Literal[
     "damaged or defective item", "missing package", "billing dispute", "customer insists on a human"
 ]
-TRANSFER_REASONS: tuple[str, ...] = get_args(TransferReason)
 
 OPTION_NAMES = ("color", "size", "material", "capacity", "style")
 
 ORDER_ID = re.compile(r"^#W\d{7}$")
 ORDER_ID_EXAMPLE = "#W0012345"
 PRODUCT_ID = re.compile(r"^P\d{4}$")
-VARIANT_ID = re.compile(r"^V\d{6}$")
 GIFT_CARD_ID = re.compile(r"^gift_card_\d{7}$")
 ZIP = re.compile(r"^\d{5}$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)

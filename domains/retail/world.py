@@ -18,7 +18,7 @@ import yaml
 from faker import Faker
 from sqlalchemy.orm import configure_mappers
 
-from .rules import NOW, OPTION_NAMES, iso
+from .rules import CANCEL_REASONS, NOW, OPTION_NAMES, iso
 from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transaction, Variant
 
 SIZES: dict[str, dict[str, int]] = {
@@ -238,9 +238,7 @@ def _order(rng, ids, counters, customer, methods, variants, by_product, names) -
         carrier=rng.choice(CARRIERS) if shipped or status == "processed" else None,
         tracking_number=f"{rng.randrange(10**11, 10**12)}" if shipped else None,
         delivered_at=iso(delivered) if delivered else None,
-        cancel_reason=rng.choice(("no longer needed", "ordered by mistake"))
-        if status == "cancelled"
-        else None,
+        cancel_reason=rng.choice(CANCEL_REASONS) if status == "cancelled" else None,
     )
 
     def transaction(kind: str, amount: float, at: dt.datetime) -> Transaction:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from toolgym.envs import GenContext, Step, Utterance
 
 from ..access import options_of
-from ..rules import money
+from ..rules import CANCEL_REASONS, money
 from .base import Piece, amount, call, order_fact, shop
 from .places import new_address
 from .reads import Builder
@@ -36,7 +36,7 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
     if not orders:
         return None
     order = ctx.pick(orders)
-    reason = ctx.pick(("no longer needed", "ordered by mistake"))
+    reason = ctx.pick(CANCEL_REASONS)
     method = s.method_name(order.payment_method_id)
     return Piece(
         request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
