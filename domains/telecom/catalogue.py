@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CARRIER = "Nimbus Mobile"
 HOME_COUNTRY = "United States"
 DEFAULT_APN = "nimbus.internet"
 WRONG_APNS = ("wap.nimbus.old", "internet.roam-partner", "nimbus.mms", "broadband.test")
@@ -108,7 +107,6 @@ DEVICES = (
     ("OnePlus", "Nord N30", True, True),
 )
 
-NETWORK_MODES = ("5g_preferred", "lte_preferred", "3g_only", "2g_only")
 # Peak download speed of each mode at full signal, in Mbps.
 MODE_PEAK_MBPS = {"5g_preferred": 150.0, "lte_preferred": 60.0, "3g_only": 3.0, "2g_only": 0.2}
 DATA_SAVER_CAP_MBPS = 1.5

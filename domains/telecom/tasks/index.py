@@ -103,26 +103,6 @@ class Index:
     def roaming_plans(self) -> list[Subscriber]:
         return [s for s in self.healthy if s.plan.roaming_supported]
 
-    @cached_property
-    def no_roaming_plans(self) -> list[Subscriber]:
-        return [s for s in self.healthy if not s.plan.roaming_supported]
-
-    @cached_property
-    def capped_plans(self) -> list[Subscriber]:
-        return [s for s in self.healthy if not s.plan.unlimited]
-
-    @cached_property
-    def multi_line(self) -> list[Subscriber]:
-        return [s for s in self.healthy if s.other_lines]
-
-    @cached_property
-    def wifi_calling_off(self) -> list[Subscriber]:
-        return [s for s in self.healthy if s.supports_wifi_calling and not s.wifi_calling]
-
-    @cached_property
-    def quiet_regions(self) -> list[str]:
-        return sorted({s.region for s in self.healthy})
-
 
 _cache: dict[tuple[str, int, str], Index] = {}
 _lock = threading.Lock()
