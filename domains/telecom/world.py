@@ -182,7 +182,7 @@ def _line(account_id, position, plan, device_id, region, rng, ids, numbers, firs
         plan_id=plan.plan_id,
         status=status,
         suspension_reason=reason,
-        data_used_gb=round(allowance * rng.uniform(0.05, 0.75), 2),
+        data_used_gb=0.0 if status == "pending_activation" else round(allowance * rng.uniform(0.05, 0.75), 2),
         refill_gb=float(refill),
         roaming_enabled=plan.roaming_supported and rng.random() < 0.4,
         device_id=device_id,

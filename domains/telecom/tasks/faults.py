@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit
 
-from ..catalogue import PLAN_BY_ID, REFILLS, WRONG_APNS
+from ..catalogue import OUTAGE_MESSAGES, PLAN_BY_ID, REFILLS, WRONG_APNS
 from ..network import NETWORK_LABELS
 from ..tables import Phone
 from ..tools.account import NEW_ID_START
@@ -195,7 +195,7 @@ def _outage(ctx: GenContext, sub: Subscriber) -> Fix:
         "started_at": (now - dt.timedelta(minutes=ctx.rng.randrange(20, 240))).isoformat(),
         "expected_end": end.isoformat(),
         "status": "active",
-        "message": ctx.say("outage_message"),
+        "message": ctx.pick(OUTAGE_MESSAGES),
     }
     return Fix(
         setup=[WorldEdit(table="outage", insert=outage)],
