@@ -6,9 +6,9 @@ The reference server runs in a subprocess on loopback with added latency and ans
 oracle. This process replays real chat states (every prefix of the oracle's rollouts that ends
 before an assistant turn) as teacher calls, `concurrency` in flight, for a fixed time per path:
 
-- the plain `openai` client, `chat.completions.create` with default settings;
+- OpenAITeacher as configured by default (FastTransport for http:// endpoints);
 - OpenAITeacher on httpx2's own transport (pool sized to the concurrency);
-- OpenAITeacher as configured by default (FastTransport for http:// endpoints).
+- the plain `openai` client, `chat.completions.create` with default settings.
 
 Throughput is reported as a share of the ideal (concurrency / latency), client CPU as this
 process's CPU time over the calls made. Targets: >= 90% of ideal, <= 1 ms CPU per call.
@@ -103,7 +103,7 @@ def process_cpu(pid: int) -> float | None:
 
 
 async def measure(path: str, call, states: list[State], concurrency: int, seconds: float,
-                  warmup: float = 0.7) -> Result:
+                  warmup: float = 1.0) -> Result:
     counting = False
     stop = False
     calls = errors = 0
@@ -130,38 +130,54 @@ async def measure(path: str, call, states: list[State], concurrency: int, second
     return Result(path, calls1 - calls0, wall1 - wall0, cpu1 - cpu0, errors)
 
 
-async def run_paths(base_url: str, states: list[State], args) -> list[Result]:
-    import openai
-
-    from toolgym.generators.chat_format import api_messages
-    from toolgym.generators.openai_teacher import OpenAITeacher
-
+def paths(base_url: str, concurrency: int) -> list[tuple[str, Any]]:
+    """(name, factory); a factory, called inside a fresh event loop, gives (call, close)."""
     model = "toolgym-oracle"
-    plain = openai.AsyncOpenAI(base_url=base_url, api_key="bench")
 
-    async def create(state: State) -> None:
-        await plain.chat.completions.create(
-            model=model, messages=api_messages(state.messages), tools=state.tools,
-            metadata={"toolgym_task_id": state.task.id},
-        )
+    def plain():
+        import openai
 
-    def teacher_call(teacher: OpenAITeacher):
+        from toolgym.generators.chat_format import api_messages
+
+        client = openai.AsyncOpenAI(base_url=base_url, api_key="bench")
+
         async def call(state: State) -> None:
-            await teacher.act(state.messages, state.tools, state.task)
-        return call
+            await client.chat.completions.create(
+                model=model, messages=api_messages(state.messages), tools=state.tools,
+                metadata={"toolgym_task_id": state.task.id},
+            )
+        return call, client.close
 
-    paths = [
-        ("openai chat.completions.create", create),
-        ("OpenAITeacher, httpx2 transport", teacher_call(OpenAITeacher(
-            model, base_url=base_url, api_key="bench", concurrency=args.concurrency, transport="httpx"))),
-        ("OpenAITeacher (default)", teacher_call(OpenAITeacher(
-            model, base_url=base_url, api_key="bench", concurrency=args.concurrency))),
+    def teacher(**options: Any):
+        def make():
+            from toolgym.generators.http_client import close_endpoints
+            from toolgym.generators.openai_teacher import OpenAITeacher
+
+            ours = OpenAITeacher(model, base_url=base_url, api_key="bench", concurrency=concurrency, **options)
+
+            async def call(state: State) -> None:
+                await ours.act(state.messages, state.tools, state.task)
+            return call, close_endpoints
+        return make
+
+    return [
+        ("OpenAITeacher (default)", teacher()),
+        ("OpenAITeacher, httpx2 transport", teacher(transport="httpx")),
+        ("openai chat.completions.create", plain),
     ]
-    results = []
-    for name, call in paths:
-        results.append(await measure(name, call, states, args.concurrency, args.seconds))
-    await plain.close()
-    return results
+
+
+def run_path(name: str, factory, states: list[State], args) -> Result:
+    """One path in its own event loop, so no path inherits another's connections or tasks."""
+
+    async def run() -> Result:
+        call, close = factory()
+        try:
+            return await measure(name, call, states, args.concurrency, args.seconds)
+        finally:
+            await close()
+
+    return asyncio.run(run())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     process, base_url, task_file = start_server(tasks, args.latency_ms, extra)
     try:
         server_cpu0 = process_cpu(process.pid)
-        results = asyncio.run(run_paths(base_url, states, args))
+        results = [run_path(name, factory, states, args) for name, factory in paths(base_url, args.concurrency)]
         server_cpu1 = process_cpu(process.pid)
     finally:
         process.terminate()
@@ -198,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'path':36s} {'calls/s':>8s} {'% ideal':>8s} {'client CPU ms/call':>19s} {'errors':>7s}")
     for r in results:
         print(f"{r.path:36s} {r.per_second():8.0f} {100 * r.per_second() / ideal:7.0f}% {r.cpu_ms():19.3f} {r.errors:7d}")
-    plain, ours = results[0], results[-1]
+    ours, plain = results[0], results[-1]
     print(f"ratio create / OpenAITeacher: {plain.cpu_ms() / ours.cpu_ms():.1f}x the CPU per call, "
           f"{ours.per_second() / plain.per_second():.2f}x the throughput")
     if server_cpu0 is not None and server_cpu1 is not None:

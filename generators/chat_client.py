@@ -20,6 +20,7 @@ from .usage import Usage
 
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
+SAMPLING = ("temperature", "top_p", "max_tokens", "seed")
 
 
 class ChatClient:
@@ -65,8 +66,30 @@ class ChatClient:
             breaker_window=breaker_window, transport=transport,
         )
         self.usage = Usage()  # run totals, for the dataset card
+        self._by_task: OrderedDict[str, Usage] = OrderedDict()  # since the last pop_usage(task_id)
         self._task_json: OrderedDict[str, bytes] = OrderedDict()
         self._tools_json: OrderedDict[int, tuple[list, bytes]] = OrderedDict()
+
+    @classmethod
+    def client_options(cls, config: Any) -> dict[str, Any]:
+        """Constructor arguments from a job config entry (toolgym.config.EndpointConfig)."""
+        key = getattr(config, "api_key", None)
+        sampling = dict(getattr(config, "sampling", None) or {})
+        options: dict[str, Any] = {
+            "base_url": getattr(config, "base_url", None),
+            "api_key": key.get_secret_value() if hasattr(key, "get_secret_value") else key,
+            **{name: sampling.pop(name) for name in SAMPLING if name in sampling},
+            "extra": sampling,  # any other sampling key goes into the request body as is
+        }
+        for name in ("concurrency", "timeout", "max_retries", "send_task"):
+            if getattr(config, name, None) is not None:
+                options[name] = getattr(config, name)
+        return options
+
+    def pop_usage(self, task_id: str) -> dict[str, int] | None:
+        """The usage row of the calls made for `task_id` since the last pop (None if there were none)."""
+        found = self._by_task.pop(task_id, None)
+        return found.to_row() if found is not None else None
 
     def __repr__(self) -> str:  # never the key
         return f"{type(self).__name__}(model={self.model!r}, base_url={public_url(self.base_url)!r})"
@@ -108,7 +131,14 @@ class ChatClient:
                 self._task_json.popitem(last=False)
         return found
 
-    async def _complete(self, body: bytes) -> dict[str, Any]:
+    async def _complete(self, body: bytes, task: Task | None = None) -> dict[str, Any]:
         point = endpoint(self.base_url, self.settings)
-        data = await point.post_json(body, api_key=self._api_key, role=self.role, totals=self.usage)
-        return data
+        per_task = None
+        if task is not None:
+            key = task.id or task.content_id()
+            per_task = self._by_task.get(key)
+            if per_task is None:
+                per_task = self._by_task[key] = Usage()
+                if len(self._by_task) > 65536:  # nobody pops: keep memory bounded
+                    self._by_task.popitem(last=False)
+        return await point.post_json(body, api_key=self._api_key, role=self.role, totals=(self.usage, per_task))

@@ -300,7 +300,8 @@ class FastTransport(HTTP.AsyncBaseTransport):
         except TimeoutError:
             raise HTTP.ConnectTimeout(f"no connection to {host}:{port} within {timeout}s", request=request) from None
         except OSError as exc:
-            raise HTTP.ConnectError(f"cannot connect to {host}:{port}: {exc.strerror or exc}", request=request) from None
+            why = "connection refused" if isinstance(exc, ConnectionRefusedError) else str(exc.strerror or exc)
+            raise HTTP.ConnectError(f"cannot connect to {host}:{port} ({why})", request=request) from None
         return connection
 
     async def aclose(self) -> None:

@@ -212,11 +212,12 @@ class Endpoint:
         )
 
     async def post_json(
-        self, body: bytes, *, api_key: str, role: str, totals: Usage | None = None, path: str = "/chat/completions"
+        self, body: bytes, *, api_key: str, role: str, totals: tuple[Usage | None, ...] = (),
+        path: str = "/chat/completions",
     ) -> dict:
         """POST a JSON body; the decoded answer, after retries.
 
-        Tokens and retries go to the episode's usage scope under `role`, and to `totals`.
+        Tokens and retries go to the episode's usage scope under `role`, and to each of `totals`.
         """
         import openai
 
@@ -249,8 +250,8 @@ class Endpoint:
                     cause = exc.__cause__
                     error = f"{type(cause or exc).__name__}: {cause or exc}"
                     if isinstance(cause, (HTTP.ConnectError, HTTP.ConnectTimeout)):
-                        if self._breaker.failure(error):
-                            log.error("%s", self._down())
+                        if self._breaker.failure(str(cause)):
+                            log.info("%s", self._down())  # raised below; the caller reports it once
                         if self._breaker.is_open():
                             raise self._down() from None
                 except ValueError as exc:  # 200 with a body that is not JSON
@@ -259,8 +260,9 @@ class Endpoint:
                     self._breaker.success()
                     usage = data.get("usage") if isinstance(data, dict) else None
                     record_usage(role, usage)
-                    if totals is not None:
-                        totals.add(usage)
+                    for total in totals:
+                        if total is not None:
+                            total.add(usage)
                     return data
             kind = error.split(":")[0]
             self.stats.by_error[kind] = self.stats.by_error.get(kind, 0) + 1
@@ -274,8 +276,9 @@ class Endpoint:
             attempt += 1
             self.stats.retries += 1
             record_usage(role, None, retries=1)
-            if totals is not None:
-                totals.add(None, retries=1)
+            for total in totals:
+                if total is not None:
+                    total.add(None, retries=1)
             delay = min(s.backoff_max, s.backoff * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
             log.debug("%s: retry %d in %.2fs after %s", self.public_url, attempt, delay, error)
             await asyncio.sleep(min(wait, s.backoff_max * 4) if wait is not None else delay)

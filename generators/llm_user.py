@@ -62,6 +62,11 @@ class LLMUser(ChatClient, UserSimulator):
         self._template = template(prompt_template)
         self.name = name or f"llm_user:{model}"
 
+    @classmethod
+    def from_config(cls, config: Any) -> LLMUser:
+        """From a job config's user entry (toolgym.config.UserConfig)."""
+        return cls(config.model, max_turns=getattr(config, "max_turns", 20), **cls.client_options(config))
+
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": "llm_user", "max_turns": self.max_turns, "opening": self.opening,
                 "template": str(self.prompt_template), **self._describe()}
@@ -92,7 +97,7 @@ class LLMUser(ChatClient, UserSimulator):
             return {"role": "user", "content": f"{task.scenario.closing} {STOP_MARKER}"}
         if said == 0 and self.opening == "scenario":
             return {"role": "user", "content": task.scenario.requests[0]}
-        data = await self._complete(self._body(self.flipped(messages, task), task))
+        data = await self._complete(self._body(self.flipped(messages, task), task), task)
         try:
             message, _ = read_choice(data)
         except ValueError as exc:

@@ -49,6 +49,12 @@ class OpenAITeacher(ChatClient, Policy):
         self.keep_reasoning = keep_reasoning
         self.name = name or f"openai:{model}"
 
+    @classmethod
+    def from_config(cls, config: Any) -> OpenAITeacher:
+        """From a job config's teacher entry (toolgym.config.TeacherConfig)."""
+        return cls(config.model, mode=getattr(config, "mode", "native"), name=getattr(config, "name", None),
+                   **cls.client_options(config))
+
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": "openai", "mode": self.mode, **self._describe()}
 
@@ -57,7 +63,7 @@ class OpenAITeacher(ChatClient, Policy):
             body = self._body(api_messages(messages, "native"), task, tools)
         else:
             body = self._body(with_tools_prompt(api_messages(messages, "text"), tools), task)
-        data = await self._complete(body)
+        data = await self._complete(body, task)
         try:
             message, _finish = read_choice(data)
         except ValueError as exc:

@@ -10,6 +10,10 @@ adds its tokens to that scope, under the caller's role ("teacher", "user"):
 The scope lives in a context variable, so concurrent episodes (asyncio tasks, each with its own
 copy of the context) never mix their counts, and nothing extra travels in the messages. Calls
 made outside any scope are still counted in the teacher's run totals (`teacher.usage`).
+
+The job pipeline, which runs the samples of one task one after another, may instead ask the
+teacher (or LLM user) itself: `policy.pop_usage(task.id)` gives the row's usage dict for the
+calls made for that task since the last pop, and forgets them.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ class Usage:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    total_tokens: int = 0
     reasoning_tokens: int = 0
     retries: int = 0
 
@@ -35,8 +40,10 @@ class Usage:
             return
         self.calls += 1
         if usage:
-            self.prompt_tokens += usage.get("prompt_tokens") or 0
-            self.completion_tokens += usage.get("completion_tokens") or 0
+            prompt, completion = usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
+            self.prompt_tokens += prompt
+            self.completion_tokens += completion
+            self.total_tokens += usage.get("total_tokens") or prompt + completion
             details = usage.get("completion_tokens_details") or {}
             self.reasoning_tokens += (details.get("reasoning_tokens") if isinstance(details, dict) else 0) or 0
 
@@ -46,6 +53,11 @@ class Usage:
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
+
+    def to_row(self) -> dict[str, int]:
+        """The dataset row's `usage` column (generators/features.py USAGE_KEYS)."""
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "total_tokens": self.total_tokens, "reasoning_tokens": self.reasoning_tokens, "requests": self.calls}
 
 
 _SCOPE: ContextVar[dict[str, Usage] | None] = ContextVar("toolgym_usage", default=None)

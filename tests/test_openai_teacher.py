@@ -64,6 +64,30 @@ async def test_rollouts_over_http_match_the_offline_oracle(toy_domain, tasks, mo
     assert teacher.usage.calls == server.policy.stats.answered
 
 
+async def test_built_from_a_job_config_with_usage_per_task(toy_domain, tasks):
+    from toolgym.config import TeacherConfig, UserConfig
+    from toolgym.generators.features import USAGE_KEYS
+
+    server = await start(port=0)
+    config = TeacherConfig(name="qwen", type="openai", base_url=server.base_url, model="toolgym-oracle",
+                           api_key=SECRET, sampling={"temperature": 0.2, "stop": ["</s>"]}, send_task=True,
+                           mode="text", concurrency=8, timeout=5)
+    teacher = OpenAITeacher.from_config(config)
+    user = LLMUser.from_config(UserConfig(type="llm", base_url=server.base_url, model="u", max_turns=3))
+    assert teacher.sampling == {"temperature": 0.2} and teacher.extra == {"stop": ["</s>"]}
+    assert (teacher.mode, teacher.name, teacher.settings.concurrency, user.max_turns) == ("text", "qwen", 8, 3)
+    try:
+        got = await rollout(ToolEnv(toy_domain), teacher, ScriptedUser(), tasks[0])
+    finally:
+        await server.close()
+    row = teacher.pop_usage(tasks[0].id)
+    assert set(row) == set(USAGE_KEYS)
+    assert row["requests"] == sum(m["role"] == "assistant" for m in got.messages)
+    assert row["total_tokens"] == row["prompt_tokens"] + row["completion_tokens"] > 0
+    assert teacher.pop_usage(tasks[0].id) is None
+    assert SECRET not in json.dumps(teacher.describe())
+
+
 async def test_task_id_alone_needs_a_server_that_knows_the_task(toy_domain, tasks):
     server = await start(port=0)
     try:
