@@ -73,11 +73,11 @@ class ChatClient:
     @classmethod
     def client_options(cls, config: Any) -> dict[str, Any]:
         """Constructor arguments from a job config entry (toolgym.config.EndpointConfig)."""
-        key = getattr(config, "api_key", None)
+        key: Any = getattr(config, "api_key", None)
         sampling = dict(getattr(config, "sampling", None) or {})
         options: dict[str, Any] = {
             "base_url": getattr(config, "base_url", None),
-            "api_key": key.get_secret_value() if hasattr(key, "get_secret_value") else key,
+            "api_key": key.get_secret_value() if callable(getattr(key, "get_secret_value", None)) else key,
             **{name: sampling.pop(name) for name in SAMPLING if name in sampling},
             "extra": sampling,  # any other sampling key goes into the request body as is
         }

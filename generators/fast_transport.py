@@ -19,7 +19,7 @@ import asyncio
 import ssl
 import sys
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -45,7 +45,10 @@ def http_library() -> ModuleType:
     raise ImportError(f"openai {openai.__version__} uses neither httpx2 nor httpx; toolgym cannot drive it")
 
 
-HTTP = http_library()
+if TYPE_CHECKING:
+    import httpx2 as HTTP
+else:
+    HTTP = http_library()
 
 
 class _Connection(asyncio.Protocol):
@@ -235,6 +238,23 @@ class FastTransport(HTTP.AsyncBaseTransport):
         lines.append(b"\r\n")
         payload = b"".join(lines) + body
         head_only = request.method == "HEAD"
+        connection = await self._exchange(origin, payload, head_only, timeouts, request)
+        response = HTTP.Response(
+            connection.status,
+            headers=connection.headers,
+            stream=HTTP.ByteStream(bytes(connection.body)),
+            extensions={"http_version": b"HTTP/1.1", "reason_phrase": connection.reason},
+        )
+        connection.waiter = None
+        if connection.keep_alive and not connection.closed:
+            self._give_back(origin, connection)
+        else:
+            connection.close()
+        return response
+
+    async def _exchange(self, origin: tuple[str, str, int], payload: bytes, head_only: bool,
+                        timeouts: dict[str, Any], request: HTTP.Request) -> _Connection:
+        """Send on a kept-alive connection (or a new one) and wait for the whole response."""
         for attempt in range(2):
             connection = self._take(origin)
             reused = connection is not None
@@ -254,18 +274,8 @@ class FastTransport(HTTP.AsyncBaseTransport):
             except BaseException:  # cancelled mid-request: the connection's state is unknown
                 connection.close()
                 raise
-            break
-        connection.waiter = None
-        if connection.keep_alive and not connection.closed:
-            self._give_back(origin, connection)
-        else:
-            connection.close()
-        return HTTP.Response(
-            connection.status,
-            headers=connection.headers,
-            stream=HTTP.ByteStream(bytes(connection.body)),
-            extensions={"http_version": b"HTTP/1.1", "reason_phrase": connection.reason},
-        )
+            return connection
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _take(self, origin: tuple[str, str, int]) -> _Connection | None:
         idle = self._idle.get(origin)
