@@ -16,6 +16,7 @@ from .task import Fact, Step, Task, Utterance
 
 STOP_MARKER = "###STOP###"
 _CONFIRM = re.compile(r"\(yes/no\)|\b(confirm|proceed|go ahead)\b[^.]*\?", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 _REQUEST = re.compile(r"\?|\bplease (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need)\b", re.IGNORECASE)
 
 
@@ -56,6 +57,20 @@ def asks_confirmation(text: str) -> bool:
 
 def is_request(text: str) -> bool:
     return bool(_REQUEST.search(text))
+
+
+def request_text(text: str) -> str:
+    """The sentences of a message that ask the reader something ('' if none do).
+
+    Keywords are looked for only there, so a report that mentions 'your email' and then asks
+    'anything else?' is not read as asking for the email.
+    """
+    return " ".join(s for s in _SENTENCE.split(text) if is_request(s))
+
+
+def said_before(value: str, text: str) -> bool:
+    """Whether a fact's value appears in text as a whole token (a ZIP inside a longer number does not)."""
+    return re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", text, re.IGNORECASE) is not None
 
 
 def mentions(text: str, words: list[str]) -> bool:

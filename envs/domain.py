@@ -43,6 +43,7 @@ class Domain:
         sizes: Sequence[str] = ("small", "default"),
         world_seed: int = 0,
         default_size: str = "default",
+        policy_values: dict[str, Any] | None = None,
     ):
         self.name = name
         self.version = version
@@ -55,6 +56,7 @@ class Domain:
         self.sizes = tuple(sizes)
         self.world_seed = world_seed
         self.default_size = default_size
+        self.policy_values = dict(policy_values or {})  # extra names for policy.md.j2 (limits, windows)
         self.tools: dict[str, Tool] = {}
         for t in tools:
             if not isinstance(t, Tool):
@@ -149,7 +151,7 @@ class Domain:
         text = self._policies.get(key)
         if text is None:
             text = self._policies[key] = render_file(
-                self.policy_path, domain=self, now=template.now, today=template.now.date()
+                self.policy_path, **self.policy_values, domain=self, now=template.now, today=template.now.date()
             )
         return text
 

@@ -103,23 +103,30 @@ def generate_tasks(
     size = size or domain.default_size
     template = domain.template(world_seed, size)
     world = World(template)
-    seen: set[str] = set()
+    seen_ids: set[str] = set()
+    seen_substance: set[str] = set()
     tasks: list[Task] = []
     try:
         for index in range(n):
             kind = kinds[index % len(kinds)]
+            fallback: Task | None = None
             for attempt in range(_MAX_ATTEMPTS):
                 task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
                 ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world_seed, size)
                 task = finalize(domain, domain.generators[kind](ctx))
-                if task.id not in seen:
-                    break
+                if task.substance_key() not in seen_substance:
+                    break  # a task unlike any before
+                if fallback is None and task.id not in seen_ids:
+                    fallback = task  # same substance, other wording: used only if nothing new turns up
             else:
-                raise GeneratorBug(
-                    f"{domain.name}: found only {len(tasks)} distinct {kind} tasks in world size {size!r} "
-                    f"({_MAX_ATTEMPTS} draws in a row repeated earlier tasks); ask for fewer or use a bigger world"
-                )
-            seen.add(task.id)
+                if fallback is None:
+                    raise GeneratorBug(
+                        f"{domain.name}: found only {len(tasks)} distinct tasks of kinds {kinds} in world size "
+                        f"{size!r} ({_MAX_ATTEMPTS} draws in a row repeated earlier ones); ask for fewer or use a bigger world"
+                    )
+                task = fallback
+            seen_ids.add(task.id)
+            seen_substance.add(task.substance_key())
             tasks.append(task)
             if world.changes:
                 raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
@@ -145,10 +152,13 @@ def unavailable_task_from(kind: str):
     """A generator that withholds the tool a `kind` task needs first: the agent must say so."""
 
     def generate(ctx: GenContext) -> Task:
-        base = ctx.derive(kind)
-        needed = next((c.name for s in base.plan for c in s.calls if ctx.domain.tool(c.name).writes), None)
-        if needed is None:
-            raise GeneratorBug(f"{ctx.domain.name}: a {kind} task has no write call to withhold")
+        for _ in range(_MAX_ATTEMPTS):  # some tasks of `kind` may only read: draw again
+            base = ctx.derive(kind)
+            needed = next((c.name for s in base.plan for c in s.calls if ctx.domain.tool(c.name).writes), None)
+            if needed is not None:
+                break
+        else:
+            raise GeneratorBug(f"{ctx.domain.name}: {_MAX_ATTEMPTS} {kind} tasks in a row had no write call to withhold")
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), needed)
         return ctx.task(
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1]}),

@@ -151,6 +151,8 @@ class TableInfo:
 
     def key_tuple(self, key: Any) -> tuple[Any, ...]:
         """Normalise a key given as a scalar, tuple or dict into stored values."""
+        if len(self.key) == 1 and type(key) in (str, int):  # the common case, kept fast
+            return (self.storers[self.index_of[self.key[0]]](key),)
         if isinstance(key, dict):
             parts = [key[k] for k in self.key]
         elif isinstance(key, tuple):
@@ -180,13 +182,12 @@ class TableInfo:
             for index, decode in self.decoders:
                 if row[index] is not None:
                     row[index] = decode(row[index])  # type: ignore[index]
-        model = self.read_model
-        obj = model.__new__(model)
-        values = dict(zip(self.columns, row, strict=True))
-        object.__setattr__(obj, "__dict__", values)
-        object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-        object.__setattr__(obj, "__pydantic_extra__", None)
-        object.__setattr__(obj, "__pydantic_private__", None)
+        obj = object.__new__(self.read_model)  # SQLModel.__new__ prepares ORM state a plain model never uses
+        setattr_ = object.__setattr__
+        setattr_(obj, "__dict__", dict(zip(self.columns, row, strict=False)))  # lengths match by construction
+        setattr_(obj, "__pydantic_fields_set__", set(self.columns))
+        setattr_(obj, "__pydantic_extra__", None)
+        setattr_(obj, "__pydantic_private__", None)
         return obj
 
 

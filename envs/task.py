@@ -127,8 +127,15 @@ class Task(_Model):
     expected_writes: int = 0
 
     def content_id(self) -> str:
+        """Hash of the whole content, seed included (the seed picks the oracle's phrasings)."""
         body = self.model_dump_json(exclude={"id"})
         return f"{self.domain}-{hashlib.sha256(body.encode()).hexdigest()[:16]}"
+
+    def substance_key(self) -> str:
+        """Hash of what the task asks and expects, without the seed: two tasks equal here differ
+        only in the wording the oracle will choose."""
+        body = self.model_dump_json(exclude={"id", "seed"})
+        return hashlib.sha256(body.encode()).hexdigest()
 
     def with_id(self) -> Task:
         return self.model_copy(update={"id": self.content_id()})

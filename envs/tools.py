@@ -192,7 +192,7 @@ class Tool:
         except ValidationError as exc:
             problems = "; ".join(_describe_error(self, e) for e in exc.errors())
             return _error(f"{self.name}: {problems}")
-        kwargs = {name: getattr(validated, name) for name in self.params}
+        kwargs = validated.__dict__  # the validated fields, by name (no copy needed)
         try:
             if self.writes:
                 with world.tool_scope(self.name, True):

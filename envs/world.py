@@ -13,7 +13,7 @@ import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlmodel import SQLModel
@@ -26,6 +26,7 @@ from .tables import TableInfo, row_values
 M = TypeVar("M", bound=SQLModel)
 
 _HASH_MOD = 1 << 128
+_IDLE_CONNECTIONS = 16
 COUNTER_TABLE = "_toolgym_counters"
 
 
@@ -50,6 +51,23 @@ class WorldTemplate:
     image: bytes
     state_hash: int
     tables: dict[str, TableInfo]
+    # Connections of closed episodes, reused: a connection that has read this schema before
+    # answers its first query in a few µs instead of ~60 µs.
+    idle: list[sqlite3.Connection] = field(default_factory=list, repr=False, compare=False)
+
+    def connection(self) -> sqlite3.Connection:
+        try:
+            conn = self.idle.pop()
+        except IndexError:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.deserialize(self.image)
+        return conn
+
+    def release(self, conn: sqlite3.Connection) -> None:
+        if len(self.idle) < _IDLE_CONNECTIONS:
+            self.idle.append(conn)
+        else:
+            conn.close()
 
     @classmethod
     def build(
@@ -71,10 +89,12 @@ class WorldTemplate:
         conn.execute(f"CREATE TABLE {COUNTER_TABLE} (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
         batches: dict[str, list[tuple[Any, ...]]] = {name: [] for name in infos}
         for row in rows:
-            info = by_model.get(type(row))
+            # A row is a table instance, or (TableClass, values) which skips building the instance.
+            model, values = row if isinstance(row, tuple) else (type(row), row)
+            info = by_model.get(model)
             if info is None:
-                raise DomainError(f"build_world yielded a {type(row).__name__}, which is not one of the domain's tables")
-            batches[info.name].append(info.store(row_values(row)))
+                raise DomainError(f"build_world yielded a {getattr(model, '__name__', model)}, which is not one of the domain's tables")
+            batches[info.name].append(info.store(row_values(values)))
         conn.execute("BEGIN")
         for name, batch in batches.items():
             conn.executemany(infos[name].insert, batch)
@@ -95,8 +115,7 @@ class World:
     def __init__(self, template: WorldTemplate):
         self.template = template
         self.now = template.now
-        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.conn.deserialize(template.image)
+        self.conn = template.connection()
         self._tables = template.tables
         self._by_model = {info.model: info for info in template.tables.values()}
         self._hash = template.state_hash
@@ -115,7 +134,7 @@ class World:
 
     def get(self, model: type[M], key: Any) -> M | None:
         """The row with this primary key as a plain model, or None."""
-        info = self.info(model)
+        info = self._by_model.get(model) or self.info(model)  # type: ignore[call-overload]
         row = self.conn.execute(info.select_by_key, info.key_tuple(key)).fetchone()
         return None if row is None else info.as_model(row)  # type: ignore[return-value]
 
@@ -291,7 +310,10 @@ class World:
         return list(self._log)
 
     def close(self) -> None:
-        self.conn.close()
+        """End the episode; its connection goes back to the template for the next one."""
+        if self.conn is not None:
+            self.template.release(self.conn)
+            self.conn = None  # type: ignore[assignment]
 
 
 def _where(where: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgym.envs.conversation import STOP_MARKER, asks_confirmation, is_request, mentions
+from toolgym.envs.conversation import STOP_MARKER, asks_confirmation, mentions, request_text, said_before
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
@@ -32,12 +32,15 @@ class ScriptedUser(UserSimulator):
 
         if text and asks_confirmation(text):
             return {"role": "user", "content": phrases.say("user_confirm", seed)}
-        if text and is_request(text):
-            unknown = [label for label in scenario.unknown if mentions(text, [label])]
+        asking = request_text(text) if text else ""
+        if asking:
+            unknown = [label for label in scenario.unknown if mentions(asking, [label])]
             if unknown:
                 return _final(phrases.say("user_unknown", seed, labels=unknown))
             wanted = [
-                f for f in scenario.facts if f.value not in said and mentions(text, f.keywords or [f.label])
+                f
+                for f in scenario.facts
+                if not said_before(f.value, said) and mentions(asking, f.keywords or [f.label])
             ]
             if wanted:
                 pairs = [f"my {f.label} is {f.value}" for f in wanted]
