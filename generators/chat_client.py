@@ -1,9 +1,11 @@
 """What OpenAITeacher and LLMUser share: the connection, sampling, task metadata, one call.
 
-The task travels as request metadata, never as prompt text: `metadata.toolgym_task_id`
-(turn off with send_task_id=False for servers that reject `metadata`), and with send_task=True
-the Task JSON in the extra body field `toolgym_task`. The reference server (serve_policy.py)
-reads them; a real server ignores them or, with send_task_id=False, never sees them.
+The task travels as request metadata, never as prompt text. Its id goes in the HTTP header
+`X-Toolgym-Task-Id` by default (every server accepts and ignores an unknown header), or with
+task_id_via="metadata" in the body's `metadata.toolgym_task_id` (OpenAI itself accepts
+`metadata` only with `store: true`; vLLM logs it as an ignored field), or not at all ("none").
+With send_task=True the Task JSON goes in the extra body field `toolgym_task`: for the
+reference server (serve_policy.py) only, as real servers reject or ignore it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from .usage import Usage
 
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
+TASK_HEADER = "X-Toolgym-Task-Id"
+TASK_ID_VIA = ("header", "metadata", "none")
 SAMPLING = ("temperature", "top_p", "max_tokens", "seed")
 
 
@@ -39,7 +43,7 @@ class ChatClient:
         max_tokens: int | None = None,
         seed: int | None = None,
         extra: dict[str, Any] | None = None,
-        send_task_id: bool = True,
+        task_id_via: str = "header",
         send_task: bool = False,
         concurrency: int = 64,
         timeout: float = 120.0,
@@ -58,7 +62,9 @@ class ChatClient:
         self.sampling = {k: v for k, v in {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens,
                                            "seed": seed}.items() if v is not None}
         self.extra = dict(extra or {})
-        self.send_task_id = send_task_id
+        if task_id_via not in TASK_ID_VIA:
+            raise ConfigError(f"task_id_via {task_id_via!r} is not one of {TASK_ID_VIA}")
+        self.task_id_via = task_id_via
         self.send_task = send_task
         self.settings = EndpointSettings(
             concurrency=concurrency, timeout=timeout, connect_timeout=connect_timeout, max_retries=max_retries,
@@ -81,7 +87,7 @@ class ChatClient:
             **{name: sampling.pop(name) for name in SAMPLING if name in sampling},
             "extra": sampling,  # any other sampling key goes into the request body as is
         }
-        for name in ("concurrency", "timeout", "max_retries", "send_task"):
+        for name in ("concurrency", "timeout", "max_retries", "send_task", "task_id_via"):
             if getattr(config, name, None) is not None:
                 options[name] = getattr(config, name)
         return options
@@ -102,7 +108,7 @@ class ChatClient:
         """The request as JSON bytes. Tools and task are encoded once and spliced in: the
         tool schemas are most of a request's bytes and do not change within an episode."""
         body: dict[str, Any] = {"model": self.model, "messages": messages, **self.sampling}
-        if task is not None and self.send_task_id:
+        if task is not None and self.task_id_via == "metadata":
             body["metadata"] = {TASK_ID_KEY: task.id or task.content_id()}
         body.update(self.extra)
         data = dumps(body)
@@ -141,4 +147,6 @@ class ChatClient:
                 per_task = self._by_task[key] = Usage()
                 if len(self._by_task) > 65536:  # nobody pops: keep memory bounded
                     self._by_task.popitem(last=False)
-        return await point.post_json(body, api_key=self._api_key, role=self.role, totals=(self.usage, per_task))
+        headers = {TASK_HEADER: task.id or task.content_id()} if task is not None and self.task_id_via == "header" else None
+        return await point.post_json(body, api_key=self._api_key, role=self.role, totals=(self.usage, per_task),
+                                     headers=headers)

@@ -213,7 +213,7 @@ class Endpoint:
 
     async def post_json(
         self, body: bytes, *, api_key: str, role: str, totals: tuple[Usage | None, ...] = (),
-        path: str = "/chat/completions",
+        headers: dict[str, str] | None = None, path: str = "/chat/completions",
     ) -> dict:
         """POST a JSON body; the decoded answer, after retries.
 
@@ -237,7 +237,8 @@ class Endpoint:
                     raise self._down()
                 self.stats.calls += 1
                 try:
-                    response = await client.post(path, cast_to=HTTP.Response, content=body)
+                    response = await client.post(path, cast_to=HTTP.Response, content=body,
+                                                 options={"headers": headers} if headers else {})
                     data = json.loads(response.content)
                 except openai.APIStatusError as exc:
                     status = exc.status_code

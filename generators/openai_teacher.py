@@ -71,7 +71,10 @@ class OpenAITeacher(ChatClient, Policy):
         if not self.keep_reasoning:
             message.pop("reasoning_content", None)
         if self.mode == "text":
-            return self._from_text(message, assistant_turns(messages))
+            result = self._from_text(message, assistant_turns(messages))
+            if isinstance(result, dict) and not self.keep_reasoning:
+                result.pop("reasoning_content", None)  # a <think> block in the text
+            return result
         return message
 
     def _from_text(self, message: Message, turn: int) -> Any:

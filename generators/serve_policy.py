@@ -5,8 +5,8 @@
 
 It answers `POST /v1/chat/completions` as the OracleTeacher would, and `GET /v1/models`. The
 task of a request comes from request metadata that toolgym's client sends, never from prompt
-text: `metadata.toolgym_task_id` (or the header `x-toolgym-task-id`) names a task the server
-knows, from `--tasks FILE.jsonl` or from an earlier request that carried the Task JSON in the
+text: the header `X-Toolgym-Task-Id` (or the body's `metadata.toolgym_task_id`) names a task
+the server knows, from `--tasks FILE.jsonl` or from an earlier request that carried the Task JSON in the
 body field `toolgym_task` (OpenAITeacher(send_task=True)).
 
 A request with `tools` is answered with native `tool_calls`; one without is answered in text,
@@ -35,7 +35,7 @@ from .http_server import Reply, Request, error_body, start_http
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
 TASK_HEADER = "x-toolgym-task-id"
-Responder = Callable[[dict[str, Any]], dict[str, Any]]
+Responder = Callable[[dict[str, Any], dict[str, str]], dict[str, Any]]  # (body, headers) -> assistant message
 
 
 class BadRequest(Exception):
@@ -110,7 +110,8 @@ class OracleResponder:
             except ValueError as exc:
                 raise BadRequest(f"the {TASK_FIELD!r} body field is not a valid Task: {str(exc)[:300]}") from None
             return self._remember(task)
-        known = f"task id {task_id!r} is not known here" if task_id else f"no metadata.{TASK_ID_KEY} was sent"
+        known = (f"task id {task_id!r} is not known here" if task_id
+                 else f"no task id was sent (header {TASK_HEADER} or metadata.{TASK_ID_KEY})")
         raise BadRequest(
             f"{known}: send the task itself in the body field {TASK_FIELD!r} "
             f"(OpenAITeacher(send_task=True)) or start the server with --tasks FILE.jsonl"
@@ -180,9 +181,7 @@ class PolicyServer:
         return Reply.json(200, self._completion(body, message, len(request.body), malformed), delay=delay)
 
     def _respond(self, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
-        if isinstance(self.responder, OracleResponder):
-            return self.responder(body, headers)
-        return self.responder(body)
+        return self.responder(body, headers)
 
     def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
         from .chat_format import arguments_text, hermes_text

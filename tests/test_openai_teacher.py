@@ -35,8 +35,8 @@ def teacher_for(server, **kwargs) -> OpenAITeacher:
     return OpenAITeacher("toolgym-oracle", base_url=server.base_url, api_key=SECRET, **kwargs)
 
 
-async def offline(domain, task):
-    return await rollout(ToolEnv(domain), OracleTeacher(), ScriptedUser(), task)
+async def offline(domain, task, reasoning=False):
+    return await rollout(ToolEnv(domain), OracleTeacher(reasoning=reasoning), ScriptedUser(), task)
 
 
 def free_port() -> int:
@@ -46,12 +46,13 @@ def free_port() -> int:
 
 
 @pytest.mark.parametrize("mode", ["native", "text"])
-async def test_rollouts_over_http_match_the_offline_oracle(toy_domain, tasks, mode):
-    server = await start(port=0)
+@pytest.mark.parametrize("reasoning", [False, True])
+async def test_rollouts_over_http_match_the_offline_oracle(toy_domain, tasks, mode, reasoning):
+    server = await start(port=0, reasoning=reasoning)
     teacher = teacher_for(server, mode=mode)
     try:
         for task in tasks:
-            expected = await offline(toy_domain, task)
+            expected = await offline(toy_domain, task, reasoning)
             with usage_scope() as usage:
                 got = await rollout(ToolEnv(toy_domain), teacher, ScriptedUser(), task)
             assert got.messages == expected.messages, task.kind
@@ -62,6 +63,18 @@ async def test_rollouts_over_http_match_the_offline_oracle(toy_domain, tasks, mo
     finally:
         await server.close()
     assert teacher.usage.calls == server.policy.stats.answered
+    assert any("reasoning_content" in m for m in got.messages) == reasoning
+
+
+async def test_reasoning_can_be_dropped(toy_domain, tasks):
+    server = await start(port=0, reasoning=True)
+    try:
+        for mode in ("native", "text"):
+            teacher = teacher_for(server, mode=mode, keep_reasoning=False)
+            got = await rollout(ToolEnv(toy_domain), teacher, ScriptedUser(), tasks[0])
+            assert got.messages == (await offline(toy_domain, tasks[0])).messages
+    finally:
+        await server.close()
 
 
 async def test_built_from_a_job_config_with_usage_per_task(toy_domain, tasks):
@@ -95,10 +108,12 @@ async def test_task_id_alone_needs_a_server_that_knows_the_task(toy_domain, task
             await rollout(ToolEnv(toy_domain), teacher_for(server, send_task=False), ScriptedUser(), tasks[0])
     finally:
         await server.close()
-    known = await start(port=0, tasks=tasks)  # --tasks FILE: the id in the metadata is enough
+    known = await start(port=0, tasks=tasks)  # --tasks FILE: the id alone is enough, as a header or metadata
     try:
-        got = await rollout(ToolEnv(toy_domain), teacher_for(known, send_task=False), ScriptedUser(), tasks[0])
-        assert got.verification.passed
+        for via in ("header", "metadata"):
+            teacher = teacher_for(known, send_task=False, task_id_via=via)
+            got = await rollout(ToolEnv(toy_domain), teacher, ScriptedUser(), tasks[0])
+            assert got.verification.passed
     finally:
         await known.close()
 
@@ -189,9 +204,9 @@ def scripted_stub(tasks):
     by_id = {t.id: t for t in tasks}
     seen = []
 
-    def respond(request):
+    def respond(request, headers):
         seen.append(request)
-        task = by_id[request["metadata"]["toolgym_task_id"]]
+        task = by_id[headers["x-toolgym-task-id"]]
         chat = [{"role": "assistant" if m["role"] == "user" else "user", "content": m["content"]}
                 for m in request["messages"][2:]]
         return {"role": "assistant", "content": ScriptedUser().reply_sync(chat, task)["content"]}
@@ -220,7 +235,7 @@ async def test_llm_user_plays_the_scenario_role_flipped(toy_domain, tasks):
     assert [m["role"] for m in chat[:2]] == ["user", "assistant"]  # the cue, then the user's opening
     assert all(a["role"] != b["role"] for a, b in zip(chat, chat[1:], strict=False))
     assert not any(m["role"] == "tool" or "tool_calls" in m for m in chat)
-    assert request["temperature"] == 0.7 and "tools" not in request
+    assert request["temperature"] == 0.7 and "tools" not in request and "metadata" not in request
 
 
 async def test_llm_user_turn_limit_and_scripted_opening(toy_domain, tasks):
