@@ -4,27 +4,35 @@ An `Endpoint` is one OpenAI-compatible server (one base_url) as seen from one ev
 teachers and user simulators pointed at the same base_url share it: one `openai.AsyncOpenAI`
 client per API key, one concurrency limit, one circuit breaker, one set of counters.
 
-Where a call's CPU goes, and what is done about it (openai 3.57 over httpx2 2.16, 2 cores,
-200 ms server latency, 256 calls in flight; client CPU per call):
+Where a call's CPU goes, and what is done about it. openai 3.57 sends through httpx2 2.16
+(httpcore2 on anyio, h11); 2 cores shared with the server, 200 ms server latency, 256 calls in
+flight, client CPU per call and throughput as a share of the ideal (256 / 0.2 s):
 
-    chat.completions.create (stock client, pool 1000/100)        3.9 ms   ~45% of ideal throughput
-    .post(cast_to=ChatCompletion), body pre-built                2.1 ms
-    .post(cast_to=httpx2.Response, content=bytes)                1.9 ms
-    bare httpx2 AsyncClient.post                                 1.4 ms
-    bare httpx2, 32 pools of 8 connections                       0.6 ms   ~80%
-    .post(content=bytes) on FastTransport                        0.42 ms  ~93%
+    small requests (8 messages, 4 tools, ~3 KB)
+      chat.completions.create (stock client, pool 1000/100)     3.9 ms
+      .post(cast_to=ChatCompletion), body as a dict             2.1 ms
+      .post(cast_to=httpx2.Response, content=bytes)             1.9 ms
+      bare httpx2 AsyncClient.post                              1.4 ms
+      bare httpx2, 32 pools of 8 connections                    0.6 ms
+      .post(content=bytes) on FastTransport                     0.42 ms   93%
+    retail chat states (16 KB: 11 KB tool schemas, 4 KB policy; benchmarks/teacher.py)
+      chat.completions.create                                   3.6 ms    20%
+      OpenAITeacher on httpx2's transport (pool sized to 256)   1.3 ms    55%
+      OpenAITeacher (FastTransport, the default for http://)    0.55 ms   97%
 
 - `create` converts the whole request recursively against its TypedDicts (`async_maybe_transform`),
   O(messages): 2.6 ms at 8 messages, 8 ms at 42. Avoided: the body is built here as JSON bytes
-  (json.dumps in C) and sent with the client's lower-level `post(content=...)`.
+  (json.dumps in C; tool schemas encoded once per episode and spliced in) and sent with the
+  client's lower-level `post(content=...)`.
 - Parsing the answer into a pydantic `ChatCompletion` (construct_type, recursive) is avoided
   too: `cast_to=httpx2.Response` returns the response and the JSON is read as plain dicts.
 - The largest cost was below the client: httpcore2's pool walks every connection on each
   request and each release, and probes every idle socket through anyio (`has_expired` ->
   `extra_attributes`); at 256 connections that is ~1 ms a call, growing with concurrency.
-  Its default keep-alive limit (100) also closes connections above 100 after every call.
-  `FastTransport` (fast_transport.py) replaces only that socket layer; the client, its
-  headers, auth, error types and response handling stay.
+  The client's default keep-alive limit (100) also closes connections above 100 after every
+  call. `FastTransport` (fast_transport.py) replaces only that socket layer; the client, its
+  headers, auth, error types and response handling stay. On https (hosted APIs, proxies)
+  httpx2's transport is kept, with its pool sized to the concurrency.
 - What remains is the client's own request building (~0.2 ms: URL parsed three times,
   headers rebuilt, request options copied) and httpx2's Request/Response objects (~0.1 ms).
 

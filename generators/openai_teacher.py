@@ -13,8 +13,14 @@ dict; an answer with format problems comes back as the raw text, so the env pars
 and the format verifier sees what was wrong.
 
 Constructor arguments shared with LLMUser (connection, sampling, task metadata, concurrency,
-timeouts, retries, circuit breaker): see chat_client.py. Transport, retries and the CPU work
-per call: see http_client.py.
+timeouts, retries, circuit breaker): see chat_client.py; `from_config` takes a job config's
+teacher entry. Token usage: `pop_usage(task_id)` or `usage_scope()` (usage.py).
+
+CPU per call (measured, details in http_client.py): the stock `chat.completions.create` costs
+~3.6 ms at 256 in flight, mostly its recursive request conversion and httpcore2's O(connections)
+pool scan. This teacher sends pre-encoded JSON through the same client's `post(content=...)`,
+reads plain JSON (`cast_to=Response`), and swaps only the socket layer (FastTransport):
+~0.55 ms a call and ~97% of ideal throughput.
 """
 
 from __future__ import annotations
