@@ -47,6 +47,22 @@ def oracle_moves(task: Task) -> list[Move]:
     return moves
 
 
+_GENERIC_WORDS = {"toggle", "check", "set", "run", "get", "turn", "settings", "status", "mode", "data", "info", "the"}
+
+
+def step_cues(step: Step) -> list[str]:
+    """Words that, in an agent's message, ask the user to carry out this step."""
+    if step.cues:
+        return step.cues
+    cues: list[str] = []
+    for call in step.calls:
+        words = call.name.split("_")
+        rest = [w for w in words if w not in ("toggle", "check", "set", "run", "get", "turn")]
+        cues.append(" ".join(rest))
+        cues += [w for w in words if len(w) >= 3 and w not in _GENERIC_WORDS]
+    return cues
+
+
 def assistant_turns(messages: list[dict[str, Any]]) -> int:
     return sum(1 for m in messages if m.get("role") == "assistant")
 

@@ -24,6 +24,8 @@ from .spaces import AssistantMessageSpace, ChatSpace
 from .task import Task
 from .trajectory import Trajectory
 
+_USER_ROUNDS = 4  # device actions a user may take before it must say something
+
 
 class ToolEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -118,16 +120,14 @@ class ToolEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._begin(seed, options)
-        opening = self._user_reply_sync()
-        return self._deliver_opening(opening)
+        return self._deliver_opening(self._user_turn_sync())
 
     async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._begin(seed, options)
-        opening = await self._user_reply_async()
-        return self._deliver_opening(opening)
+        return self._deliver_opening(await self._user_turn_async())
 
-    def _deliver_opening(self, opening: dict[str, Any]):
-        observation = [self.messages[0], *self._accept_user(opening)]
+    def _deliver_opening(self, opening: list[dict[str, Any]]):
+        observation = [self.messages[0], *opening]
         if self._done:  # a user that leaves at once
             self._grade()
         return [dict(m) for m in observation], self._info()
@@ -136,13 +136,13 @@ class ToolEnv(gym.Env):
     def step(self, action: Any):
         observation = self._agent_turn(action)
         if observation is None:
-            observation = self._accept_user(self._user_reply_sync())
+            observation = self._user_turn_sync()
         return self._close_step(observation)
 
     async def astep(self, action: Any):
         observation = self._agent_turn(action)
         if observation is None:
-            observation = self._accept_user(await self._user_reply_async())
+            observation = await self._user_turn_async()
         return self._close_step(observation)
 
     def _agent_turn(self, action: Any) -> list[dict[str, Any]] | None:
@@ -182,28 +182,52 @@ class ToolEnv(gym.Env):
         return [dict(m) for m in observation], reward, self._done and not truncated, truncated, info
 
     # ---- the user's side -------------------------------------------------------------------
-    def _user_reply_sync(self) -> dict[str, Any]:
+    # A user turn may take rounds: a reply with `user_tool_calls` and no text has those calls run
+    # on the user's device, and the user is asked again, now seeing their results, to write
+    # what it tells the agent. The agent sees only the text.
+    def _user_turn_sync(self) -> list[dict[str, Any]]:
+        message: dict[str, Any] = {"role": "user", "content": None}
+        reply = self._ask_user_sync(self.messages)
+        for _ in range(_USER_ROUNDS):
+            if not self._absorb(message, reply):
+                break
+            reply = self._ask_user_sync([*self.messages, message])
+        return self._accept_user(message)
+
+    async def _user_turn_async(self) -> list[dict[str, Any]]:
+        message: dict[str, Any] = {"role": "user", "content": None}
+        reply = await self.user.reply(self.messages, self.task)
+        for _ in range(_USER_ROUNDS):
+            if not self._absorb(message, reply):
+                break
+            reply = await self.user.reply([*self.messages, message], self.task)
+        return self._accept_user(message)
+
+    def _ask_user_sync(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         if getattr(self.user, "is_sync", False):
-            return self.user.reply_sync(self.messages, self.task)
+            return self.user.reply_sync(messages, self.task)
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.user.reply(self.messages, self.task))
+            return asyncio.run(self.user.reply(messages, self.task))
         raise ToolgymError("this user simulator is async: inside an event loop use `await env.astep(...)`")
 
-    async def _user_reply_async(self) -> dict[str, Any]:
-        return await self.user.reply(self.messages, self.task)
-
-    def _accept_user(self, reply: dict[str, Any]) -> list[dict[str, Any]]:
-        """Run the user's on-device calls, strip the stop marker, and add the message."""
-        message = {"role": "user", "content": reply.get("content")}
+    def _absorb(self, message: dict[str, Any], reply: dict[str, Any]) -> bool:
+        """Fold one user reply into the turn's message; True if the user must be asked again."""
         calls = reply.get("user_tool_calls") or []
         if calls:
-            message["user_tool_calls"] = calls
-            message["user_tool_results"] = [
+            message.setdefault("user_tool_calls", []).extend(calls)
+            message.setdefault("user_tool_results", []).extend(
                 run_call(self.domain, self.world, (), c.get("name"), c.get("arguments"), caller="user").content
                 for c in calls
-            ]
+            )
+        if reply.get("content") is not None:
+            message["content"] = reply["content"]
+            return False
+        return bool(calls)
+
+    def _accept_user(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """Strip the stop marker and add the turn's message to the chat."""
         message["content"], stop = strip_stop(message["content"])
         self.messages.append(message)
         if stop:

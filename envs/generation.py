@@ -154,7 +154,10 @@ def unavailable_task_from(kind: str):
     def generate(ctx: GenContext) -> Task:
         for _ in range(_MAX_ATTEMPTS):  # some tasks of `kind` may only read: draw again
             base = ctx.derive(kind)
-            needed = next((c.name for s in base.plan for c in s.calls if ctx.domain.tool(c.name).writes), None)
+            needed = next(
+                (c.name for s in base.plan if s.caller == "agent" for c in s.calls if ctx.domain.tool(c.name).writes),
+                None,
+            )
             if needed is not None:
                 break
         else:

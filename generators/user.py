@@ -7,9 +7,17 @@ next request when the agent has answered, and ends the chat when nothing is left
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from toolgym.envs.conversation import STOP_MARKER, asks_confirmation, mentions, request_text, said_before
+from toolgym.envs.conversation import (
+    STOP_MARKER,
+    asks_confirmation,
+    mentions,
+    request_text,
+    said_before,
+    step_cues,
+)
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
@@ -26,6 +34,8 @@ class ScriptedUser(UserSimulator):
         if not user_messages:
             return {"role": "user", "content": scenario.requests[0]}
         seed = task.seed + len(user_messages)
+        if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
+            return {"role": "user", "content": self._report(messages[-1], phrases, seed)}
         said = " ".join(m.get("content") or "" for m in user_messages)
         last = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
         text = last.get("content") or ""
@@ -47,12 +57,28 @@ class ScriptedUser(UserSimulator):
                 return {"role": "user", "content": phrases.say("user_reveal", seed, pairs=pairs)}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:
+            if not mentions(text, step_cues(pending)):
+                return {"role": "user", "content": phrases.say("user_needs_guidance", seed)}
             calls = [{"name": c.name, "arguments": dict(c.arguments)} for c in pending.calls]
-            return {"role": "user", "content": phrases.say("user_performed", seed), "user_tool_calls": calls}
+            return {"role": "user", "content": None, "user_tool_calls": calls}
         sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
         return _final(scenario.closing or phrases.say("user_done", seed))
+
+    @staticmethod
+    def _report(message: Message, phrases: Any, seed: int) -> str:
+        """What the user tells the agent after acting on the device: what each action showed."""
+        lines = []
+        for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
+            values = _result_values(result)
+            intent = f"user_saw_{call.get('name')}"
+            if intent in phrases.intents():
+                lines.append(phrases.say(intent, seed, **values))
+            else:
+                shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
+                lines.append(phrases.say("user_saw", seed, summary=shown))
+        return " ".join(lines)
 
     @staticmethod
     def _pending_user_step(task: Task, user_messages: list[Message]) -> Any:
@@ -64,6 +90,17 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in task.scenario.requests)
         step = user_steps[done]
         return step if step.segment < sent else None
+
+
+def _result_values(result: str) -> dict[str, Any]:
+    """A device result as template values: its fields, or the whole text as `result`."""
+    try:
+        decoded = json.loads(result)
+    except (TypeError, json.JSONDecodeError):
+        return {"result": result}
+    if isinstance(decoded, dict):
+        return {str(k): v for k, v in decoded.items()}
+    return {"result": decoded}
 
 
 def _final(content: str) -> Message:
