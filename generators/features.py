@@ -113,6 +113,7 @@ CHAT_COLUMNS: dict[str, Any] = {
     "kind": STR,
     "messages": MESSAGES,
     "tools": TOOLS,
+    "user_tools": TOOLS,  # tools the user holds (a phone's settings); their calls sit in user messages
     "task_id": STR,
     "seeds": SEEDS,
     "teacher": JSON,

@@ -16,6 +16,7 @@ _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
 
 
 def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    domain = load_domain(task.domain)
     return {
         "id": f"{task.id}-{episode['sample']}",
         "domain": task.domain,
@@ -23,6 +24,7 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
         "kind": task.kind,
         "messages": episode["messages"],
         "tools": tools,
+        "user_tools": [t.schema for t in domain.user_tools],
         "task_id": task.id,
         "seeds": {"task_seed": task.seed, "world_seed": task.world_seed, "sample": episode["sample"]},
         "teacher": episode["teacher"],

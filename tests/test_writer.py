@@ -70,6 +70,7 @@ def chat_row(task_id: str, sample: int, calls, *, kind: str = "multi_step", pass
         "kind": kind,
         "messages": chat_messages(calls, reasoning=sample % 2 == 1),
         "tools": TOOLS,
+        "user_tools": [],
         "task_id": task_id,
         "seeds": {"task_seed": 11, "world_seed": 7, "sample": sample},
         "teacher": {"name": "oracle", "reasoning": sample % 2 == 1},
@@ -554,7 +555,7 @@ def test_real_toy_rollouts_and_parsed_model_text_round_trip(tmp_path, toy_domain
             split = "rejected" if not verification["passed"] else "no_tool" if task.kind.startswith("no_tool") else "sft"
             row = {
                 "id": f"{task.id}-{number}", "domain": task.domain, "domain_version": task.domain_version, "kind": task.kind,
-                "messages": messages, "tools": tools, "task_id": task.id,
+                "messages": messages, "tools": tools, "user_tools": [], "task_id": task.id,
                 "seeds": {"task_seed": task.seed, "world_seed": task.world_seed, "sample": number},
                 "teacher": {"name": "oracle"}, "user_simulator": {"name": "scripted"}, "verification": verification,
                 "usage": None, **V,
