@@ -36,8 +36,8 @@ flight, client CPU per call and throughput as a share of the ideal (256 / 0.2 s)
 - What remains is the client's own request building (~0.2 ms: URL parsed three times,
   headers rebuilt, request options copied) and httpx2's Request/Response objects (~0.1 ms).
 
-Retries are done here, not in the client (`max_retries=0` there), so they are counted, use
-full jitter, and stop at once when the circuit opens. Token usage is added to the usage scope
+Retries are done here, not in the client (`max_retries=0` there), so they are counted, back
+off exponentially with jitter (or as Retry-After says), and stop at once when the circuit opens. Token usage is added to the usage scope
 of the running episode (see `usage.py`).
 """
 
@@ -101,7 +101,7 @@ class EndpointSettings:
     max_retries: int = 5
     backoff: float = 0.25  # first retry waits up to this long; doubles each time
     backoff_max: float = 8.0
-    breaker_failures: int = 5  # consecutive connection failures that open the circuit ...
+    breaker_failures: int = 5  # consecutive connection failures (or 502s) that open the circuit ...
     breaker_window: float = 10.0  # ... when they happen within this many seconds
     breaker_cooldown: float = 30.0  # an open circuit lets a probe through after this long
     transport: str = "auto"  # auto | fast | httpx
@@ -126,6 +126,7 @@ class _Breaker:
     first_failure: float = 0.0
     opened_at: float | None = None
     reason: str = ""
+    rejected: bool = False  # opened by an answer that no retry can change (401, 403, 404)
 
     def failure(self, reason: str) -> bool:
         """Count one; True when this failure opened the circuit."""
@@ -133,14 +134,14 @@ class _Breaker:
         if self.failures == 0 or now - self.first_failure > self.settings.breaker_window:
             self.failures, self.first_failure = 0, now
         self.failures += 1
-        self.reason = reason
+        self.reason, self.rejected = reason, False
         if self.failures >= self.settings.breaker_failures and not self.is_open():
             self.opened_at = now
             return True
         return False
 
     def trip(self, reason: str) -> None:
-        self.opened_at, self.reason = time.monotonic(), reason
+        self.opened_at, self.reason, self.rejected = time.monotonic(), reason, True
 
     def success(self) -> None:
         self.failures = 0
@@ -213,8 +214,12 @@ class Endpoint:
 
     # ---- one call ------------------------------------------------------------------------
     def _down(self) -> EndpointDown:
+        breaker = self._breaker
+        if breaker.rejected:
+            return EndpointDown(f"endpoint {self.public_url} rejects requests: {breaker.reason}",
+                                endpoint=self.public_url)
         return EndpointDown(
-            f"endpoint {self.public_url} is down: {self._breaker.reason}. Start the server or fix base_url; "
+            f"endpoint {self.public_url} is down: {breaker.reason}. Start the server or fix base_url; "
             f"the circuit opened after {self.settings.breaker_failures} failed connections in a row",
             endpoint=self.public_url,
         )
@@ -254,6 +259,10 @@ class Endpoint:
                     if status in FATAL_STATUSES:
                         self._breaker.trip(f"{error} ({FATAL_STATUSES[status]})")
                         raise self._down() from None
+                    if status == 502:  # a gateway that cannot reach the server counts as no connection
+                        self._breaker.failure(error)
+                        if self._breaker.is_open():
+                            raise self._down() from None
                     wait = _retry_after(exc.response.headers)
                 except (openai.APITimeoutError, openai.APIConnectionError) as exc:
                     cause = exc.__cause__

@@ -179,6 +179,19 @@ async def test_server_down_stops_within_seconds_naming_the_endpoint(toy_domain, 
     assert time.monotonic() - started < 3
 
 
+async def test_a_rejected_key_or_a_dead_gateway_stops_the_job(tasks):
+    from toolgym.generators.http_server import Reply, error_body, start_http
+
+    for status, words in ((401, "rejects requests: HTTP 401.*check api_key"), (502, "is down: HTTP 502")):
+        server = await start_http(lambda request, status=status: Reply.json(status, error_body("nope")))
+        teacher = OpenAITeacher("m", base_url=f"http://127.0.0.1:{server.port}/v1", api_key=SECRET, backoff=0.01)
+        try:
+            with pytest.raises(EndpointDown, match=words):
+                await teacher.act([{"role": "user", "content": "hi"}], [], tasks[0])
+        finally:
+            await server.close()
+
+
 async def test_api_key_never_in_describe_or_logs(toy_domain, tasks, caplog, monkeypatch):
     caplog.set_level(logging.DEBUG)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
