@@ -124,7 +124,7 @@ class ChatClient:
         found = self._tools_json.get(id(tools))
         if found is None or found[0] is not tools:
             found = self._tools_json[id(tools)] = (tools, dumps(tools))
-            if len(self._tools_json) > 256:
+            if len(self._tools_json) > 1024:  # one entry per episode in flight
                 self._tools_json.popitem(last=False)
         return found[1]
 

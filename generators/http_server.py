@@ -55,6 +55,7 @@ class _Connection(asyncio.Protocol):
         self.buffer = bytearray()
         self.transport: asyncio.Transport | None = None
         self.busy = False  # a request is being answered (delayed or hanging)
+        self.continued = False  # "100 Continue" sent for the request being read
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
@@ -95,7 +96,11 @@ class _Connection(asyncio.Protocol):
                 self._write(Reply.json(413, error_body(f"body of {length} bytes is over {MAX_BODY}")), close=True)
                 return
             if len(self.buffer) < end + 4 + length:
+                if headers.get("expect", "").lower() == "100-continue" and not self.continued:
+                    self.continued = True  # curl waits for this before sending a large body
+                    self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
                 return
+            self.continued = False
             body = bytes(self.buffer[end + 4 : end + 4 + length])
             del self.buffer[: end + 4 + length]
             request = Request(parts[0], parts[1], headers, body)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .chat_format import arguments_text, hermes_text
 from .http_server import Reply, Request, error_body, start_http
 
 TASK_FIELD = "toolgym_task"
@@ -128,8 +129,7 @@ class OracleResponder:
 class PolicyServer:
     """Routes, faults and the chat-completion wire format around a responder."""
 
-    def __init__(self, responder: Responder | OracleResponder, faults: Faults | None = None,
-                 model: str = "toolgym-oracle"):
+    def __init__(self, responder: Responder, faults: Faults | None = None, model: str = "toolgym-oracle"):
         self.responder = responder
         self.faults = faults or Faults()
         self.model = model
@@ -184,20 +184,18 @@ class PolicyServer:
         return self.responder(body, headers)
 
     def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
-        from .chat_format import arguments_text, hermes_text
-
         calls = message.get("tool_calls") or []
         reasoning = message.get("reasoning_content")
         native = bool(body.get("tools"))
         out: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
         if native:
             if calls:
-                out["tool_calls"] = [_wire_call(c, arguments_text, malformed and i == 0) for i, c in enumerate(calls)]
+                out["tool_calls"] = [_wire_call(c, malformed and i == 0) for i, c in enumerate(calls)]
             if reasoning:
                 out["reasoning_content"] = reasoning
         else:
             if malformed and calls:
-                calls = [_wire_call(c, arguments_text, i == 0) for i, c in enumerate(calls)]
+                calls = [_wire_call(c, i == 0) for i, c in enumerate(calls)]
             out["content"] = hermes_text(message.get("content"), calls, reasoning)
         self._count += 1
         written = len(json.dumps(out)) // 4
@@ -216,7 +214,7 @@ class PolicyServer:
         }
 
 
-def _wire_call(call: dict[str, Any], arguments_text: Callable[[Any], str], broken: bool) -> dict[str, Any]:
+def _wire_call(call: dict[str, Any], broken: bool) -> dict[str, Any]:
     function = call.get("function", call)
     text = arguments_text(function.get("arguments", {}))
     if broken:  # a model that stopped mid-object
