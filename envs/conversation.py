@@ -86,7 +86,16 @@ def request_text(text: str) -> str:
 
 def said_before(value: str, text: str) -> bool:
     """Whether a fact's value appears in text as a whole token (a ZIP inside a longer number does not)."""
-    return re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", text, re.IGNORECASE) is not None
+    needle, haystack = value.lower(), text.lower()
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before = haystack[start - 1] if start else " "
+        after = haystack[end] if end < len(haystack) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
 
 
 def mentions(text: str, words: list[str]) -> bool:
