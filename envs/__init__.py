@@ -1,5 +1,6 @@
 """The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
 
+from .compose import Identity, Segment, call, compose
 from .diff import Diff
 from .domain import Domain
 from .env import ToolEnv
@@ -32,8 +33,10 @@ __all__ = [
     "Fact",
     "Forbidden",
     "GenContext",
+    "Identity",
     "NoToolSpec",
     "Scenario",
+    "Segment",
     "Step",
     "Task",
     "Tool",
@@ -44,6 +47,8 @@ __all__ = [
     "World",
     "WorldEdit",
     "WorldTemplate",
+    "call",
+    "compose",
     "irrelevant_task",
     "list_domains",
     "load_domain",

@@ -1,0 +1,172 @@
+"""Composing a Task from segments: one segment per request the user makes in the conversation.
+
+A generator draws segments (a request, its gold steps, the closing reply, what the user knows)
+and `compose` joins them into one Task. What every domain needs done the same way lives here:
+segment numbers on the steps, identifying the user once before the first segment that needs it,
+facts merged so that each key names one value, world edits merged to one per row, and
+minefields that the gold plan itself would step on dropped (a segment may forbid what a later
+one asks for). How a domain identifies its users is an `Identity` it passes in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .task import Fact, Forbidden, Step, Task, ToolCall, Utterance, WorldEdit
+
+if TYPE_CHECKING:
+    from .generation import GenContext
+
+
+def call(name: str, /, **arguments: Any) -> ToolCall:
+    return ToolCall(name=name, arguments=arguments)
+
+
+@dataclass(kw_only=True)
+class Segment:
+    """One request of the user and what answers it."""
+
+    request: str
+    goal: str
+    reply: Utterance
+    steps: list[Step] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)  # required outputs: what the reply must state
+    facts: list[Fact] = field(default_factory=list)
+    withheld: list[str] = field(default_factory=list)  # fact keys the user gives only when asked
+    unknown: list[str] = field(default_factory=list)  # labels of what the user cannot tell
+    forbidden: list[Forbidden] = field(default_factory=list)
+    setup: list[WorldEdit] = field(default_factory=list)
+    identifies: bool = True  # the user must be identified before this segment's steps
+
+    @property
+    def tools(self) -> set[str]:
+        """Names of the tools the steps call (agent and user side)."""
+        return {c.name for s in self.steps for c in s.calls}
+
+
+@dataclass(kw_only=True)
+class Identity:
+    """How the user proves who they are, in the domain's terms."""
+
+    facts: list[Fact]
+    step: Step | None = None  # the gold call that identifies them; None where nothing is called
+    fragment: str = ""  # how the user says it, joined to the request unless withheld
+    withhold: bool = False  # the facts are given only when asked
+    lead: bool = False  # the fragment comes before the request rather than after it
+    goal: str = ""  # who the user is, put first in the goal
+
+
+def compose(
+    ctx: GenContext,
+    segments: Sequence[Segment],
+    *,
+    identify: Identity | None = None,
+    setup: Sequence[WorldEdit] = (),
+    forbidden: Sequence[Forbidden] = (),
+    goal_joiner: str = " ",
+    closing: str | None = None,
+    **fields: Any,
+) -> Task:
+    """Segment i of the task is `segments[i]`; `fields` go to the Task as they are (kind, tools, no_tool)."""
+    requests: list[str] = []
+    facts: list[Fact] = []
+    withheld: list[str] = []
+    plan: list[Step] = []
+    goals: list[str] = []
+    pending = identify  # until the first segment that needs it
+    for index, segment in enumerate(segments):
+        request = segment.request
+        if pending is not None and segment.identifies:
+            goals.append(pending.goal)
+            renamed = _merge_facts(facts, pending.facts, index)
+            if pending.withhold:
+                withheld += [renamed.get(f.key, f.key) for f in pending.facts]
+            elif pending.fragment:
+                said = [pending.fragment, request] if pending.lead else [request, pending.fragment]
+                request = " ".join(said)
+            if pending.step is not None:
+                plan.append(_placed(pending.step, index, renamed))
+            pending = None
+        requests.append(request)
+        renamed = _merge_facts(facts, segment.facts, index)
+        withheld += [renamed.get(k, k) for k in segment.withheld]
+        plan += [_placed(s, index, renamed) for s in segment.steps]
+    return ctx.task(
+        scenario={
+            "persona": ctx.persona(),
+            "goal": goal_joiner.join(g for g in goals + [s.goal for s in segments] if g),
+            "requests": requests,
+            "facts": facts,
+            "withheld": list(dict.fromkeys(withheld)),
+            "unknown": list(dict.fromkeys(u for s in segments for u in s.unknown)),
+            **({} if closing is None else {"closing": closing}),
+        },
+        setup=_merge_edits([e for s in segments for e in s.setup] + list(setup)),
+        plan=plan,
+        replies=[s.reply for s in segments],
+        required_outputs=list(dict.fromkeys(o for s in segments for o in s.outputs)),
+        forbidden=_minefields([r for s in segments for r in s.forbidden] + list(forbidden), plan),
+        **fields,
+    )
+
+
+def _merge_facts(known: list[Fact], new: Sequence[Fact], segment: int) -> dict[str, str]:
+    """Add `new` to `known`, in place. A fact already known is not repeated; one whose key names
+    another value gets a fresh key, so that each key names one value. Returns old -> new keys."""
+    values = {f.key: f.value for f in known}
+    renamed: dict[str, str] = {}
+    for fact in new:
+        if values.get(fact.key, fact.value) == fact.value:
+            if fact.key not in values:
+                values[fact.key] = fact.value
+                known.append(fact)
+            continue
+        key, n = f"{fact.key}_{segment}", segment
+        while key in values:
+            n += 1
+            key = f"{fact.key}_{n}"
+        renamed[fact.key] = key
+        values[key] = fact.value
+        known.append(fact.model_copy(update={"key": key}))
+    return renamed
+
+
+def _placed(step: Step, segment: int, renamed: dict[str, str]) -> Step:
+    return step.model_copy(update={"segment": segment, "needs": [renamed.get(k, k) for k in step.needs]})
+
+
+def _merge_edits(edits: Sequence[WorldEdit]) -> list[WorldEdit]:
+    """One edit per row: updates that touch the same row (faults on one phone) become one; inserts stay."""
+    merged: list[WorldEdit] = []
+    where: dict[tuple[str, str], int] = {}
+    for edit in edits:
+        row = (edit.table, repr(edit.key))
+        if edit.insert is None and row in where:
+            earlier = merged[where[row]]
+            merged[where[row]] = earlier.model_copy(update={"set": {**earlier.set, **edit.set}})
+            continue
+        if edit.insert is None:
+            where[row] = len(merged)
+        merged.append(edit)
+    return merged
+
+
+def _minefields(rules: Sequence[Forbidden], plan: Sequence[Step]) -> list[Forbidden]:
+    """The rules the gold plan does not itself break, one per minefield (the first reason is kept)."""
+    # the verifier's own matching, so a rule kept here is one the gold plan passes; imported here
+    # because the verifiers import the engine
+    from toolgym.verifiers.matching import subset_matches
+
+    gold = [c for s in plan if s.caller == "agent" for c in s.calls]
+    seen: set[str] = set()
+    kept: list[Forbidden] = []
+    for rule in rules:
+        if any(rule.tool == c.name and subset_matches(rule.arguments, c.arguments) for c in gold):
+            continue
+        key = rule.model_dump_json(exclude={"reason"})
+        if key not in seen:
+            seen.add(key)
+            kept.append(rule)
+    return kept
