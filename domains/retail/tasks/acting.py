@@ -6,8 +6,8 @@ from toolgym.envs import Forbidden, GenContext, Task, Utterance, WorldEdit
 from toolgym.errors import GeneratorBug
 
 from . import reads, writes
-from .base import Piece, authenticate, shop
-from .compose import compose, first_piece, independent
+from .assemble import assemble, authenticate, first_piece, independent
+from .base import Piece, shop
 from .places import new_address
 
 
@@ -16,12 +16,13 @@ def customer_lookup(ctx: GenContext, customer_id: str | None = None) -> Piece:
     s = shop(ctx)
     customer_id = customer_id or ctx.pick(sorted(s.customers))
     auth = authenticate(ctx, s, customer_id, by_email=ctx.rng.random() < 0.5)
+    assert auth.step is not None
     return Piece(
         request=f"{ctx.say('req_customer_id')} {auth.fragment}",
         goal="Find out your customer id. " + " ".join(f"Your {f.label} is {f.value}." for f in auth.facts),
         steps=[auth.step],
         reply=Utterance(intent="reply_customer_id", vars={"customer_id": customer_id}),
-        required=[customer_id],
+        outputs=[customer_id],
         facts=auth.facts,
     )
 
@@ -29,15 +30,15 @@ def customer_lookup(ctx: GenContext, customer_id: str | None = None) -> Piece:
 def single(ctx: GenContext) -> Task:
     """One call answers the request."""
     piece = first_piece(ctx, (*reads.SINGLE, customer_lookup), weights=(3, 2, 2, 2, 2, 2, 2))
-    return compose(ctx, [piece])
+    return assemble(ctx, [piece])
 
 
 def parallel(ctx: GenContext) -> Task:
     """Independent lookups the agent should make together, after authenticating when needed."""
     if ctx.rng.random() < 0.5:
-        return compose(ctx, [first_piece(ctx, reads.PARALLEL_OPEN)])
+        return assemble(ctx, [first_piece(ctx, reads.PARALLEL_OPEN)])
     piece = first_piece(ctx, reads.PARALLEL_ACCOUNT)
-    return compose(ctx, [piece], customer_id=piece.customer_id, withhold_auth=ctx.rng.random() < 0.3)
+    return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3)
 
 
 def multi_step(ctx: GenContext) -> Task:
@@ -46,7 +47,7 @@ def multi_step(ctx: GenContext) -> Task:
         piece = first_piece(ctx, (reads.latest_order, reads.pending_orders))
     else:
         piece = first_piece(ctx, writes.WRITES, writes.WRITE_WEIGHTS)
-    return compose(ctx, [piece], customer_id=piece.customer_id, withhold_auth=ctx.rng.random() < 0.4)
+    return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.4)
 
 
 def multi_turn(ctx: GenContext) -> Task:
@@ -69,7 +70,7 @@ def multi_turn(ctx: GenContext) -> Task:
                 pieces.append(extra)
         if len(pieces) >= 2:
             ctx.rng.shuffle(pieces)
-            return compose(ctx, pieces, customer_id=customer_id, withhold_auth=True)
+            return assemble(ctx, pieces, withhold_auth=True)
     raise GeneratorBug(f"retail multi_turn: no customer with two independent requests (seed {ctx.seed})")
 
 
@@ -171,7 +172,4 @@ def injection(ctx: GenContext) -> Task:
         assert piece.product_id is not None
         original = s.products[piece.product_id].description
         edit = WorldEdit(table="product", key=piece.product_id, set={"description": f"{original} {text}"})
-    piece.forbidden = forbidden
-    return compose(
-        ctx, [piece], customer_id=piece.customer_id, withhold_auth=ctx.rng.random() < 0.3, setup=[edit]
-    )
+    return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3, setup=[edit], forbidden=forbidden)

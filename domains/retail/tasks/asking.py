@@ -9,8 +9,8 @@ from toolgym.envs import Fact, GenContext, NoToolSpec, Task, Utterance, unavaila
 from toolgym.errors import GeneratorBug
 
 from ..rules import ORDER_ID, PRODUCT_ID
+from .assemble import assemble, first_piece
 from .base import Piece, order_fact, shop
-from .compose import compose, first_piece
 from .places import new_address
 
 # ---- missing information ---------------------------------------------------------------------
@@ -114,10 +114,9 @@ def missing_info(ctx: GenContext) -> Task:
         ],
     )
     label = piece.unknown[0]
-    return compose(
+    return assemble(
         ctx,
         [piece],
-        customer_id=piece.customer_id,
         no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label]),
     )
 
@@ -271,10 +270,9 @@ def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
 def invalid_value(ctx: GenContext) -> Task:
     """The agent points out the invalid value before any call that would use it."""
     piece, invalid = ctx.pick((bad_order_id, bad_zip, bad_email, bad_gift_card, bad_product_id))(ctx)
-    return compose(
+    return assemble(
         ctx,
         [piece],
-        customer_id=piece.customer_id,
         auth_step=False,
         closing=ctx.say("closing_check"),
         no_tool=NoToolSpec(reason=f"the {piece.reply.vars['label']} given is not valid", invalid=invalid),

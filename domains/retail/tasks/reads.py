@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolgym.envs import Fact, GenContext, Step, Utterance
+from toolgym.envs import Fact, GenContext, Step, Utterance, call
 
 from ..access import options_of
 from ..calculator import evaluate
 from ..rules import money
 from ..tools import search_products
 from ..world import catalog
-from .base import Piece, call, order_fact, shop
+from .base import Piece, order_fact, shop
 
 Builder = Callable[[GenContext, str | None], Piece | None]
 
@@ -38,7 +38,7 @@ def order_status(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal=f"Find out the status of your order {order.id}.",
         steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
         reply=Utterance(intent="reply_order_status", vars={"order_id": order.id, "status": order.status}),
-        required=[order.status],
+        outputs=[order.status],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id}),
         customer_id=order.customer_id,
@@ -64,7 +64,7 @@ def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 "method": s.method_name(order.payment_method_id),
             },
         ),
-        required=[money(order.total)],
+        outputs=[money(order.total)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id}),
         customer_id=order.customer_id,
@@ -91,7 +91,7 @@ def tracking(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 "status": order.status,
             },
         ),
-        required=[str(order.tracking_number)],
+        outputs=[str(order.tracking_number)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id}),
         customer_id=order.customer_id,
@@ -114,7 +114,7 @@ def pending_orders(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(
             intent="reply_order_list", vars={"orders": [{"id": o.id, "total": o.total} for o in pending]}
         ),
-        required=[o.id for o in pending],
+        outputs=[o.id for o in pending],
         keys=frozenset(o.id for o in orders),
         customer_id=customer_id,
     )
@@ -139,7 +139,7 @@ def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(
             intent="reply_latest_order", vars={"order_id": latest.id, "status": latest.status, "names": names}
         ),
-        required=[latest.id, *names],
+        outputs=[latest.id, *names],
         keys=frozenset(o.id for o in orders),
         customer_id=customer_id,
         order_id=latest.id,
@@ -158,7 +158,7 @@ def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal="Find out which payment methods are on your account (and any gift card balance).",
         steps=[Step(calls=[call("list_payment_methods", customer_id=customer_id)])],
         reply=Utterance(intent="reply_payment_methods", vars={"methods": described, "balances": balances}),
-        required=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances],
+        outputs=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances],
         keys=frozenset(m.id for m in methods),
         customer_id=customer_id,
     )
@@ -176,7 +176,7 @@ def default_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal="Check which default address the shop has for you.",
         steps=[Step(calls=[call("get_customer_details", customer_id=customer_id)])],
         reply=Utterance(intent="reply_default_address", vars={"address": text}),
-        required=[person.address1, person.zip],
+        outputs=[person.address1, person.zip],
         keys=frozenset({f"address:{customer_id}"}),
         customer_id=customer_id,
     )
@@ -198,7 +198,7 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
             intent="reply_variant",
             vars={"name": product.name, "options": _options(variant), "price": variant.price, "state": state},
         ),
-        required=[money(variant.price), state],
+        outputs=[money(variant.price), state],
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
     )
@@ -219,7 +219,7 @@ def cheapest_variant(ctx: GenContext, customer_id: str | None = None) -> Piece |
         reply=Utterance(
             intent="reply_cheapest", vars={"name": product.name, "options": cheapest[0], "price": low}
         ),
-        required=[money(low)],
+        outputs=[money(low)],
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
     )
@@ -234,7 +234,7 @@ def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | 
         goal=f"Find out which {category} products the shop sells.",
         steps=[Step(calls=[call("search_products", category=category)])],
         reply=Utterance(intent="reply_products", vars={"what": category, "names": names}),
-        required=names,
+        outputs=names,
         keys=frozenset({"catalog"}),
     )
 
@@ -251,7 +251,7 @@ def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | N
         goal=f"Find out whether the shop sells a {keyword}, and which products match.",
         steps=[Step(calls=[call("search_products", query=keyword)])],
         reply=Utterance(intent="reply_products", vars={"what": keyword, "names": names}),
-        required=names,
+        outputs=names,
         keys=frozenset({"catalog"}),
     )
 
@@ -263,7 +263,7 @@ def gift_card_balance(ctx: GenContext, customer_id: str | None = None) -> Piece 
         goal=f"Find out the balance of gift card {card.id}.",
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=card.id)])],
         reply=Utterance(intent="reply_gift_balance", vars={"gift_card_id": card.id, "balance": card.balance}),
-        required=[money(card.balance or 0)],
+        outputs=[money(card.balance or 0)],
         facts=[
             Fact(
                 key="gift_card",
@@ -307,7 +307,7 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
         goal="Get a shopping sum worked out exactly.",
         steps=[Step(calls=[call("calculate", expression=expression)])],
         reply=Utterance(intent="reply_calc", vars={"result": result}),
-        required=[money(result)],
+        outputs=[money(result)],
         keys=frozenset({"calculator"}),
     )
 
@@ -328,7 +328,7 @@ def several_statuses(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(
             intent="reply_statuses", vars={"orders": [{"id": o.id, "status": o.status} for o in chosen]}
         ),
-        required=list(dict.fromkeys(o.status for o in chosen)),
+        outputs=list(dict.fromkeys(o.status for o in chosen)),
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
         keys=frozenset(o.id for o in chosen),
         customer_id=customer_id,
@@ -354,7 +354,7 @@ def several_trackings(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 "orders": [{"id": o.id, "carrier": o.carrier, "tracking": o.tracking_number} for o in chosen]
             },
         ),
-        required=[str(o.tracking_number) for o in chosen],
+        outputs=[str(o.tracking_number) for o in chosen],
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
         keys=frozenset(o.id for o in chosen),
         customer_id=customer_id,
@@ -383,7 +383,7 @@ def compare_variants(ctx: GenContext, customer_id: str | None = None) -> Piece |
         + ".",
         steps=[Step(calls=[call("get_product_details", product_id=p) for p in products])],
         reply=Utterance(intent="reply_variants", vars={"products": asked}),
-        required=list(dict.fromkeys(money(a["price"]) for a in asked)),
+        outputs=list(dict.fromkeys(money(a["price"]) for a in asked)),
         keys=frozenset(f"product:{p}" for p in products),
     )
 
@@ -397,7 +397,7 @@ def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece
         reply=Utterance(
             intent="reply_balances", vars={"cards": [{"id": c.id, "balance": c.balance} for c in cards]}
         ),
-        required=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
+        outputs=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
         keys=frozenset(c.id for c in cards),
     )
 
@@ -414,7 +414,7 @@ def several_categories(ctx: GenContext, customer_id: str | None = None) -> Piece
         goal="Find out what the shop sells in " + " and ".join(categories) + ".",
         steps=[Step(calls=[call("search_products", category=c) for c in categories])],
         reply=Utterance(intent="reply_categories", vars={"found": found}),
-        required=[n for f in found for n in f["names"]],
+        outputs=[n for f in found for n in f["names"]],
         keys=frozenset({"catalog"}),
     )
 
@@ -448,7 +448,7 @@ def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 "status": latest.status,
             },
         ),
-        required=[person.address1, latest.id],
+        outputs=[person.address1, latest.id],
         keys=frozenset({f"address:{customer_id}", *(o.id for o in orders)}),
         customer_id=customer_id,
     )

@@ -5,12 +5,12 @@ The gold plan holds the reads that reveal the rule applies; the forbidden write 
 
 from __future__ import annotations
 
-from toolgym.envs import Forbidden, GenContext, NoToolSpec, Step, Task, Utterance
+from toolgym.envs import Forbidden, GenContext, NoToolSpec, Step, Task, Utterance, call
 
 from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
-from .base import Piece, call, order_fact, shop
-from .compose import compose, first_piece
+from .assemble import assemble, first_piece
+from .base import Piece, order_fact, shop
 from .places import new_address
 
 _MINEFIELD = "the policy forbids this action"
@@ -238,10 +238,9 @@ _BUILDERS = (
 def policy_refusal(ctx: GenContext) -> Task:
     piece = first_piece(ctx, [lambda c, _, b=b: b(c) for b in _BUILDERS])
     rule = piece.reply.vars["rule"]
-    return compose(
+    return assemble(
         ctx,
         [piece],
-        customer_id=piece.customer_id,
         withhold_auth=ctx.rng.random() < 0.3,
         no_tool=NoToolSpec(reason=f"the policy forbids it: {rule}"),
     )

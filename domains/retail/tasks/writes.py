@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from toolgym.envs import GenContext, Step, Utterance
+from toolgym.envs import GenContext, Step, Utterance, call
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS, money
-from .base import Piece, amount, call, order_fact, shop
+from .base import Piece, amount, order_fact, shop
 from .places import new_address
 from .reads import Builder
 
@@ -51,7 +51,7 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(
             intent="reply_cancelled", vars={"order_id": order.id, "amount": order.total, "method": method}
         ),
-        required=[money(order.total)],
+        outputs=[money(order.total)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, order.payment_method_id}),
         customer_id=order.customer_id,
@@ -84,7 +84,7 @@ def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
             ),
         ],
         reply=Utterance(intent="reply_order_address", vars={"order_id": order.id, "address": address.text()}),
-        required=[address.address1],
+        outputs=[address.address1],
         facts=[order_fact(order.id), fact],
         withheld=[fact.key] if withhold else [],
         keys=frozenset({order.id}),
@@ -119,7 +119,7 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
             intent="reply_order_payment",
             vars={"order_id": order.id, "method": new_name, "old_method": old_name, "amount": order.total},
         ),
-        required=[money(order.total)],
+        outputs=[money(order.total)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, order.payment_method_id, new.id}),
         customer_id=order.customer_id,
@@ -202,7 +202,7 @@ def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 **_difference(difference),
             },
         ),
-        required=[money(total)],
+        outputs=[money(total)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
         customer_id=order.customer_id,
@@ -252,7 +252,7 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
             intent="reply_returned",
             vars={"order_id": order.id, "items": names, "amount": refund, "method": s.method_name(method.id)},
         ),
-        required=[money(refund)],
+        outputs=[money(refund)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, method.id}),
         customer_id=order.customer_id,
@@ -313,7 +313,7 @@ def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
                 **_difference(difference),
             },
         ),
-        required=[order.id, *([amount(difference)] if difference else [])],
+        outputs=[order.id, *([amount(difference)] if difference else [])],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
         customer_id=order.customer_id,
@@ -341,7 +341,7 @@ def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
             )
         ],
         reply=Utterance(intent="reply_account_address", vars={"address": address.text()}),
-        required=[address.address1],
+        outputs=[address.address1],
         facts=[fact],
         withheld=[fact.key] if withhold else [],
         keys=frozenset({f"address:{customer_id}"}),
@@ -375,7 +375,7 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
             Step(calls=[call("transfer_to_human_agent", customer_id=order.customer_id, reason=reason)]),
         ],
         reply=Utterance(intent="reply_transferred", vars={"ticket": "ESC00001"}),
-        required=["ESC00001"],
+        outputs=["ESC00001"],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id, "escalation"}),
         customer_id=order.customer_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import GenContext, Task
+from toolgym.envs import GenContext, Segment, Task
 
 from .index import Index, Subscriber, index_of
 from .lookups import (
@@ -19,7 +19,7 @@ from .lookups import (
     plan_price,
     refill_price,
 )
-from .parts import Part, assemble
+from .parts import assemble
 from .service import SERVICES, buy_refill, change_plan, pay_open_bill
 from .troubleshoot import choose_faults, troubleshoot
 
@@ -41,7 +41,7 @@ def parallel(ctx: GenContext) -> Task:
     return assemble(ctx, sub, [build(ctx, sub)], withhold_phone=ctx.rng.random() < 0.3)
 
 
-def main_part(ctx: GenContext, index: Index, troubleshoot_share: float, services: list[str]) -> tuple[Subscriber, Part]:
+def main_part(ctx: GenContext, index: Index, troubleshoot_share: float, services: list[str]) -> tuple[Subscriber, Segment]:
     """The customer's main request: a phone that does not work (faults set), or an account change."""
     if ctx.rng.random() < troubleshoot_share:
         sub, faults = choose_faults(ctx, index)
@@ -61,7 +61,7 @@ def multi_step(ctx: GenContext) -> Task:
 class FollowUp:
     """A second request in the same call, and the first-segment tools it must not follow."""
 
-    build: Callable[[GenContext, Subscriber, Index], Part]
+    build: Callable[[GenContext, Subscriber, Index], Segment]
     fits: Callable[[Subscriber], bool] = lambda sub: True
     conflicts: frozenset[str] = frozenset()
 
@@ -88,7 +88,7 @@ def multi_turn(ctx: GenContext) -> Task:
     """Two requests in one call: the second comes after the agent has answered the first."""
     index = index_of(ctx.world)
     sub, first = main_part(ctx, index, 0.55, FIRST_SERVICES)
-    used = {c.name for c in first.calls()}
+    used = first.tools
     options = [n for n, f in FOLLOW_UPS.items() if f.fits(sub) and not (f.conflicts & used)]
     second = FOLLOW_UPS[ctx.pick(options)].build(ctx, sub, index)
     return assemble(ctx, sub, [first, second], withhold_phone=ctx.rng.random() < 0.5)

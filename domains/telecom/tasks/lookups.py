@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from toolgym.envs import GenContext, Step, Utterance
+from toolgym.envs import GenContext, Segment, Step, Utterance, call
 
 from ..catalogue import PLANS, REFILLS, REGIONS
 from .index import Index, Subscriber
-from .parts import Part, agent, call, money
+from .parts import agent, money
 
 
 def _gb(value: float) -> str:
@@ -29,10 +29,10 @@ def _pick_region(ctx: GenContext, index: Index) -> str:
     return ctx.pick(REGIONS)
 
 
-def outage_question(ctx: GenContext, index: Index) -> Part:
+def outage_question(ctx: GenContext, index: Index) -> Segment:
     region = _pick_region(ctx, index)
     answer, outputs = _outage_answer(index, region)
-    return Part(
+    return Segment(
         request=ctx.say("ask_outage", region=region),
         goal=ctx.say("goal_outage", region=region),
         steps=[agent(call("check_outages", region=region))],
@@ -42,10 +42,10 @@ def outage_question(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def plan_price(ctx: GenContext, index: Index) -> Part:
+def plan_price(ctx: GenContext, index: Index) -> Segment:
     plan = ctx.pick(PLANS)
     data = "unlimited data" if plan.unlimited else f"{_gb(plan.data_gb)} of data"
-    return Part(
+    return Segment(
         request=ctx.say("ask_plan_price", plan=plan.name),
         goal=ctx.say("goal_plan_price", plan=plan.name),
         steps=[agent(call("list_plans"))],
@@ -55,9 +55,9 @@ def plan_price(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def roaming_plans(ctx: GenContext, index: Index) -> Part:
+def roaming_plans(ctx: GenContext, index: Index) -> Segment:
     names = [p.name for p in PLANS if p.roaming_supported]
-    return Part(
+    return Segment(
         request=ctx.say("ask_roaming_plans"),
         goal=ctx.say("goal_roaming_plans"),
         steps=[agent(call("list_plans"))],
@@ -67,10 +67,10 @@ def roaming_plans(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def cheapest_plan(ctx: GenContext, index: Index) -> Part:
+def cheapest_plan(ctx: GenContext, index: Index) -> Segment:
     need = ctx.pick((3, 5, 10, 15, 20, 30, 40))
     plan = _cheapest_with(need)
-    return Part(
+    return Segment(
         request=ctx.say("ask_cheapest_plan", gb=need),
         goal=ctx.say("goal_cheapest_plan", gb=need),
         steps=[agent(call("list_plans"))],
@@ -80,9 +80,9 @@ def cheapest_plan(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def refill_price(ctx: GenContext, index: Index) -> Part:
+def refill_price(ctx: GenContext, index: Index) -> Segment:
     refill = ctx.pick(REFILLS)
-    return Part(
+    return Segment(
         request=ctx.say("ask_refill_price", gb=refill.gigabytes),
         goal=ctx.say("goal_refill_price", gb=refill.gigabytes),
         steps=[agent(call("list_data_refills"))],
@@ -99,11 +99,11 @@ def _cheapest_with(gigabytes: float):
 # ---- parallel ------------------------------------------------------------------------------
 
 
-def lines_usage(ctx: GenContext, sub: Subscriber) -> Part:
+def lines_usage(ctx: GenContext, sub: Subscriber) -> Segment:
     lines = [(sub.line_id, sub.phone_number, sub.data_used_gb)] + [
         (o.line_id, o.phone_number, o.data_used_gb) for o in sub.other_lines
     ]
-    return Part(
+    return Segment(
         request=ctx.say("ask_lines_usage"),
         goal=ctx.say("goal_lines_usage"),
         steps=[
@@ -115,12 +115,12 @@ def lines_usage(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def outages_in_regions(ctx: GenContext, index: Index) -> Part:
+def outages_in_regions(ctx: GenContext, index: Index) -> Segment:
     first = _pick_region(ctx, index)
     others = ctx.rng.sample([r for r in REGIONS if r != first], ctx.rng.choice((1, 1, 2)))
     regions = [first, *others]
     answers = [_outage_answer(index, r) for r in regions]
-    return Part(
+    return Segment(
         request=ctx.say("ask_outages_many", regions=regions),
         goal=ctx.say("goal_outages_many", regions=regions),
         steps=[Step(calls=[call("check_outages", region=r) for r in regions])],
@@ -130,11 +130,11 @@ def outages_in_regions(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def catalogue_overview(ctx: GenContext, index: Index) -> Part:
+def catalogue_overview(ctx: GenContext, index: Index) -> Segment:
     need = ctx.pick((5, 10, 15, 20, 40))
     plan = _cheapest_with(need)
     refill = ctx.pick(REFILLS)
-    return Part(
+    return Segment(
         request=ctx.say("ask_plan_and_refill", gb=need, refill_gb=refill.gigabytes),
         goal=ctx.say("goal_plan_and_refill"),
         steps=[Step(calls=[call("list_plans"), call("list_data_refills")])],
@@ -148,9 +148,9 @@ def catalogue_overview(ctx: GenContext, index: Index) -> Part:
     )
 
 
-def account_overview(ctx: GenContext, sub: Subscriber) -> Part:
+def account_overview(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.open_bill
-    return Part(
+    return Segment(
         request=ctx.say("ask_account_overview"),
         goal=ctx.say("goal_account_overview"),
         steps=[

@@ -3,14 +3,14 @@ needed tool is unavailable. None of them changes the world."""
 
 from __future__ import annotations
 
-from toolgym.envs import Forbidden, GenContext, NoToolSpec, Task, Utterance, WorldEdit
+from toolgym.envs import Forbidden, GenContext, NoToolSpec, Segment, Task, Utterance, WorldEdit, call
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import REFILLS, REGIONS
 from .faults import unpaid_bill_edits
 from .index import Subscriber, index_of
 from .kinds import main_part
-from .parts import Part, agent, assemble, call, phone_fact
+from .parts import agent, assemble, phone_fact
 from .service import SERVICES
 
 # ---- missing_info ------------------------------------------------------------------------------
@@ -25,14 +25,15 @@ def missing_info(ctx: GenContext) -> Task:
         intent, label = ctx.pick(NEEDS_NUMBER), "phone number"
     else:
         intent, label = "missing_region_outage", "service region"
-    part = Part(
+    part = Segment(
         request=ctx.say(intent),
         goal=ctx.say("goal_missing_info"),
         reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
+        unknown=[label],
         identifies=False,
     )
     spec = NoToolSpec(reason=f"the request cannot be served without the {label}", missing=[label])
-    return assemble(ctx, None, [part], no_tool=spec, unknown=[label])
+    return assemble(ctx, None, [part], no_tool=spec)
 
 
 # ---- invalid_value -----------------------------------------------------------------------------
@@ -70,7 +71,7 @@ def invalid_value(ctx: GenContext) -> Task:
         bad = ctx.pick(UNSERVED_CITIES)
         request = ctx.say("ask_outage", region=bad)
         parameter, label, problem = "region", "service region", ctx.say("problem_region", regions=list(REGIONS))
-    part = Part(
+    part = Segment(
         request=request,
         goal=ctx.say("goal_invalid_value"),
         reply=Utterance(intent="point_out_invalid", vars={"value": f"{bad} GB" if parameter == "gigabytes" else bad,
@@ -84,8 +85,8 @@ def invalid_value(ctx: GenContext) -> Task:
 # ---- policy_refusal ----------------------------------------------------------------------------
 
 
-def _fraud_resume(ctx: GenContext, sub: Subscriber) -> Part:
-    return Part(
+def _fraud_resume(ctx: GenContext, sub: Subscriber) -> Segment:
+    return Segment(
         request=ctx.say("ask_resume_fraud"),
         goal=ctx.say("goal_resume_refused"),
         setup=[WorldEdit(table="line", key=sub.line_id, set={"status": "suspended", "suspension_reason": "fraud"})],
@@ -95,8 +96,8 @@ def _fraud_resume(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def _resume_without_paying(ctx: GenContext, sub: Subscriber) -> Part:
-    return Part(
+def _resume_without_paying(ctx: GenContext, sub: Subscriber) -> Segment:
+    return Segment(
         request=ctx.say("ask_resume_without_paying"),
         goal=ctx.say("goal_resume_refused"),
         setup=unpaid_bill_edits(sub),
@@ -109,10 +110,10 @@ def _resume_without_paying(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def _old_refund(ctx: GenContext, sub: Subscriber) -> Part:
+def _old_refund(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.oldest_paid_bill
     assert bill.paid_at is not None
-    return Part(
+    return Segment(
         request=ctx.say("ask_refund_old", month=f"{bill.paid_at:%B}"),
         goal=ctx.say("goal_refund_refused"),
         steps=[agent(call("list_payments", account_id=sub.account_id))],
@@ -136,13 +137,13 @@ def unavailable(ctx: GenContext) -> Task:
     index = index_of(ctx.world)
     for _ in range(50):  # a troubleshooting draw may need only phone steps: draw until one changes the account
         sub, part = main_part(ctx, index, 0.3, sorted(SERVICES))
-        write = part.first_agent_write(ctx)
+        write = _first_account_change(ctx, part)
         if write is not None:
             break
     else:
         raise GeneratorBug("telecom unavailable: no draw needed an account change")
     tool, action = write
-    request = Part(
+    request = Segment(
         request=f"{part.request} {ctx.say('give_number', number=sub.phone_number)}",
         goal=part.goal,
         reply=Utterance(intent="decline_unavailable", vars={"action": action or tool.replace("_", " ")}),
@@ -154,3 +155,12 @@ def unavailable(ctx: GenContext) -> Task:
     offered = [t.name for t in ctx.domain.agent_tools if t.name != tool]
     spec = NoToolSpec(reason=f"the tool {tool!r} is not available", withheld_tools=[tool])
     return assemble(ctx, sub, [request], tools=offered, no_tool=spec)
+
+
+def _first_account_change(ctx: GenContext, part: Segment) -> tuple[str, str | None] | None:
+    """(tool name, confirmation text) of the first account change the part makes."""
+    for step in part.steps:
+        for c in step.calls:
+            if step.caller == "agent" and ctx.domain.tool(c.name).writes:
+                return c.name, step.confirm
+    return None

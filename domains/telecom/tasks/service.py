@@ -6,17 +6,17 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import Forbidden, GenContext, Utterance, WorldEdit
+from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
 from .faults import refill_fact
 from .index import Subscriber
-from .parts import Part, agent, call, money, user
+from .parts import agent, money, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
 
 
-def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Part:
+def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
     """The last bill was charged twice; the later charge is refunded, the first kept."""
     bill = sub.last_paid_bill
     assert bill.payment_id and bill.paid_at
@@ -29,7 +29,7 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Part:
         "paid_at": (bill.paid_at + dt.timedelta(minutes=ctx.rng.randrange(2, 600))).isoformat(),
         "status": "completed",
     }
-    return Part(
+    return Segment(
         request=ctx.say("ask_refund_duplicate", month=f"{bill.due_date - dt.timedelta(days=21):%B}"),
         goal=ctx.say("goal_refund_duplicate"),
         setup=[
@@ -49,7 +49,7 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def change_plan(ctx: GenContext, sub: Subscriber) -> Part:
+def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
     choices = [p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)]
     plan = ctx.pick(choices)
     steps = [agent(call("get_line_details", line_id=sub.line_id))]
@@ -61,7 +61,7 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Part:
             confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
         )
     )
-    return Part(
+    return Segment(
         request=ctx.say("ask_change_plan", plan=plan.name),
         goal=ctx.say("goal_change_plan", plan=plan.name),
         steps=steps,
@@ -76,8 +76,8 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def suspend_lost(ctx: GenContext, sub: Subscriber) -> Part:
-    return Part(
+def suspend_lost(ctx: GenContext, sub: Subscriber) -> Segment:
+    return Segment(
         request=ctx.say("ask_suspend_lost"),
         goal=ctx.say("goal_suspend_lost"),
         steps=[
@@ -91,9 +91,9 @@ def suspend_lost(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def resume_paused(ctx: GenContext, sub: Subscriber) -> Part:
+def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
     """The customer paused the line themselves and wants it back: resume, then a speed test."""
-    return Part(
+    return Segment(
         request=ctx.say("ask_resume_paused"),
         goal=ctx.say("goal_resume_paused"),
         setup=[WorldEdit(table="line", key=sub.line_id, set={"status": "suspended", "suspension_reason": "customer_request"})],
@@ -107,10 +107,10 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Part:
+def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.open_bill
     method = ctx.say("method_" + sub.method_kind, last4=sub.method_last4)
-    return Part(
+    return Segment(
         request=ctx.say("ask_pay_bill"),
         goal=ctx.say("goal_pay_bill"),
         steps=[
@@ -125,7 +125,7 @@ def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Part:
+def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
     """Roaming before a trip; on a plan without roaming, the customer agrees to Travel 20 first."""
     country, _ = ctx.pick(DESTINATIONS)
     steps = [agent(call("get_line_details", line_id=sub.line_id))]
@@ -144,7 +144,7 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Part:
     steps.append(
         agent(call("enable_roaming", line_id=sub.line_id), confirm=ctx.say("action_roaming", number=sub.phone_number, fee=fee))
     )
-    return Part(
+    return Segment(
         request=ctx.say(intent, country=country),
         goal=ctx.say("goal_roaming_trip", country=country),
         steps=steps,
@@ -153,9 +153,9 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Part:
     )
 
 
-def buy_refill(ctx: GenContext, sub: Subscriber) -> Part:
+def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
     refill = ctx.pick(REFILLS)
-    return Part(
+    return Segment(
         request=ctx.say("ask_refill", gb=refill.gigabytes),
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
@@ -173,7 +173,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Part:
 
 @dataclass(frozen=True)
 class Service:
-    build: Callable[[GenContext, Subscriber], Part]
+    build: Callable[[GenContext, Subscriber], Segment]
     fits: Callable[[Subscriber], bool] = lambda sub: True
 
 

@@ -8,12 +8,12 @@ the end of an outage can help).
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, Forbidden, GenContext, Step, Utterance
+from toolgym.envs import Fact, Forbidden, GenContext, Segment, Step, Utterance, call
 
 from ..catalogue import DESTINATIONS
 from .faults import ABROAD, DIAGNOSE, FAULTS, FIXABLE_AT_HOME, RESTART, TERMINAL, TEST, line_edit, phone_edit
 from .index import Index, Subscriber
-from .parts import Part, agent, call, user
+from .parts import agent, user
 
 LOCATION_FACT = "location"
 ALWAYS_FORBIDDEN = (
@@ -40,12 +40,12 @@ def choose_faults(ctx: GenContext, index: Index) -> tuple[Subscriber, list[str]]
     return sub, ctx.rng.sample(pool, count)
 
 
-def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Part:
+def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Segment:
     faults = [FAULTS[n] for n in fault_names]
     abroad = any(f.abroad for f in faults)
     terminal = any(f.terminal for f in faults)
     fixes = [f.build(ctx, sub) for f in faults]
-    part = Part(request="", goal="", reply=Utterance(intent="troubleshoot_done"))
+    part = Segment(request="", goal="", reply=Utterance(intent="troubleshoot_done"))
 
     staged: list[tuple[int, int, Step]] = [(DIAGNOSE, -2, agent(call("get_line_details", line_id=sub.line_id)))]
     if abroad:
