@@ -59,8 +59,12 @@ class Phrasebook:
         if templates is None:
             templates = self._compiled[intent] = [_JINJA.from_string(v) for v in self.variants(intent)]
         choice = zlib.crc32(f"{seed}:{intent}".encode()) % len(templates)
+        template = templates[choice]
         try:
-            return " ".join(templates[choice].render(**values).split())
+            # A context over `values` alone: phrasings use no Jinja globals, and merging the
+            # environment's globals into every context costs more than the render itself.
+            context = template.new_context(values, shared=True)
+            return " ".join(_JINJA.concat(template.root_render_func(context)).split())  # type: ignore[attr-defined]
         except jinja2.UndefinedError as exc:
             raise DomainError(f"utterance {intent!r} (variant {choice}) needs a value: {exc.message}") from None
 
