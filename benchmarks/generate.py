@@ -56,7 +56,7 @@ def local_rate(tasks: int, domain: str, kind: str) -> float:
 async def _ray_run(executor: RayExecutor, tasks) -> tuple[float, list[float]]:
     started = time.perf_counter()
     passed = 0
-    async for result in executor.run(tasks):
+    async for _, result in executor.run(tasks):
         passed += sum(e["verification"]["passed"] for e in result["episodes"])
     elapsed = time.perf_counter() - started
     memory = [rss_mb(pid) for pid in await executor.actor_pids()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -166,6 +166,18 @@ class Domain:
         size: str | None = None,
     ) -> list[Task]:
         """`n` replay-proven tasks, kinds taken in turn; the same arguments give the same tasks."""
-        from .generation import generate_tasks
+        return list(self.iter_tasks(n, seed, kinds, world_seed=world_seed, size=size))
 
-        return generate_tasks(self, n, seed, kinds, world_seed=world_seed, size=size)
+    def iter_tasks(
+        self,
+        n: int,
+        seed: int = 0,
+        kinds: Sequence[str] | None = None,
+        *,
+        world_seed: int | None = None,
+        size: str | None = None,
+    ) -> Iterator[Task]:
+        """`generate_tasks` as a stream: the same tasks, one at a time."""
+        from .generation import iter_tasks
+
+        return iter_tasks(self, n, seed, kinds, world_seed=world_seed, size=size)

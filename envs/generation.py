@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,19 @@ def generate_tasks(
     world_seed: int | None = None,
     size: str | None = None,
 ) -> list[Task]:
+    return list(iter_tasks(domain, n, seed, kinds, world_seed=world_seed, size=size))
+
+
+def iter_tasks(
+    domain: Domain,
+    n: int,
+    seed: int,
+    kinds: Sequence[str] | None,
+    *,
+    world_seed: int | None = None,
+    size: str | None = None,
+) -> Iterator[Task]:
+    """`generate_tasks`, one task at a time (a large job never holds its whole plan)."""
     kinds = list(kinds) if kinds else domain.kinds
     for kind in kinds:
         if kind not in domain.generators:
@@ -105,7 +118,6 @@ def generate_tasks(
     world = World(template)
     seen_ids: set[str] = set()
     seen_substance: set[str] = set()
-    tasks: list[Task] = []
     try:
         for index in range(n):
             kind = kinds[index % len(kinds)]
@@ -121,18 +133,17 @@ def generate_tasks(
             else:
                 if fallback is None:
                     raise GeneratorBug(
-                        f"{domain.name}: found only {len(tasks)} distinct tasks of kinds {kinds} in world size "
+                        f"{domain.name}: found only {len(seen_ids)} distinct tasks of kinds {kinds} in world size "
                         f"{size!r} ({_MAX_ATTEMPTS} draws in a row repeated earlier ones); ask for fewer or use a bigger world"
                     )
                 task = fallback
             seen_ids.add(task.id)
             seen_substance.add(task.substance_key())
-            tasks.append(task)
             if world.changes:
                 raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
+            yield task
     finally:
         world.close()
-    return tasks
 
 
 # ---- generators the engine offers every domain ----------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from toolgym.envs.task import Task
 
 from .executors import make_executor
 from .features import RowError
-from .planning import plan_tasks
+from .planning import iter_planned, planned_count
 from .progress import JobProgress, JobStats
 from .rows import rows_for
 from .writer import DatasetWriter
@@ -22,17 +23,22 @@ async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress
     out = Path(out_dir) if out_dir is not None else config.output_dir()
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True)
     finished = writer.finished_task_ids()
-    tasks = plan_tasks(config)
-    by_id: dict[str, Task] = {t.id: t for t in tasks}
-    pending = [t for t in tasks if t.id not in finished]
-    stats = JobStats(planned=len(tasks), already_done=len(tasks) - len(pending))
+    stats = JobStats(planned=planned_count(config), already_done=len(finished))
+    planned = 0
+
+    def pending() -> Iterator[Task]:
+        nonlocal planned
+        for task in iter_planned(config):
+            planned += 1
+            if task.id not in finished:
+                yield task
+
     executor = make_executor(config)
     show = sys.stderr.isatty() if progress is None else progress
     display = JobProgress(stats, enabled=show)
     try:
         with display:
-            async for result in executor.run(pending):
-                task = by_id[result["task_id"]]
+            async for task, result in executor.run(pending()):
                 rows = rows_for(task, result, config)
                 failure = None
                 if result.get("error"):
@@ -45,6 +51,7 @@ async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress
                     writer.add(task.id, rows, failure)
                 stats.record(task, result, rows)
                 display.update()
+        stats.planned = planned  # the plan after duplicates were dropped
     finally:
         executor.close()
         summary = writer.close(stats.to_dict())

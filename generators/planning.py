@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 
 from toolgym.config import JobConfig
 from toolgym.envs.registry import list_domains, load_domain
@@ -47,16 +48,24 @@ def selected_domains(config: JobConfig) -> list[str]:
     return [load_domain(n).name for n in names]
 
 
-def plan_tasks(config: JobConfig) -> list[Task]:
-    """Every task of the job, in a fixed order; the same config gives the same list."""
-    tasks: list[Task] = []
-    seen: set[str] = set()
+def planned_count(config: JobConfig) -> int:
+    """How many tasks the job asks for (before duplicates are dropped); checks the plan's names."""
+    total = 0
     for name in selected_domains(config):
         domain = load_domain(name)
         if config.world.size not in domain.sizes:
             raise ConfigError(f"world.size {config.world.size!r} is not a size of {name!r}; sizes: {list(domain.sizes)}")
+        total += sum(kind_counts(config, domain.kinds).values())
+    return total
+
+
+def iter_planned(config: JobConfig) -> Iterator[Task]:
+    """Every task of the job in a fixed order, generated as it is consumed (memory stays flat)."""
+    seen: set[str] = set()
+    for name in selected_domains(config):
+        domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
-            for task in domain.generate_tasks(
+            for task in domain.iter_tasks(
                 count, seed=config.seed, kinds=[kind], world_seed=config.world.seed, size=config.world.size
             ):
                 if config.output.dedup:
@@ -64,5 +73,9 @@ def plan_tasks(config: JobConfig) -> list[Task]:
                     if key in seen:
                         continue
                     seen.add(key)
-                tasks.append(task)
-    return tasks
+                yield task
+
+
+def plan_tasks(config: JobConfig) -> list[Task]:
+    """`iter_planned` as a list."""
+    return list(iter_planned(config))

@@ -230,6 +230,7 @@ class DatasetWriter:
         for shard in shards:
             self._shards[shard["split"]] = self._shards.get(shard["split"], 0) + 1
         self._clear_buffers()
+        pa.default_memory_pool().release_unused()  # hand the shard's buffers back to the OS: memory stays flat
 
     def close(self, stats: dict[str, Any] | None = None) -> dict[str, Any]:
         """Flush, write failures.jsonl and the dataset card, release the directory; returns counts."""

@@ -11,6 +11,7 @@ import pytest
 from tests.test_generate import _ids, _rows
 from toolgym.config import load_config
 from toolgym.generators.job import run_job
+from toolgym.generators.planning import plan_tasks
 
 pytestmark = pytest.mark.ray
 
@@ -48,13 +49,13 @@ def test_a_killed_worker_loses_no_task(ray_session, tmp_path):
     from toolgym.generators.executors.ray_executor import RayExecutor
 
     config = _config(tmp_path / "kill", {"type": "ray", "workers": 2, "batch_size": 4, "max_restarts": 2})
-    tasks = __import__("toolgym.generators.planning", fromlist=["plan_tasks"]).plan_tasks(config)
+    tasks = plan_tasks(config)
     executor = RayExecutor(config)
 
     async def run() -> list[dict]:
         results = []
         killed = False
-        async for result in executor.run(tasks):
+        async for _, result in executor.run(tasks):
             results.append(result)
             if not killed:
                 os.kill((await executor.actor_pids())[0], signal.SIGKILL)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from toolgym.config import JobConfig
@@ -14,27 +14,37 @@ from ..roles import Roles
 
 
 async def run_tasks_concurrently(
-    tasks: Sequence[Task], roles: Roles, concurrency: int, samples: int, max_turns: int
-) -> AsyncIterator[dict[str, Any]]:
-    """Yield each task's result as it finishes, with at most `concurrency` tasks running."""
-    queue: asyncio.Queue[dict[str, Any] | BaseException] = asyncio.Queue()
-    pending = iter(tasks)
+    tasks: Iterable[Task], roles: Roles, concurrency: int, samples: int, max_turns: int
+) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
+    """Yield (task, result) as each task finishes, with at most `concurrency` tasks running.
+
+    Tasks are drawn from the iterable only when a worker is free, so a lazily generated plan
+    is never held whole.
+    """
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    source = iter(tasks)
+    finished = object()
 
     async def worker() -> None:
-        for task in pending:  # workers share one iterator: each task is taken once
-            try:
-                await queue.put(await run_task(task, roles, samples, max_turns))
-            except BaseException as exc:  # a job-stopping error: hand it to the consumer
-                await queue.put(exc)
-                return
+        try:
+            for task in source:  # workers share one iterator: each task is taken once
+                await queue.put((task, await run_task(task, roles, samples, max_turns)))
+        except BaseException as exc:  # a job-stopping error: hand it to the consumer
+            await queue.put(exc)
+        finally:
+            await queue.put(finished)
 
-    workers = [asyncio.create_task(worker()) for _ in range(min(concurrency, len(tasks)) or 1)]
+    workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
+    running = len(workers)
     try:
-        for _ in range(len(tasks)):
+        while running:
             item = await queue.get()
-            if isinstance(item, BaseException):
+            if item is finished:
+                running -= 1
+            elif isinstance(item, BaseException):
                 raise item
-            yield item
+            else:
+                yield item
     finally:
         for w in workers:
             w.cancel()
@@ -47,12 +57,12 @@ class LocalExecutor:
     def __init__(self, config: JobConfig):
         self.config = config
 
-    async def run(self, tasks: Sequence[Task]) -> AsyncIterator[dict[str, Any]]:
+    async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
         roles = Roles.from_config(self.config)
-        async for result in run_tasks_concurrently(
+        async for item in run_tasks_concurrently(
             tasks, roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
         ):
-            yield result
+            yield item
 
     def close(self) -> None:
         pass

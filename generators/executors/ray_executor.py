@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable
+from itertools import islice
 from typing import Any
 
 from toolgym.config import JobConfig
@@ -31,7 +32,7 @@ class RolloutActor:
         tasks = [Task.model_validate_json(t) for t in tasks_json]
         return [
             result
-            async for result in run_tasks_concurrently(
+            async for _, result in run_tasks_concurrently(
                 tasks, self.roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
             )
         ]
@@ -66,28 +67,23 @@ class RayExecutor:
         )
         self.actors = [self._actor_class.remote(self.config) for _ in range(settings.workers)]
 
-    async def run(self, tasks: Sequence[Task]) -> AsyncIterator[dict[str, Any]]:
+    async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
         import ray
 
-        if not tasks:
-            return
-        self._start()
+        source = iter(tasks)
         size = self.config.executor.batch_size
-        batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
-        next_batch = 0
-        running: dict[asyncio.Future, tuple[int, list[Task]]] = {}
+        running: dict[asyncio.Future, tuple[int, dict[str, Task]]] = {}
 
         def submit(slot: int) -> None:
-            nonlocal next_batch
-            batch = batches[next_batch]
-            next_batch += 1
-            ref = self.actors[slot].run_batch.remote([t.model_dump_json() for t in batch])
-            running[asyncio.ensure_future(_await_ref(ref))] = (slot, batch)
+            batch = list(islice(source, size))  # drawn lazily: the plan is never held whole
+            if batch:
+                ref = self.actors[slot].run_batch.remote([t.model_dump_json() for t in batch])
+                running[asyncio.ensure_future(_await_ref(ref))] = (slot, {t.id: t for t in batch})
 
+        self._start()
         for slot in range(len(self.actors)):
             for _ in range(2):  # two batches queued per actor keeps it busy between calls
-                if next_batch < len(batches):
-                    submit(slot)
+                submit(slot)
         while running:
             done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for future in done:
@@ -96,14 +92,13 @@ class RayExecutor:
                     results = future.result()
                 except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
                     reason = f"rollout worker died and retries were exhausted: {type(exc).__name__}"
-                    results = [{"task_id": t.id, "episodes": [], "error": reason} for t in batch]
+                    results = [{"task_id": t, "episodes": [], "error": reason} for t in batch]
                     self.actors[slot] = self._actor_class.remote(self.config)
                 except ray.exceptions.RayTaskError as exc:
                     raise exc.as_instanceof_cause() from None
                 for result in results:
-                    yield result
-                if next_batch < len(batches):
-                    submit(slot)
+                    yield batch[result["task_id"]], result
+                submit(slot)
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
