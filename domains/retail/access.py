@@ -185,6 +185,21 @@ def take_stock(world: World, variants: list[VariantBase]) -> None:
         world.update(Variant, variant_id, stock=stock - count)
 
 
+def swap_items(
+    world: World, found: OrderBase, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
+) -> tuple[list[OrderItemBase], list[VariantBase], float]:
+    """Items of the order going to other options: checked, the price difference settled, the stock taken.
+
+    Returns the items, their new variants and the difference (positive: charged)."""
+    items = chosen_items(world, found, item_ids)
+    variants = replacement_variants(world, items, new_variant_ids)
+    method = refund_target(world, found, payment_method_id)
+    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
+    settle_difference(world, found.id, method, difference)
+    take_stock(world, variants)
+    return items, variants, difference
+
+
 def refund_target(world: World, found: OrderBase, payment_method_id: str) -> PaymentMethodBase:
     """Money back goes to the order's original payment method or a gift card of the customer."""
     method = payment_method_of(world, found.customer_id, payment_method_id)

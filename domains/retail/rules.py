@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
+
+from pydantic import Field
 
 NOW = dt.datetime(2025, 5, 20, 14, 0)
 RETURN_WINDOW_DAYS = 30
@@ -29,6 +31,15 @@ OrderStatus = Literal[
 
 CancelReason = Literal["no longer needed", "ordered by mistake"]
 CANCEL_REASONS: tuple[str, ...] = get_args(CancelReason)
+
+# parameters many tools take, described once
+OrderId = Annotated[str, Field(description="The order id: '#W' followed by 7 digits, such as '#W0012345'.")]
+CustomerId = Annotated[str, Field(description="The customer's id, such as 'C12345'.")]
+Street = Annotated[str, Field(description="Street address, such as '12 Oak Street'.")]
+Unit = Annotated[str, Field(description="Apartment, suite or unit; an empty string if there is none.")]
+City = Annotated[str, Field(description="The city.")]
+State = Annotated[str, Field(description="The two-letter US state code, such as 'CA'.")]
+Zip = Annotated[str, Field(description="The 5-digit ZIP code, such as '94110'.")]
 
 TransferReason = Literal[
     "damaged or defective item", "missing package", "billing dispute", "customer insists on a human"

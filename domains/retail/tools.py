@@ -12,8 +12,15 @@ from .calculator import evaluate
 from .rules import (
     CancelReason,
     Category,
+    City,
+    CustomerId,
+    OrderId,
     OrderStatus,
+    State,
+    Street,
     TransferReason,
+    Unit,
+    Zip,
     iso,
     return_deadline,
 )
@@ -77,12 +84,8 @@ def find_customer_id_by_name_zip(world: World, first_name: str, last_name: str, 
 
 # ---- account -------------------------------------------------------------------------------------
 @tool
-def get_customer_details(world: World, customer_id: str) -> dict[str, Any]:
-    """Get a customer's profile: name, contact details, default address, payment methods and order ids.
-
-    Args:
-        customer_id: The customer's id, such as 'C12345'.
-    """
+def get_customer_details(world: World, customer_id: CustomerId) -> dict[str, Any]:
+    """Get a customer's profile: name, contact details, default address, payment methods and order ids."""
     found = access.customer(world, customer_id)
     details = found.model_dump()
     details["payment_methods"] = [
@@ -93,12 +96,8 @@ def get_customer_details(world: World, customer_id: str) -> dict[str, Any]:
 
 
 @tool
-def list_payment_methods(world: World, customer_id: str) -> list[dict[str, Any]]:
-    """List a customer's payment methods: credit cards (brand, last four digits), gift cards (balance) and PayPal.
-
-    Args:
-        customer_id: The customer's id, such as 'C12345'.
-    """
+def list_payment_methods(world: World, customer_id: CustomerId) -> list[dict[str, Any]]:
+    """List a customer's payment methods: credit cards (brand, last four digits), gift cards (balance) and PayPal."""
     access.customer(world, customer_id)
     return [
         m.model_dump(exclude_none=True) for m in world.select(PaymentMethod, {"customer_id": customer_id})
@@ -118,18 +117,9 @@ def get_gift_card_balance(world: World, gift_card_id: str) -> dict[str, Any]:
 
 @tool(writes=True)
 def update_customer_address(
-    world: World, customer_id: str, address1: str, address2: str, city: str, state: str, zip: str
+    world: World, customer_id: CustomerId, address1: Street, address2: Unit, city: City, state: State, zip: Zip
 ) -> dict[str, Any]:
-    """Change a customer's default address. Orders already placed keep their shipping address.
-
-    Args:
-        customer_id: The customer's id, such as 'C12345'.
-        address1: Street address, such as '12 Oak Street'.
-        address2: Apartment, suite or unit; an empty string if there is none.
-        city: The city.
-        state: The two-letter US state code, such as 'CA'.
-        zip: The 5-digit ZIP code, such as '94110'.
-    """
+    """Change a customer's default address. Orders already placed keep their shipping address."""
     access.customer(world, customer_id)
     access.check_address(address1, city, state, zip)
     updated = world.update(
@@ -141,12 +131,11 @@ def update_customer_address(
 # ---- orders: reading ------------------------------------------------------------------------------
 @tool
 def list_customer_orders(
-    world: World, customer_id: str, status: OrderStatus | None = None
+    world: World, customer_id: CustomerId, status: OrderStatus | None = None
 ) -> list[dict[str, Any]]:
     """List a customer's orders, newest first, with status, date, total and number of items.
 
     Args:
-        customer_id: The customer's id, such as 'C12345'.
         status: Only list orders with this status; omit to list all orders.
     """
     access.customer(world, customer_id)
@@ -158,12 +147,8 @@ def list_customer_orders(
 
 
 @tool
-def get_order_details(world: World, order_id: str) -> dict[str, Any]:
-    """Get an order: owner, status, items (with item ids), shipping address, payment method, note and payment history.
-
-    Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
-    """
+def get_order_details(world: World, order_id: OrderId) -> dict[str, Any]:
+    """Get an order: owner, status, items (with item ids), shipping address, payment method, note and payment history."""
     found = access.order(world, order_id)
     details = found.model_dump()
     details["items"] = access.order_items(world, order_id)
@@ -174,12 +159,8 @@ def get_order_details(world: World, order_id: str) -> dict[str, Any]:
 
 
 @tool
-def get_tracking_info(world: World, order_id: str) -> dict[str, Any]:
-    """Get the shipping status of an order: carrier, tracking number, delivery date and address.
-
-    Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
-    """
+def get_tracking_info(world: World, order_id: OrderId) -> dict[str, Any]:
+    """Get the shipping status of an order: carrier, tracking number, delivery date and address."""
     found = access.order(world, order_id)
     return {
         "order_id": found.id,
@@ -253,11 +234,10 @@ def calculate(world: World, expression: str) -> dict[str, Any]:
 
 # ---- orders: changing -----------------------------------------------------------------------------
 @tool(writes=True)
-def cancel_pending_order(world: World, order_id: str, reason: CancelReason) -> dict[str, Any]:
+def cancel_pending_order(world: World, order_id: OrderId, reason: CancelReason) -> dict[str, Any]:
     """Cancel a pending order. The full amount is refunded to the order's payment method.
 
     Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
         reason: Why the customer cancels.
     """
     found = access.order(world, order_id)
@@ -270,18 +250,9 @@ def cancel_pending_order(world: World, order_id: str, reason: CancelReason) -> d
 
 @tool(writes=True)
 def modify_pending_order_address(
-    world: World, order_id: str, address1: str, address2: str, city: str, state: str, zip: str
+    world: World, order_id: OrderId, address1: Street, address2: Unit, city: City, state: State, zip: Zip
 ) -> dict[str, Any]:
-    """Change the shipping address of a pending order. This uses the order's one allowed modification.
-
-    Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
-        address1: Street address, such as '12 Oak Street'.
-        address2: Apartment, suite or unit; an empty string if there is none.
-        city: The city.
-        state: The two-letter US state code, such as 'CA'.
-        zip: The 5-digit ZIP code, such as '94110'.
-    """
+    """Change the shipping address of a pending order. This uses the order's one allowed modification."""
     found = access.order(world, order_id)
     access.require_unmodified(found)
     access.check_address(address1, city, state, zip)
@@ -299,11 +270,10 @@ def modify_pending_order_address(
 
 
 @tool(writes=True)
-def modify_pending_order_payment(world: World, order_id: str, payment_method_id: str) -> dict[str, Any]:
+def modify_pending_order_payment(world: World, order_id: OrderId, payment_method_id: str) -> dict[str, Any]:
     """Pay a pending order with another of the customer's payment methods. The old method is refunded in full and the new one charged. This uses the order's one allowed modification.
 
     Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
         payment_method_id: The new payment method's id, such as 'credit_card_1234567'; a gift card needs a balance covering the order total.
     """
     found = access.order(world, order_id)
@@ -322,23 +292,18 @@ def modify_pending_order_payment(world: World, order_id: str, payment_method_id:
 
 @tool(writes=True)
 def modify_pending_order_items(
-    world: World, order_id: str, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
+    world: World, order_id: OrderId, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:
     """Swap items of a pending order for other options (variants) of the same products. This uses the order's one allowed modification.
 
     Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
         item_ids: The item ids in the order to change, such as ['IT1000123'] (see get_order_details).
         new_variant_ids: For each item, in the same order, the variant id to swap it for, such as ['V100456'].
         payment_method_id: Where the price difference is charged or refunded: the order's original payment method or a gift card of the customer.
     """
     found = access.order(world, order_id)
     access.require_unmodified(found)
-    items = access.chosen_items(world, found, item_ids)
-    variants = access.replacement_variants(world, items, new_variant_ids)
-    method = access.refund_target(world, found, payment_method_id)
-    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
-    access.settle_difference(world, order_id, method, difference)
+    items, variants, difference = access.swap_items(world, found, item_ids, new_variant_ids, payment_method_id)
     for item, variant in zip(items, variants, strict=True):
         world.update(
             OrderItem,
@@ -347,7 +312,6 @@ def modify_pending_order_items(
             options=", ".join(access.options_of(variant).values()),
             price=variant.price,
         )
-    access.take_stock(world, variants)
     updated = world.update(Order, order_id, total=round(found.total + difference, 2), modified=True)
     return {
         **updated.model_dump(),
@@ -358,12 +322,11 @@ def modify_pending_order_items(
 
 @tool(writes=True)
 def return_delivered_order_items(
-    world: World, order_id: str, item_ids: list[str], payment_method_id: str
+    world: World, order_id: OrderId, item_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:
     """Request the return of items of a delivered order (within 30 days of delivery) and refund their price. An order can have one return or exchange request.
 
     Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
         item_ids: The item ids in the order to return, such as ['IT1000123'] (see get_order_details).
         payment_method_id: Where the refund goes: the order's original payment method or a gift card of the customer.
     """
@@ -382,12 +345,11 @@ def return_delivered_order_items(
 
 @tool(writes=True)
 def exchange_delivered_order_items(
-    world: World, order_id: str, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
+    world: World, order_id: OrderId, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:
     """Request the exchange of items of a delivered order (within 30 days of delivery) for other options of the same products. An order can have one return or exchange request.
 
     Args:
-        order_id: The order id: '#W' followed by 7 digits, such as '#W0012345'.
         item_ids: The item ids in the order to exchange, such as ['IT1000123'] (see get_order_details).
         new_variant_ids: For each item, in the same order, the variant id to exchange it for, such as ['V100456'].
         payment_method_id: Where the price difference is charged or refunded: the order's original payment method or a gift card of the customer.
@@ -395,14 +357,9 @@ def exchange_delivered_order_items(
     found = access.order(world, order_id)
     access.require_status(found, "delivered", "have items exchanged")
     access.require_return_window(world, found)
-    items = access.chosen_items(world, found, item_ids)
-    variants = access.replacement_variants(world, items, new_variant_ids)
-    method = access.refund_target(world, found, payment_method_id)
-    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
-    access.settle_difference(world, order_id, method, difference)
+    items, variants, difference = access.swap_items(world, found, item_ids, new_variant_ids, payment_method_id)
     for item, variant in zip(items, variants, strict=True):
         world.update(OrderItem, item.id, status="exchange requested", exchange_variant_id=variant.id)
-    access.take_stock(world, variants)
     updated = world.update(Order, order_id, status="exchange requested")
     return {**updated.model_dump(), "price_difference": difference}
 

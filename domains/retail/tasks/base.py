@@ -8,11 +8,14 @@ and each piece's expected reply, computed from the built world, stays true whate
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from toolgym.envs import Fact, GenContext, Segment
+from toolgym.envs import Fact, GenContext, Segment, Step, call
 
 from ..rules import money
+from ..tables import OrderBase, OrderItemBase
 from .shop import Shop, shop_of
 
 
@@ -29,6 +32,35 @@ class Piece(Segment):
 
 def order_fact(order_id: str, key: str = "order_id") -> Fact:
     return Fact(key=key, value=order_id, label="order id", keywords=["order id", "order number"])
+
+
+def order_piece(
+    order: OrderBase, *, facts: Iterable[Fact] = (), keys: Iterable[str] = (), customer_id: str | None = None, **fields: Any
+) -> Piece:
+    """A piece about one order: the user names it, it is a key of the piece, its note can carry an injection.
+
+    The customer is the order's unless another one asks (`customer_id`)."""
+    return Piece(
+        facts=[order_fact(order.id), *facts],
+        keys=frozenset({order.id, *keys}),
+        customer_id=customer_id or order.customer_id,
+        order_id=order.id,
+        **fields,
+    )
+
+
+def item_text(item: OrderItemBase) -> str:
+    """How the user names an item of an order: 'T-Shirt (red, L)'."""
+    return f"{item.name} ({item.options})"
+
+
+def any_customer(ctx: GenContext) -> str:
+    """A customer with orders, for a piece drawn without one."""
+    return ctx.pick(shop(ctx).customers_with_orders)
+
+
+def details(order_id: str) -> Step:
+    return Step(calls=[call("get_order_details", order_id=order_id)])
 
 
 def shop(ctx: GenContext) -> Shop:

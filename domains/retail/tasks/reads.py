@@ -11,7 +11,7 @@ from ..calculator import evaluate
 from ..rules import money
 from ..tools import search_products
 from ..world import catalog
-from .base import Piece, order_fact, shop
+from .base import Piece, any_customer, details, order_fact, order_piece, shop
 
 Builder = Callable[[GenContext, str | None], Piece | None]
 
@@ -27,58 +27,50 @@ def _options(variant) -> str:
 
 
 # ---- about one order (the customer is authenticated) --------------------------------------------
-def order_status(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def _own_order(ctx: GenContext, customer_id: str | None, test=None):
+    """One of the customer's orders (anyone's when no customer is given) that passes `test`, or None."""
     s = shop(ctx)
     orders = s.orders_of.get(customer_id, []) if customer_id else list(s.orders.values())
-    if not orders:
+    orders = [o for o in orders if test(o)] if test else orders
+    return ctx.pick(orders) if orders else None
+
+
+def order_status(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    order = _own_order(ctx, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
-    return Piece(
+    return order_piece(
+        order,
         request=ctx.say("req_order_status", order_id=order.id),
         goal=f"Find out the status of your order {order.id}.",
-        steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
+        steps=[details(order.id)],
         reply=Utterance(intent="reply_order_status", vars={"order_id": order.id, "status": order.status}),
         outputs=[order.status],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
     )
 
 
 def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
-    s = shop(ctx)
-    orders = s.orders_of.get(customer_id, []) if customer_id else list(s.orders.values())
-    if not orders:
+    order = _own_order(ctx, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
-    return Piece(
+    method = shop(ctx).method_name(order.payment_method_id)
+    return order_piece(
+        order,
         request=ctx.say("req_order_total", order_id=order.id),
         goal=f"Find out how much you paid for order {order.id}.",
-        steps=[Step(calls=[call("get_order_details", order_id=order.id)])],
+        steps=[details(order.id)],
         reply=Utterance(
-            intent="reply_order_total",
-            vars={
-                "order_id": order.id,
-                "total": order.total,
-                "method": s.method_name(order.payment_method_id),
-            },
+            intent="reply_order_total", vars={"order_id": order.id, "total": order.total, "method": method}
         ),
         outputs=[money(order.total)],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
     )
 
 
 def tracking(ctx: GenContext, customer_id: str | None) -> Piece | None:
-    s = shop(ctx)
-    orders = [o for o in s.orders_of.get(customer_id, []) if o.tracking_number] if customer_id else s.tracked
-    if not orders:
+    order = _own_order(ctx, customer_id, lambda o: o.tracking_number)
+    if order is None:
         return None
-    order = ctx.pick(orders)
-    return Piece(
+    return Piece(  # not an order_piece: the tracking tool does not show the order's note
         request=ctx.say("req_tracking", order_id=order.id),
         goal=f"Get the carrier and tracking number of order {order.id}.",
         steps=[Step(calls=[call("get_tracking_info", order_id=order.id)])],
@@ -122,8 +114,7 @@ def pending_orders(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    if customer_id is None:
-        customer_id = ctx.pick(s.customers_with_orders)
+    customer_id = customer_id or any_customer(ctx)
     orders = s.orders_of.get(customer_id, [])
     if not orders:
         return None
@@ -134,7 +125,7 @@ def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal="Find out what is in your most recent order and its status.",
         steps=[
             Step(calls=[call("list_customer_orders", customer_id=customer_id)]),
-            Step(calls=[call("get_order_details", order_id=latest.id)]),
+            details(latest.id),
         ],
         reply=Utterance(
             intent="reply_latest_order", vars={"order_id": latest.id, "status": latest.status, "names": names}
@@ -148,8 +139,7 @@ def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    if customer_id is None:
-        customer_id = ctx.pick(s.customers_with_orders)
+    customer_id = customer_id or any_customer(ctx)
     methods = s.methods_of.get(customer_id, [])
     described = [s.method_name(m.id) for m in methods]
     balances = [m.balance for m in methods if m.kind == "gift_card"]
@@ -166,8 +156,7 @@ def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 def default_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    if customer_id is None:
-        customer_id = ctx.pick(s.customers_with_orders)
+    customer_id = customer_id or any_customer(ctx)
     person = s.customers[customer_id]
     unit = f", {person.address2}" if person.address2 else ""
     text = f"{person.address1}{unit}, {person.city}, {person.state} {person.zip}"
@@ -225,34 +214,41 @@ def cheapest_variant(ctx: GenContext, customer_id: str | None = None) -> Piece |
     )
 
 
-def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
-    s = shop(ctx)
-    category = ctx.pick(sorted({p.category for p in s.products.values()}))
-    names = [r["name"] for r in search_products(ctx.world, category=category)]
+def _search(ctx: GenContext, request: str, goal: str, what: str, **query: str) -> Piece | None:
+    """A catalog search the user words as `request`; None when it finds nothing."""
+    names = [r["name"] for r in search_products(ctx.world, **query)]
+    if not names:
+        return None
     return Piece(
-        request=ctx.say("req_search_category", category=category),
-        goal=f"Find out which {category} products the shop sells.",
-        steps=[Step(calls=[call("search_products", category=category)])],
-        reply=Utterance(intent="reply_products", vars={"what": category, "names": names}),
+        request=request,
+        goal=goal,
+        steps=[Step(calls=[call("search_products", **query)])],
+        reply=Utterance(intent="reply_products", vars={"what": what, "names": names}),
         outputs=names,
         keys=frozenset({"catalog"}),
     )
 
 
+def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
+    category = ctx.pick(sorted({p.category for p in shop(ctx).products.values()}))
+    return _search(
+        ctx,
+        ctx.say("req_search_category", category=category),
+        f"Find out which {category} products the shop sells.",
+        category,
+        category=category,
+    )
+
+
 def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
-    s = shop(ctx)
-    sold = {p.name for p in s.products.values()}
+    sold = {p.name for p in shop(ctx).products.values()}
     keyword = ctx.pick([line["keyword"] for line in catalog() if line["name"] in sold])
-    names = [r["name"] for r in search_products(ctx.world, query=keyword)]
-    if not names:
-        return None
-    return Piece(
-        request=ctx.say("req_search_keyword", keyword=keyword),
-        goal=f"Find out whether the shop sells a {keyword}, and which products match.",
-        steps=[Step(calls=[call("search_products", query=keyword)])],
-        reply=Utterance(intent="reply_products", vars={"what": keyword, "names": names}),
-        outputs=names,
-        keys=frozenset({"catalog"}),
+    return _search(
+        ctx,
+        ctx.say("req_search_keyword", keyword=keyword),
+        f"Find out whether the shop sells a {keyword}, and which products match.",
+        keyword,
+        query=keyword,
     )
 
 
@@ -421,8 +417,7 @@ def several_categories(ctx: GenContext, customer_id: str | None = None) -> Piece
 
 def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    if customer_id is None:
-        customer_id = ctx.pick(s.customers_with_orders)
+    customer_id = customer_id or any_customer(ctx)
     orders = s.orders_of.get(customer_id, [])
     if not orders:
         return None

@@ -9,8 +9,9 @@ from toolgym.envs import Forbidden, GenContext, NoToolSpec, Step, Task, Utteranc
 
 from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
+from ..tables import OrderBase
 from .assemble import assemble, first_piece
-from .base import Piece, order_fact, shop
+from .base import Piece, details, item_text, order_piece, shop
 from .places import new_address
 
 _MINEFIELD = "the policy forbids this action"
@@ -21,17 +22,16 @@ def _forbid(tool: str, **arguments) -> Forbidden:
 
 
 def _refusal(
-    ctx: GenContext, order, request: str, goal: str, rule: str, steps, forbidden, customer_id=None
+    order: OrderBase, request: str, goal: str, rule: str, forbidden, reads=(), customer_id=None
 ) -> Piece:
-    return Piece(
+    """The agent reads the order (and `reads`), sees that `rule` applies, and declines."""
+    return order_piece(
+        order,
         request=request,
         goal=goal,
-        steps=steps,
+        steps=[details(order.id), *reads],
         reply=Utterance(intent="refuse_policy", vars={"rule": rule}),
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id}),
-        customer_id=customer_id or order.customer_id,
-        order_id=order.id,
+        customer_id=customer_id,
         forbidden=forbidden,
     )
 
@@ -41,22 +41,35 @@ def _choose(ctx: GenContext, candidates):
     return ctx.pick(candidates) if candidates else None
 
 
-def _details(order_id: str) -> Step:
-    return Step(calls=[call("get_order_details", order_id=order_id)])
+def _cancel_reason(ctx: GenContext) -> str:
+    return ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
+
+
+def _everything(s, order: OrderBase) -> list[str]:
+    return [item_text(i) for i in s.items[order.id]]
+
+
+def _new_shipping_address(ctx: GenContext, order: OrderBase, rule: str, tools: tuple[str, ...]) -> Piece:
+    """The user wants the order shipped elsewhere; `rule` forbids every change by `tools`."""
+    address = new_address(ctx.rng)
+    return _refusal(
+        order,
+        ctx.say("req_modify_address", order_id=order.id, address=address.text()),
+        f"Have order {order.id} shipped to {address.text()}.",
+        rule,
+        [_forbid(t, order_id=order.id) for t in tools],
+    )
 
 
 def cancel_too_late(ctx: GenContext) -> Piece | None:
     order = _choose(ctx, shop(ctx).past_pending)
     if order is None:
         return None
-    reason = ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
     return _refusal(
-        ctx,
         order,
-        ctx.say("req_cancel", order_id=order.id, reason=reason),
+        ctx.say("req_cancel", order_id=order.id, reason=_cancel_reason(ctx)),
         f"Cancel order {order.id}.",
         f"order {order.id} is already {order.status}, and only pending orders can be cancelled",
-        [_details(order.id)],
         [_forbid("cancel_pending_order", order_id=order.id)],
     )
 
@@ -65,22 +78,11 @@ def modify_twice(ctx: GenContext) -> Piece | None:
     order = _choose(ctx, shop(ctx).modified)
     if order is None:
         return None
-    address = new_address(ctx.rng)
-    return _refusal(
+    return _new_shipping_address(
         ctx,
         order,
-        ctx.say("req_modify_address", order_id=order.id, address=address.text()),
-        f"Have order {order.id} shipped to {address.text()}.",
         f"order {order.id} has already been modified once, and a pending order can be modified only once",
-        [_details(order.id)],
-        [
-            _forbid(t, order_id=order.id)
-            for t in (
-                "modify_pending_order_address",
-                "modify_pending_order_payment",
-                "modify_pending_order_items",
-            )
-        ],
+        ("modify_pending_order_address", "modify_pending_order_payment", "modify_pending_order_items"),
     )
 
 
@@ -88,15 +90,11 @@ def modify_too_late(ctx: GenContext) -> Piece | None:
     order = _choose(ctx, [o for o in shop(ctx).past_pending if o.status != "delivered"])
     if order is None:
         return None
-    address = new_address(ctx.rng)
-    return _refusal(
+    return _new_shipping_address(
         ctx,
         order,
-        ctx.say("req_modify_address", order_id=order.id, address=address.text()),
-        f"Have order {order.id} shipped to {address.text()}.",
         f"order {order.id} is already {order.status}, and only pending orders can be changed",
-        [_details(order.id)],
-        [_forbid("modify_pending_order_address", order_id=order.id)],
+        ("modify_pending_order_address",),
     )
 
 
@@ -105,15 +103,13 @@ def return_expired(ctx: GenContext) -> Piece | None:
     order = _choose(ctx, s.expired)
     if order is None:
         return None
-    items = [f"{i.name} ({i.options})" for i in s.items[order.id]]
+    items = _everything(s, order)
     return _refusal(
-        ctx,
         order,
         ctx.say("req_return", order_id=order.id, items=items, gift_card=False),
         f"Return everything from order {order.id}.",
         f"order {order.id} was delivered on {str(order.delivered_at)[:10]}, more than {RETURN_WINDOW_DAYS} days ago, "
         f"and returns are accepted only within {RETURN_WINDOW_DAYS} days of delivery",
-        [_details(order.id)],
         [
             _forbid("return_delivered_order_items", order_id=order.id),
             _forbid("exchange_delivered_order_items", order_id=order.id),
@@ -127,16 +123,15 @@ def refund_elsewhere(ctx: GenContext) -> Piece | None:
     if order is None:
         return None
     method = ctx.pick(s.disallowed_refund_methods(order))
-    items = [f"{i.name} ({i.options})" for i in s.items[order.id]]
+    items = _everything(s, order)
     return _refusal(
-        ctx,
         order,
         ctx.say("req_return_to", order_id=order.id, items=items, method=s.method_phrase(method.id)),
         f"Return everything from order {order.id} and get the refund on {s.method_phrase(method.id, 'your')}.",
         f"refunds can only go to the order's original payment method (your {s.method_name(order.payment_method_id)}) "
         f"or a gift card on your account, not to your {s.method_name(method.id)}",
-        [_details(order.id), Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
         [_forbid("return_delivered_order_items", order_id=order.id, payment_method_id=method.id)],
+        reads=[Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
     )
 
 
@@ -148,13 +143,11 @@ def exchange_other_product(ctx: GenContext) -> Piece | None:
     item = ctx.pick(s.items[order.id])
     other = ctx.pick([p for p in s.products.values() if p.id != item.product_id])
     return _refusal(
-        ctx,
         order,
         ctx.say("req_exchange_other", order_id=order.id, item=item.name, other=other.name),
         f"Exchange the {item.name} from order {order.id} for a {other.name}.",
         f"an exchange can only be for another option of the same product ({item.name}); getting a {other.name} "
         "instead means returning the item and placing a new order",
-        [_details(order.id)],
         [_forbid("exchange_delivered_order_items", order_id=order.id)],
     )
 
@@ -170,13 +163,12 @@ def exchange_unorderable(ctx: GenContext) -> Piece | None:
     state = "discontinued" if not variant.available else "out of stock"
     changes = [{"name": item.name, "old": item.options, "new": wanted}]
     return _refusal(
-        ctx,
         order,
         ctx.say("req_exchange", order_id=order.id, changes=changes, gift_card=False),
         f"Exchange the {item.name} ({item.options}) from order {order.id} for the {wanted} option, and only that one.",
         f"the {item.name} in {wanted} is {state}, and an exchange needs an option that is available and in stock",
-        [_details(order.id), Step(calls=[call("get_product_details", product_id=item.product_id)])],
         [_forbid("exchange_delivered_order_items", order_id=order.id, new_variant_ids=[variant.id])],
+        reads=[Step(calls=[call("get_product_details", product_id=item.product_id)])],
     )
 
 
@@ -186,21 +178,17 @@ def not_their_order(ctx: GenContext) -> Piece | None:
     if order is None:
         return None
     asker = ctx.pick([c for c in s.customers_with_orders if c != order.customer_id])
-    reason = ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
-    piece = _refusal(
-        ctx,
+    return _refusal(
         order,
-        ctx.say("req_cancel", order_id=order.id, reason=reason),
+        ctx.say("req_cancel", order_id=order.id, reason=_cancel_reason(ctx)),
         f"Cancel order {order.id} (it was placed by someone else, but you want it cancelled).",
         f"order {order.id} is not on your account, so I can't change it or share its details",
-        [_details(order.id)],
         [
             _forbid("cancel_pending_order", order_id=order.id),
             Forbidden(reason=_MINEFIELD, table="order", key=[order.id]),
         ],
         customer_id=asker,
     )
-    return piece
 
 
 def foreign_gift_card(ctx: GenContext) -> Piece | None:
@@ -212,13 +200,12 @@ def foreign_gift_card(ctx: GenContext) -> Piece | None:
     if card is None:
         return None
     return _refusal(
-        ctx,
         order,
         ctx.say("req_pay_with_card_id", order_id=order.id, gift_card_id=card.id),
         f"Pay order {order.id} with gift card {card.id}, which a friend gave you the number of.",
         f"gift card {card.id} is not on your account, and orders can only be paid with your own payment methods",
-        [_details(order.id), Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
         [_forbid("modify_pending_order_payment", order_id=order.id, payment_method_id=card.id)],
+        reads=[Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
     )
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from toolgym.envs import GenContext, Step, Utterance, call
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS, money
-from .base import Piece, amount, order_fact, shop
+from ..tables import OrderBase, OrderItemBase, PaymentMethodBase, VariantBase
+from .base import Piece, amount, any_customer, details, item_text, order_piece, shop
 from .places import new_address
 from .reads import Builder
 
@@ -16,12 +19,10 @@ _REASON_INTENTS = {
 }
 
 
-def _orders(candidates, customer_id: str | None):
-    return [o for o in candidates if o.customer_id == customer_id] if customer_id else candidates
-
-
-def _item_text(item) -> str:
-    return f"{item.name} ({item.options})"
+def _pick_order(ctx: GenContext, candidates, customer_id: str | None):
+    """One of the candidate orders (of `customer_id` when given), or None when there is none."""
+    orders = [o for o in candidates if o.customer_id == customer_id] if customer_id else candidates
+    return ctx.pick(orders) if orders else None
 
 
 def _difference(value: float) -> dict[str, object]:
@@ -32,17 +33,17 @@ def _difference(value: float) -> dict[str, object]:
 
 def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders(s.pending, customer_id)
-    if not orders:
+    order = _pick_order(ctx, s.pending, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
     reason = ctx.pick(CANCEL_REASONS)
     method = s.method_name(order.payment_method_id)
-    return Piece(
+    return order_piece(
+        order,
         request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
+            details(order.id),
             Step(
                 calls=[call("cancel_pending_order", order_id=order.id, reason=reason)],
                 confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
@@ -52,18 +53,14 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
             intent="reply_cancelled", vars={"order_id": order.id, "amount": order.total, "method": method}
         ),
         outputs=[money(order.total)],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, order.payment_method_id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        keys={order.payment_method_id},
     )
 
 
 def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
-    orders = _orders(shop(ctx).modifiable, customer_id)
-    if not orders:
+    order = _pick_order(ctx, shop(ctx).modifiable, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
     address = new_address(ctx.rng)
     withhold = ctx.rng.random() < 0.35
     fact = address.fact("new_shipping_address", "new shipping address")
@@ -72,11 +69,12 @@ def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
         if withhold
         else ctx.say("req_modify_address", order_id=order.id, address=address.text())
     )
-    return Piece(
+    return order_piece(
+        order,
         request=request,
         goal=f"Have pending order {order.id} shipped to {address.text()} instead.",
         steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
+            details(order.id),
             Step(
                 calls=[call("modify_pending_order_address", order_id=order.id, **address.arguments())],
                 needs=[fact.key],
@@ -85,27 +83,24 @@ def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ],
         reply=Utterance(intent="reply_order_address", vars={"order_id": order.id, "address": address.text()}),
         outputs=[address.address1],
-        facts=[order_fact(order.id), fact],
+        facts=[fact],
         withheld=[fact.key] if withhold else [],
-        keys=frozenset({order.id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
     )
 
 
 def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders(s.payment_switchable, customer_id)
-    if not orders:
+    order = _pick_order(ctx, s.payment_switchable, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
     new = ctx.pick(s.other_payments(order))
     old_name, new_name = s.method_name(order.payment_method_id), s.method_name(new.id)
-    return Piece(
+    return order_piece(
+        order,
         request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
         goal=f"Pay pending order {order.id} with {s.method_phrase(new.id, 'your')} instead.",
         steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
+            details(order.id),
             Step(calls=[call("list_payment_methods", customer_id=order.customer_id)]),
             Step(
                 calls=[call("modify_pending_order_payment", order_id=order.id, payment_method_id=new.id)],
@@ -120,19 +115,64 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
             vars={"order_id": order.id, "method": new_name, "old_method": old_name, "amount": order.total},
         ),
         outputs=[money(order.total)],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, order.payment_method_id, new.id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        keys={order.payment_method_id, new.id},
     )
 
 
-def _swaps(ctx: GenContext, s, order, max_items: int):
-    """Items of the order with another orderable option, and the option each goes to."""
+@dataclass
+class _Swap:
+    """Items of an order going to other options of their products, and the method settling the difference."""
+
+    order: OrderBase
+    items: list[OrderItemBase]
+    variants: list[VariantBase]
+    difference: float
+    method: PaymentMethodBase
+    changes: list[dict[str, str]]
+    products: list[str]
+
+    @property
+    def to_gift_card(self) -> bool:
+        return self.method.kind == "gift_card" and self.method.id != self.order.payment_method_id
+
+    def steps(self, tool: str, confirm: str) -> list[Step]:
+        """Read the order, read the products the new options belong to, then make the swap."""
+        swap = call(
+            tool,
+            order_id=self.order.id,
+            item_ids=[i.id for i in self.items],
+            new_variant_ids=[v.id for v in self.variants],
+            payment_method_id=self.method.id,
+        )
+        return [
+            details(self.order.id),
+            Step(calls=[call("get_product_details", product_id=p) for p in self.products]),
+            Step(calls=[swap], confirm=confirm),
+        ]
+
+    def keys(self) -> set[str]:
+        return {self.method.id, *(f"product:{p}" for p in self.products)}
+
+
+def _swap(ctx: GenContext, s, candidates, customer_id: str | None) -> _Swap | None:
+    """One or two items of a candidate order swapped for other orderable options; None if none can be settled."""
+    order = _pick_order(ctx, candidates, customer_id)
+    if order is None:
+        return None
     swappable = [i for i in s.items[order.id] if s.alternatives(i)]
-    count = 1 if max_items == 1 or len(swappable) == 1 or ctx.rng.random() < 0.7 else 2
+    count = 1 if len(swappable) == 1 or ctx.rng.random() < 0.7 else 2
     items = ctx.rng.sample(swappable, count)
-    return items, [ctx.pick(s.alternatives(i)) for i in items]
+    variants = [ctx.pick(s.alternatives(i)) for i in items]
+    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
+    method = _settlement(ctx, s, order, difference)
+    if method is None:
+        return None
+    changes = [
+        {"name": i.name, "old": i.options, "new": ", ".join(options_of(v).values())}
+        for i, v in zip(items, variants, strict=True)
+    ]
+    products = list(dict.fromkeys(i.product_id for i in items))
+    return _Swap(order, items, variants, difference, method, changes, products)
 
 
 def _settlement(ctx: GenContext, s, order, difference: float):
@@ -149,81 +189,51 @@ def _settlement(ctx: GenContext, s, order, difference: float):
 
 def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders(s.item_swappable, customer_id)
-    if not orders:
+    swap = _swap(ctx, s, s.item_swappable, customer_id)
+    if swap is None:
         return None
-    order = ctx.pick(orders)
-    items, variants = _swaps(ctx, s, order, max_items=2)
-    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
-    method = _settlement(ctx, s, order, difference)
-    if method is None:
-        return None
-    changes = [
-        {"name": i.name, "old": i.options, "new": ", ".join(options_of(v).values())}
-        for i, v in zip(items, variants, strict=True)
-    ]
-    total = round(order.total + difference, 2)
-    products = list(dict.fromkeys(i.product_id for i in items))
-    said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in changes)
-    return Piece(
-        request=ctx.say(
-            "req_modify_items",
-            order_id=order.id,
-            changes=changes,
-            gift_card=method.kind == "gift_card" and method.id != order.payment_method_id,
-        ),
+    order = swap.order
+    total = round(order.total + swap.difference, 2)
+    said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes)
+    method = s.method_name(swap.method.id)
+    return order_piece(
+        order,
+        request=ctx.say("req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"In pending order {order.id}, change {said}.",
-        steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
-            Step(calls=[call("get_product_details", product_id=p) for p in products]),
-            Step(
-                calls=[
-                    call(
-                        "modify_pending_order_items",
-                        order_id=order.id,
-                        item_ids=[i.id for i in items],
-                        new_variant_ids=[v.id for v in variants],
-                        payment_method_id=method.id,
-                    )
-                ],
-                confirm=(
-                    f"in order {order.id}, change {said}; the new total is {money(total)} and the difference of "
-                    f"{amount(difference)} is settled with your {s.method_name(method.id)}"
-                ),
-            ),
-        ],
+        steps=swap.steps(
+            "modify_pending_order_items",
+            f"in order {order.id}, change {said}; the new total is {money(total)} and the difference of "
+            f"{amount(swap.difference)} is settled with your {method}",
+        ),
         reply=Utterance(
             intent="reply_items_modified",
             vars={
                 "order_id": order.id,
-                "changes": changes,
+                "changes": swap.changes,
                 "total": total,
-                "method": s.method_name(method.id),
-                **_difference(difference),
+                "method": method,
+                **_difference(swap.difference),
             },
         ),
         outputs=[money(total)],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        keys=swap.keys(),
     )
 
 
 def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders(s.returnable, customer_id)
-    if not orders:
+    order = _pick_order(ctx, s.returnable, customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
     items = s.items[order.id]
     chosen = ctx.rng.sample(items, ctx.rng.randint(1, len(items)))
     card = s.gift_card_of(order.customer_id)
     to_card = card is not None and card.id != order.payment_method_id and ctx.rng.random() < 0.35
     method = card if to_card and card else s.methods[order.payment_method_id]
     refund = round(sum(i.price for i in chosen), 2)
-    names = [_item_text(i) for i in chosen]
-    return Piece(
+    names = [item_text(i) for i in chosen]
+    return order_piece(
+        order,
         request=ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
         goal=f"Return {', '.join(names)} from order {order.id}"
         + (
@@ -232,7 +242,7 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
             else " with the refund to the original payment method."
         ),
         steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
+            details(order.id),
             Step(
                 calls=[
                     call(
@@ -253,78 +263,38 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
             vars={"order_id": order.id, "items": names, "amount": refund, "method": s.method_name(method.id)},
         ),
         outputs=[money(refund)],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, method.id}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        keys={method.id},
     )
 
 
 def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders(s.exchangeable, customer_id)
-    if not orders:
+    swap = _swap(ctx, s, s.exchangeable, customer_id)
+    if swap is None:
         return None
-    order = ctx.pick(orders)
-    items, variants = _swaps(ctx, s, order, max_items=2)
-    difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
-    method = _settlement(ctx, s, order, difference)
-    if method is None:
-        return None
-    changes = [
-        {"name": i.name, "old": i.options, "new": ", ".join(options_of(v).values())}
-        for i, v in zip(items, variants, strict=True)
-    ]
-    products = list(dict.fromkeys(i.product_id for i in items))
-    said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in changes)
-    return Piece(
-        request=ctx.say(
-            "req_exchange",
-            order_id=order.id,
-            changes=changes,
-            gift_card=method.kind == "gift_card" and method.id != order.payment_method_id,
-        ),
+    order = swap.order
+    said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes)
+    method = s.method_name(swap.method.id)
+    return order_piece(
+        order,
+        request=ctx.say("req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"From delivered order {order.id}, exchange {said}.",
-        steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
-            Step(calls=[call("get_product_details", product_id=p) for p in products]),
-            Step(
-                calls=[
-                    call(
-                        "exchange_delivered_order_items",
-                        order_id=order.id,
-                        item_ids=[i.id for i in items],
-                        new_variant_ids=[v.id for v in variants],
-                        payment_method_id=method.id,
-                    )
-                ],
-                confirm=(
-                    f"exchange {said} from order {order.id}; the price difference of {amount(difference)} "
-                    f"is settled with your {s.method_name(method.id)}"
-                ),
-            ),
-        ],
+        steps=swap.steps(
+            "exchange_delivered_order_items",
+            f"exchange {said} from order {order.id}; the price difference of {amount(swap.difference)} "
+            f"is settled with your {method}",
+        ),
         reply=Utterance(
             intent="reply_exchanged",
-            vars={
-                "order_id": order.id,
-                "changes": changes,
-                "method": s.method_name(method.id),
-                **_difference(difference),
-            },
+            vars={"order_id": order.id, "changes": swap.changes, "method": method, **_difference(swap.difference)},
         ),
-        outputs=[order.id, *([amount(difference)] if difference else [])],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, method.id, *(f"product:{p}" for p in products)}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        outputs=[order.id, *([amount(swap.difference)] if swap.difference else [])],
+        keys=swap.keys(),
     )
 
 
 def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
-    s = shop(ctx)
-    if customer_id is None:
-        customer_id = ctx.pick(s.customers_with_orders)
+    customer_id = customer_id or any_customer(ctx)
     address = new_address(ctx.rng)
     withhold = ctx.rng.random() < 0.35
     fact = address.fact("new_default_address", "new default address")
@@ -351,10 +321,9 @@ def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
-    orders = _orders([o for o in s.orders.values() if o.status == "delivered"], customer_id)
-    if not orders:
+    order = _pick_order(ctx, [o for o in s.orders.values() if o.status == "delivered"], customer_id)
+    if order is None:
         return None
-    order = ctx.pick(orders)
     item = ctx.pick(s.items[order.id])
     damaged = ctx.rng.random() < 0.6
     reason = "damaged or defective item" if damaged else "missing package"
@@ -363,7 +332,8 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
         if damaged
         else ctx.say("req_missing_package", order_id=order.id)
     )
-    return Piece(
+    return order_piece(
+        order,
         request=request,
         goal=(
             f"Report that the {item.name} from order {order.id} arrived damaged and get help from a person."
@@ -371,15 +341,12 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
             else f"Report that order {order.id} is marked delivered but never arrived, and get help from a person."
         ),
         steps=[
-            Step(calls=[call("get_order_details", order_id=order.id)]),
+            details(order.id),
             Step(calls=[call("transfer_to_human_agent", customer_id=order.customer_id, reason=reason)]),
         ],
         reply=Utterance(intent="reply_transferred", vars={"ticket": "ESC00001"}),
         outputs=["ESC00001"],
-        facts=[order_fact(order.id)],
-        keys=frozenset({order.id, "escalation"}),
-        customer_id=order.customer_id,
-        order_id=order.id,
+        keys={"escalation"},
     )
 
 
