@@ -227,23 +227,25 @@ def _outages(rng: random.Random, ids: _Ids, size: str) -> Iterator[Any]:
     for region in REGIONS:
         for _ in range(rng.randrange(1, 3)):
             start = NOW - dt.timedelta(days=rng.randrange(3, 60), hours=rng.randrange(24))
-            yield Outage(
-                outage_id=ids("OUT-", 1001),
-                region=region,
-                service=rng.choice(("data", "voice_and_data")),
-                started_at=start,
-                expected_end=start + dt.timedelta(hours=rng.randrange(2, 12)),
-                status="resolved",
-                message=rng.choice(OUTAGE_MESSAGES),
-            )
+            yield _outage(rng, ids, region, start, "resolved", ends=(start, 2, 12))
         if region in active:
             start = NOW - dt.timedelta(hours=rng.randrange(1, 5))
-            yield Outage(
-                outage_id=ids("OUT-", 1001),
-                region=region,
-                service=rng.choice(("data", "voice_and_data")),
-                started_at=start,
-                expected_end=NOW + dt.timedelta(hours=rng.randrange(2, 9)),
-                status="active",
-                message=rng.choice(OUTAGE_MESSAGES),
-            )
+            yield _outage(rng, ids, region, start, "active", ends=(NOW, 2, 9))
+
+
+def _outage(
+    rng: random.Random, ids: _Ids, region: str, start: dt.datetime, status: str, ends: tuple[dt.datetime, int, int]
+) -> Outage:
+    """One outage, ending a random number of hours (in the range `ends` gives) after a moment.
+
+    The draws keep their order (service, length, message): a world is the same for the same seed."""
+    after, low, high = ends
+    return Outage(
+        outage_id=ids("OUT-", 1001),
+        region=region,
+        service=rng.choice(("data", "voice_and_data")),
+        started_at=start,
+        expected_end=after + dt.timedelta(hours=rng.randrange(low, high)),
+        status=status,
+        message=rng.choice(OUTAGE_MESSAGES),
+    )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from toolgym.envs import World, tool
 
@@ -26,6 +28,7 @@ from ..tables import (
 )
 from .common import clock, line_by_number
 
+AccountId = Annotated[str, Field(description="The account id, such as 'A1001'.")]
 Region = Literal[
     "Austin", "Boston", "Chicago", "Denver", "Miami", "Nashville",
     "Phoenix", "Portland", "Sacramento", "Seattle", "St. Louis", "Tampa",
@@ -118,26 +121,22 @@ def list_data_refills(world: World) -> list[DataRefillBase]:
     return world.select(DataRefill, order_by="gigabytes")
 
 
-@tool
-def list_bills(world: World, account_id: str) -> list[BillBase]:
-    """List an account's bills, newest first, with amount, amount paid, due date and status.
-
-    Args:
-        account_id: The account id, such as 'A1001'.
-    """
+def _newest_first(world: World, table: type, account_id: str, when: str) -> list[Any]:
+    """An account's rows of `table`, newest first by the column `when`; an unknown account is an error."""
     world.require(Account, account_id, "account")
-    return world.select(Bill, {"account_id": account_id}, order_by=("period_start",))[::-1]
+    return world.select(table, {"account_id": account_id}, order_by=(when,))[::-1]
 
 
 @tool
-def list_payments(world: World, account_id: str) -> list[PaymentBase]:
-    """List an account's payments, newest first, with the bill paid, method, amount and status.
+def list_bills(world: World, account_id: AccountId) -> list[BillBase]:
+    """List an account's bills, newest first, with amount, amount paid, due date and status."""
+    return _newest_first(world, Bill, account_id, "period_start")
 
-    Args:
-        account_id: The account id, such as 'A1001'.
-    """
-    world.require(Account, account_id, "account")
-    return world.select(Payment, {"account_id": account_id}, order_by=("paid_at",))[::-1]
+
+@tool
+def list_payments(world: World, account_id: AccountId) -> list[PaymentBase]:
+    """List an account's payments, newest first, with the bill paid, method, amount and status."""
+    return _newest_first(world, Payment, account_id, "paid_at")
 
 
 @tool

@@ -5,17 +5,19 @@ They act on the phone of the customer on the call and change nothing but its row
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
 from ..catalogue import DEFAULT_APN, HOME_COUNTRY
 from ..network import Connection, allowance_gb, connect
-from ..tables import Device, Line, Phone, PhoneBase, Plan
+from ..tables import Device, DeviceBase, Line, Phone, PhoneBase, Plan
 from .common import phone_in_hand
 
-OnOff = Literal["on", "off"]
+OnOff = Annotated[Literal["on", "off"], Field(description="'on' or 'off'.")]
 _SERVICE_TEXT = {
     "airplane_mode": "Airplane mode",
     "no_sim": "No SIM card",
@@ -45,6 +47,10 @@ def _status_bar(phone: PhoneBase, link: Connection) -> dict[str, Any]:
         "data_saver_icon": phone.data_saver,
         "wifi_calling_icon": phone.wifi_calling,
     }
+
+
+def _device(world: World, phone: PhoneBase) -> DeviceBase:
+    return world.require(Device, phone.device_id, "device")
 
 
 def _switch(world: World, column: str, label: str, state: OnOff) -> dict[str, Any]:
@@ -102,53 +108,32 @@ def check_data_usage(world: World) -> dict[str, Any]:
 
 @tool(caller="user", writes=True)
 def toggle_airplane_mode(world: World, state: OnOff) -> dict[str, Any]:
-    """Switch airplane mode on or off (airplane mode turns every radio off).
-
-    Args:
-        state: 'on' or 'off'.
-    """
+    """Switch airplane mode on or off (airplane mode turns every radio off)."""
     return _switch(world, "airplane_mode", "airplane mode", state)
 
 
 @tool(caller="user", writes=True)
 def toggle_mobile_data(world: World, state: OnOff) -> dict[str, Any]:
-    """Switch mobile (cellular) data on or off.
-
-    Args:
-        state: 'on' or 'off'.
-    """
+    """Switch mobile (cellular) data on or off."""
     return _switch(world, "mobile_data", "mobile data", state)
 
 
 @tool(caller="user", writes=True)
 def toggle_roaming(world: World, state: OnOff) -> dict[str, Any]:
-    """Switch the phone's data roaming setting on or off (needed for data abroad).
-
-    Args:
-        state: 'on' or 'off'.
-    """
+    """Switch the phone's data roaming setting on or off (needed for data abroad)."""
     return _switch(world, "roaming_switch", "data roaming", state)
 
 
 @tool(caller="user", writes=True)
 def toggle_data_saver(world: World, state: OnOff) -> dict[str, Any]:
-    """Switch data saver on or off (data saver throttles mobile data to save allowance).
-
-    Args:
-        state: 'on' or 'off'.
-    """
+    """Switch data saver on or off (data saver throttles mobile data to save allowance)."""
     return _switch(world, "data_saver", "data saver", state)
 
 
 @tool(caller="user", writes=True)
 def toggle_wifi_calling(world: World, state: OnOff) -> dict[str, Any]:
-    """Switch Wi-Fi calling on or off (calls and texts over Wi-Fi when there is no cell service).
-
-    Args:
-        state: 'on' or 'off'.
-    """
-    phone = phone_in_hand(world)
-    device = world.require(Device, phone.device_id, "device")
+    """Switch Wi-Fi calling on or off (calls and texts over Wi-Fi when there is no cell service)."""
+    device = _device(world, phone_in_hand(world))
     if not device.supports_wifi_calling:
         raise ToolError(f"this {device.maker} {device.model} does not support Wi-Fi calling")
     return _switch(world, "wifi_calling", "Wi-Fi calling", state)
@@ -164,7 +149,7 @@ def set_network_mode(
         mode: The network mode to select.
     """
     phone = phone_in_hand(world)
-    device = world.require(Device, phone.device_id, "device")
+    device = _device(world, phone)
     if mode == "5g_preferred" and not device.supports_5g:
         raise ToolError(f"this {device.maker} {device.model} has no 5G option; choose lte_preferred")
     if phone.network_mode == mode:
