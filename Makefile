@@ -36,6 +36,8 @@ test: install-test lint
 
 bench: install
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/generate.py
+	$(BIN)/python benchmarks/teacher.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -58,6 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("-q", "--quiet", action="store_true", help="no live progress; one summary line")
     generate.set_defaults(run=_generate)
 
+    from toolgym.generators import serve_policy
+
+    serve = commands.add_parser(
+        "serve-policy", help="an OpenAI-compatible server on 127.0.0.1 answering as the oracle teacher (for testing)"
+    )
+    serve_policy.build_parser(serve)
+    serve.set_defaults(run=serve_policy.run_args)
+
     demo = commands.add_parser("demo", help="generate tasks offline, roll each out with the oracle, print results")
     demo.add_argument("--domain", help="one domain (default: all)")
     demo.add_argument("-n", type=int, default=100, help="tasks per domain")

@@ -35,7 +35,10 @@ class EndpointConfig(_Strict):
     timeout: float = Field(60.0, gt=0, description="seconds per request")
     max_retries: int = Field(5, ge=0)
     sampling: dict[str, Any] = Field(default_factory=dict, description="temperature, top_p, max_tokens, seed, ...")
-    send_task: bool = Field(False, description="send the task in request metadata (for serve-policy)")
+    send_task: bool = Field(False, description="send the Task JSON in a `toolgym_task` body field (serve-policy only)")
+    task_id_via: Literal["header", "metadata", "none"] = Field(
+        "header", description="how requests name their task: X-Toolgym-Task-Id header, request metadata, or not at all"
+    )
 
 
 class TeacherConfig(EndpointConfig):

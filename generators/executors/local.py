@@ -10,6 +10,7 @@ from toolgym.config import JobConfig
 from toolgym.envs.task import Task
 
 from ..episodes import run_task
+from ..http_client import close_endpoints
 from ..roles import Roles
 
 
@@ -59,10 +60,13 @@ class LocalExecutor:
 
     async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
         roles = Roles.from_config(self.config)
-        async for item in run_tasks_concurrently(
-            tasks, roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
-        ):
-            yield item
+        try:
+            async for item in run_tasks_concurrently(
+                tasks, roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
+            ):
+                yield item
+        finally:
+            await close_endpoints()  # HTTP connections of this run's teachers and users
 
     def close(self) -> None:
         pass
