@@ -54,10 +54,13 @@ async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress
         stats.planned = planned  # the plan after duplicates were dropped
     finally:
         executor.close()
-        summary = writer.close(stats.to_dict())
+        report = stats.to_dict()
+        if getattr(executor, "endpoint_stats", None):
+            report["endpoints"] = executor.endpoint_stats
+        summary = writer.close(report)
     if show:
         display.summary(out)
-    return {"out_dir": str(out), "stats": stats.to_dict(), "writer": summary}
+    return {"out_dir": str(out), "stats": report, "writer": summary}
 
 
 def run_job(config: JobConfig, out_dir: Path | None = None, progress: bool | None = None) -> dict[str, Any]:

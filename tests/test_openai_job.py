@@ -88,6 +88,9 @@ def test_faults_lose_no_task(toy_domain, tmp_path, faulty_server):
     assert not written & failed
     usage = [r["usage"] for r in _rows(out, "sft") + _rows(out, "rejected") if r["usage"]]
     assert any(u.get("requests", 0) > 1 for u in usage)
+    (endpoint,) = stats["endpoints"].values()
+    assert endpoint["retries"] > 0, endpoint  # counted, and shown in the card
+    assert "retries" in (out / "README.md").read_text()
 
 
 def test_server_down_stops_the_job_within_seconds(toy_domain, tmp_path, capsys):

@@ -10,7 +10,7 @@ from toolgym.config import JobConfig
 from toolgym.envs.task import Task
 
 from ..episodes import run_task
-from ..http_client import close_endpoints
+from ..http_client import close_endpoints, endpoint_stats
 from ..roles import Roles
 
 
@@ -57,6 +57,7 @@ class LocalExecutor:
 
     def __init__(self, config: JobConfig):
         self.config = config
+        self.endpoint_stats: dict[str, Any] = {}
 
     async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
         roles = Roles.from_config(self.config)
@@ -66,6 +67,7 @@ class LocalExecutor:
             ):
                 yield item
         finally:
+            self.endpoint_stats = endpoint_stats()  # calls, retries, failures: for the dataset card
             await close_endpoints()  # HTTP connections of this run's teachers and users
 
     def close(self) -> None:
