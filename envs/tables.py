@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import SQLModel
@@ -98,6 +99,9 @@ class TableInfo:
     delete: str
     index_of: dict[str, int] = field(default_factory=dict)
     decoders: tuple[tuple[int, Callable[[Any], Any]], ...] = ()  # columns whose stored form differs
+
+    def __post_init__(self) -> None:
+        self._all_fields = set(self.columns)
 
     @classmethod
     def of(cls, model: type[SQLModel]) -> TableInfo:
@@ -183,12 +187,19 @@ class TableInfo:
                 if row[index] is not None:
                     row[index] = decode(row[index])  # type: ignore[index]
         obj = object.__new__(self.read_model)  # SQLModel.__new__ prepares ORM state a plain model never uses
-        setattr_ = object.__setattr__
-        setattr_(obj, "__dict__", dict(zip(self.columns, row, strict=False)))  # lengths match by construction
-        setattr_(obj, "__pydantic_fields_set__", set(self.columns))
-        setattr_(obj, "__pydantic_extra__", None)
-        setattr_(obj, "__pydantic_private__", None)
+        obj.__dict__.update(zip(self.columns, row, strict=False))  # lengths match by construction
+        # Every column is set, so all rows of a table can share one fields-set (assigning a
+        # field later adds a name already in it).
+        _set_fields_set(obj, self._all_fields)
+        _set_extra(obj, None)
+        _set_private(obj, None)
         return obj
+
+
+# pydantic keeps these three in slots; their descriptors set them without BaseModel.__setattr__.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _python_type(annotation: Any) -> Any:

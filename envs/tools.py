@@ -12,8 +12,7 @@ import json
 import re
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -29,9 +28,8 @@ _SECTION_HEADER = re.compile(r"^\s*(Returns|Raises|Yields|Examples?|Notes?):\s*$
 _ARG_LINE = re.compile(r"^\s*(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
 
 
-@dataclass(frozen=True)
-class ToolOutcome:
-    """What one call produced: the JSON text the model sees, and whether it was an error."""
+class ToolOutcome(NamedTuple):
+    """What one call produced: the JSON text the model sees, and the error message if it failed."""
 
     content: str
     error: str | None = None

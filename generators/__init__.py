@@ -1,14 +1,33 @@
-"""Teachers, user simulators, rollouts, executors and writers."""
+"""Teachers, user simulators, rollouts, executors and writers.
+
+Names that need heavy packages (pyarrow and datasets for the readers, openai for served
+teachers) are imported on first use, so `import toolgym` stays light for env users.
+"""
+
+from importlib import import_module
+from typing import Any
 
 from .base import Policy, UserSimulator
-from .http_client import EndpointDown, TeacherError
-from .llm_user import LLMUser
-from .openai_teacher import OpenAITeacher
 from .oracle import OracleTeacher
-from .reading import iter_rows, load_split
 from .rollout import rollout, rollout_sync
-from .usage import usage_scope
 from .user import ScriptedUser
+
+_LAZY = {
+    "EndpointDown": ".http_client",
+    "TeacherError": ".http_client",
+    "LLMUser": ".llm_user",
+    "OpenAITeacher": ".openai_teacher",
+    "usage_scope": ".usage",
+    "iter_rows": ".reading",
+    "load_split": ".reading",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EndpointDown",
