@@ -27,18 +27,27 @@ class RolloutActor:
 
         self.config = config
         self.roles = Roles.from_config(config)
+        self._loop = asyncio.new_event_loop()
 
-    async def run_batch(self, tasks_json: list[str]) -> list[dict[str, Any]]:
+    def run_batch(self, tasks_json: list[str]) -> list[dict[str, Any]]:
+        # A plain method (a class with any `async def` becomes an async actor, whose event-loop
+        # thread fights Ray's own threads for the GIL): the batch runs on a loop this actor keeps,
+        # so endpoints and their connections live from one batch to the next.
         tasks = [Task.model_validate_json(t) for t in tasks_json]
-        return [
-            result
-            async for _, result in run_tasks_concurrently(
-                tasks, self.roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
-            )
-        ]
+        return self._loop.run_until_complete(_run_batch(tasks, self.roles, self.config))
 
     def pid(self) -> int:
         return os.getpid()
+
+
+async def _run_batch(tasks: list[Task], roles: Any, config: JobConfig) -> list[dict[str, Any]]:
+    settings = config.executor
+    return [
+        result
+        async for _, result in run_tasks_concurrently(
+            tasks, roles, settings.concurrency, config.samples_per_task, config.max_turns
+        )
+    ]
 
 
 class RayExecutor:
@@ -82,7 +91,7 @@ class RayExecutor:
 
         self._start()
         for slot in range(len(self.actors)):
-            for _ in range(2):  # two batches queued per actor keeps it busy between calls
+            for _ in range(3):  # batches queued per actor, so it never waits for the driver
                 submit(slot)
         while running:
             done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
@@ -96,9 +105,9 @@ class RayExecutor:
                     self.actors[slot] = self._actor_class.remote(self.config)
                 except ray.exceptions.RayTaskError as exc:
                     raise exc.as_instanceof_cause() from None
+                submit(slot)  # before handing results on, so the actor's queue never runs dry
                 for result in results:
                     yield batch[result["task_id"]], result
-                submit(slot)
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
