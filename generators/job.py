@@ -19,7 +19,10 @@ from .rows import rows_for
 from .writer import DatasetWriter
 
 
-async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
+async def run_job_async(
+    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False
+) -> dict[str, Any]:
+    """Run a job; `progress` shows a live line (default: when stderr is a terminal), `summary` a final table."""
     out = Path(out_dir) if out_dir is not None else config.output_dir()
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True)
     finished = writer.finished_task_ids()
@@ -57,11 +60,13 @@ async def run_job_async(config: JobConfig, out_dir: Path | None = None, progress
         report = stats.to_dict()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
-        summary = writer.close(report)
-    if show:
+        written = writer.close(report)
+    if summary:
         display.summary(out)
-    return {"out_dir": str(out), "stats": report, "writer": summary}
+    return {"out_dir": str(out), "stats": report, "writer": written}
 
 
-def run_job(config: JobConfig, out_dir: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
-    return asyncio.run(run_job_async(config, out_dir, progress))
+def run_job(
+    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False
+) -> dict[str, Any]:
+    return asyncio.run(run_job_async(config, out_dir, progress, summary))

@@ -41,7 +41,9 @@ def _generate(args: argparse.Namespace) -> int:
     from toolgym.generators.job import run_job
 
     config = load_config(args.config, args.set or [])
-    result = run_job(config, Path(args.out) if args.out else None, progress=None if not args.quiet else False)
+    result = run_job(
+        config, Path(args.out) if args.out else None, progress=False if args.quiet else None, summary=not args.quiet
+    )
     stats = result["stats"]
     if args.quiet:
         print(f"{result['out_dir']}: {stats['tasks_run']} tasks run, pass rate {stats['pass_rate']:.1%}, rows {stats['rows']}")
