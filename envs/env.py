@@ -23,6 +23,7 @@ from .replay import run_call
 from .spaces import AssistantMessageSpace, ChatSpace
 from .task import Task
 from .trajectory import Trajectory
+from .world import World
 
 _USER_ROUNDS = 4  # device actions a user may take before it must say something
 
@@ -64,7 +65,7 @@ class ToolEnv(gym.Env):
         self.action_space = AssistantMessageSpace(all_tools)
         self.observation_space = ChatSpace()
         self.task: Task | None = None
-        self.world = None
+        self.world: World | None = None
         self.messages: list[dict[str, Any]] = []
         self._done = True
 
@@ -147,7 +148,7 @@ class ToolEnv(gym.Env):
 
     def _agent_turn(self, action: Any) -> list[dict[str, Any]] | None:
         """Record the action and run its calls; None when it is the user's turn to speak."""
-        if self._done or self.task is None:
+        if self._done or self.task is None or self.world is None:
             raise ToolgymError("the episode has ended: call reset() before step()")
         parsed = parse_action(action, self.parser)
         message = parsed.message
@@ -216,6 +217,7 @@ class ToolEnv(gym.Env):
         """Fold one user reply into the turn's message; True if the user must be asked again."""
         calls = reply.get("user_tool_calls") or []
         if calls:
+            assert self.world is not None  # user turns run only inside an episode
             message.setdefault("user_tool_calls", []).extend(calls)
             message.setdefault("user_tool_results", []).extend(
                 run_call(self.domain, self.world, (), c.get("name"), c.get("arguments"), caller="user").content

@@ -68,8 +68,8 @@ class Step(_Model):
     caller: Literal["agent", "user"] = "agent"
     segment: int = 0
     needs: list[str] = Field(default_factory=list, description="fact keys the agent must have first")
-    confirm: str | None = Field(None, description="what the agent states before asking for a yes")
-    instruction: str | None = Field(None, description="for user steps: what the agent asks the user to do")
+    confirm: str | None = Field(default=None, description="what the agent states before asking for a yes")
+    instruction: str | None = Field(default=None, description="for user steps: what the agent asks the user to do")
     cues: list[str] = Field(
         default_factory=list, description="for user steps: words in an agent message that ask for it (default: from the tool names)"
     )

@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
-from pydantic_core import to_json
+from pydantic_core import ErrorDetails, to_json
 
 from toolgym.errors import DomainError, ToolError, unknown_name_message
 
@@ -81,7 +81,7 @@ def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
     return schema
 
 
-def _describe_error(tool: Tool, error: dict[str, Any]) -> str:
+def _describe_error(tool: Tool, error: ErrorDetails) -> str:
     loc = error.get("loc") or ()
     param = str(loc[0]) if loc else "?"
     where = ".".join(str(p) for p in loc)

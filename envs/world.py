@@ -91,10 +91,10 @@ class WorldTemplate:
         for row in rows:
             # A row is a table instance, or (TableClass, values) which skips building the instance.
             model, values = row if isinstance(row, tuple) else (type(row), row)
-            info = by_model.get(model)
-            if info is None:
+            row_info = by_model.get(model)
+            if row_info is None:
                 raise DomainError(f"build_world yielded a {getattr(model, '__name__', model)}, which is not one of the domain's tables")
-            batches[info.name].append(info.store(row_values(values)))
+            batches[row_info.name].append(row_info.store(row_values(values)))
         conn.execute("BEGIN")
         for name, batch in batches.items():
             conn.executemany(infos[name].insert, batch)

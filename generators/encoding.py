@@ -79,7 +79,7 @@ def _slow_scalar(node: Scalar, value: Any) -> Any:
 
 
 def _compile_scalar(node: Scalar) -> Encoder:
-    fast = {"string": str, "int64": int, "float64": float, "bool": bool}[node.dtype]
+    fast: type[Any] = {"string": str, "int64": int, "float64": float, "bool": bool}[node.dtype]
     allowed = frozenset(node.choices) if node.choices is not None else None
     low, high = _INT64
 

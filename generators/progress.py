@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 
@@ -83,7 +83,7 @@ class JobProgress:
             if enabled
             else None
         )
-        self._bar = None
+        self._bar: TaskID | None = None
 
     def __enter__(self) -> JobProgress:
         if self.progress:

@@ -24,7 +24,7 @@ import time
 import warnings
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pyarrow as pa
 
@@ -44,7 +44,17 @@ BATCH_ROWS = 256  # rows are converted to Arrow in batches: compact in memory, c
 FAILURE_KEYS = ("task_id", "domain", "kind", "error")
 
 
+class _Shard(TypedDict):
+    """A shard as a flush record lists it."""
+
+    split: str
+    path: str
+    rows: int
+
+
 class DatasetWriter:
+    _oldest: float | None  # when the oldest unflushed task was added; set by _clear_buffers
+
     def __init__(
         self,
         out_dir: str | Path,
@@ -205,7 +215,7 @@ class DatasetWriter:
         if not self._pending:
             return
         self._state = "broken"  # until the manifest line is durable; a reopen cleans up
-        shards = []
+        shards: list[_Shard] = []
         for split in SPLITS:
             self._convert(split)
             batches = self._buffers.get(split)
@@ -293,7 +303,7 @@ class DatasetWriter:
         self._pending_set: set[str] = set()
         self._failures: list[dict[str, Any]] = []
         self._delta = RunStats()
-        self._oldest: float | None = None
+        self._oldest = None
 
     def _write_failures(self) -> None:
         """failures.jsonl, rebuilt from the manifest so it never lists a task twice."""

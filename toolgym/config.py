@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,26 +29,26 @@ class _Strict(BaseModel):
 class EndpointConfig(_Strict):
     """An OpenAI-compatible server (vLLM, SGLang, llama.cpp, OpenAI, `toolgym serve-policy`)."""
 
-    base_url: str | None = Field(None, description="default: $OPENAI_BASE_URL")
+    base_url: str | None = Field(default=None, description="default: $OPENAI_BASE_URL")
     model: str = "default"
-    api_key: SecretStr | None = Field(None, description="default: $OPENAI_API_KEY; never written anywhere")
-    concurrency: int = Field(64, ge=1, description="requests in flight to this endpoint")
-    timeout: float = Field(60.0, gt=0, description="seconds per request")
-    max_retries: int = Field(5, ge=0)
+    api_key: SecretStr | None = Field(default=None, description="default: $OPENAI_API_KEY; never written anywhere")
+    concurrency: int = Field(default=64, ge=1, description="requests in flight to this endpoint")
+    timeout: float = Field(default=60.0, gt=0, description="seconds per request")
+    max_retries: int = Field(default=5, ge=0)
     sampling: dict[str, Any] = Field(default_factory=dict, description="temperature, top_p, max_tokens, seed, ...")
-    send_task: bool = Field(False, description="send the Task JSON in a `toolgym_task` body field (serve-policy only)")
+    send_task: bool = Field(default=False, description="send the Task JSON in a `toolgym_task` body field (serve-policy only)")
     task_id_via: Literal["header", "metadata", "none"] = Field(
-        "header", description="how requests name their task: X-Toolgym-Task-Id header, request metadata, or not at all"
+        default="header", description="how requests name their task: X-Toolgym-Task-Id header, request metadata, or not at all"
     )
 
 
 class TeacherConfig(EndpointConfig):
     name: str = "oracle"
     type: Literal["oracle", "openai"] = "oracle"
-    reasoning: bool = Field(False, description="oracle: add a short reasoning trace")
-    mode: Literal["native", "text"] = Field("native", description="openai: tools in the request, or in the prompt")
-    domains: list[str] | None = Field(None, description="route: only these domains (default: all)")
-    kinds: list[str] | None = Field(None, description="route: only these task kinds (default: all)")
+    reasoning: bool = Field(default=False, description="oracle: add a short reasoning trace")
+    mode: Literal["native", "text"] = Field(default="native", description="openai: tools in the request, or in the prompt")
+    domains: list[str] | None = Field(default=None, description="route: only these domains (default: all)")
+    kinds: list[str] | None = Field(default=None, description="route: only these task kinds (default: all)")
 
     @field_validator("kinds")
     @classmethod
@@ -59,23 +60,23 @@ class TeacherConfig(EndpointConfig):
 
 class UserConfig(EndpointConfig):
     type: Literal["scripted", "llm"] = "scripted"
-    max_turns: int = Field(20, ge=1, description="llm: user turns before it must stop")
+    max_turns: int = Field(default=20, ge=1, description="llm: user turns before it must stop")
 
 
 class ExecutorConfig(_Strict):
     type: Literal["local", "ray"] = "local"
-    concurrency: int = Field(32, ge=1, description="episodes in flight per process")
-    workers: int = Field(2, ge=1, description="ray: rollout actors")
-    address: str | None = Field(None, description="ray: cluster address; default starts Ray on this machine")
-    batch_size: int = Field(32, ge=1, description="ray: tasks per actor call")
-    max_restarts: int = Field(3, ge=0, description="ray: restarts of a dead actor")
-    max_task_retries: int = Field(2, ge=0, description="ray: retries of a batch whose actor died")
+    concurrency: int = Field(default=32, ge=1, description="episodes in flight per process")
+    workers: int = Field(default=2, ge=1, description="ray: rollout actors")
+    address: str | None = Field(default=None, description="ray: cluster address; default starts Ray on this machine")
+    batch_size: int = Field(default=32, ge=1, description="ray: tasks per actor call")
+    max_restarts: int = Field(default=3, ge=0, description="ray: restarts of a dead actor")
+    max_task_retries: int = Field(default=2, ge=0, description="ray: retries of a batch whose actor died")
 
 
 class MixConfig(_Strict):
-    tasks_per_domain: int = Field(100, ge=0)
-    no_tool_share: float = Field(0.25, ge=0.0, le=1.0, description="share of no_tool tasks per domain")
-    kinds: dict[str, int] | None = Field(None, description="explicit tasks per kind per domain (overrides the two above)")
+    tasks_per_domain: int = Field(default=100, ge=0)
+    no_tool_share: float = Field(default=0.25, ge=0.0, le=1.0, description="share of no_tool tasks per domain")
+    kinds: dict[str, int] | None = Field(default=None, description="explicit tasks per kind per domain (overrides the two above)")
 
     @field_validator("kinds")
     @classmethod
@@ -93,15 +94,15 @@ class WorldConfig(_Strict):
 
 
 class OutputConfig(_Strict):
-    dir: str | None = Field(None, description="default: datasets_out/<run_name>")
-    shard_rows: int = Field(2000, ge=1)
-    keep_rejected: bool = Field(False, description="write failed rollouts to a 'rejected' split")
-    dedup: bool = Field(True, description="drop tasks whose user turns and gold calls repeat an earlier task")
+    dir: str | None = Field(default=None, description="default: datasets_out/<run_name>")
+    shard_rows: int = Field(default=2000, ge=1)
+    keep_rejected: bool = Field(default=False, description="write failed rollouts to a 'rejected' split")
+    dedup: bool = Field(default=True, description="drop tasks whose user turns and gold calls repeat an earlier task")
 
 
 class RLTasksConfig(_Strict):
     enabled: bool = True
-    next_action_items: bool = Field(True, description="one item per tool step of verified multi-step chats")
+    next_action_items: bool = Field(default=True, description="one item per tool step of verified multi-step chats")
 
 
 class JobConfig(_Strict):
@@ -113,9 +114,9 @@ class JobConfig(_Strict):
     teachers: list[TeacherConfig] = Field(default_factory=lambda: [TeacherConfig()])
     user: UserConfig = Field(default_factory=UserConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
-    samples_per_task: int = Field(1, ge=1)
-    keep: Literal["all_distinct", "best"] = Field("all_distinct", description="which passing samples of a task to keep")
-    max_turns: int = Field(30, ge=1, description="assistant turns before an episode is truncated")
+    samples_per_task: int = Field(default=1, ge=1)
+    keep: Literal["all_distinct", "best"] = Field(default="all_distinct", description="which passing samples of a task to keep")
+    max_turns: int = Field(default=30, ge=1, description="assistant turns before an episode is truncated")
     output: OutputConfig = Field(default_factory=OutputConfig)
     rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)
 
@@ -203,7 +204,7 @@ def _apply_override(data: dict[str, Any], assignment: str) -> None:
     node[parts[-1]] = value
 
 
-def load_config(source: str | Path | dict[str, Any] | None = None, overrides: list[str] = ()) -> JobConfig:
+def load_config(source: str | Path | dict[str, Any] | None = None, overrides: Sequence[str] = ()) -> JobConfig:
     """Read and validate a job config from a YAML file or a dict, with `key=value` overrides."""
     if source is None:
         data: Any = {}
