@@ -93,11 +93,13 @@ class ToolEnv(gym.Env):
         task = self._choose_task(options)
         if task.domain != self.domain.name:
             raise ConfigError(f"task {task.id} is for domain {task.domain!r}, but this env is {self.domain.name!r}")
+        self._done = True  # until the new episode is ready: a failure below leaves no half-reset env
+        world = self.domain.new_world(task)  # may raise (a bad setup edit): the old episode is ended first
         self._tasks.setdefault(task.id, task)
         if self.world is not None:
             self.world.close()
         self.task = task
-        self.world = self.domain.new_world(task)
+        self.world = world
         self.tools = self.domain.schemas(task.tools)
         self.user_tools = [t.schema for t in self.domain.user_tools]
         self.messages = [{"role": "system", "content": self.domain.policy(task.world_seed, task.world_size)}]

@@ -76,3 +76,17 @@ async def test_async_rollout_matches_sync(toy_domain):
     a = await toolgym.rollout(toolgym.make("toy", world_size="small"), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
     assert a.verification.passed
     assert [m["role"] for m in a.messages].count("user") == 5  # two requests, the email, a yes, the goodbye
+
+
+def test_a_failed_reset_leaves_no_half_episode(toy_domain):
+    from toolgym.envs.task import WorldEdit
+    from toolgym.errors import ToolError
+
+    env = toolgym.make("toy", world_size="small")
+    task = toy_domain.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]
+    env.reset(options={"task": task})
+    broken = task.model_copy(update={"setup": [WorldEdit(table="account", key="A999", set={"status": "closed"})]})
+    with pytest.raises(ToolError, match="A999"):
+        env.reset(options={"task": broken})
+    with pytest.raises(ToolgymError, match="reset"):
+        env.step({"role": "assistant", "content": "hello"})

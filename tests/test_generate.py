@@ -163,3 +163,18 @@ def test_api_key_never_reaches_the_card(toy_domain, tmp_path):
     for path in (tmp_path / "card").rglob("*"):
         if path.is_file():
             assert b"sk-very-secret" not in path.read_bytes(), path
+
+
+def test_quickstart_config_end_to_end(tmp_path):
+    """The config `make run` uses: every domain, offline, loaded back and re-verified row by row."""
+    out = tmp_path / "quickstart"
+    assert cli_main(["generate", str(ROOT / "configs" / "quickstart.yaml"), "--out", str(out), "-q"]) == 0
+    sft = _rows(out, "sft")
+    no_tool = _rows(out, "no_tool")
+    rl = _rows(out, "rl_tasks")
+    assert len(sft) + len(no_tool) >= 900
+    assert {r["domain"] for r in sft} == set(toolgym.list_domains()) - {"toy"}
+    tasks = {r["id"].removesuffix("-rl"): r["task"] for r in rl if r["item_type"] == "episode"}
+    for row in sft + no_tool:
+        score = toolgym.verify(tasks[row["task_id"]], row["messages"])
+        assert score.passed and score.value == 1.0, (row["id"], score.to_dict())
