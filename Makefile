@@ -31,7 +31,7 @@ lint: install-test
 typecheck: install-test
 	$(BIN)/mypy envs verifiers generators toolgym
 
-test: install-test lint
+test: install-test lint typecheck
 	$(BIN)/python -m pytest -q
 
 bench: install
