@@ -20,6 +20,7 @@ from toolgym.envs.conversation import (
 )
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
+from toolgym.errors import DomainError
 
 from .base import Message, UserSimulator
 
@@ -73,11 +74,17 @@ class ScriptedUser(UserSimulator):
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
+            if "error" in values:
+                lines.append(phrases.say("user_saw_error", seed, error=str(values["error"]).rstrip(".")))
+                continue
             if intent in phrases.intents():
-                lines.append(phrases.say(intent, seed, **values))
-            else:
-                shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
-                lines.append(phrases.say("user_saw", seed, summary=shown))
+                try:
+                    lines.append(phrases.say(intent, seed, **values))
+                    continue
+                except DomainError:  # the result lacks a field the phrasing names: say it plainly
+                    pass
+            shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
+            lines.append(phrases.say("user_saw", seed, summary=shown))
         return " ".join(lines)
 
     @staticmethod

@@ -90,3 +90,17 @@ def test_a_failed_reset_leaves_no_half_episode(toy_domain):
         env.reset(options={"task": broken})
     with pytest.raises(ToolgymError, match="reset"):
         env.step({"role": "assistant", "content": "hello"})
+
+
+def test_user_reports_a_failed_device_action_in_words():
+    from toolgym.generators.user import ScriptedUser
+
+    telecom = toolgym.load_domain("telecom")
+    task = telecom.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]
+    pending = {"role": "user", "content": None, "user_tool_calls": [{"name": "run_speed_test", "arguments": {}}],
+               "user_tool_results": ['{"error": "run_speed_test: phone is off"}']}  # fmt: skip
+    reply = ScriptedUser().reply_sync([{"role": "system", "content": ""}, {"role": "user", "content": "hi"}, pending], task)
+    assert "phone is off" in reply["content"]
+    odd = {**pending, "user_tool_results": ['{"unexpected": 1}']}
+    reply = ScriptedUser().reply_sync([{"role": "system", "content": ""}, {"role": "user", "content": "hi"}, odd], task)
+    assert "unexpected: 1" in reply["content"]
