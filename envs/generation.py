@@ -117,7 +117,7 @@ def iter_tasks(
     template = domain.template(world_seed, size)
     world = World(template)
     seen_ids: set[str] = set()
-    seen_substance: set[str] = set()
+    seen_lessons: set[str] = set()
     try:
         for index in range(n):
             kind = kinds[index % len(kinds)]
@@ -126,10 +126,10 @@ def iter_tasks(
                 task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
                 ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world_seed, size)
                 task = finalize(domain, domain.generators[kind](ctx))
-                if task.substance_key() not in seen_substance:
+                if task.lesson_key() not in seen_lessons:
                     break  # a task unlike any before
                 if fallback is None and task.id not in seen_ids:
-                    fallback = task  # same substance, other wording: used only if nothing new turns up
+                    fallback = task  # the same lesson in other words: used only if nothing new turns up
             else:
                 if fallback is None:
                     raise GeneratorBug(
@@ -138,7 +138,7 @@ def iter_tasks(
                     )
                 task = fallback
             seen_ids.add(task.id)
-            seen_substance.add(task.substance_key())
+            seen_lessons.add(task.lesson_key())
             if world.changes:
                 raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
             yield task
@@ -151,7 +151,7 @@ def iter_tasks(
 
 def irrelevant_task(ctx: GenContext) -> Task:
     """A request no tool of the domain serves: the agent answers or declines without a call."""
-    request = ctx.pick(ctx.domain.phrasebook.variants("irrelevant_request"))
+    request = ctx.pick(ctx.domain.phrasebook.pooled("irrelevant_request"))  # the domain's near misses and general ones
     return ctx.task(
         scenario={"persona": ctx.persona(), "goal": "Ask something unrelated to this service.", "requests": [request]},
         replies=[Utterance(intent="decline_irrelevant", vars={"scope": ctx.domain.scope})],

@@ -33,6 +33,7 @@ _JINJA.filters["money"] = lambda v: f"${float(v):,.2f}"
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
+        self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
         for source in sources:
             if not source.exists():
                 continue
@@ -43,10 +44,18 @@ class Phrasebook:
                 if not isinstance(variants, list) or not variants:
                     raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates")
                 self._raw[intent] = [str(v) for v in variants]
+                pool = self._all.setdefault(intent, [])
+                pool += [str(v) for v in variants if str(v) not in pool]
         self._compiled: dict[str, list[jinja2.Template]] = {}
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
+
+    def pooled(self, intent: str) -> list[str]:
+        """The variants of an intent from the engine and the domain together (not replaced)."""
+        if intent not in self._all:
+            raise UnknownNameError("utterance intent", intent, self._all)
+        return self._all[intent]
 
     def variants(self, intent: str) -> list[str]:
         if intent not in self._raw:

@@ -7,6 +7,7 @@ changed task never shares an id with the old one.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -134,10 +135,14 @@ class Task(_Model):
         body = self.model_dump_json(exclude={"id"})
         return f"{self.domain}-{hashlib.sha256(body.encode()).hexdigest()[:16]}"
 
-    def substance_key(self) -> str:
-        """Hash of what the task asks and expects, without the seed: two tasks equal here differ
-        only in the wording the oracle will choose."""
-        body = self.model_dump_json(exclude={"id", "seed"})
+    def lesson_key(self) -> str:
+        """What the task teaches: its kind, the user's turns (normalised) and the gold calls.
+
+        Two tasks alike here differ only in persona or wording; a corpus needs just one of them.
+        """
+        turns = [" ".join(r.lower().split()) for r in self.scenario.requests]
+        calls = [[c.name, c.arguments] for s in self.plan for c in s.calls]
+        body = json.dumps([self.domain, self.kind, turns, calls], sort_keys=True, default=str)
         return hashlib.sha256(body.encode()).hexdigest()
 
     def with_id(self) -> Task:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator
 
 from toolgym.config import JobConfig
@@ -28,14 +26,6 @@ def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
             if share:
                 counts[kind] = share
     return counts
-
-
-def dedup_key(task: Task) -> str:
-    """Normalised user turns plus the gold call sequence: two tasks alike here teach the same thing."""
-    turns = [" ".join(r.lower().split()) for r in task.scenario.requests]
-    calls = [[c.name, c.arguments] for s in task.plan for c in s.calls]
-    body = json.dumps([task.domain, task.kind, turns, calls], sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def selected_domains(config: JobConfig) -> list[str]:
@@ -69,7 +59,7 @@ def iter_planned(config: JobConfig) -> Iterator[Task]:
                 count, seed=config.seed, kinds=[kind], world_seed=config.world.seed, size=config.world.size
             ):
                 if config.output.dedup:
-                    key = dedup_key(task)
+                    key = task.lesson_key()  # the same lesson in other words is dropped
                     if key in seen:
                         continue
                     seen.add(key)
