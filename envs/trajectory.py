@@ -20,6 +20,8 @@ class Trajectory:
     terminated: bool = False
     truncated: bool = False
     verification: Any = None  # a verifiers.Score once graded
+    # Values several verifiers derive from the chat (its calls, their canonical forms), made once.
+    derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def agent_messages(self) -> list[dict[str, Any]]:

@@ -23,11 +23,31 @@ from .score import Score, binary
 
 
 def agent_calls(trajectory: Trajectory) -> list[tuple[str, dict[str, Any]]]:
-    return [(str(name), arguments_of(args)) for caller, name, args in message_calls(trajectory.messages) if caller == "agent"]
+    found = trajectory.derived.get("agent_calls")
+    if found is None:
+        found = trajectory.derived["agent_calls"] = [
+            (str(name), arguments_of(args)) for caller, name, args in message_calls(trajectory.messages) if caller == "agent"
+        ]
+    return found
 
 
 def gold_calls(task: Task) -> list[tuple[str, dict[str, Any]]]:
     return [(c.name, dict(c.arguments)) for c in task.gold_calls("agent")]
+
+
+def canonical_agent_calls(trajectory: Trajectory) -> list[str]:
+    found = trajectory.derived.get("canonical_calls")
+    if found is None:
+        found = trajectory.derived["canonical_calls"] = [canonical_call(n, a) for n, a in agent_calls(trajectory)]
+    return found
+
+
+def canonical_gold_calls(task: Task, trajectory: Trajectory) -> list[str]:
+    key = ("canonical_gold", task.id or task.content_id())  # kept with the trajectory: a Task is frozen and shared
+    found = trajectory.derived.get(key)
+    if found is None:
+        found = trajectory.derived[key] = [canonical_call(n, a) for n, a in gold_calls(task)]
+    return found
 
 
 def agent_text(trajectory: Trajectory) -> str:
@@ -58,18 +78,15 @@ def tool_calls(task: Task, trajectory: Trajectory) -> Score:
 
 def exact_set(task: Task, trajectory: Trajectory) -> Score:
     """Binary: the multiset of calls equals the gold multiset."""
-    gold = Counter(canonical_call(n, a) for n, a in gold_calls(task))
-    made = Counter(canonical_call(n, a) for n, a in agent_calls(trajectory))
-    return binary(gold == made)
+    return binary(Counter(canonical_gold_calls(task, trajectory)) == Counter(canonical_agent_calls(trajectory)))
 
 
 def milestones(task: Task, trajectory: Trajectory) -> Score:
     """The gold calls reached in order (longest in-order match over the gold count)."""
-    gold = [canonical_call(n, a) for n, a in gold_calls(task)]
+    gold = canonical_gold_calls(task, trajectory)
     if not gold:
         return binary(True)
-    made = [canonical_call(n, a) for n, a in agent_calls(trajectory)]
-    reached = in_order_matches(gold, made)
+    reached = in_order_matches(gold, canonical_agent_calls(trajectory))
     return Score(reached / len(gold), reached == len(gold), details={"reached": reached, "of": len(gold)})
 
 
