@@ -178,3 +178,20 @@ def test_quickstart_config_end_to_end(tmp_path):
     for row in sft + no_tool:
         score = toolgym.verify(tasks[row["task_id"]], row["messages"])
         assert score.passed and score.value == 1.0, (row["id"], score.to_dict())
+
+
+def test_teachers_are_routed_per_kind_and_recorded(toy_domain, tmp_path):
+    from toolgym.envs.task import NO_TOOL_KINDS
+
+    teachers = [
+        {"name": "refuser", "type": "oracle", "kinds": list(NO_TOOL_KINDS)},
+        {"name": "actor", "type": "oracle", "reasoning": True},
+    ]
+    out = tmp_path / "routed"
+    run_job(toy_config(out, teachers=teachers), progress=False)
+    assert {r["teacher"]["route"] for r in _rows(out, "no_tool")} == {"refuser"}
+    sft = _rows(out, "sft")
+    assert {r["teacher"]["route"] for r in sft} == {"actor"}
+    assert all(m.get("reasoning_content") for r in sft for m in r["messages"] if m["role"] == "assistant")
+    with pytest.raises(ConfigError, match="teacher names must be distinct"):
+        load_config({"teachers": [{"name": "a"}, {"name": "a"}]})
