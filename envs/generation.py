@@ -86,18 +86,6 @@ def finalize(domain: Domain, task: Task) -> Task:
     return done.with_id()
 
 
-def generate_tasks(
-    domain: Domain,
-    n: int,
-    seed: int,
-    kinds: Sequence[str] | None,
-    *,
-    world_seed: int | None = None,
-    size: str | None = None,
-) -> list[Task]:
-    return list(iter_tasks(domain, n, seed, kinds, world_seed=world_seed, size=size))
-
-
 def iter_tasks(
     domain: Domain,
     n: int,
@@ -107,7 +95,7 @@ def iter_tasks(
     world_seed: int | None = None,
     size: str | None = None,
 ) -> Iterator[Task]:
-    """`generate_tasks`, one task at a time (a large job never holds its whole plan)."""
+    """Replay-proven distinct tasks, kinds taken in turn, one at a time (see Domain.generate_tasks)."""
     kinds = list(kinds) if kinds else domain.kinds
     for kind in kinds:
         if kind not in domain.generators:

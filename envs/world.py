@@ -206,12 +206,7 @@ class World:
 
     def update(self, model: type[M], key: Any, **changes: Any) -> M:
         """Set columns of one row; returns the row after the change."""
-        info = self.info(model)
-        self._check_writable(info.name)
-        key_values = info.key_tuple(key)
-        before = self.conn.execute(info.select_by_key, key_values).fetchone()
-        if before is None:
-            raise ToolError(f"{info.name} {key!r} not found")
+        info, key_values, before = self._existing_row(model, key)
         after = list(before)
         for column, value in changes.items():
             stored = info.store_value(column, value)  # raises for an unknown column
@@ -231,14 +226,19 @@ class World:
         return info.as_model(after_row)  # type: ignore[return-value]
 
     def delete(self, model: type[SQLModel], key: Any) -> None:
+        info, key_values, before = self._existing_row(model, key)
+        self.conn.execute(info.delete, key_values)
+        self._record(info, key_values, before, None)
+
+    def _existing_row(self, model: type[SQLModel], key: Any) -> tuple[TableInfo, tuple[Any, ...], tuple[Any, ...]]:
+        """The table, stored key and current row of a row about to change (it must exist)."""
         info = self.info(model)
         self._check_writable(info.name)
         key_values = info.key_tuple(key)
-        before = self.conn.execute(info.select_by_key, key_values).fetchone()
-        if before is None:
+        row = self.conn.execute(info.select_by_key, key_values).fetchone()
+        if row is None:
             raise ToolError(f"{info.name} {key!r} not found")
-        self.conn.execute(info.delete, key_values)
-        self._record(info, key_values, before, None)
+        return info, key_values, row
 
     def new_id(self, counter: str, start: int = 1) -> int:
         """The next number of a named counter: deterministic, part of the episode's copy."""
