@@ -139,7 +139,13 @@ def iter_tasks(
 
 def irrelevant_task(ctx: GenContext) -> Task:
     """A request no tool of the domain serves: the agent answers or declines without a call."""
-    request = ctx.pick(ctx.domain.phrasebook.pooled("irrelevant_request"))  # the domain's near misses and general ones
+    phrases = ctx.domain.phrasebook
+    if ctx.rng.random() < 0.5:  # the domain's near misses and general requests
+        request = ctx.pick(phrases.pooled("irrelevant_request"))
+    else:  # a template with slots drawn from small vocabularies
+        slots = {name: ctx.pick(phrases.variants(f"slot_{name}")) for name in ("city", "topic", "dish", "phrase", "language")}
+        templates = phrases.variants("irrelevant_request_slotted")
+        request = phrases.render("irrelevant_request_slotted", ctx.rng.randrange(len(templates)), **slots)
     return ctx.task(
         scenario={"persona": ctx.persona(), "goal": "Ask something unrelated to this service.", "requests": [request]},
         replies=[Utterance(intent="decline_irrelevant", vars={"scope": ctx.domain.scope})],

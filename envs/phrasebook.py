@@ -62,6 +62,15 @@ class Phrasebook:
             raise UnknownNameError("utterance intent", intent, self._raw)
         return self._raw[intent]
 
+    def render(self, intent: str, index: int, /, **values: Any) -> str:
+        """Render one given variant of an intent (when the caller draws the variant itself)."""
+        variants = self.variants(intent)
+        try:
+            text = _JINJA.from_string(variants[index % len(variants)]).render(**values)
+        except jinja2.UndefinedError as exc:
+            raise DomainError(f"utterance {intent!r} (variant {index}) needs a value: {exc.message}") from None
+        return " ".join(text.split())
+
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
         """Render one phrasing of `intent`, chosen by `seed` (stable across runs)."""
         templates = self._compiled.get(intent)
