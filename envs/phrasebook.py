@@ -64,19 +64,22 @@ class Phrasebook:
 
     def render(self, intent: str, index: int, /, **values: Any) -> str:
         """Render one given variant of an intent (when the caller draws the variant itself)."""
-        variants = self.variants(intent)
-        try:
-            text = _JINJA.from_string(variants[index % len(variants)]).render(**values)
-        except jinja2.UndefinedError as exc:
-            raise DomainError(f"utterance {intent!r} (variant {index}) needs a value: {exc.message}") from None
-        return " ".join(text.split())
+        templates = self._templates(intent)
+        return self._render(intent, templates, index % len(templates), values)
 
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
         """Render one phrasing of `intent`, chosen by `seed` (stable across runs)."""
+        templates = self._templates(intent)
+        return self._render(intent, templates, zlib.crc32(f"{seed}:{intent}".encode()) % len(templates), values)
+
+    def _templates(self, intent: str) -> list[jinja2.Template]:
         templates = self._compiled.get(intent)
-        if templates is None:
+        if templates is None:  # compiled once: compiling costs ~5 ms, rendering ~30 µs
             templates = self._compiled[intent] = [_JINJA.from_string(v) for v in self.variants(intent)]
-        choice = zlib.crc32(f"{seed}:{intent}".encode()) % len(templates)
+        return templates
+
+    @staticmethod
+    def _render(intent: str, templates: list[jinja2.Template], choice: int, values: dict[str, Any]) -> str:
         template = templates[choice]
         try:
             # A context over `values` alone: phrasings use no Jinja globals, and merging the
