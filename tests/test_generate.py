@@ -195,3 +195,12 @@ def test_teachers_are_routed_per_kind_and_recorded(toy_domain, tmp_path):
     assert all(m.get("reasoning_content") for r in sft for m in r["messages"] if m["role"] == "assistant")
     with pytest.raises(ConfigError, match="teacher names must be distinct"):
         load_config({"teachers": [{"name": "a"}, {"name": "a"}]})
+
+
+def test_several_samples_per_task_keep_the_distinct_passing_ones(toy_domain, tmp_path):
+    out = tmp_path / "samples"
+    result = run_job(toy_config(out, samples_per_task=3), progress=False)
+    assert result["stats"]["episodes"] == 3 * result["stats"]["tasks_run"]
+    rows = _rows(out, "sft") + _rows(out, "no_tool")
+    # the oracle is deterministic: three samples of a task are one distinct chat
+    assert len(rows) == len({r["task_id"] for r in rows}) == result["stats"]["tasks_run"]
