@@ -386,3 +386,49 @@ def test_every_kind_generates_at_scale_with_unique_ids(domain):
     for kind in domain.kinds:
         tasks = domain.generate_tasks(1000, seed=99, kinds=[kind])
         assert len({t.id for t in tasks}) == 1000, kind
+
+
+# ---- variety of the read-only and asking kinds --------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "floor"), [("single", 800), ("no_tool/missing_info", 200)])
+def test_kinds_with_few_templates_still_teach_many_lessons(domain, kind, floor):
+    tasks = domain.generate_tasks(1000, seed=42, kinds=[kind])
+    assert len({t.lesson_key() for t in tasks}) >= floor
+
+
+def test_single_tasks_make_one_call_and_answer_without_asking(domain):
+    phrases = domain.phrasebook
+    tools = set()
+    for task in domain.generate_tasks(300, seed=5, kinds=["single"]):
+        assert [len(s.calls) for s in task.plan] == [1], task.plan
+        tools.add(task.plan[0].calls[0].name)
+        for reply in task.replies:  # every phrasing, not only the one this seed picks
+            for variant in range(len(phrases.variants(reply.intent))):
+                assert "?" not in phrases.render(reply.intent, variant, **reply.vars), reply.intent
+    assert tools == {"find_customer_by_phone", "check_outages", "list_plans", "list_data_refills"}
+
+
+def test_catalogue_answers_follow_the_catalogue(domain):
+    from toolgym.domains.telecom.catalogue import PLANS, REFILLS
+    from toolgym.domains.telecom.tasks import questions
+    from toolgym.domains.telecom.tasks.index import index_of
+
+    def data(plan):
+        return float("inf") if plan.unlimited else plan.data_gb
+
+    by_name = {p.name: p for p in PLANS}
+    for seed in range(60):
+        ctx = _context(domain, seed, kind="single")
+        index = index_of(ctx.world)
+        answer = questions.plan_for_budget(ctx, index).reply.vars
+        affordable = [p for p in PLANS if p.monthly_price <= answer["budget"]]
+        assert by_name[answer["plan"]] in affordable and data(by_name[answer["plan"]]) == max(map(data, affordable))
+        answer = questions.cheapest_plan_with(ctx, index).reply.vars
+        roomy = [p.monthly_price for p in PLANS if data(p) >= answer["gb"]]
+        assert data(by_name[answer["plan"]]) >= answer["gb"] and answer["price"] >= min(roomy)
+        answer = questions.refill_for_budget(ctx, index).reply.vars
+        assert answer["price"] <= answer["amount"] < min([r.price for r in REFILLS if r.gigabytes > answer["gb"]] or [1e9])
+        answer = questions.refill_for_need(ctx, index).reply.vars
+        assert answer["gb"] >= float(answer["need"]) > max([r.gigabytes for r in REFILLS if r.gigabytes < answer["gb"]] or [0])
+        ctx.world.close()

@@ -4,7 +4,8 @@ from toolgym.envs import irrelevant_task
 
 from .injection import injection
 from .kinds import multi_step, multi_turn, parallel, single
-from .no_tool import invalid_value, missing_info, policy_refusal, unavailable
+from .missing import missing_info
+from .no_tool import invalid_value, policy_refusal, unavailable
 
 GENERATORS = {
     "single": single,

@@ -12,6 +12,7 @@ from .lookups import (
     PARALLEL_ACCOUNT,
     PARALLEL_GENERAL,
     SINGLE,
+    account_lookup,
     account_overview,
     cheapest_plan,
     lines_usage,
@@ -20,14 +21,21 @@ from .lookups import (
     refill_price,
 )
 from .parts import assemble
+from .questions import CATALOGUE
 from .service import SERVICES, buy_refill, change_plan, pay_open_bill
 from .troubleshoot import choose_faults, troubleshoot
 
+# Outages twice: the question most often asked of the network.
+SINGLE_QUESTIONS = (*SINGLE, outage_question, *CATALOGUE)
+
 
 def single(ctx: GenContext) -> Task:
-    """One read answers it: an outage, a plan's price, a refill's price."""
-    part = ctx.pick(SINGLE)(ctx, index_of(ctx.world))
-    return assemble(ctx, None, [part])
+    """One read answers it: who the customer is on their account, an outage, the catalogue."""
+    index = index_of(ctx.world)
+    if ctx.rng.random() < 0.2:
+        sub = ctx.pick(index.subscribers)
+        return assemble(ctx, sub, [account_lookup(ctx, sub)], withhold_phone=ctx.rng.random() < 0.3)
+    return assemble(ctx, None, [ctx.pick(SINGLE_QUESTIONS)(ctx, index)])
 
 
 def parallel(ctx: GenContext) -> Task:

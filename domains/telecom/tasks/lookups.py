@@ -1,6 +1,7 @@
 """Questions answered by reading: outages, the plan catalogue, refills, usage and bills.
 
-`SINGLE` parts make exactly one call; `PARALLEL` parts make independent calls together.
+`SINGLE` parts make exactly one call (`account_lookup` none of its own: identifying the customer
+is the one call); `PARALLEL` parts make independent calls together.
 """
 
 from __future__ import annotations
@@ -9,11 +10,8 @@ from toolgym.envs import GenContext, Segment, Step, Utterance, call
 
 from ..catalogue import PLANS, REFILLS, REGIONS
 from .index import Index, Subscriber
-from .parts import agent, money
-
-
-def _gb(value: float) -> str:
-    return f"{value:g} GB"
+from .parts import agent, gb, money
+from .people import CONTACTS
 
 
 def _outage_answer(index: Index, region: str) -> tuple[str, list[str]]:
@@ -32,8 +30,10 @@ def _pick_region(ctx: GenContext, index: Index) -> str:
 def outage_question(ctx: GenContext, index: Index) -> Segment:
     region = _pick_region(ctx, index)
     answer, outputs = _outage_answer(index, region)
+    # asked for the customer's own sake, or for someone they know who is there
+    intent = ctx.pick(("ask_outage", "ask_outage_for"))
     return Segment(
-        request=ctx.say("ask_outage", region=region),
+        request=ctx.say(intent, region=region, who=ctx.pick(CONTACTS)),
         goal=ctx.say("goal_outage", region=region),
         steps=[agent(call("check_outages", region=region))],
         reply=Utterance(intent="answer_outages", vars={"answers": [answer]}),
@@ -44,7 +44,7 @@ def outage_question(ctx: GenContext, index: Index) -> Segment:
 
 def plan_price(ctx: GenContext, index: Index) -> Segment:
     plan = ctx.pick(PLANS)
-    data = "unlimited data" if plan.unlimited else f"{_gb(plan.data_gb)} of data"
+    data = "unlimited data" if plan.unlimited else f"{gb(plan.data_gb)} of data"
     return Segment(
         request=ctx.say("ask_plan_price", plan=plan.name),
         goal=ctx.say("goal_plan_price", plan=plan.name),
@@ -96,6 +96,30 @@ def _cheapest_with(gigabytes: float):
     return min((p for p in PLANS if p.unlimited or p.data_gb >= gigabytes), key=lambda p: p.monthly_price)
 
 
+# What a customer may ask about their own account that identifying them answers: the topic of
+# the `ask_my_<topic>` phrasings, and the fields of `find_customer_by_phone` the reply states.
+ACCOUNT_TOPICS = {
+    "customer_id": ("customer_id",),
+    "account_id": ("account_id",),
+    "holder": ("full_name",),
+    "line_id": ("line_id",),
+    "account": ("account_id", "full_name"),
+}
+
+
+def account_lookup(ctx: GenContext, sub: Subscriber) -> Segment:
+    """The customer wants an id or the name on their account: the lookup by phone number is the whole job."""
+    topic = ctx.pick(sorted(ACCOUNT_TOPICS))
+    record = {"customer_id": sub.customer_id, "account_id": sub.account_id, "full_name": sub.full_name,
+              "line_id": sub.line_id, "number": sub.phone_number}  # fmt: skip
+    return Segment(
+        request=ctx.say(f"ask_my_{topic}"),
+        goal=ctx.say(f"goal_my_{topic}"),
+        reply=Utterance(intent=f"answer_my_{topic}", vars=record),
+        outputs=[record[f] for f in ACCOUNT_TOPICS[topic]],
+    )
+
+
 # ---- parallel ------------------------------------------------------------------------------
 
 
@@ -110,8 +134,8 @@ def lines_usage(ctx: GenContext, sub: Subscriber) -> Segment:
             agent(call("get_customer_details", customer_id=sub.customer_id)),
             Step(calls=[call("get_line_details", line_id=line_id) for line_id, _, _ in lines]),
         ],
-        reply=Utterance(intent="answer_lines_usage", vars={"usage": [f"{n}: {_gb(u)} used" for _, n, u in lines]}),
-        outputs=[_gb(u) for _, _, u in lines],
+        reply=Utterance(intent="answer_lines_usage", vars={"usage": [f"{n}: {gb(u)} used" for _, n, u in lines]}),
+        outputs=[gb(u) for _, _, u in lines],
     )
 
 
@@ -164,7 +188,7 @@ def account_overview(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-# Questions about the catalogue or the network: no customer needed.
+# Questions about the catalogue or the network: no customer needed (more in `questions.CATALOGUE`).
 SINGLE = (outage_question, plan_price, roaming_plans, cheapest_plan, refill_price)
 PARALLEL_GENERAL = (outages_in_regions, catalogue_overview)
 # Questions about the customer's own account: (build, which subscribers fit).

@@ -1,5 +1,5 @@
-"""The no-tool kinds: ask for what is missing, point out a bad value, refuse by policy, or say a
-needed tool is unavailable. None of them changes the world."""
+"""The no-tool kinds: point out a bad value, refuse by policy, or say a needed tool is unavailable
+(asking for what is missing lives in `missing.py`). None of them changes the world."""
 
 from __future__ import annotations
 
@@ -12,29 +12,6 @@ from .index import Subscriber, index_of
 from .kinds import main_part
 from .parts import agent, assemble, phone_fact
 from .service import SERVICES
-
-# ---- missing_info ------------------------------------------------------------------------------
-
-NEEDS_NUMBER = ("missing_number_refill", "missing_number_pay", "missing_number_roaming", "missing_number_suspend",
-                "missing_number_usage", "missing_number_plan")  # fmt: skip
-
-
-def missing_info(ctx: GenContext) -> Task:
-    """The customer wants something done but cannot say which line (or where they are)."""
-    if ctx.rng.random() < 0.8:
-        intent, label = ctx.pick(NEEDS_NUMBER), "phone number"
-    else:
-        intent, label = "missing_region_outage", "service region"
-    part = Segment(
-        request=ctx.say(intent),
-        goal=ctx.say("goal_missing_info"),
-        reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
-        unknown=[label],
-        identifies=False,
-    )
-    spec = NoToolSpec(reason=f"the request cannot be served without the {label}", missing=[label])
-    return assemble(ctx, None, [part], no_tool=spec)
-
 
 # ---- invalid_value -----------------------------------------------------------------------------
 

@@ -32,6 +32,10 @@ def money(amount: float) -> str:
     return f"${amount:,.2f}"
 
 
+def gb(value: float) -> str:
+    return f"{value:g} GB"
+
+
 def phone_fact(sub: Subscriber) -> Fact:
     return Fact(key=PHONE_FACT, value=sub.phone_number, label="phone number", keywords=["phone number", "number"])
 

@@ -1,0 +1,65 @@
+"""no_tool/missing_info: the customer wants something done but cannot give the one value it needs.
+
+A request names what it is about (a refill size, a plan, an amount, a trip, someone they call
+for), with those values drawn from the catalogue and the world, but never the phone number of
+the line, or the region for an outage question. The agent must ask for it and call nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgym.envs import GenContext, NoToolSpec, Segment, Task, Utterance
+
+from ..catalogue import DESTINATIONS, PLANS, REFILLS
+from .index import index_of
+from .parts import assemble
+from .people import CONTACTS, RELATIVES
+
+# Requests that need the line's phone number: fixed ones, then ones whose phrasings fill slots.
+NEEDS_NUMBER = ("missing_number_refill", "missing_number_pay", "missing_number_roaming", "missing_number_suspend",
+                "missing_number_usage", "missing_number_plan",
+                "missing_number_refill_for", "missing_number_refill_own", "missing_number_pay_for",
+                "missing_number_pay_own", "missing_number_roaming_for", "missing_number_roaming_own",
+                "missing_number_plan_for", "missing_number_plan_own", "missing_number_suspend_for",
+                "missing_number_suspend_own", "missing_number_usage_for", "missing_number_resume_for",
+                "missing_number_bill_for")  # fmt: skip
+NEEDS_REGION = ("missing_region_outage", "missing_region_outage_here", "missing_region_outage_for")
+
+
+def _slots(ctx: GenContext) -> dict[str, Any]:
+    """Every value a phrasing may name; each phrasing uses a few."""
+    who, their = ctx.pick(RELATIVES)
+    country, city = ctx.pick(DESTINATIONS)
+    phrases = ctx.domain.phrasebook
+    return {
+        "who": who,
+        "their": their,
+        "contact": ctx.pick(CONTACTS),
+        "gb": ctx.pick(REFILLS).gigabytes,
+        "plan": ctx.pick(PLANS).name,
+        "amount": ctx.pick(index_of(ctx.world).subscribers).open_bill.amount,  # a bill as the world has them
+        "country": country,
+        "city": city,
+        "where": ctx.pick(phrases.variants("slot_lost_where")),
+        "service": ctx.pick(phrases.variants("slot_lost_service")),
+        "since": ctx.pick(phrases.variants("slot_since")),
+        "trip": ctx.pick(phrases.variants("slot_trip")),
+    }
+
+
+def missing_info(ctx: GenContext) -> Task:
+    """The customer wants something done but cannot say which line (or where they are)."""
+    if ctx.rng.random() < 0.8:
+        intent, label = ctx.pick(NEEDS_NUMBER), "phone number"
+    else:
+        intent, label = ctx.pick(NEEDS_REGION), "service region"
+    part = Segment(
+        request=ctx.say(intent, **_slots(ctx)),
+        goal=ctx.say("goal_missing_info"),
+        reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
+        unknown=[label],
+        identifies=False,
+    )
+    spec = NoToolSpec(reason=f"the request cannot be served without the {label}", missing=[label])
+    return assemble(ctx, None, [part], no_tool=spec)
