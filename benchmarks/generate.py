@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
 import tempfile
 import time
 from pathlib import Path
 
 from toolgym.config import load_config
+from toolgym.envs.registry import load_domain
 from toolgym.generators.executors.ray_executor import RayExecutor
 from toolgym.generators.job import run_job
 from toolgym.generators.planning import plan_tasks
@@ -30,7 +30,7 @@ def config(out: Path, tasks: int, executor: dict, domain: str, kind: str):
             "domains": [domain],
             "mix": {"kinds": {kind: tasks}},
             "executor": executor,
-            "output": {"dir": str(out), "shard_rows": 5000},
+            "output": {"dir": str(out), "shard_rows": 1000},
             "rl_tasks": {"enabled": False},
         }
     )
@@ -43,16 +43,17 @@ def rss_mb(pid: int | str = "self") -> float:
     return float("nan")
 
 
-def local_rate(tasks: int, domain: str, kind: str) -> float:
+def local_rate(tasks: int, domain: str, kind: str) -> tuple[float, dict[int, int]]:
+    """Rows per second of a whole local job, and its resident memory by tasks done."""
+    load_domain(domain).template()  # the world is built before the clock starts; task generation is counted
     with tempfile.TemporaryDirectory() as tmp:
         cfg = config(Path(tmp), tasks, {"type": "local", "concurrency": 32}, domain, kind)
-        plan_tasks(cfg)  # world build and task generation happen before the clock starts...
         started = time.perf_counter()
-        result = run_job(cfg, progress=False)  # ...but planning inside the job is counted
+        result = run_job(cfg, progress=False)
         elapsed = time.perf_counter() - started
-    rows = result["stats"]["rows"].get("sft", 0)
-    assert result["stats"]["pass_rate"] == 1.0
-    return rows / elapsed
+    stats = result["stats"]
+    assert stats["pass_rate"] == 1.0
+    return stats["rows"].get("sft", 0) / elapsed, stats["resident_mb_by_tasks_done"]
 
 
 async def _ray_run(executor: RayExecutor, tasks) -> tuple[float, list[float]]:
@@ -89,13 +90,10 @@ def main() -> None:
 
     cores = sorted(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cores[0]})
-    local_rate(args.tasks // 4, args.domain, args.kind)  # also warms the world and imports
-    rss_small = rss_mb()
-    rate = local_rate(args.tasks, args.domain, args.kind)
-    rss_large = rss_mb()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    local_rate(200, args.domain, args.kind)  # imports and first-use costs out of the way
+    rate, memory = local_rate(args.tasks, args.domain, args.kind)
     print(f"\nlocal, one core: {rate:,.0f} verified {args.kind} trajectories/s written ({args.domain}; target >= 500)")
-    print(f"  resident {rss_small:.0f} MB after {args.tasks // 4} tasks, {rss_large:.0f} MB after {args.tasks} (peak {peak:.0f} MB)")
+    print("  resident MB by tasks done: " + ", ".join(f"{n}: {mb}" for n, mb in sorted(memory.items())))
     os.sched_setaffinity(0, set(cores))
     if args.no_ray:
         return

@@ -16,7 +16,7 @@ from toolgym.errors import ConfigError
 
 from .base import Message, Policy
 
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their task's steps
 
 
 class OracleTeacher(Policy):

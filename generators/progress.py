@@ -10,6 +10,20 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+_MEMORY_EVERY = 500  # tasks between two readings of resident memory
+
+
+def resident_mb() -> float:
+    """This process's resident memory (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
 
 class JobStats:
     """Counts kept while a job runs; what the progress line and the summary show."""
@@ -23,6 +37,7 @@ class JobStats:
         self.failures = Counter[tuple[str, str]]()
         self.rows = Counter[str]()
         self.started = time.perf_counter()
+        self.memory_mb: dict[int, int] = {}  # resident memory by tasks done: it should stay flat
 
     def record(self, task: Any, result: dict[str, Any], rows: dict[str, list]) -> None:
         key = (task.domain, task.kind)
@@ -34,6 +49,8 @@ class JobStats:
             self.failures[key] += 1
         for split, items in rows.items():
             self.rows[split] += len(items)
+        if self.done % _MEMORY_EVERY == 0:
+            self.memory_mb[self.done] = round(resident_mb())
 
     @property
     def elapsed(self) -> float:
@@ -54,6 +71,7 @@ class JobStats:
             "pass_rate": round(self.pass_rate, 4),
             "rows": dict(self.rows),
             "seconds": round(self.elapsed, 2),
+            "resident_mb_by_tasks_done": dict(self.memory_mb),
             "by_domain_kind": {
                 f"{d}/{k}": {
                     "episodes": self.episodes[(d, k)],
