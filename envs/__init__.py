@@ -5,6 +5,7 @@ from .diff import Diff
 from .domain import Domain
 from .env import ToolEnv
 from .generation import GenContext, irrelevant_task, unavailable_task_from
+from .phrasebook import money
 from .registry import list_domains, load_domain
 from .task import (
     ACTION_KINDS,
@@ -52,6 +53,7 @@ __all__ = [
     "irrelevant_task",
     "list_domains",
     "load_domain",
+    "money",
     "tool",
     "unavailable_task_from",
 ]

@@ -27,7 +27,12 @@ def _join_words(items: Any, last: str = "and") -> str:
 
 
 _JINJA.filters["join_words"] = _join_words
-_JINJA.filters["money"] = lambda v: f"${float(v):,.2f}"
+def money(value: float) -> str:
+    """An amount as agents state it and required outputs expect it: '$1,234.50'."""
+    return f"${float(value):,.2f}"
+
+
+_JINJA.filters["money"] = money
 
 
 class Phrasebook:

@@ -59,9 +59,6 @@ US_STATES = frozenset(
 )
 
 
-def money(value: float) -> str:
-    """Amounts as the agent states them (the phrasebook's `money` filter gives the same text)."""
-    return f"${float(value):,.2f}"
 
 
 def iso(moment: dt.datetime) -> str:

@@ -12,9 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.envs import Fact, GenContext, Segment, Step, call
+from toolgym.envs import Fact, GenContext, Segment, Step, call, money
 
-from ..rules import money
 from ..tables import OrderBase, OrderItemBase
 from .shop import Shop, shop_of
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolgym.envs import Fact, GenContext, Step, Utterance, call
+from toolgym.envs import Fact, GenContext, Step, Utterance, call, money
 
 from ..access import options_of
 from ..calculator import evaluate
-from ..rules import money
 from ..tools import search_products
 from ..world import catalog
 from .base import Piece, any_customer, details, order_fact, order_piece, shop

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolgym.envs import GenContext, Step, Utterance, call
+from toolgym.envs import GenContext, Step, Utterance, call, money
 
 from ..access import options_of
-from ..rules import CANCEL_REASONS, money
+from ..rules import CANCEL_REASONS
 from ..tables import OrderBase, OrderItemBase, PaymentMethodBase, VariantBase
 from .base import Piece, amount, any_customer, details, item_text, order_piece, shop
 from .places import new_address

@@ -11,14 +11,14 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit, call
+from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit, call, money
 
 from ..catalogue import OUTAGE_MESSAGES, PLAN_BY_ID, REFILLS, WRONG_APNS
 from ..network import NETWORK_LABELS
 from ..tables import Phone
 from ..tools.account import NEW_ID_START
 from .index import Subscriber
-from .parts import agent, money, user
+from .parts import agent, user
 
 # Stages: the order of a combined fix.
 DIAGNOSE, PAY, RESUME, RESTORE, PHONE, RESTART, TEST, ESCALATE = 10, 20, 25, 30, 40, 50, 60, 70

@@ -6,11 +6,11 @@ is the one call); `PARALLEL` parts make independent calls together.
 
 from __future__ import annotations
 
-from toolgym.envs import GenContext, Segment, Step, Utterance, call
+from toolgym.envs import GenContext, Segment, Step, Utterance, call, money
 
 from ..catalogue import PLANS, REFILLS, REGIONS
 from .index import Index, Subscriber
-from .parts import agent, gb, money
+from .parts import agent, gb
 from .people import CONTACTS
 
 

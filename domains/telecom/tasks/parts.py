@@ -28,8 +28,6 @@ def user(ctx: GenContext, name: str, intent: str, args: dict[str, Any] | None = 
     return Step(caller="user", calls=[call(name, **args)], instruction=ctx.say(intent, **args, **words))
 
 
-def money(amount: float) -> str:
-    return f"${amount:,.2f}"
 
 
 def gb(value: float) -> str:

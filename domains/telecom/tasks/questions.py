@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolgym.envs import GenContext, Segment, Utterance, call
+from toolgym.envs import GenContext, Segment, Utterance, call, money
 
 from ..catalogue import PLANS, REFILLS, PlanSpec, RefillSpec
 from .index import Index
-from .parts import agent, gb, money
+from .parts import agent, gb
 
 Vars = dict[str, Any]
 

@@ -6,12 +6,12 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call
+from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call, money
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
 from .faults import refill_fact
 from .index import Subscriber
-from .parts import agent, money, user
+from .parts import agent, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
 
