@@ -6,6 +6,7 @@ they are (email, or full name and ZIP code) and that one task serves one custome
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,4 +90,23 @@ def assemble(
         identity.lead = not withhold_auth and ctx.rng.random() < 0.5  # drawn only when the fragment is said
         if not auth_step:
             identity.step = None
-    return compose(ctx, pieces, identify=identity, **options)
+    task = compose(ctx, pieces, identify=identity, **options)
+    return task.model_copy(update={"plan": _without_repeated_reads(ctx, task.plan)})
+
+
+def _without_repeated_reads(ctx: GenContext, plan: Sequence[Step]) -> list[Step]:
+    """The plan without a read made a second time (two requests of one customer may both need
+    their payment methods): the agent already has its result."""
+    seen: set[str] = set()
+    kept: list[Step] = []
+    for step in plan:
+        calls = []
+        for c in step.calls:
+            key = json.dumps([c.name, c.arguments], sort_keys=True)
+            if step.caller == "agent" and not ctx.domain.tool(c.name).writes and key in seen:
+                continue
+            seen.add(key)
+            calls.append(c)
+        if calls:
+            kept.append(step if len(calls) == len(step.calls) else step.model_copy(update={"calls": calls}))
+    return kept

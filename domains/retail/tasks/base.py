@@ -62,6 +62,14 @@ def details(order_id: str) -> Step:
     return Step(calls=[call("get_order_details", order_id=order_id)])
 
 
+def details_and_methods(order: OrderBase) -> Step:
+    """The order and its customer's payment methods, read together: an order shows only the id of
+    the method that paid it, and the agent names a method by brand and last four digits."""
+    return Step(
+        calls=[call("get_order_details", order_id=order.id), call("list_payment_methods", customer_id=order.customer_id)]
+    )
+
+
 def shop(ctx: GenContext) -> Shop:
     return shop_of(ctx.world)
 

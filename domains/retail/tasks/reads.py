@@ -52,14 +52,13 @@ def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
     order = _own_order(ctx, customer_id)
     if order is None:
         return None
-    method = shop(ctx).method_name(order.payment_method_id)
     return order_piece(
         order,
         request=ctx.say("req_order_total", order_id=order.id),
         goal=f"Find out how much you paid for order {order.id}.",
         steps=[details(order.id)],
         reply=Utterance(
-            intent="reply_order_total", vars={"order_id": order.id, "total": order.total, "method": method}
+            intent="reply_order_total", vars={"order_id": order.id, "total": order.total}
         ),
         outputs=[money(order.total)],
     )

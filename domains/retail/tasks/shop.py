@@ -31,6 +31,8 @@ from ..tables import (
 )
 
 _BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
+# how the agent names a card: "Mastercard" is already a card, the others are brands of one
+_CARD_NAMES = {"visa": "Visa card", "mastercard": "Mastercard", "amex": "American Express card", "discover": "Discover card"}
 
 
 @dataclass
@@ -183,13 +185,16 @@ class Shop:
 
     # ---- how people name things --------------------------------------------------------------
     def method_name(self, method_id: str) -> str:
-        """How the agent names a payment method: 'Visa card ending in 1234'."""
+        """How the agent names a payment method: 'Visa card ending in 1234', 'gift card'.
+
+        Only after reading the customer's payment methods (the brand and last four are not in an
+        order); never by its internal id."""
         method = self.methods[method_id]
         if method.kind == "credit_card":
-            return f"{_BRANDS[method.brand or 'visa']} card ending in {method.last_four}"
+            return f"{_CARD_NAMES[method.brand or 'visa']} ending in {method.last_four}"
         if method.kind == "paypal":
             return "PayPal account"
-        return f"gift card {method.id}"
+        return "gift card"
 
     def method_phrase(self, method_id: str, owner: str = "my") -> str:
         """How the customer names it ('my Visa ending in 1234'); owner='your' for the user's goal."""

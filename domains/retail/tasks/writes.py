@@ -9,7 +9,7 @@ from toolgym.envs import GenContext, Step, Utterance, call, money
 from ..access import options_of
 from ..rules import CANCEL_REASONS
 from ..tables import OrderBase, OrderItemBase, PaymentMethodBase, VariantBase
-from .base import Piece, amount, any_customer, details, item_text, order_piece, shop
+from .base import Piece, amount, any_customer, details, details_and_methods, item_text, order_piece, shop
 from .places import new_address
 from .reads import Builder
 
@@ -23,6 +23,20 @@ def _pick_order(ctx: GenContext, candidates, customer_id: str | None):
     """One of the candidate orders (of `customer_id` when given), or None when there is none."""
     orders = [o for o in candidates if o.customer_id == customer_id] if customer_id else candidates
     return ctx.pick(orders) if orders else None
+
+
+def _figure(value: float) -> str:
+    """A price as the tools show it, for a calculator expression."""
+    return f"{value:.2f}"
+
+
+def _settled(value: float, method: str) -> str:
+    """What happens to a price difference, in the words of a confirmation."""
+    if value > 0:
+        return f"the difference of {amount(value)} is charged to your {method}"
+    if value < 0:
+        return f"the difference of {amount(value)} is refunded to your {method}"
+    return "there is no price difference"
 
 
 def _difference(value: float) -> dict[str, object]:
@@ -43,7 +57,7 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
         request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
-            details(order.id),
+            details_and_methods(order),
             Step(
                 calls=[call("cancel_pending_order", order_id=order.id, reason=reason)],
                 confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
@@ -100,12 +114,11 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
         request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
         goal=f"Pay pending order {order.id} with {s.method_phrase(new.id, 'your')} instead.",
         steps=[
-            details(order.id),
-            Step(calls=[call("list_payment_methods", customer_id=order.customer_id)]),
+            details_and_methods(order),
             Step(
                 calls=[call("modify_pending_order_payment", order_id=order.id, payment_method_id=new.id)],
                 confirm=(
-                    f"pay order {order.id} with your {new_name} ({new.id}): {money(order.total)} is charged to it "
+                    f"pay order {order.id} with your {new_name}: {money(order.total)} is charged to it "
                     f"and refunded to your {old_name}"
                 ),
             ),
@@ -135,8 +148,21 @@ class _Swap:
     def to_gift_card(self) -> bool:
         return self.method.kind == "gift_card" and self.method.id != self.order.payment_method_id
 
-    def steps(self, tool: str, confirm: str) -> list[Step]:
-        """Read the order, read the products the new options belong to, then make the swap."""
+    def difference_expression(self) -> str:
+        """The sum that gives the size of the price difference (what is charged, or refunded),
+        from the prices the agent has read."""
+        new = [_figure(v.price) for v in self.variants]
+        old = [_figure(i.price) for i in self.items]
+        more, less = (old, new) if self.difference < 0 else (new, old)
+        return " - ".join([" + ".join(more), *less])
+
+    def total_expression(self) -> str:
+        changed = [*(_figure(v.price) for v in self.variants)]
+        return " - ".join([" + ".join([_figure(self.order.total), *changed]), *(_figure(i.price) for i in self.items)])
+
+    def steps(self, tool: str, confirm: str, *, with_total: bool = False) -> list[Step]:
+        """Read the order and the payment methods, read the products the new options belong to,
+        work out the difference (and the new total) with the calculator, then make the swap."""
         swap = call(
             tool,
             order_id=self.order.id,
@@ -144,9 +170,13 @@ class _Swap:
             new_variant_ids=[v.id for v in self.variants],
             payment_method_id=self.method.id,
         )
+        sums = [call("calculate", expression=self.difference_expression())]
+        if with_total:
+            sums.append(call("calculate", expression=self.total_expression()))
         return [
-            details(self.order.id),
+            details_and_methods(self.order),
             Step(calls=[call("get_product_details", product_id=p) for p in self.products]),
+            Step(calls=sums),
             Step(calls=[swap], confirm=confirm),
         ]
 
@@ -202,8 +232,9 @@ def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal=f"In pending order {order.id}, change {said}.",
         steps=swap.steps(
             "modify_pending_order_items",
-            f"in order {order.id}, change {said}; the new total is {money(total)} and the difference of "
-            f"{amount(swap.difference)} is settled with your {method}",
+            f"change {said} in order {order.id}; the new total is {money(total)} and "
+            f"{_settled(swap.difference, method)}",
+            with_total=True,
         ),
         reply=Utterance(
             intent="reply_items_modified",
@@ -218,6 +249,13 @@ def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         outputs=[money(total)],
         keys=swap.keys(),
     )
+
+
+def _refund_sum(items: list[OrderItemBase], order: OrderBase) -> list[Step]:
+    """The calculator adds up the prices of several returned items, unless they make the whole order."""
+    if len(items) < 2 or round(sum(i.price for i in items), 2) == order.total:
+        return []
+    return [Step(calls=[call("calculate", expression=" + ".join(_figure(i.price) for i in items))])]
 
 
 def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
@@ -242,7 +280,8 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
             else " with the refund to the original payment method."
         ),
         steps=[
-            details(order.id),
+            details_and_methods(order),
+            *_refund_sum(chosen, order),
             Step(
                 calls=[
                     call(
@@ -281,8 +320,7 @@ def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal=f"From delivered order {order.id}, exchange {said}.",
         steps=swap.steps(
             "exchange_delivered_order_items",
-            f"exchange {said} from order {order.id}; the price difference of {amount(swap.difference)} "
-            f"is settled with your {method}",
+            f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}",
         ),
         reply=Utterance(
             intent="reply_exchanged",
