@@ -46,6 +46,8 @@ def _seen_prefix(task: Task) -> list[dict[str, Any]]:
 
 def grounded(task: Task, trajectory: Trajectory) -> Score:
     """Every fact an assistant turn states was seen earlier in the chat (or in the offered tools)."""
+    if not _enforced(task.domain):
+        return Score(1.0, True, details={"not_enforced": f"domain {task.domain!r} sets enforce_ground_truth=False"})
     prefix = _seen_prefix(task)
     bad = ungrounded_facts(prefix + trajectory.messages)
     if not bad:
@@ -53,6 +55,14 @@ def grounded(task: Task, trajectory: Trajectory) -> Score:
     turns = {f.turn for f in bad}
     total = max(1, sum(1 for m in trajectory.messages if m.get("role") == "assistant" and m.get("content")))
     return Score(max(0.0, 1.0 - len(turns) / total), False, details={"ungrounded": [f.describe() for f in bad[:5]]})
+
+
+@lru_cache(maxsize=64)
+def _enforced(domain: str) -> bool:
+    try:
+        return load_domain(domain).enforce_ground_truth
+    except Exception:  # noqa: BLE001 - a chat of an unknown domain is still checked
+        return True
 
 
 def _writes(task: Task) -> set[str]:
