@@ -33,6 +33,8 @@ def replay_plan(domain: Domain, task: Task) -> World:
     world = domain.new_world(task)
     offered = set(task.tools)
     for number, step in enumerate(task.plan):
+        if step.declined:  # the user said no: the gold makes none of its calls
+            continue
         for call in step.calls:
             outcome = run_call(domain, world, offered, call.name, call.arguments, step.caller)
             if outcome.error:

@@ -74,6 +74,20 @@ class Step(_Model):
     cues: list[str] = Field(
         default_factory=list, description="for user steps: words in an agent message that ask for it (default: from the tool names)"
     )
+    declined: bool = Field(
+        default=False,
+        description=(
+            "a confirm step the user turns down: the oracle asks (confirm is set), the scripted user says no, "
+            "the gold makes no call; replay skips it and its calls are forbidden actions"
+        ),
+    )
+    evidence: list[str] = Field(
+        default_factory=list,
+        description=(
+            "for a fix step: text fragments, any of which seen earlier in a tool result or a user message "
+            "shows the fault the step fixes (generation raises GeneratorBug if the gold fixes before it)"
+        ),
+    )
 
 
 class Utterance(_Model):
@@ -109,6 +123,12 @@ class NoToolSpec(_Model):
     missing: list[str] = Field(default_factory=list, description="labels the agent must ask for")
     invalid: dict[str, Any] = Field(default_factory=dict, description="parameter -> the invalid value given")
     withheld_tools: list[str] = Field(default_factory=list)
+    # What the reply must say, by kind (empty: the gold reply's own values, `Task.replies[0].vars`, are used).
+    scope: str = Field(default="", description="irrelevant: what the service does, which the decline states")
+    action: str = Field(default="", description="unavailable: the action the reply says cannot be done")
+    problem: str = Field(default="", description="invalid_value: why the value is invalid")
+    rule: str = Field(default="", description="policy_refusal: the rule the refusal states")
+    about: str = Field(default="", description="missing_info: whose facts are asked for ('your', 'your son's')")
 
 
 class Task(_Model):
@@ -153,4 +173,9 @@ class Task(_Model):
         return len(self.scenario.requests)
 
     def gold_calls(self, caller: str = "agent") -> list[ToolCall]:
-        return [call for step in self.plan if step.caller == caller for call in step.calls]
+        """The calls the gold conversation makes (a declined step makes none)."""
+        return [call for step in self.plan if step.caller == caller and not step.declined for call in step.calls]
+
+    def declined_calls(self) -> list[ToolCall]:
+        """Calls of steps the user turned down: a trajectory that makes them fails."""
+        return [call for step in self.plan if step.declined for call in step.calls]

@@ -1,0 +1,259 @@
+"""Grounding: the checkable facts an assistant states, and which of them it had not seen.
+
+A fact is an identifier (order, line or account id, phone number), a money amount, a number with
+a unit, a date, a time, a card ending ("ending in 1234") or a card brand. A fact is *grounded*
+when the same value appears in what the assistant had seen before the turn that states it: the
+system prompt, the user's turns, tool results and its own earlier tool-call arguments. Values
+are compared in a canonical form, so `$1,234.50` matches `1234.5` in a tool result and
+`March 4, 2026` matches `2026-03-04`.
+
+Everything here is a handful of compiled regular expressions over short texts: it runs on every
+gold conversation at generation time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# Card brands as agents name them, and the spellings a tool result may use for each.
+BRAND_ALIASES: dict[str, tuple[str, ...]] = {
+    "visa": ("visa",),
+    "mastercard": ("mastercard", "master card"),
+    "american express": ("american express", "amex"),
+    "amex": ("american express", "amex"),
+    "discover": ("discover",),
+}
+_UNITS = (
+    r"gb|mb|kb|tb|gigabytes?|megabytes?|mbps|bars?|days?|weeks?|months?|years?|hours?|minutes?|mins?|seconds?|"
+    r"%|percent|items?|units?|pieces?|lines?|points?|miles?|km|kg|lbs?|pounds?|ounces?|oz|inch(?:es)?|cm|mm|gbps"
+)
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("money", re.compile(r"(?:US)?\$\s?(?P<value>\d[\d,]*(?:\.\d+)?)|(?P<value2>\d[\d,]*(?:\.\d+)?)\s?(?:USD|dollars)\b", re.I)),
+    ("ending", re.compile(r"\bending (?:in|with) (?P<value>\d{2,})\b", re.I)),
+    (
+        "brand",
+        re.compile(
+            r"\b(?P<value>visa|master\s?card|american express|amex|discover)\b(?=\s+(?:credit\s+|debit\s+)?(?:card|ending))",
+            re.I,
+        ),
+    ),
+    ("date", re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b")),
+    ("date", re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?\b", re.I)),
+    ("date", re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+(?P<year>\d{4}))?\b", re.I)),
+    ("time", re.compile(r"\b(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2})?\s*(?P<ampm>[ap]\.?m\.?)?(?![\w:])", re.I)),
+    ("time", re.compile(r"\b(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)(?!\w)", re.I)),
+    ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
+    ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
+    ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*\d[\w-]*|\d{3,})", re.I)),
+]
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+_DIGITS = re.compile(r"\d+")
+_TOKEN = re.compile(r"[A-Za-z0-9][\w-]*")
+
+
+def _number(text: str) -> str | None:
+    try:
+        value = Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+    return format(value.normalize(), "f")
+
+
+def _hour(hour: str, ampm: str | None) -> int:
+    h = int(hour) % 24
+    if ampm:
+        pm = ampm.lower().startswith("p")
+        h = h % 12 + (12 if pm else 0)
+    return h
+
+
+@dataclass(frozen=True)
+class StatedFact:
+    """One fact in a text: its kind, the words that state it, and its canonical value."""
+
+    kind: str
+    text: str
+    value: str
+
+
+def extract_facts(text: str) -> list[StatedFact]:
+    """The facts a text states, each with a canonical value (the spans of earlier kinds win)."""
+    facts: list[StatedFact] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(s < end and start < e for s, e in taken):
+                continue
+            value = _canonical(kind, match)
+            if value is None:
+                continue
+            taken.append((start, end))
+            facts.append(StatedFact(kind, match.group(0).strip(), value))
+    return facts
+
+
+def _canonical(kind: str, match: re.Match[str]) -> str | None:
+    groups = match.groupdict()
+    if kind == "money":
+        return _number(groups.get("value") or groups.get("value2") or "")
+    if kind == "quantity":
+        return _number(groups["value"])
+    if kind == "ending":
+        return groups["value"]
+    if kind == "brand":
+        return " ".join(groups["value"].lower().split()).replace("master card", "mastercard")
+    if kind == "date":
+        if groups.get("y"):
+            return f"{groups['y']}-{groups['m']}-{groups['d']}"
+        month, day = _MONTHS[groups["month"].lower()], int(groups["day"])
+        if not 1 <= day <= 31:
+            return None
+        year = groups.get("year")
+        return f"{year}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+    if kind == "time":
+        minute = int(groups.get("mi") or 0)
+        if int(groups["h"]) > 24 or minute > 59:
+            return None
+        return f"{_hour(groups['h'], groups.get('ampm')):02d}:{minute:02d}"
+    if kind == "phone":
+        return groups["a"] + groups["b"] + groups["c"]
+    value = groups["value"].rstrip("-_").lower()
+    if value.isdigit() and len(value) < 3:
+        return None
+    return value
+
+
+def stated_facts(text: str | None) -> list[str]:
+    """The checkable facts a text states, as worded there ('$59.40', 'ending in 3289', 'Visa', '#W123')."""
+    return [f.text for f in extract_facts(text or "")]
+
+
+@dataclass
+class SeenFacts:
+    """What the assistant has seen so far, indexed by canonical value."""
+
+    numbers: set[str] = field(default_factory=set)
+    digit_runs: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+    dates: set[str] = field(default_factory=set)
+    times: set[str] = field(default_factory=set)
+    text: list[str] = field(default_factory=list)  # lowercased, for brands
+
+    def add(self, text: str | None) -> None:
+        if not text:
+            return
+        lowered = text.lower()
+        self.text.append(lowered)
+        self.numbers.update(n for raw in _NUMBER.findall(text) if (n := _number(raw)) is not None)
+        self.digit_runs.update(_DIGITS.findall(text))
+        self.tokens.update(t.rstrip("-_") for t in _TOKEN.findall(lowered))
+        for fact in extract_facts(text):
+            if fact.kind == "date":
+                self.dates.add(fact.value)
+                self.dates.add(fact.value[-5:])  # month and day alone
+            elif fact.kind == "time":
+                self.times.add(fact.value)
+            elif fact.kind == "phone":
+                self.digit_runs.add(fact.value)
+        for iso in re.finditer(r"\dT(\d{2}):(\d{2})", text):
+            self.times.add(f"{iso.group(1)}:{iso.group(2)}")
+        # A phone number written with separators is also seen as its bare digits.
+        for run in re.findall(r"\d[\d\s().-]{8,}\d", text):
+            self.digit_runs.add(re.sub(r"\D", "", run))
+
+    def has(self, fact: StatedFact) -> bool:
+        kind, value = fact.kind, fact.value
+        if kind in ("money", "quantity"):
+            return value in self.numbers
+        if kind == "ending":
+            return any(run.endswith(value) for run in self.digit_runs)
+        if kind == "brand":
+            aliases = BRAND_ALIASES.get(value, (value,))
+            return any(alias in text for text in self.text for alias in aliases)
+        if kind == "date":
+            return value in self.dates
+        if kind == "time":
+            return value in self.times
+        if kind == "phone":
+            return value in self.digit_runs or any(value in run for run in self.digit_runs)
+        if value in self.tokens:
+            return True
+        digits = re.sub(r"\D", "", value)
+        return value.isdigit() and digits in self.digit_runs
+
+
+@dataclass(frozen=True)
+class UngroundedFact:
+    """A fact an assistant turn stated without having seen it."""
+
+    message_index: int  # position in the chat
+    turn: int  # number of the assistant message (0 = first)
+    fact: str
+    kind: str
+
+    def describe(self) -> str:
+        return f"assistant turn {self.turn} (message {self.message_index}) states {self.kind} {self.fact!r} not seen before"
+
+
+def _arguments_text(message: dict[str, Any]) -> Iterable[str]:
+    for call in message.get("tool_calls") or ():
+        function = call.get("function", call)
+        arguments = function.get("arguments")
+        yield arguments if isinstance(arguments, str) else _flatten(arguments)
+
+
+def _flatten(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k} {_flatten(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(_flatten(v) for v in value)
+    return str(value)
+
+
+def ungrounded_facts(messages: list[dict[str, Any]]) -> list[UngroundedFact]:
+    """For each assistant turn, the facts it states that nothing before it showed."""
+    seen = SeenFacts()
+    found: list[UngroundedFact] = []
+    turn = 0
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        content = message.get("content")
+        text = content if isinstance(content, str) else None
+        if role == "assistant":
+            for fact in extract_facts(text or ""):
+                if not seen.has(fact):
+                    found.append(UngroundedFact(index, turn, fact.text, fact.kind))
+            for arguments in _arguments_text(message):
+                seen.add(arguments)
+            turn += 1
+        else:  # system, user, tool: all of it is in front of the assistant
+            seen.add(text)
+    return found
