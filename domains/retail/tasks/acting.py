@@ -46,14 +46,14 @@ def multi_step(ctx: GenContext) -> Task:
     if ctx.rng.random() < 0.15:
         piece = first_piece(ctx, (reads.latest_order, reads.pending_orders))
     else:
-        piece = first_piece(ctx, writes.WRITES, writes.WRITE_WEIGHTS)
+        piece = writes.maybe_declined(ctx, first_piece(ctx, writes.WRITES, writes.WRITE_WEIGHTS))
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.4)
 
 
 def multi_turn(ctx: GenContext) -> Task:
     """Two or three requests in a row from one customer, whose identity is asked for first."""
     for _ in range(8):
-        main = first_piece(ctx, writes.WRITES, writes.WRITE_WEIGHTS)
+        main = writes.maybe_declined(ctx, first_piece(ctx, writes.WRITES, writes.WRITE_WEIGHTS))
         customer_id = main.customer_id
         pieces = [main]
         wanted = ctx.rng.choice((2, 2, 3))

@@ -10,7 +10,7 @@ from toolgym.errors import GeneratorBug
 
 from ..rules import ORDER_ID, PRODUCT_ID
 from .assemble import assemble, first_piece
-from .base import Piece, order_fact, shop
+from .base import Piece, card_number, order_fact, shop
 from .places import new_address
 
 # ---- missing information ---------------------------------------------------------------------
@@ -34,7 +34,7 @@ def missing_shipping_address(ctx: GenContext) -> Piece | None:
         return None
     order = ctx.pick(orders)
     return _missing(
-        ctx.say("req_modify_address_ask", order_id=order.id),
+        ctx.say("req_modify_address_unsure", order_id=order.id),
         f"Change the shipping address of order {order.id}; you don't know the new address yet.",
         "new shipping address",
         order.customer_id,
@@ -45,8 +45,8 @@ def missing_shipping_address(ctx: GenContext) -> Piece | None:
 def missing_default_address(ctx: GenContext) -> Piece | None:
     customer_id = ctx.pick(shop(ctx).customers_with_orders)
     return _missing(
-        ctx.say("req_update_address_ask"),
-        "Update the default address on your account; you don't have the new address at hand.",
+        ctx.say("req_update_address_unsure"),
+        "Update the default address on your account; you don't know the new address yet.",
         "new default address",
         customer_id,
     )
@@ -117,7 +117,7 @@ def missing_info(ctx: GenContext) -> Task:
     return assemble(
         ctx,
         [piece],
-        no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label]),
+        no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label], about="your"),
     )
 
 
@@ -172,7 +172,7 @@ def bad_order_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
         "order_id",
         bad,
         "order id",
-        "order ids are '#W' followed by 7 digits, such as #W0012345",
+        "order ids are '#W' followed by 7 digits",
         order.customer_id,
         [Fact(key="order_id", value=bad, label="order id", keywords=["order id"])],
     )
@@ -222,16 +222,16 @@ def bad_email(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
 
 def bad_gift_card(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     card = ctx.pick(shop(ctx).gift_cards)
-    digits = card.id.removeprefix("gift_card_")
-    bad = ctx.pick((f"GC-{digits}", f"gift_card_{digits[:-2]}", digits, f"giftcard{digits}"))
+    digits = card_number(card.id)
+    bad = ctx.pick((digits[:-1], f"{digits}{ctx.rng.randint(0, 9)}", f"{digits[:3]}O{digits[4:]}", digits[:-2]))
     return _invalid(
         ctx,
-        ctx.say("req_gift_card_balance", gift_card_id=bad),
-        f"Check the balance of gift card {bad}.",
+        ctx.say("req_gift_card_balance", number=bad),
+        f"Check the balance of the gift card you believe is numbered {bad}.",
         "gift_card_id",
         bad,
         "gift card number",
-        "gift card numbers are 'gift_card_' followed by 7 digits",
+        "a gift card number has exactly 7 digits",
         None,
         [Fact(key="gift_card", value=bad, label="gift card number", keywords=["gift card number"])],
     )
@@ -261,7 +261,7 @@ def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
         "product_id",
         bad,
         "product id",
-        "product ids are 'P' followed by 4 digits, such as P1024",
+        "product ids are 'P' followed by 4 digits",
         None,
         [Fact(key="product_id", value=bad, label="product id", keywords=["product id"])],
     )
@@ -280,7 +280,18 @@ def invalid_value(ctx: GenContext) -> Task:
 
 
 # ---- the needed tool is withheld -------------------------------------------------------------
-_ACTIONS = {"transfer_to_human_agent": "transfer you to a human agent"}
+# The action the reply names, in the words of the user's request: the agent has read nothing and
+# identified no one, so it names no amount, payment method or item it was not told.
+_ACTIONS = {
+    "cancel_pending_order": "cancel order {order}",
+    "modify_pending_order_address": "change the shipping address of order {order}",
+    "modify_pending_order_payment": "change the payment method of order {order}",
+    "modify_pending_order_items": "change the items of order {order}",
+    "return_delivered_order_items": "process a return for order {order}",
+    "exchange_delivered_order_items": "process an exchange for order {order}",
+    "update_customer_address": "change the default address on your account",
+    "transfer_to_human_agent": "transfer you to a human agent",
+}
 _from_multi_step = unavailable_task_from("multi_step")
 
 
@@ -294,9 +305,11 @@ def unavailable(ctx: GenContext) -> Task:
             continue
     else:
         raise GeneratorBug(f"retail no_tool/unavailable: no multi_step task with a write (seed {ctx.seed})")
-    reply = task.replies[0]
-    action = reply.vars.get("action")
-    if action in _ACTIONS:  # a step without a confirmation text: name the action in words
-        reply = Utterance(intent=reply.intent, vars={**reply.vars, "action": _ACTIONS[action]})
-        task = task.model_copy(update={"replies": [reply]})
-    return task
+    assert task.no_tool is not None
+    withheld = task.no_tool.withheld_tools[0]
+    order = task.scenario.fact("order_id")
+    action = _ACTIONS[withheld].format(order=order.value if order else "")
+    reply = Utterance(intent=task.replies[0].intent, vars={**task.replies[0].vars, "action": action})
+    return task.model_copy(
+        update={"replies": [reply], "no_tool": task.no_tool.model_copy(update={"action": action})}
+    )

@@ -58,6 +58,11 @@ def any_customer(ctx: GenContext) -> str:
     return ctx.pick(shop(ctx).customers_with_orders)
 
 
+def card_number(gift_card_id: str) -> str:
+    """The number printed on a gift card, as its holder says it: the id without 'gift_card_' (see the policy)."""
+    return gift_card_id.removeprefix("gift_card_")
+
+
 def details(order_id: str) -> Step:
     return Step(calls=[call("get_order_details", order_id=order_id)])
 

@@ -10,7 +10,7 @@ from ..access import options_of
 from ..calculator import evaluate
 from ..tools import search_products
 from ..world import catalog
-from .base import Piece, any_customer, details, order_fact, order_piece, shop
+from .base import Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
 Builder = Callable[[GenContext, str | None], Piece | None]
 
@@ -252,16 +252,17 @@ def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | N
 
 def gift_card_balance(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     card = ctx.pick(shop(ctx).gift_cards)
+    number = card_number(card.id)
     return Piece(
-        request=ctx.say("req_gift_card_balance", gift_card_id=card.id),
-        goal=f"Find out the balance of gift card {card.id}.",
+        request=ctx.say("req_gift_card_balance", number=number),
+        goal=f"Find out the balance of the gift card numbered {number}.",
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=card.id)])],
-        reply=Utterance(intent="reply_gift_balance", vars={"gift_card_id": card.id, "balance": card.balance}),
+        reply=Utterance(intent="reply_gift_balance", vars={"number": number, "balance": card.balance}),
         outputs=[money(card.balance or 0)],
         facts=[
             Fact(
                 key="gift_card",
-                value=card.id,
+                value=number,
                 label="gift card number",
                 keywords=["gift card number", "gift card id"],
             )
@@ -385,11 +386,14 @@ def compare_variants(ctx: GenContext, customer_id: str | None = None) -> Piece |
 def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     cards = ctx.rng.sample(shop(ctx).gift_cards, 2)
     return Piece(
-        request=ctx.say("req_several_gift_cards", ids=[c.id for c in cards]),
-        goal="Find out the balances of gift cards " + " and ".join(c.id for c in cards) + ".",
+        request=ctx.say("req_several_gift_cards", numbers=[card_number(c.id) for c in cards]),
+        goal="Find out the balances of the gift cards numbered "
+        + " and ".join(card_number(c.id) for c in cards)
+        + ".",
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=c.id) for c in cards])],
         reply=Utterance(
-            intent="reply_balances", vars={"cards": [{"id": c.id, "balance": c.balance} for c in cards]}
+            intent="reply_balances",
+            vars={"cards": [{"number": card_number(c.id), "balance": c.balance} for c in cards]},
         ),
         outputs=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
         keys=frozenset(c.id for c in cards),

@@ -11,7 +11,7 @@ from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
 from ..tables import OrderBase
 from .assemble import assemble, first_piece
-from .base import Piece, details, item_text, order_piece, shop
+from .base import Piece, card_number, details, item_text, order_piece, shop
 from .places import new_address
 
 _MINEFIELD = "the policy forbids this action"
@@ -201,9 +201,10 @@ def foreign_gift_card(ctx: GenContext) -> Piece | None:
         return None
     return _refusal(
         order,
-        ctx.say("req_pay_with_card_id", order_id=order.id, gift_card_id=card.id),
-        f"Pay order {order.id} with gift card {card.id}, which a friend gave you the number of.",
-        f"gift card {card.id} is not on your account, and orders can only be paid with your own payment methods",
+        ctx.say("req_pay_with_card_id", order_id=order.id, number=card_number(card.id)),
+        f"Pay order {order.id} with the gift card numbered {card_number(card.id)}, which a friend gave you.",
+        f"gift card {card_number(card.id)} is not on your account, and orders can only be paid with your own "
+        "payment methods",
         [_forbid("modify_pending_order_payment", order_id=order.id, payment_method_id=card.id)],
         reads=[Step(calls=[call("list_payment_methods", customer_id=order.customer_id)])],
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolgym.envs import GenContext, Step, Utterance, call, money
 
@@ -386,6 +386,27 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
         outputs=["ESC00001"],
         keys={"escalation"},
     )
+
+
+def declined(ctx: GenContext, piece: Piece) -> Piece:
+    """The same request, but the user says no when asked to confirm: the gold makes no change and
+    the reply says the order stays as it is (its id and status, read before asking)."""
+    write = piece.steps[-1]
+    if piece.order_id is None or not write.confirm:
+        return piece
+    order = shop(ctx).orders[piece.order_id]
+    return replace(
+        piece,
+        steps=[*piece.steps[:-1], write.model_copy(update={"declined": True})],
+        reply=Utterance(intent="reply_declined", vars={"order_id": order.id, "status": order.status}),
+        outputs=[order.id, order.status],
+        goal=f"{piece.goal} When asked to confirm, change your mind and say no.",
+    )
+
+
+def maybe_declined(ctx: GenContext, piece: Piece, share: float = 0.15) -> Piece:
+    """Now and then, a user who turns the change down when asked to confirm."""
+    return declined(ctx, piece) if ctx.rng.random() < share else piece
 
 
 WRITES: tuple[Builder, ...] = (
