@@ -8,6 +8,7 @@ from toolgym.config import JobConfig
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
 from toolgym.verifiers.compose import preset_for
+from toolgym.verifiers.conduct import failed_calls, repeated_calls
 from toolgym.version import SCHEMA_VERSION, __version__
 
 from .episodes import messages_key
@@ -78,12 +79,24 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     return rows
 
 
+def selected(task: Task, episode: dict[str, Any], config: JobConfig) -> bool:
+    """Whether a chat may be trained on: it passed, scored at least `selection.min_score`, repeated no call,
+    and made no failed call (unless `selection.allow_recovery`: a failed call the agent then corrected)."""
+    verification = episode["verification"]
+    if not verification["passed"] or verification["score"] < config.selection.min_score:
+        return False
+    messages = episode["messages"]
+    if repeated_calls(task, messages):
+        return False
+    return config.selection.allow_recovery or failed_calls(messages) == 0
+
+
 def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str, list[dict[str, Any]]]:
     """Split one task's episodes into the dataset's splits."""
     tools = load_domain(task.domain).schemas(task.tools)
     passing, failing, seen = [], [], set()
     for episode in result["episodes"]:
-        if not episode["verification"]["passed"]:
+        if not selected(task, episode, config):
             failing.append(episode)
             continue
         if len(result["episodes"]) == 1:  # one sample: nothing to tell apart

@@ -193,11 +193,17 @@ def final_answer(task: Task, trajectory: Trajectory) -> Score:
 
 def repeats(task: Task, trajectory: Trajectory) -> Score:
     """No write made twice, and no read repeated with nothing changed in between."""
+    problems = repeated_calls(task, trajectory.messages)
+    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+
+
+def repeated_calls(task: Task, messages: list[dict[str, Any]]) -> list[str]:
+    """Writes made twice and reads repeated with no write (or device action) in between."""
     writes = _writes(task)
     seen_reads: set[str] = set()
     seen_writes: set[str] = set()
     problems = []
-    for _, caller, name, args in _call_positions(trajectory.messages):
+    for _, caller, name, args in _call_positions(messages):
         key = canonical_call(name, args)
         if caller == "user" or name in writes:
             seen_reads.clear()  # the world may have changed: reading again is fair
@@ -209,9 +215,9 @@ def repeats(task: Task, trajectory: Trajectory) -> Score:
         if key in seen_reads:
             problems.append(f"read {name} repeated with nothing changed")
         seen_reads.add(key)
-    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+    return problems
 
 
-def failed_calls(trajectory: Trajectory) -> int:
-    """Tool results that were errors (for SFT selection)."""
-    return sum(1 for m in trajectory.messages if m.get("role") == "tool" and '"error"' in (m.get("content") or "")[:20])
+def failed_calls(messages: list[dict[str, Any]]) -> int:
+    """Tool results that were errors (the env answers a bad call with {"error": ...})."""
+    return sum(1 for m in messages if m.get("role") == "tool" and (m.get("content") or "").lstrip().startswith('{"error"'))
