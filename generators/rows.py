@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgym.config import JobConfig
+from toolgym.envs.conversation import outcome
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
 from toolgym.verifiers.compose import preset_for
@@ -16,6 +17,17 @@ from .episodes import messages_key
 _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
 
 
+def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chat ending on the assistant's turn: a closing line that fits how it ended, after the user's last words."""
+    if not messages or messages[-1].get("role") != "user":
+        return messages
+    phrases, seed = load_domain(task.domain).phrasebook, task.seed + len(messages)
+    closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(f"closer_{outcome(task)}", seed)}
+    if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
+        closer["reasoning_content"] = phrases.say("reason_close", seed)
+    return [*messages, closer]
+
+
 def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
     domain = load_domain(task.domain)
     return {
@@ -23,7 +35,7 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
         "domain": task.domain,
         "domain_version": task.domain_version,
         "kind": task.kind,
-        "messages": episode["messages"],
+        "messages": with_closer(task, episode["messages"]),
         "tools": tools,
         "user_tools": [t.schema for t in domain.user_tools],
         "task_id": task.id,

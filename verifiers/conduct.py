@@ -172,12 +172,28 @@ def _texts_after_calls(trajectory: Trajectory) -> list[str]:
     return texts
 
 
+def final_reply_index(messages: list[dict[str, Any]]) -> int | None:
+    """The assistant's last reply in words, not counting a closing line after the user's last words.
+
+    A closer is a last assistant message that follows a user message, states no fact, and comes
+    after an earlier reply; the report before it is the final reply.
+    """
+    texts = [i for i, m in enumerate(messages) if m.get("role") == "assistant" and not m.get("tool_calls")]
+    if not texts:
+        return None
+    last = texts[-1]
+    trailing = last == len(messages) - 1 and last > 0 and messages[last - 1].get("role") == "user"
+    if trailing and len(texts) > 1 and not extract_facts(messages[last].get("content") or ""):
+        return texts[-2]
+    return last
+
+
 def final_answer(task: Task, trajectory: Trajectory) -> Score:
     """An acting task's outputs are reported after acting, and its last reply is neither empty nor generic."""
     if task.no_tool is not None:
         return binary(True)
-    replies = [m.get("content") or "" for m in trajectory.agent_messages if not m.get("tool_calls")]
-    last = replies[-1] if replies else ""
+    at = final_reply_index(trajectory.messages)
+    last = (trajectory.messages[at].get("content") or "") if at is not None else ""
     problems = []
     if not last.strip():
         problems.append("the final reply is empty")
