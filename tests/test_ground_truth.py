@@ -14,7 +14,7 @@ from toolgym.verifiers.conduct import consent, diagnosis, final_answer, repeats
 from toolgym.verifiers.replies import reply_content
 from toolgym.verifiers.spoil import spoil_failures
 
-DOMAINS = list_domains()
+DOMAINS = [name for name in list_domains() if name != "toy"]
 
 
 # ---- stated_facts / ungrounded_facts ---------------------------------------------------------
@@ -193,3 +193,36 @@ def test_gold_is_grounded_and_diagnosed_on_1000_tasks_per_kind(name):
                 undiagnosed.append(f"{kind} {task.id}: {verification.details.get('diagnosis')}")
     assert not ungrounded, f"{len(ungrounded)} ungrounded facts, e.g. {ungrounded[:5]}"
     assert not undiagnosed, f"{len(undiagnosed)} fixes before evidence, e.g. {undiagnosed[:5]}"
+
+
+# ---- a confirmation the user declines --------------------------------------------------------
+
+
+def test_a_declined_step_is_asked_refused_and_never_made(toy_domain):
+    from toolgym.envs.generation import finalize
+    from toolgym.generators.rows import with_closer
+    from toolgym.verifiers.regrade import verify
+
+    base = toy_domain.generate_tasks(1, seed=3, kinds=["single"])[0]
+    account_id = base.required_outputs[0]
+    declined = finalize(
+        toy_domain,
+        base.model_copy(
+            update={
+                "id": "",
+                "plan": [base.plan[0], base.plan[1].model_copy(update={"declined": True})],
+                "replies": [Utterance(intent="kept_open", vars={"account_id": account_id})],
+            }
+        ),
+    )  # finalize plays the gold conversation: it must pass its own verifier
+    assert declined.expected_writes == 0
+    messages, verification = gold_messages(toy_domain, declined)
+    assert verification.passed and verification.value == 1.0
+    users = [m.get("content") or "" for m in messages if m["role"] == "user"]
+    assert any(u.startswith(("No", "Actually, no")) for u in users), users
+    assert not any(c["function"]["name"] == "close_account" for m in messages for c in m.get("tool_calls") or [])
+    assert with_closer(declined, messages)[-1]["content"] != messages[-1].get("content")
+    # Closing the account anyway, after the user's no, is a forbidden action.
+    rash = [*messages[:-2], *_call(declined.plan[1].calls[0]), *messages[-2:]]
+    score = verify(declined, rash)
+    assert not score.passed and score.value == 0.0
