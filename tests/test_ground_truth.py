@@ -178,6 +178,18 @@ def test_spoiled_gold_never_scores_one_nor_passes(name):
     assert spoil_failures(name, tasks) == []
 
 
+def test_every_spoil_kind_applies_to_some_built_in_task():
+    from toolgym.verifiers.spoil import SPOIL_KINDS, spoil_coverage
+
+    applied: set[str] = set()
+    for name in DOMAINS:
+        domain = load_domain(name)
+        for kinds in spoil_coverage(name, domain.generate_tasks(10 * len(domain.kinds), seed=5)).values():
+            applied |= kinds
+    # no_diagnosis needs fix steps that carry Step.evidence (telecom's troubleshooting, issue #8)
+    assert set(SPOIL_KINDS) <= applied, f"no built-in task lets these spoils apply: {set(SPOIL_KINDS) - applied}"
+
+
 @pytest.mark.parametrize("name", DOMAINS)
 def test_gold_is_grounded_and_diagnosed_on_1000_tasks_per_kind(name):
     """Issue #8's bar: 0 ungrounded gold turns and 0 fixes before their fault was shown."""

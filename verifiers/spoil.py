@@ -118,8 +118,9 @@ def spoil_failures(domain_name: str, tasks: Iterable[Task]) -> list[str]:
     applied: dict[str, set[str]] = {}
     for task in tasks:
         messages, _ = gold_messages(domain, task)
+        applied.setdefault(task.kind, set())
         for name, chat in spoil_variants(task, messages).items():
-            applied.setdefault(task.kind, set()).add(name)
+            applied[task.kind].add(name)
             score = verify(task, chat)
             if score.value >= 1.0 or score.passed:
                 failures.append(
