@@ -12,7 +12,6 @@ from toolgym.envs.task import NoToolSpec, Scenario, Step, Task, ToolCall, Uttera
 from toolgym.envs.trajectory import Trajectory
 from toolgym.verifiers.conduct import consent, diagnosis, final_answer, repeats
 from toolgym.verifiers.replies import reply_content
-from toolgym.verifiers.spoil import spoil_failures
 
 DOMAINS = [name for name in list_domains() if name != "toy"]
 
@@ -169,13 +168,6 @@ def test_no_tool_replies_say_what_the_kind_requires(kind, spec, vars_, good, bad
 
 
 # ---- the spoil suite and the gold on every built-in domain -----------------------------------
-
-
-@pytest.mark.parametrize("name", DOMAINS)
-def test_spoiled_gold_never_scores_one_nor_passes(name):
-    domain = load_domain(name)
-    tasks = domain.generate_tasks(6 * len(domain.kinds), seed=5)
-    assert spoil_failures(name, tasks) == []
 
 
 def test_every_spoil_kind_applies_to_some_built_in_task():
