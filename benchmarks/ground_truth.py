@@ -7,6 +7,7 @@ fault was shown, and how many cheap answers a verifier still pays 1.0 for, per d
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter
 
@@ -74,7 +75,8 @@ def main() -> None:
             ungrounded, kinds_of_fact, cheap = 0, Counter(), Counter()
             for index, task in enumerate(tasks):
                 messages = rollout_sync(env, teacher, user, task).messages
-                bad = ungrounded_facts(messages)
+                schemas = [{"role": "system", "content": json.dumps(domain.schemas(task.tools))}]  # seen too
+                bad = ungrounded_facts(schemas + messages)
                 if bad:
                     ungrounded += 1
                     kinds_of_fact.update(f.kind for f in bad)
