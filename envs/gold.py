@@ -59,6 +59,7 @@ def check_gold(domain: Domain, task: Task) -> None:
         raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
     messages, verification = gold_messages(domain, task)
     if verification is None or not verification.passed or verification.value < 1.0:
-        failed = {k: v for k, v in (verification.details if verification else {}).items() if k != "end_state"}
         components = [k for k, v in (verification.components if verification else {}).items() if "." not in k and v < 1.0]
+        details = verification.details if verification else {}
+        failed = {k: details[k] for k in components if k in details and k != "end_state"}
         raise GeneratorBug(f"{where}: the gold conversation fails its verifier on {components}: {failed}")

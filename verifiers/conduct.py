@@ -57,7 +57,6 @@ def grounded(task: Task, trajectory: Trajectory) -> Score:
     return Score(max(0.0, 1.0 - len(turns) / total), False, details={"ungrounded": [f.describe() for f in bad[:5]]})
 
 
-@lru_cache(maxsize=64)
 def _enforced(domain: str) -> bool:
     try:
         return load_domain(domain).enforce_ground_truth
@@ -65,9 +64,13 @@ def _enforced(domain: str) -> bool:
         return True
 
 
-def _writes(task: Task) -> set[str]:
-    domain = load_domain(task.domain)
-    return {t.name for t in domain.tools.values() if t.writes}
+def _writes(task: Task) -> frozenset[str]:
+    return _write_tools(task.domain)
+
+
+@lru_cache(maxsize=64)
+def _write_tools(domain: str) -> frozenset[str]:
+    return frozenset(t.name for t in load_domain(domain).tools.values() if t.writes)
 
 
 def _call_positions(messages: list[dict[str, Any]]) -> list[tuple[int, str, str, dict[str, Any]]]:
@@ -117,7 +120,7 @@ def consent(task: Task, trajectory: Trajectory) -> Score:
     return binary(not problems, **({"problems": problems[:5]} if problems else {}))
 
 
-def _consent_before(messages, calls, index: int, step: Step, writes: set[str]) -> str | None:
+def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[str]) -> str | None:
     user_at = next((i for i in range(index - 1, -1, -1) if messages[i].get("role") == "user" and messages[i].get("content")), None)
     if user_at is None:
         return "no user reply before it"
