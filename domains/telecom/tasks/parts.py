@@ -18,14 +18,27 @@ from .index import Subscriber
 PHONE_FACT = "phone"
 
 
-def agent(*calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None) -> Step:
-    return Step(calls=list(calls), needs=list(needs), confirm=confirm)
+def agent(
+    *calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None, evidence: tuple[str, ...] = ()
+) -> Step:
+    """An agent step; `evidence`: for a fix, the words of a tool result or the customer showing the fault."""
+    return Step(calls=list(calls), needs=list(needs), confirm=confirm, evidence=list(evidence))
 
 
-def user(ctx: GenContext, name: str, intent: str, args: dict[str, Any] | None = None, **words: Any) -> Step:
-    """An on-phone step the agent asks the customer to do, in the domain's words."""
+def user(
+    ctx: GenContext,
+    name: str,
+    intent: str,
+    args: dict[str, Any] | None = None,
+    *,
+    evidence: tuple[str, ...] = (),
+    **words: Any,
+) -> Step:
+    """An on-phone step the agent asks the customer to do, in the domain's words (`evidence` as for `agent`)."""
     args = args or {}
-    return Step(caller="user", calls=[call(name, **args)], instruction=ctx.say(intent, **args, **words))
+    return Step(
+        caller="user", calls=[call(name, **args)], instruction=ctx.say(intent, **args, **words), evidence=list(evidence)
+    )
 
 
 

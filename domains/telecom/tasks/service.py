@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call, money
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
-from .faults import refill_fact
+from .faults import payment_steps, refill_fact
 from .index import Subscriber
 from .parts import agent, user
 
@@ -52,9 +52,8 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
 def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
     choices = [p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)]
     plan = ctx.pick(choices)
-    steps = [agent(call("get_line_details", line_id=sub.line_id))]
-    if ctx.rng.random() < 0.6:
-        steps.append(agent(call("list_plans")))
+    # the line's plan and the catalogue's price are read before the price is quoted
+    steps = [agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_plans"))]
     steps.append(
         agent(
             call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
@@ -87,6 +86,7 @@ def suspend_lost(ctx: GenContext, sub: Subscriber) -> Segment:
             )
         ],
         reply=Utterance(intent="done_suspend", vars={"number": sub.phone_number}),
+        outputs=[sub.phone_number, "suspended"],
         forbidden=[Forbidden(reason="the phone was lost", tool="suspend_line", arguments={"reason": "customer_request"})],
     )
 
@@ -103,23 +103,17 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
             user(ctx, "run_speed_test", "do_speed_test"),
         ],
         reply=Utterance(intent="done_resume", vars={"number": sub.phone_number}),
+        outputs=[sub.phone_number, "active"],
         forbidden=[Forbidden(reason="nothing is owed", tool="make_payment")],
     )
 
 
 def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.open_bill
-    method = ctx.say("method_" + sub.method_kind, last4=sub.method_last4)
     return Segment(
         request=ctx.say("ask_pay_bill"),
         goal=ctx.say("goal_pay_bill"),
-        steps=[
-            agent(call("list_bills", account_id=sub.account_id)),
-            agent(
-                call("make_payment", bill_id=bill.bill_id, method_id=sub.method_id, amount=bill.amount),
-                confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=method),
-            ),
-        ],
+        steps=payment_steps(ctx, sub, bill),
         reply=Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id}),
         outputs=[money(bill.amount)],
     )
@@ -128,14 +122,14 @@ def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
 def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
     """Roaming before a trip; on a plan without roaming, the customer agrees to Travel 20 first."""
     country, _ = ctx.pick(DESTINATIONS)
-    steps = [agent(call("get_line_details", line_id=sub.line_id))]
+    # the line shows its plan and roaming setting; the catalogue shows whether it roams and the fee
+    steps = [agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_plans"))]
     fee = sub.plan.roaming_daily_fee
     intent = "ask_roaming_trip"
     if not sub.plan.roaming_supported:
         travel = next(p for p in PLANS if p.plan_id == "travel_20")
         intent, fee = "ask_roaming_trip_new_plan", travel.roaming_daily_fee
         steps += [
-            agent(call("list_plans")),
             agent(
                 call("change_plan", line_id=sub.line_id, plan_id=travel.plan_id),
                 confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=travel.name, price=travel.monthly_price),
@@ -149,6 +143,7 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
         goal=ctx.say("goal_roaming_trip", country=country),
         steps=steps,
         reply=Utterance(intent="done_roaming_trip", vars={"country": country, "fee": fee}),
+        outputs=[country] + ([money(fee)] if fee else []),
         forbidden=[Forbidden(reason="roaming is wanted on", tool="disable_roaming")],
     )
 
@@ -160,6 +155,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
         steps=[
+            agent(call("list_data_refills")),  # the price quoted is read, never assumed
             agent(
                 call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
                 confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
