@@ -41,6 +41,8 @@ def oracle_moves(task: Task) -> list[Move]:
                 known.update(missing)
             if step.confirm:
                 moves.append(Move("confirm", step=step))
+            if step.declined:
+                continue  # the user says no: the gold makes no call and goes on
             moves.append(Move("call" if step.caller == "agent" else "instruct", step=step))
         if segment < len(task.replies):
             moves.append(Move("reply", utterance=task.replies[segment]))
@@ -69,6 +71,13 @@ def assistant_turns(messages: list[dict[str, Any]]) -> int:
 
 def asks_confirmation(text: str) -> bool:
     return bool(_CONFIRM.search(text))
+
+
+def confirm_step_asked(task: Task, messages: list[dict[str, Any]]) -> Step | None:
+    """The gold step the latest confirmation question is about: the n-th confirm step for the n-th question."""
+    asked = sum(1 for m in messages if m.get("role") == "assistant" and asks_confirmation(m.get("content") or ""))
+    steps = [s for s in task.plan if s.confirm]
+    return steps[asked - 1] if 0 < asked <= len(steps) else None
 
 
 def is_request(text: str) -> bool:

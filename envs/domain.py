@@ -44,6 +44,7 @@ class Domain:
         world_seed: int = 0,
         default_size: str = "default",
         policy_values: dict[str, Any] | None = None,
+        enforce_ground_truth: bool = True,
     ):
         self.name = name
         self.version = version
@@ -57,6 +58,9 @@ class Domain:
         self.world_seed = world_seed
         self.default_size = default_size
         self.policy_values = dict(policy_values or {})  # extra names for policy.md.j2 (limits, windows)
+        # Generation plays every task's gold conversation and raises GeneratorBug unless it passes its
+        # own verifier (grounded, consent, diagnosis, final answer). Off only while a domain is fixed.
+        self.enforce_ground_truth = enforce_ground_truth
         self.tools: dict[str, Tool] = {}
         for t in tools:
             if not isinstance(t, Tool):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
+from .gold import check_gold
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .world import World
@@ -62,7 +63,8 @@ class GenContext:
 
 
 def finalize(domain: Domain, task: Task) -> Task:
-    """Replay the gold plan, record the end state it reaches, and give the task its id."""
+    """Replay the gold plan, record the end state it reaches, give the task its id, and prove its gold
+    conversation sound (grounded, consented, diagnosed, reported: see envs/gold.py)."""
     offered = set(task.tools)
     facts = {f.key for f in task.scenario.facts}
     for step in task.plan:
@@ -83,7 +85,10 @@ def finalize(domain: Domain, task: Task) -> Task:
         )
     finally:
         world.close()
-    return done.with_id()
+    done = done.with_id()
+    if domain.enforce_ground_truth:
+        check_gold(domain, done)
+    return done
 
 
 def iter_tasks(

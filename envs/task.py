@@ -123,6 +123,12 @@ class NoToolSpec(_Model):
     missing: list[str] = Field(default_factory=list, description="labels the agent must ask for")
     invalid: dict[str, Any] = Field(default_factory=dict, description="parameter -> the invalid value given")
     withheld_tools: list[str] = Field(default_factory=list)
+    # What the reply must say, by kind (empty: the gold reply's own values, `Task.replies[0].vars`, are used).
+    scope: str = Field(default="", description="irrelevant: what the service does, which the decline states")
+    action: str = Field(default="", description="unavailable: the action the reply says cannot be done")
+    problem: str = Field(default="", description="invalid_value: why the value is invalid")
+    rule: str = Field(default="", description="policy_refusal: the rule the refusal states")
+    about: str = Field(default="", description="missing_info: whose facts are asked for ('your', 'your son's')")
 
 
 class Task(_Model):

@@ -1,7 +1,7 @@
 """ScriptedUser: plays a task's scenario from templates, with no model.
 
 It opens with the first request, gives a fact only when the agent asks for it, says yes when
-asked to confirm, carries out on-device steps when the agent has asked for one, moves to the
+asked to confirm (no, for a step the task marks declined), carries out on-device steps when the agent has asked for one, moves to the
 next request when the agent has answered, and ends the chat when nothing is left.
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 from toolgym.envs.conversation import (
     STOP_MARKER,
     asks_confirmation,
+    confirm_step_asked,
     mentions,
     request_text,
     said_before,
@@ -42,6 +43,9 @@ class ScriptedUser(UserSimulator):
         text = last.get("content") or ""
 
         if text and asks_confirmation(text):
+            step = confirm_step_asked(task, messages)
+            if step is not None and step.declined:
+                return {"role": "user", "content": phrases.say("user_decline", seed)}
             return {"role": "user", "content": phrases.say("user_confirm", seed)}
         asking = request_text(text) if text else ""
         if asking:

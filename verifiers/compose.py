@@ -50,13 +50,34 @@ class Composite:
         return {"weights": dict(self.weights), "gates": list(self.gates), "required": list(self.required)}
 
 
+# How the agent got there (grounded, consent, diagnosis, final answer, no repeats) weighs in the
+# score and must pass for `passed`: a rash write or an invented fact is never a training row.
 ACTION_PRESET = Composite(
-    weights={"end_state": 0.4, "required_outputs": 0.2, "tool_calls": 0.2, "milestones": 0.1, "format": 0.1},
-    required=("end_state", "required_outputs", "format"),
+    weights={
+        "end_state": 0.3,
+        "required_outputs": 0.1,
+        "final_answer": 0.1,
+        "tool_calls": 0.1,
+        "milestones": 0.05,
+        "format": 0.05,
+        "grounded": 0.1,
+        "consent": 0.1,
+        "diagnosis": 0.05,
+        "repeats": 0.05,
+    },
+    required=("end_state", "required_outputs", "final_answer", "format", "grounded", "consent", "diagnosis", "repeats"),
 )
 NO_TOOL_PRESET = Composite(
-    weights={"no_tool": 0.5, "end_state": 0.2, "tool_calls": 0.1, "required_outputs": 0.1, "format": 0.1},
-    required=("no_tool", "end_state", "format"),
+    weights={
+        "no_tool": 0.3,
+        "reply_content": 0.3,
+        "end_state": 0.1,
+        "tool_calls": 0.05,
+        "required_outputs": 0.05,
+        "format": 0.05,
+        "grounded": 0.15,
+    },
+    required=("no_tool", "reply_content", "end_state", "format", "grounded"),
 )
 
 

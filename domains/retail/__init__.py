@@ -13,6 +13,8 @@ from .tools import TOOLS
 from .world import build_world
 
 DOMAIN = Domain(
+    # TODO(gt-retail): gold turns still state unseen facts (issue #8); set True once fixed.
+    enforce_ground_truth=False,
     name="retail",
     version=0,
     description="an online shop selling clothing, electronics, home goods and more",

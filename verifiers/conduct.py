@@ -1,0 +1,217 @@
+"""How the agent got there: grounded statements, consent before guarded writes, diagnosis before
+fixes, a final answer that states the outcome, and no repeated calls.
+
+Each is a pure check (task, trajectory) -> Score, registered in CHECKS beside the outcome checks.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from toolgym.envs.conversation import asks_confirmation
+from toolgym.envs.grounding import extract_facts, ungrounded_facts
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Step, Task
+from toolgym.envs.trajectory import Trajectory
+
+from .matching import arguments_of, canonical_call, normalize_text, subset_matches
+from .score import Score, binary
+
+_AFFIRMATIVE = re.compile(r"\b(yes|yeah|yep|sure|ok(ay)?|confirm(ed)?|go ahead|please do|proceed|do it|that's right|correct)\b", re.I)
+_NEGATIVE = re.compile(r"\b(no|nope|don't|do not|not now|cancel that|never mind|rather not|stop)\b", re.I)
+# Replies that say nothing a reader could check: what a lazy or hollow final answer looks like.
+_GENERIC = re.compile(
+    r"^\s*(ok(ay)?|done|sure|all set|all done|it'?s (all )?(done|taken care of)|"
+    r"(done|ok(ay)?)[,.!]? (it'?s|all) (all )?(taken care of|set|done)|no problem|will do|got it)[.!]*\s*$",
+    re.I,
+)
+
+
+@lru_cache(maxsize=4096)
+def _schemas_text(domain: str, tools: tuple[str, ...]) -> str:
+    import json
+
+    return json.dumps(load_domain(domain).schemas(list(tools)))
+
+
+def _seen_prefix(task: Task) -> list[dict[str, Any]]:
+    """The tool schemas offered are in front of the model too (formats, examples)."""
+    try:
+        return [{"role": "system", "content": _schemas_text(task.domain, tuple(task.tools))}]
+    except Exception:  # noqa: BLE001 - an unknown domain offers no schema text; the chat still counts
+        return []
+
+
+def grounded(task: Task, trajectory: Trajectory) -> Score:
+    """Every fact an assistant turn states was seen earlier in the chat (or in the offered tools)."""
+    if not _enforced(task.domain):
+        return Score(1.0, True, details={"not_enforced": f"domain {task.domain!r} sets enforce_ground_truth=False"})
+    prefix = _seen_prefix(task)
+    bad = ungrounded_facts(prefix + trajectory.messages)
+    if not bad:
+        return binary(True)
+    turns = {f.turn for f in bad}
+    total = max(1, sum(1 for m in trajectory.messages if m.get("role") == "assistant" and m.get("content")))
+    return Score(max(0.0, 1.0 - len(turns) / total), False, details={"ungrounded": [f.describe() for f in bad[:5]]})
+
+
+@lru_cache(maxsize=64)
+def _enforced(domain: str) -> bool:
+    try:
+        return load_domain(domain).enforce_ground_truth
+    except Exception:  # noqa: BLE001 - a chat of an unknown domain is still checked
+        return True
+
+
+def _writes(task: Task) -> set[str]:
+    domain = load_domain(task.domain)
+    return {t.name for t in domain.tools.values() if t.writes}
+
+
+def _call_positions(messages: list[dict[str, Any]]) -> list[tuple[int, str, str, dict[str, Any]]]:
+    """(message index, caller, name, arguments) of every call in the chat."""
+    found = []
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant":
+            for call in message.get("tool_calls") or ():
+                function = call.get("function", call)
+                found.append((index, "agent", str(function.get("name")), arguments_of(function.get("arguments"))))
+        elif message.get("role") == "user":
+            for call in message.get("user_tool_calls") or ():
+                found.append((index, "user", str(call.get("name")), arguments_of(call.get("arguments"))))
+    return found
+
+
+def _names_action(text: str, step: Step) -> bool:
+    """Whether a confirmation question names the step's action: an argument value or the action's words."""
+    lowered = text.lower()
+    for call in step.calls:
+        for value in call.arguments.values():
+            if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3:
+                if str(value).lower() in lowered:
+                    return True
+        if any(len(w) >= 4 and w in lowered for w in call.name.split("_")):
+            return True
+    return False
+
+
+def consent(task: Task, trajectory: Trajectory) -> Score:
+    """A write the policy asks to confirm follows a question naming it and a user yes, with no other write between."""
+    guarded = [s for s in task.plan if s.confirm and s.caller == "agent" and not s.declined]
+    if not guarded:
+        return binary(True)
+    writes = _writes(task)
+    messages = trajectory.messages
+    calls = _call_positions(messages)
+    problems = []
+    for step in guarded:
+        names = {c.name for c in step.calls}
+        for index, caller, name, _ in calls:
+            if caller != "agent" or name not in names:
+                continue
+            problem = _consent_before(messages, calls, index, step, writes)
+            if problem:
+                problems.append(f"{name} at message {index}: {problem}")
+    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+
+
+def _consent_before(messages, calls, index: int, step: Step, writes: set[str]) -> str | None:
+    user_at = next((i for i in range(index - 1, -1, -1) if messages[i].get("role") == "user" and messages[i].get("content")), None)
+    if user_at is None:
+        return "no user reply before it"
+    reply = messages[user_at]["content"] or ""
+    if not _AFFIRMATIVE.search(reply) or _NEGATIVE.search(reply):
+        return f"the user's last words were not a yes ({reply[:60]!r})"
+    ask_at = next((i for i in range(user_at - 1, -1, -1) if messages[i].get("role") == "assistant"), None)
+    asked = (messages[ask_at].get("content") or "") if ask_at is not None else ""
+    if not asks_confirmation(asked) or not _names_action(asked, step):
+        return "the user's yes did not answer a question naming this action"
+    if any(ask_at < i < index and caller == "agent" and name in writes for i, caller, name, _ in calls):
+        return "another write came between the confirmation and the call"
+    return None
+
+
+def diagnosis(task: Task, trajectory: Trajectory) -> Score:
+    """Every fix follows a tool result or user message that shows the fault it fixes."""
+    fixes = [s for s in task.plan if s.evidence and not s.declined]
+    if not fixes:
+        return binary(True)
+    messages = trajectory.messages
+    calls = _call_positions(messages)
+    problems = []
+    for step in fixes:
+        evidence = [e.lower() for e in step.evidence]
+        for call in step.calls:
+            at = next(
+                (i for i, caller, name, args in calls if caller == step.caller and name == call.name and subset_matches(call.arguments, args)),
+                None,
+            )
+            if at is None:
+                continue  # never made: the outcome checks see that
+            decided = next((i for i in range(at, -1, -1) if messages[i].get("role") == "assistant"), at)
+            shown = any(
+                m.get("role") in ("tool", "user") and any(e in (m.get("content") or "").lower() for e in evidence)
+                for m in messages[:decided]
+            )
+            if not shown:
+                problems.append(f"{call.name} at message {at} before any sign of {step.evidence[:2]}")
+    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+
+
+def _texts_after_calls(trajectory: Trajectory) -> list[str]:
+    """Assistant text messages that report (come after a tool result) and are not questions asking for a yes."""
+    texts, acted = [], False
+    for message in trajectory.messages:
+        if message.get("role") in ("tool", "user") and (message.get("role") == "tool" or message.get("user_tool_results")):
+            acted = True
+        content = message.get("content") or ""
+        if message.get("role") == "assistant" and content and acted and not asks_confirmation(content):
+            texts.append(content)
+    return texts
+
+
+def final_answer(task: Task, trajectory: Trajectory) -> Score:
+    """An acting task's outputs are reported after acting, and its last reply is neither empty nor generic."""
+    if task.no_tool is not None:
+        return binary(True)
+    replies = [m.get("content") or "" for m in trajectory.agent_messages if not m.get("tool_calls")]
+    last = replies[-1] if replies else ""
+    problems = []
+    if not last.strip():
+        problems.append("the final reply is empty")
+    elif _GENERIC.match(last) or (not extract_facts(last) and len(last.split()) < 6):
+        problems.append(f"the final reply says nothing checkable: {last[:60]!r}")
+    if task.required_outputs:
+        reported = normalize_text(" ".join(_texts_after_calls(trajectory)))
+        missing = [o for o in task.required_outputs if normalize_text(o) not in reported]
+        if missing:
+            problems.append(f"not reported after acting: {missing}")
+    return binary(not problems, **({"problems": problems} if problems else {}))
+
+
+def repeats(task: Task, trajectory: Trajectory) -> Score:
+    """No write made twice, and no read repeated with nothing changed in between."""
+    writes = _writes(task)
+    seen_reads: set[str] = set()
+    seen_writes: set[str] = set()
+    problems = []
+    for _, caller, name, args in _call_positions(trajectory.messages):
+        key = canonical_call(name, args)
+        if caller == "user" or name in writes:
+            seen_reads.clear()  # the world may have changed: reading again is fair
+            if caller == "agent":
+                if key in seen_writes:
+                    problems.append(f"write {name} repeated")
+                seen_writes.add(key)
+            continue
+        if key in seen_reads:
+            problems.append(f"read {name} repeated with nothing changed")
+        seen_reads.add(key)
+    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+
+
+def failed_calls(trajectory: Trajectory) -> int:
+    """Tool results that were errors (for SFT selection)."""
+    return sum(1 for m in trajectory.messages if m.get("role") == "tool" and '"error"' in (m.get("content") or "")[:20])

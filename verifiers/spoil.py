@@ -1,0 +1,147 @@
+"""The spoil suite: cheap or careless variants of a gold chat that must never score 1.0 or pass.
+
+`spoil_variants(task, messages)` makes, from a task and its gold chat, the variants that apply:
+
+- `lazy`: the agent answers the opening with "OK." and nothing else;
+- `claimed_success`: it answers "Done, it's all taken care of." without acting;
+- `empty_final`: the gold chat with its final reply emptied;
+- `no_consent`: the confirmation exchange before a guarded write removed;
+- `no_diagnosis`: what showed the fault a fix step fixes removed from the chat;
+- `duplicated_write`: the first write call made twice.
+
+`spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
+still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
+the domain's name and tasks, so `toolgym check` and the conformance suite both call it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from toolgym.envs.conversation import asks_confirmation
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Task
+
+from .regrade import verify
+
+Chat = list[dict[str, Any]]
+SPOIL_KINDS = ("lazy", "claimed_success", "empty_final", "no_consent", "no_diagnosis", "duplicated_write")
+
+
+def _prompt(messages: Chat) -> Chat:
+    first_user = next(i for i, m in enumerate(messages) if m.get("role") == "user")
+    return [copy.deepcopy(m) for m in messages[: first_user + 1]]
+
+
+def _final_reply_index(messages: Chat) -> int | None:
+    return next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "assistant" and not messages[i].get("tool_calls") and messages[i].get("content")),
+        None,
+    )
+
+
+def _without_consent(task: Task, messages: Chat) -> Chat | None:
+    if not any(s.confirm and not s.declined and s.caller == "agent" for s in task.plan):
+        return None
+    asks = [
+        i
+        for i, m in enumerate(messages)
+        if m.get("role") == "assistant" and asks_confirmation(m.get("content") or "") and i + 1 < len(messages)
+    ]
+    if not asks:
+        return None
+    drop = {asks[0], asks[0] + 1}  # the question and the user's yes
+    return [copy.deepcopy(m) for i, m in enumerate(messages) if i not in drop]
+
+
+def _without_evidence(task: Task, messages: Chat) -> Chat | None:
+    fragments = [e for s in task.plan if not s.declined for e in s.evidence]
+    if not fragments:
+        return None
+    spoiled = copy.deepcopy(messages)
+    for message in spoiled:
+        if message.get("role") in ("tool", "user") and isinstance(message.get("content"), str):
+            text = message["content"]
+            for fragment in fragments:
+                text = _replace_casefold(text, fragment, "")
+            message["content"] = text
+    return spoiled if spoiled != messages else None
+
+
+def _replace_casefold(text: str, old: str, new: str) -> str:
+    lowered, needle = text.lower(), old.lower()
+    start = lowered.find(needle)
+    while start >= 0 and needle:
+        text = text[:start] + new + text[start + len(old) :]
+        lowered = text.lower()
+        start = lowered.find(needle, start + len(new))
+    return text
+
+
+def _duplicated_write(task: Task, messages: Chat) -> Chat | None:
+    writes = {t.name for t in load_domain(task.domain).tools.values() if t.writes}
+    for index, message in enumerate(messages):
+        calls = message.get("tool_calls") or []
+        if message.get("role") != "assistant" or not any(c["function"]["name"] in writes for c in calls):
+            continue
+        end = index + 1
+        while end < len(messages) and messages[end].get("role") == "tool":
+            end += 1
+        repeat = copy.deepcopy(messages[index:end])
+        for call in repeat[0]["tool_calls"]:
+            call["id"] = f"{call['id']}_again"
+        for result in repeat[1:]:
+            result["tool_call_id"] = f"{result.get('tool_call_id')}_again"
+        return [*copy.deepcopy(messages[:end]), *repeat, *copy.deepcopy(messages[end:])]
+    return None
+
+
+def spoil_variants(task: Task, messages: Chat) -> dict[str, Chat]:
+    """The spoiled variants of a gold chat that apply to this task, by spoil kind."""
+    variants: dict[str, Chat] = {
+        "lazy": [*_prompt(messages), {"role": "assistant", "content": "OK."}],
+        "claimed_success": [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}],
+    }
+    final = _final_reply_index(messages)
+    if final is not None:
+        emptied = copy.deepcopy(messages)
+        emptied[final]["content"] = ""
+        variants["empty_final"] = emptied
+    for name, make in (("no_consent", _without_consent), ("no_diagnosis", _without_evidence), ("duplicated_write", _duplicated_write)):
+        spoiled = make(task, messages)
+        if spoiled is not None:
+            variants[name] = spoiled
+    return variants
+
+
+def spoil_failures(domain_name: str, tasks: Iterable[Task]) -> list[str]:
+    """Every spoiled variant that still scores 1.0 or passes, and every task kind none applied to."""
+    domain = load_domain(domain_name)
+    failures: list[str] = []
+    applied: dict[str, set[str]] = {}
+    for task in tasks:
+        messages, _ = gold_messages(domain, task)
+        for name, chat in spoil_variants(task, messages).items():
+            applied.setdefault(task.kind, set()).add(name)
+            score = verify(task, chat)
+            if score.value >= 1.0 or score.passed:
+                failures.append(
+                    f"{domain_name} {task.kind} {task.id}: spoil {name!r} scored {score.value:.3f} (passed={score.passed})"
+                )
+    for kind, names in applied.items():
+        if not names:
+            failures.append(f"{domain_name} {kind}: no spoil variant applies")
+    return failures
+
+
+def spoil_coverage(domain_name: str, tasks: Iterable[Task]) -> dict[str, set[str]]:
+    """Which spoil kinds apply to which task kinds (a domain without troubleshooting has no diagnosis spoil)."""
+    domain = load_domain(domain_name)
+    coverage: dict[str, set[str]] = {}
+    for task in tasks:
+        messages, _ = gold_messages(domain, task)
+        coverage.setdefault(task.kind, set()).update(spoil_variants(task, messages))
+    return coverage
