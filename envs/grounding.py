@@ -183,7 +183,8 @@ class SeenFacts:
                 self.times.add(fact.value)
             elif fact.kind == "phone":
                 self.digit_runs.add(fact.value)
-        for iso in re.finditer(r"\dT(\d{2}):(\d{2})", text):
+        # the time of a date-time ("2025-03-14T15:00", "2025-03-14 15:00") is seen on its own too
+        for iso in re.finditer(r"\d[T ](\d{2}):(\d{2})", text):
             self.times.add(f"{iso.group(1)}:{iso.group(2)}")
         # A phone number written with separators is also seen as its bare digits.
         for run in re.findall(r"\d[\d\s().-]{8,}\d", text):
