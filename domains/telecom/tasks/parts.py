@@ -74,8 +74,10 @@ def _without_repeated_reads(ctx: GenContext, parts: list[Segment]) -> list[Segme
     for part in parts:
         steps = []
         for step in part.steps:
-            writes = step.caller == "user" or any(ctx.domain.tool(c.name).writes for c in step.calls)
-            if writes:
+            if step.declined:  # the customer said no: nothing changed
+                steps.append(step)
+                continue
+            if step.caller == "user" or any(ctx.domain.tool(c.name).writes for c in step.calls):
                 fresh.clear()  # the world may have changed: reading again is fair
                 steps.append(step)
                 continue

@@ -14,6 +14,11 @@ from .index import Subscriber
 from .parts import agent, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
+DECLINE_SHARE = 0.15  # requests where the customer, told the price, says no: the gold makes no change
+
+
+def _declines(ctx: GenContext) -> bool:
+    return ctx.rng.random() < DECLINE_SHARE
 
 
 def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
@@ -60,12 +65,18 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
             confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
         )
     )
+    reply = Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price})
+    outputs = [plan.name, money(plan.monthly_price)]
+    if _declines(ctx):  # the price heard, the customer keeps the plan they have
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_change_plan", vars={"plan": plan.name, "current": sub.plan.name})
+        outputs = [sub.plan.name]
     return Segment(
         request=ctx.say("ask_change_plan", plan=plan.name),
         goal=ctx.say("goal_change_plan", plan=plan.name),
         steps=steps,
-        reply=Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price}),
-        outputs=[plan.name, money(plan.monthly_price)],
+        reply=reply,
+        outputs=outputs,
         forbidden=[
             Forbidden(reason="only the plan the customer named", tool="change_plan", arguments={"plan_id": p.plan_id})
             for p in PLANS
@@ -110,11 +121,16 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
 
 def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.open_bill
+    steps = payment_steps(ctx, sub, bill)
+    reply = Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
+    if _declines(ctx):  # told the amount and the card, the customer would rather pay later
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
     return Segment(
         request=ctx.say("ask_pay_bill"),
         goal=ctx.say("goal_pay_bill"),
-        steps=payment_steps(ctx, sub, bill),
-        reply=Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id}),
+        steps=steps,
+        reply=reply,
         outputs=[money(bill.amount)],
     )
 
@@ -150,18 +166,23 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
 
 def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
     refill = ctx.pick(REFILLS)
+    steps = [
+        agent(call("list_data_refills")),  # the price quoted is read, never assumed
+        agent(
+            call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
+            confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
+        ),
+    ]
+    reply = Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price})
+    if _declines(ctx):  # the price heard, the customer does without
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_refill", vars={"gb": refill.gigabytes, "price": refill.price})
     return Segment(
         request=ctx.say("ask_refill", gb=refill.gigabytes),
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
-        steps=[
-            agent(call("list_data_refills")),  # the price quoted is read, never assumed
-            agent(
-                call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
-                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
-            )
-        ],
-        reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
+        steps=steps,
+        reply=reply,
         outputs=[money(refill.price)],
         forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
     )
