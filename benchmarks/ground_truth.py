@@ -7,6 +7,7 @@ fault was shown, and how many cheap answers a verifier still pays 1.0 for, per d
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter
 
@@ -25,15 +26,45 @@ def cheap_chat(messages: list[dict], answer: str) -> list[dict]:
     return [*messages[:2], {"role": "assistant", "content": answer}]
 
 
+def gold_check_cost(per_kind: int) -> None:
+    """Milliseconds per task: generating and replaying it (finalize without the check) vs checking its gold chat."""
+    from toolgym.envs.gold import gold_messages
+
+    for name in list_domains():
+        domain = load_domain(name)
+        enforced, domain.enforce_ground_truth = domain.enforce_ground_truth, False
+        try:
+            domain.template()
+            started = time.perf_counter()
+            tasks = domain.generate_tasks(per_kind * len(domain.kinds), seed=1)
+            generate = (time.perf_counter() - started) / len(tasks)
+            domain.enforce_ground_truth = True  # the check as a fixed domain runs it (grounded included)
+            started = time.perf_counter()
+            for task in tasks:
+                gold_messages(domain, task)
+            check = (time.perf_counter() - started) / len(tasks)
+        finally:
+            domain.enforce_ground_truth = enforced
+        print(
+            f"{name:8} generation {1000 * generate:.2f} ms/task, gold check {1000 * check:.2f} ms/task "
+            f"(generation with the check: {1 / (generate + check):.0f} tasks/s vs {1 / generate:.0f} without)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=1000, help="tasks per kind per domain")
     parser.add_argument("--cheap", type=int, default=100, help="tasks per kind re-graded with cheap answers")
+    parser.add_argument("--domains", nargs="*", default=None, help="domains to measure (default: all)")
+    parser.add_argument("--cost", action="store_true", help="only time the gold-conversation check against task generation")
     args = parser.parse_args()
+    if args.cost:
+        gold_check_cost(args.tasks)
+        return
     from toolgym.envs.env import ToolEnv
 
     teacher, user = OracleTeacher(), ScriptedUser()
-    for name in list_domains():
+    for name in args.domains or list_domains():
         domain = load_domain(name)
         env = ToolEnv(domain)
         for kind in domain.kinds:
@@ -46,7 +77,8 @@ def main() -> None:
             ungrounded, kinds_of_fact, cheap = 0, Counter(), Counter()
             for index, task in enumerate(tasks):
                 messages = rollout_sync(env, teacher, user, task).messages
-                bad = ungrounded_facts(messages)
+                schemas = [{"role": "system", "content": json.dumps(domain.schemas(task.tools))}]  # seen too
+                bad = ungrounded_facts(schemas + messages)
                 if bad:
                     ungrounded += 1
                     kinds_of_fact.update(f.kind for f in bad)

@@ -28,6 +28,17 @@ class Move:
     utterance: Utterance | None = None
 
 
+def outcome(task: Task) -> str:
+    """How the conversation ends, for the closing lines: done, declined, refused or pending."""
+    if task.kind in ("no_tool/missing_info", "no_tool/invalid_value"):
+        return "pending"  # the user goes to find the right value
+    if task.no_tool is not None:
+        return "refused"
+    if any(s.declined for s in task.plan) and not task.expected_writes:
+        return "declined"
+    return "done"
+
+
 def oracle_moves(task: Task) -> list[Move]:
     """The gold conversation from the agent's side, one move per assistant message."""
     scenario = task.scenario

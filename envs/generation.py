@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
 from .gold import check_gold
+from .grounding import ungrounded_facts
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .world import World
@@ -172,7 +173,10 @@ def unavailable_task_from(kind: str):
                 break
         else:
             raise GeneratorBug(f"{ctx.domain.name}: {_MAX_ATTEMPTS} {kind} tasks in a row had no write call to withhold")
-        action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), needed)
+        action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
+        opening = [{"role": "user", "content": base.scenario.requests[0]}]
+        if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
+            action = needed.replace("_", " ")  # the confirm text names facts the user has not given yet
         return ctx.task(
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1]}),
             tools=[t for t in base.tools if t != needed],

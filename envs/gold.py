@@ -7,7 +7,7 @@ that does not report the outcome is a generator bug, raised like a gold call tha
 
 from __future__ import annotations
 
-import asyncio
+import threading
 from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import GeneratorBug
@@ -18,41 +18,38 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-def gold_messages(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
-    """The chat the oracle teacher and the scripted user have on the task, and its verification."""
-    # Imported here: the generators and verifiers build on the engine, not the other way round.
-    from toolgym.generators.oracle import OracleTeacher
-    from toolgym.generators.rollout import rollout
+_local = threading.local()  # one env per thread and domain, reused: building one costs more than an episode
 
+
+def _env(domain: Domain) -> Any:
     from .env import ToolEnv
 
-    env = ToolEnv(domain)
-    try:
-        trajectory = asyncio.run(rollout(env, OracleTeacher(), task=task)) if _no_loop() else _run_sync(env, task)
-    finally:
-        env.close()
-    return trajectory.messages, trajectory.verification
+    envs = _local.__dict__.setdefault("envs", {})
+    env = envs.get(id(domain))
+    if env is None or env.domain is not domain:
+        env = envs[id(domain)] = ToolEnv(domain)
+    return env
 
 
-def _no_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return True
-    return False
+def gold_messages(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
+    """The chat the oracle teacher and the scripted user have on the task, and its verification.
 
-
-def _run_sync(env: Any, task: Task) -> Any:
-    """Inside a running event loop: drive the episode by hand (the oracle and scripted user are synchronous)."""
+    Driven step by step without an event loop (both play synchronously), so it also runs inside one.
+    """
+    # Imported here: the generators build on the engine, not the other way round.
     from toolgym.generators.oracle import OracleTeacher
+    from toolgym.generators.user import ScriptedUser
 
+    env = _env(domain)
+    env.user = ScriptedUser()
     teacher = OracleTeacher()
     _, info = env.reset(options={"task": task})
     done = env.verification is not None
     while not done:
         _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
         done = terminated or truncated
-    return env.trajectory()
+    trajectory = env.trajectory()
+    return trajectory.messages, trajectory.verification
 
 
 def check_gold(domain: Domain, task: Task) -> None:
@@ -62,6 +59,7 @@ def check_gold(domain: Domain, task: Task) -> None:
         raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
     messages, verification = gold_messages(domain, task)
     if verification is None or not verification.passed or verification.value < 1.0:
-        failed = {k: v for k, v in (verification.details if verification else {}).items() if k != "end_state"}
         components = [k for k, v in (verification.components if verification else {}).items() if "." not in k and v < 1.0]
+        details = verification.details if verification else {}
+        failed = {k: details[k] for k in components if k in details and k != "end_state"}
         raise GeneratorBug(f"{where}: the gold conversation fails its verifier on {components}: {failed}")

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 _MONTHS = {
@@ -76,6 +77,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _DIGITS = re.compile(r"\d+")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w-]*")
+_ISO_TIME = re.compile(r"\d[T ](\d{2}):(\d{2})")
+_SEPARATED_DIGITS = re.compile(r"\d[\d\s().-]{8,}\d")
 
 
 def _number(text: str) -> str | None:
@@ -156,59 +159,67 @@ def stated_facts(text: str | None) -> list[str]:
     return [f.text for f in extract_facts(text or "")]
 
 
+@dataclass(frozen=True)
+class _TextIndex:
+    lowered: str
+    numbers: frozenset[str]
+    digit_runs: frozenset[str]
+    tokens: frozenset[str]
+    dates: frozenset[str]
+    times: frozenset[str]
+
+
+@lru_cache(maxsize=2048)
+def _index(text: str) -> _TextIndex:
+    """The values a text shows, by kind. Cached: the policy and the tool schemas open every chat of a world."""
+    numbers = {n for raw in _NUMBER.findall(text) if (n := _number(raw)) is not None}
+    digit_runs = set(_DIGITS.findall(text))
+    dates: set[str] = set()
+    times: set[str] = set()
+    for fact in extract_facts(text):
+        if fact.kind == "date":
+            dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
+        elif fact.kind == "time":
+            times.add(fact.value)
+        elif fact.kind == "phone":
+            digit_runs.add(fact.value)
+    times.update(f"{h}:{m}" for h, m in _ISO_TIME.findall(text))
+    # A phone number written with separators is also seen as its bare digits.
+    digit_runs.update(re.sub(r"\D", "", run) for run in _SEPARATED_DIGITS.findall(text))
+    lowered = text.lower()
+    tokens = {t.rstrip("-_") for t in _TOKEN.findall(lowered)}
+    return _TextIndex(lowered, frozenset(numbers), frozenset(digit_runs), frozenset(tokens), frozenset(dates), frozenset(times))
+
+
 @dataclass
 class SeenFacts:
-    """What the assistant has seen so far, indexed by canonical value."""
+    """What the assistant has seen so far: one cached index per text (nothing is copied per chat)."""
 
-    numbers: set[str] = field(default_factory=set)
-    digit_runs: set[str] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    dates: set[str] = field(default_factory=set)
-    times: set[str] = field(default_factory=set)
-    text: list[str] = field(default_factory=list)  # lowercased, for brands
+    seen: list[_TextIndex] = field(default_factory=list)
 
     def add(self, text: str | None) -> None:
-        if not text:
-            return
-        lowered = text.lower()
-        self.text.append(lowered)
-        self.numbers.update(n for raw in _NUMBER.findall(text) if (n := _number(raw)) is not None)
-        self.digit_runs.update(_DIGITS.findall(text))
-        self.tokens.update(t.rstrip("-_") for t in _TOKEN.findall(lowered))
-        for fact in extract_facts(text):
-            if fact.kind == "date":
-                self.dates.add(fact.value)
-                self.dates.add(fact.value[-5:])  # month and day alone
-            elif fact.kind == "time":
-                self.times.add(fact.value)
-            elif fact.kind == "phone":
-                self.digit_runs.add(fact.value)
-        # the time of a date-time ("2025-03-14T15:00", "2025-03-14 15:00") is seen on its own too
-        for iso in re.finditer(r"\d[T ](\d{2}):(\d{2})", text):
-            self.times.add(f"{iso.group(1)}:{iso.group(2)}")
-        # A phone number written with separators is also seen as its bare digits.
-        for run in re.findall(r"\d[\d\s().-]{8,}\d", text):
-            self.digit_runs.add(re.sub(r"\D", "", run))
+        if text:
+            self.seen.append(_index(text))
 
     def has(self, fact: StatedFact) -> bool:
-        kind, value = fact.kind, fact.value
-        if kind in ("money", "quantity"):
-            return value in self.numbers
-        if kind == "ending":
-            return any(run.endswith(value) for run in self.digit_runs)
-        if kind == "brand":
-            aliases = BRAND_ALIASES.get(value, (value,))
-            return any(alias in text for text in self.text for alias in aliases)
-        if kind == "date":
-            return value in self.dates
-        if kind == "time":
-            return value in self.times
-        if kind == "phone":
-            return value in self.digit_runs or any(value in run for run in self.digit_runs)
-        if value in self.tokens:
-            return True
-        digits = re.sub(r"\D", "", value)
-        return value.isdigit() and digits in self.digit_runs
+        return any(_shows(index, fact) for index in self.seen)
+
+
+def _shows(index: _TextIndex, fact: StatedFact) -> bool:
+    kind, value = fact.kind, fact.value
+    if kind in ("money", "quantity"):
+        return value in index.numbers
+    if kind == "ending":
+        return any(run.endswith(value) for run in index.digit_runs)
+    if kind == "brand":
+        return any(alias in index.lowered for alias in BRAND_ALIASES.get(value, (value,)))
+    if kind == "date":
+        return value in index.dates
+    if kind == "time":
+        return value in index.times
+    if kind == "phone":
+        return any(value in run for run in index.digit_runs)
+    return value in index.tokens or (value.isdigit() and value in index.digit_runs)
 
 
 @dataclass(frozen=True)

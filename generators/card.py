@@ -76,6 +76,7 @@ def render(name: str, config: dict[str, Any], stats: dict[str, Any], shards: dic
         if present
         else "## Splits\n\nNo rows were written.",
         _groups(splits),
+        _ground_truth(splits),
         _tool_calls(splits),
         _usage(splits),
         _tasks(stats),
@@ -127,6 +128,24 @@ def _groups(splits: dict[str, Any]) -> str:
     if rejected:
         text += f"\n\nVerified rows kept: {kept} of {kept + rejected} written chats ({_rate(kept, kept + rejected)})."
     return text
+
+
+def _ground_truth(splits: dict[str, Any]) -> str:
+    rows = []
+    for split in CHAT_SPLITS:
+        checks = splits.get(split, {}).get("ground_truth", {})
+        if checks:
+            cells = []
+            for check in ("grounded", "consent"):
+                c = checks.get(check, {})
+                cells.append(f"{_rate(c.get('passed', 0), c['rows'])} of {c['rows']}" if c.get("rows") else "-")
+            rows.append([split, *cells])
+    if not rows:
+        return ""
+    return (
+        "## Ground truth\n\nGrounding: every fact an assistant turn states was seen before it. Consent: every write the "
+        "policy guards follows a question naming it and the user's yes.\n\n" + _table(["split", "grounding pass rate", "consent pass rate"], rows)
+    )
 
 
 def _tool_calls(splits: dict[str, Any]) -> str:

@@ -5,14 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from toolgym.config import JobConfig
+from toolgym.envs.conversation import outcome
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
 from toolgym.verifiers.compose import preset_for
+from toolgym.verifiers.conduct import failed_calls, repeated_calls
 from toolgym.version import SCHEMA_VERSION, __version__
 
 from .episodes import messages_key
 
 _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
+
+
+def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chat ending on the assistant's turn: a closing line that fits how it ended, after the user's last words."""
+    if not messages or messages[-1].get("role") != "user":
+        return messages
+    phrases, seed = load_domain(task.domain).phrasebook, task.seed + len(messages)
+    closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(f"closer_{outcome(task)}", seed)}
+    if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
+        closer["reasoning_content"] = phrases.say("reason_close", seed)
+    return [*messages, closer]
 
 
 def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
@@ -22,7 +35,7 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
         "domain": task.domain,
         "domain_version": task.domain_version,
         "kind": task.kind,
-        "messages": episode["messages"],
+        "messages": with_closer(task, episode["messages"]),
         "tools": tools,
         "user_tools": [t.schema for t in domain.user_tools],
         "task_id": task.id,
@@ -78,12 +91,24 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     return rows
 
 
+def selected(task: Task, episode: dict[str, Any], config: JobConfig) -> bool:
+    """Whether a chat may be trained on: it passed, scored at least `selection.min_score`, repeated no call,
+    and made no failed call (unless `selection.allow_recovery`: a failed call the agent then corrected)."""
+    verification = episode["verification"]
+    if not verification["passed"] or verification["score"] < config.selection.min_score:
+        return False
+    messages = episode["messages"]
+    if repeated_calls(task, messages):
+        return False
+    return config.selection.allow_recovery or failed_calls(messages) == 0
+
+
 def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str, list[dict[str, Any]]]:
     """Split one task's episodes into the dataset's splits."""
     tools = load_domain(task.domain).schemas(task.tools)
     passing, failing, seen = [], [], set()
     for episode in result["episodes"]:
-        if not episode["verification"]["passed"]:
+        if not selected(task, episode, config):
             failing.append(episode)
             continue
         if len(result["episodes"]) == 1:  # one sample: nothing to tell apart

@@ -55,8 +55,15 @@ class RunStats:
             _bump(counts, "item_types", row["item_type"])
             messages = [row.get("target")]
         else:
-            if (row.get("verification") or {}).get("passed"):
+            verification = row.get("verification") or {}
+            if verification.get("passed"):
                 _bump(group, "passed")
+            components = verification.get("components") or {}
+            for check in ("grounded", "consent"):  # the ground-truth checks, counted where they apply
+                if check in components:
+                    _bump(counts, "ground_truth", check, "rows")
+                    if components[check] >= 1.0:
+                        _bump(counts, "ground_truth", check, "passed")
             messages = row["messages"]
             for key, value in (row.get("usage") or {}).items():
                 if isinstance(value, int):

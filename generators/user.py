@@ -15,6 +15,7 @@ from toolgym.envs.conversation import (
     asks_confirmation,
     confirm_step_asked,
     mentions,
+    outcome,
     request_text,
     said_before,
     step_cues,
@@ -69,6 +70,8 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
+        if outcome(task) == "refused":  # no "Great, thank you!" after a refusal
+            return _final(phrases.say("user_done_refused", seed))
         return _final(scenario.closing or phrases.say("user_done", seed))
 
     @staticmethod

@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 import toolgym
 from toolgym.envs.task import ACTION_KINDS
 from toolgym.verifiers import verify
+from toolgym.verifiers.spoil import spoil_failures
 
 from .conftest import builtin_domains
 
@@ -79,6 +80,13 @@ def test_oracle_replays_every_generated_task_to_one(name):
             trajectory = toolgym.rollout_sync(env, oracle, user, task)
             score = trajectory.verification
             assert score.value == 1.0 and score.passed, (kind, task.id, score.to_dict())
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_spoiled_gold_never_scores_one_nor_passes(name):
+    """Lazy, claimed success, emptied final reply, no consent, no diagnosis, duplicated write (issue #8)."""
+    domain = toolgym.load_domain(name)
+    assert spoil_failures(name, domain.generate_tasks(6 * len(domain.kinds), seed=5)) == []
 
 
 @pytest.mark.parametrize("name", DOMAINS)

@@ -100,6 +100,16 @@ class OutputConfig(_Strict):
     dedup: bool = Field(default=True, description="drop tasks whose user turns and gold calls repeat an earlier task")
 
 
+class SFTSelectionConfig(_Strict):
+    """Which verified chats become SFT / no-tool rows (the rest go to 'rejected' if kept)."""
+
+    min_score: float = Field(default=1.0, ge=0.0, le=1.0, description="lowest verifier score a row may have")
+    allow_recovery: bool = Field(
+        default=False,
+        description="keep chats with a failed tool call that the agent then corrected (recovery data); off: no failed call",
+    )
+
+
 class RLTasksConfig(_Strict):
     enabled: bool = True
     next_action_items: bool = Field(default=True, description="one item per tool step of verified multi-step chats")
@@ -118,6 +128,7 @@ class JobConfig(_Strict):
     keep: Literal["all_distinct", "best"] = Field(default="all_distinct", description="which passing samples of a task to keep")
     max_turns: int = Field(default=30, ge=1, description="assistant turns before an episode is truncated")
     output: OutputConfig = Field(default_factory=OutputConfig)
+    selection: SFTSelectionConfig = Field(default_factory=SFTSelectionConfig)
     rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)
 
     @model_validator(mode="before")

@@ -57,7 +57,6 @@ def grounded(task: Task, trajectory: Trajectory) -> Score:
     return Score(max(0.0, 1.0 - len(turns) / total), False, details={"ungrounded": [f.describe() for f in bad[:5]]})
 
 
-@lru_cache(maxsize=64)
 def _enforced(domain: str) -> bool:
     try:
         return load_domain(domain).enforce_ground_truth
@@ -65,9 +64,13 @@ def _enforced(domain: str) -> bool:
         return True
 
 
-def _writes(task: Task) -> set[str]:
-    domain = load_domain(task.domain)
-    return {t.name for t in domain.tools.values() if t.writes}
+def _writes(task: Task) -> frozenset[str]:
+    return _write_tools(task.domain)
+
+
+@lru_cache(maxsize=64)
+def _write_tools(domain: str) -> frozenset[str]:
+    return frozenset(t.name for t in load_domain(domain).tools.values() if t.writes)
 
 
 def _call_positions(messages: list[dict[str, Any]]) -> list[tuple[int, str, str, dict[str, Any]]]:
@@ -117,7 +120,7 @@ def consent(task: Task, trajectory: Trajectory) -> Score:
     return binary(not problems, **({"problems": problems[:5]} if problems else {}))
 
 
-def _consent_before(messages, calls, index: int, step: Step, writes: set[str]) -> str | None:
+def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[str]) -> str | None:
     user_at = next((i for i in range(index - 1, -1, -1) if messages[i].get("role") == "user" and messages[i].get("content")), None)
     if user_at is None:
         return "no user reply before it"
@@ -172,12 +175,28 @@ def _texts_after_calls(trajectory: Trajectory) -> list[str]:
     return texts
 
 
+def final_reply_index(messages: list[dict[str, Any]]) -> int | None:
+    """The assistant's last reply in words, not counting a closing line after the user's last words.
+
+    A closer is a last assistant message that follows a user message, states no fact, and comes
+    after an earlier reply; the report before it is the final reply.
+    """
+    texts = [i for i, m in enumerate(messages) if m.get("role") == "assistant" and not m.get("tool_calls")]
+    if not texts:
+        return None
+    last = texts[-1]
+    trailing = last == len(messages) - 1 and last > 0 and messages[last - 1].get("role") == "user"
+    if trailing and len(texts) > 1 and not extract_facts(messages[last].get("content") or ""):
+        return texts[-2]
+    return last
+
+
 def final_answer(task: Task, trajectory: Trajectory) -> Score:
     """An acting task's outputs are reported after acting, and its last reply is neither empty nor generic."""
     if task.no_tool is not None:
         return binary(True)
-    replies = [m.get("content") or "" for m in trajectory.agent_messages if not m.get("tool_calls")]
-    last = replies[-1] if replies else ""
+    at = final_reply_index(trajectory.messages)
+    last = (trajectory.messages[at].get("content") or "") if at is not None else ""
     problems = []
     if not last.strip():
         problems.append("the final reply is empty")
@@ -193,11 +212,17 @@ def final_answer(task: Task, trajectory: Trajectory) -> Score:
 
 def repeats(task: Task, trajectory: Trajectory) -> Score:
     """No write made twice, and no read repeated with nothing changed in between."""
+    problems = repeated_calls(task, trajectory.messages)
+    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+
+
+def repeated_calls(task: Task, messages: list[dict[str, Any]]) -> list[str]:
+    """Writes made twice and reads repeated with no write (or device action) in between."""
     writes = _writes(task)
     seen_reads: set[str] = set()
     seen_writes: set[str] = set()
     problems = []
-    for _, caller, name, args in _call_positions(trajectory.messages):
+    for _, caller, name, args in _call_positions(messages):
         key = canonical_call(name, args)
         if caller == "user" or name in writes:
             seen_reads.clear()  # the world may have changed: reading again is fair
@@ -209,9 +234,9 @@ def repeats(task: Task, trajectory: Trajectory) -> Score:
         if key in seen_reads:
             problems.append(f"read {name} repeated with nothing changed")
         seen_reads.add(key)
-    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+    return problems
 
 
-def failed_calls(trajectory: Trajectory) -> int:
-    """Tool results that were errors (for SFT selection)."""
-    return sum(1 for m in trajectory.messages if m.get("role") == "tool" and '"error"' in (m.get("content") or "")[:20])
+def failed_calls(messages: list[dict[str, Any]]) -> int:
+    """Tool results that were errors (the env answers a bad call with {"error": ...})."""
+    return sum(1 for m in messages if m.get("role") == "tool" and (m.get("content") or "").lstrip().startswith('{"error"'))

@@ -25,6 +25,7 @@ from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
+from .conduct import final_reply_index
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
@@ -34,13 +35,6 @@ SPOIL_KINDS = ("lazy", "claimed_success", "empty_final", "no_consent", "no_diagn
 def _prompt(messages: Chat) -> Chat:
     first_user = next(i for i, m in enumerate(messages) if m.get("role") == "user")
     return [copy.deepcopy(m) for m in messages[: first_user + 1]]
-
-
-def _final_reply_index(messages: Chat) -> int | None:
-    return next(
-        (i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "assistant" and not messages[i].get("tool_calls") and messages[i].get("content")),
-        None,
-    )
 
 
 def _without_consent(task: Task, messages: Chat) -> Chat | None:
@@ -105,7 +99,7 @@ def spoil_variants(task: Task, messages: Chat) -> dict[str, Chat]:
         "lazy": [*_prompt(messages), {"role": "assistant", "content": "OK."}],
         "claimed_success": [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}],
     }
-    final = _final_reply_index(messages)
+    final = final_reply_index(messages)
     if final is not None:
         emptied = copy.deepcopy(messages)
         emptied[final]["content"] = ""
@@ -124,8 +118,9 @@ def spoil_failures(domain_name: str, tasks: Iterable[Task]) -> list[str]:
     applied: dict[str, set[str]] = {}
     for task in tasks:
         messages, _ = gold_messages(domain, task)
+        applied.setdefault(task.kind, set())
         for name, chat in spoil_variants(task, messages).items():
-            applied.setdefault(task.kind, set()).add(name)
+            applied[task.kind].add(name)
             score = verify(task, chat)
             if score.value >= 1.0 or score.passed:
                 failures.append(
