@@ -55,6 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=1000, help="tasks per kind per domain")
     parser.add_argument("--cheap", type=int, default=100, help="tasks per kind re-graded with cheap answers")
+    parser.add_argument("--domains", nargs="*", default=None, help="domains to measure (default: all)")
     parser.add_argument("--cost", action="store_true", help="only time the gold-conversation check against task generation")
     args = parser.parse_args()
     if args.cost:
@@ -63,7 +64,7 @@ def main() -> None:
     from toolgym.envs.env import ToolEnv
 
     teacher, user = OracleTeacher(), ScriptedUser()
-    for name in list_domains():
+    for name in args.domains or list_domains():
         domain = load_domain(name)
         env = ToolEnv(domain)
         for kind in domain.kinds:

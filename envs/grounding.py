@@ -77,7 +77,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _DIGITS = re.compile(r"\d+")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w-]*")
-_ISO_TIME = re.compile(r"\dT(\d{2}):(\d{2})")
+_ISO_TIME = re.compile(r"\d[T ](\d{2}):(\d{2})")
 _SEPARATED_DIGITS = re.compile(r"\d[\d\s().-]{8,}\d")
 
 

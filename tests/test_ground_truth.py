@@ -44,6 +44,11 @@ def test_formatting_variants_count_as_seen():
     assert ungrounded_facts(chat) == []
 
 
+def test_a_time_inside_a_date_time_counts_as_seen():
+    chat = _chat(("tool", '{"expected_end": "2025-03-14 12:00"}'), ("assistant", "The outage should end at 12:00 on March 14, 2025."))
+    assert ungrounded_facts(chat) == []
+
+
 def test_unseen_facts_are_named_with_their_turn():
     chat = _chat(
         ("system", "policy"),

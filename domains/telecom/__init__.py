@@ -16,8 +16,7 @@ from .tools import ALL_TOOLS
 from .world import NOW, build_world
 
 DOMAIN = Domain(
-    # TODO(gt-telecom): gold turns still state unseen facts (issue #8); set True once fixed.
-    enforce_ground_truth=False,
+    enforce_ground_truth=True,
     name="telecom",
     version=0,
     description="Nimbus Mobile telecom support",

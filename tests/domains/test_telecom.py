@@ -432,3 +432,122 @@ def test_catalogue_answers_follow_the_catalogue(domain):
         answer = questions.refill_for_need(ctx, index).reply.vars
         assert answer["gb"] >= float(answer["need"]) > max([r.gigabytes for r in REFILLS if r.gigabytes < answer["gb"]] or [0])
         ctx.world.close()
+
+
+# ---- ground truth (issue #8): what the gold says it has seen, fixes after their fault ----------
+
+
+def _gold(task):
+    return toolgym.rollout_sync(toolgym.make(TELECOM), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+
+
+def test_every_phone_fix_follows_a_report_that_shows_its_fault(domain):
+    from toolgym.verifiers.conduct import diagnosis
+
+    fixes = 0
+    for task in domain.generate_tasks(60, seed=11, kinds=["multi_step"], size="small"):
+        for step in task.plan:
+            tool = domain.tool(step.calls[0].name)
+            if step.caller == "user" and tool.writes and tool.name != "run_speed_test":
+                assert step.evidence, (task.kind, task.seed, step.calls)
+                fixes += 1
+        trajectory = _gold(task)
+        assert diagnosis(task, trajectory).value == 1.0
+        # The same chat with the customer's reports blanked no longer shows any fault first.
+        blanked = [
+            {**m, "content": "Done."} if m.get("role") == "user" and m.get("user_tool_calls") else m
+            for m in trajectory.messages
+        ]
+        if any(s.evidence and s.caller == "user" for s in task.plan):
+            trajectory.messages = blanked
+            assert diagnosis(task, trajectory).value == 0.0, task.seed
+    assert fixes >= 20
+
+
+def test_phone_fixes_come_in_the_policy_order(domain, index):
+    from toolgym.domains.telecom.tasks.faults import PHONE_ORDER
+
+    sub = next(s for s in index.healthy if s.supports_5g)
+    task = _fault_task(domain, sub, ["wrong_apn", "mobile_data_off", "airplane_mode", "sim_not_seated"])
+    fixes = [s.calls[0].name for s in task.plan if s.caller == "user" and s.evidence]
+    assert fixes == ["toggle_airplane_mode", "reseat_sim", "toggle_mobile_data", "reset_apn_settings", "restart_device"]
+    assert PHONE_ORDER.index("airplane_mode") < PHONE_ORDER.index("sim_not_seated")
+    assert _gold(task).verification.value == 1.0
+
+
+def test_quoted_prices_and_cards_are_read_first(domain):
+    from toolgym.envs.grounding import ungrounded_facts
+
+    readers = {"add_data_refill": "list_data_refills", "change_plan": "list_plans", "make_payment": "get_customer_details"}
+    seen = set()
+    for task in domain.generate_tasks(80, seed=12, kinds=["multi_step", "multi_turn"], size="small"):
+        names = [c.name for s in task.plan for c in s.calls]
+        for write, read in readers.items():
+            if write in names:
+                seen.add(write)
+                assert read in names[: names.index(write)], (task.seed, names)
+        assert not ungrounded_facts(_gold(task).messages)
+    assert seen == set(readers)
+
+
+def test_missing_info_asks_for_the_fact_of_the_person_asked_about(domain):
+    from toolgym.domains.telecom.tasks.people import CONTACTS
+
+    others = 0
+    for task in domain.generate_tasks(80, seed=13, kinds=["no_tool/missing_info"], size="small"):
+        request = task.scenario.requests[0]
+        ask = domain.phrasebook.say(task.replies[0].intent, task.seed, **task.replies[0].vars)
+        about = task.no_tool.about
+        assert about in ask and task.no_tool.missing[0] in ask
+        whom = [w for w in CONTACTS if f"my {w}" in request.lower()]
+        if about != "your":
+            others += 1
+            assert about.removeprefix("your ").removesuffix("'s") in whom, (request, about)
+        user_reply = next(m["content"] for m in _gold(task).messages[3:] if m["role"] == "user")
+        owner = about.removeprefix("your").strip()  # "" for the customer's own line, "son's" for their son's
+        assert " ".join(w for w in ("my", owner, task.no_tool.missing[0]) if w) in user_reply
+    assert others >= 20
+
+
+def test_unavailable_replies_state_no_account_detail(domain):
+    from toolgym.envs.grounding import stated_facts
+
+    for task in domain.generate_tasks(60, seed=14, kinds=["no_tool/unavailable"], size="small"):
+        reply = [m["content"] for m in _gold(task).messages if m["role"] == "assistant"][0]
+        assert not stated_facts(reply), reply
+        assert task.no_tool.action and task.no_tool.action in reply
+
+
+def test_customers_ask_for_what_they_know_never_an_internal_id(domain):
+    for task in domain.generate_tasks(300, seed=15, kinds=["single"], size="small"):
+        assert "line id" not in task.scenario.requests[0].lower()
+
+
+def test_some_customers_decline_and_the_gold_then_changes_nothing(domain):
+    declined = [
+        t for t in domain.generate_tasks(150, seed=16, kinds=["multi_step"], size="small") if any(s.declined for s in t.plan)
+    ]
+    assert len(declined) >= 3
+    for task in declined:
+        trajectory = _gold(task)
+        assert trajectory.verification.value == 1.0 and trajectory.verification.passed
+        made = {c["function"]["name"] for m in trajectory.messages for c in m.get("tool_calls") or []}
+        assert not made & {c.name for c in task.declined_calls()}
+        assert not trajectory.diff.changed and not trajectory.diff.added
+        # Making the declined change anyway fails the task.
+        assert task.forbidden or task.declined_calls()
+
+
+def test_every_acting_task_has_outputs_its_final_reply_states(domain):
+    from toolgym.verifiers.conduct import final_answer
+
+    for task in domain.generate_tasks(40, seed=17, kinds=["single", "parallel", "multi_step", "multi_turn", "injection"], size="small"):
+        assert task.required_outputs, (task.kind, task.seed)
+        trajectory = _gold(task)
+        assert final_answer(task, trajectory).value == 1.0
+        # With the reports emptied, the outcome is no longer stated.
+        trajectory.messages = [
+            {**m, "content": ""} if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls") else m
+            for m in trajectory.messages
+        ]
+        assert final_answer(task, trajectory).value < 1.0, (task.kind, task.seed)

@@ -83,7 +83,10 @@ FOLLOW_UPS = {
         conflicts=frozenset({"change_plan", "add_data_refill"}),
     ),
     "account_overview": FollowUp(lambda c, s, i: account_overview(c, s)),
-    "lines_usage": FollowUp(lambda c, s, i: lines_usage(c, s), fits=lambda s: bool(s.other_lines)),
+    # not after a data-cap fix: that fault sets the line's usage apart from what the index holds
+    "lines_usage": FollowUp(
+        lambda c, s, i: lines_usage(c, s), fits=lambda s: bool(s.other_lines), conflicts=frozenset({"add_data_refill"})
+    ),
     "plan_price": FollowUp(lambda c, s, i: plan_price(c, i)),
     "refill_price": FollowUp(lambda c, s, i: refill_price(c, i)),
     "cheapest_plan": FollowUp(lambda c, s, i: cheapest_plan(c, i)),

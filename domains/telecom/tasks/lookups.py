@@ -17,7 +17,7 @@ from .people import CONTACTS
 def _outage_answer(index: Index, region: str) -> tuple[str, list[str]]:
     end = index.outages.get(region)
     if end is None:
-        return f"{region}: no active outage", []
+        return f"{region}: no active outage", [f"{region}: no active outage"]
     return f"{region}: an outage expected to end at {end:%H:%M}", [f"{end:%H:%M}"]
 
 
@@ -98,11 +98,12 @@ def _cheapest_with(gigabytes: float):
 
 # What a customer may ask about their own account that identifying them answers: the topic of
 # the `ask_my_<topic>` phrasings, and the fields of `find_customer_by_phone` the reply states.
+# Only what a customer meets on paper (a customer or account number on a letter or bill, the
+# holder's name): the line id is internal and no customer asks for it.
 ACCOUNT_TOPICS = {
     "customer_id": ("customer_id",),
     "account_id": ("account_id",),
     "holder": ("full_name",),
-    "line_id": ("line_id",),
     "account": ("account_id", "full_name"),
 }
 

@@ -16,10 +16,9 @@ from .index import index_of
 from .parts import assemble
 from .people import CONTACTS, RELATIVES
 
-# Requests that need the line's phone number: fixed ones, then ones whose phrasings fill slots.
-NEEDS_NUMBER = ("missing_number_refill", "missing_number_pay", "missing_number_roaming", "missing_number_suspend",
-                "missing_number_usage", "missing_number_plan",
-                "missing_number_refill_for", "missing_number_refill_own", "missing_number_pay_for",
+# Requests that need the line's phone number or the region, for the customer's own line or for
+# someone else's (`_for`: the missing fact is that person's, and the agent asks for it as theirs).
+NEEDS_NUMBER = ("missing_number_refill_for", "missing_number_refill_own", "missing_number_pay_for",
                 "missing_number_pay_own", "missing_number_roaming_for", "missing_number_roaming_own",
                 "missing_number_plan_for", "missing_number_plan_own", "missing_number_suspend_for",
                 "missing_number_suspend_own", "missing_number_usage_for", "missing_number_resume_for",
@@ -49,17 +48,30 @@ def _slots(ctx: GenContext) -> dict[str, Any]:
 
 
 def missing_info(ctx: GenContext) -> Task:
-    """The customer wants something done but cannot say which line (or where they are)."""
+    """The customer wants something done but cannot say which line (or where they are).
+
+    The agent asks for the fact of the person the request is about: "your son's phone number"
+    when the customer calls about their son's line, "your phone number" for their own.
+    """
     if ctx.rng.random() < 0.8:
         intent, label = ctx.pick(NEEDS_NUMBER), "phone number"
     else:
         intent, label = ctx.pick(NEEDS_REGION), "service region"
+    slots = _slots(ctx)
+    whose = ""  # the customer's own
+    if intent.endswith("_for"):
+        whose = f"{slots['contact'] if intent.startswith('missing_region') else slots['who']}'s"
+    asked = f"{whose} {label}".strip()  # what the agent asks for, after "your"
     part = Segment(
-        request=ctx.say(intent, **_slots(ctx)),
+        request=ctx.say(intent, **slots),
         goal=ctx.say("goal_missing_info"),
-        reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
-        unknown=[label],
+        reply=Utterance(intent="ask_missing", vars={"labels": [asked]}),
+        unknown=[asked],
         identifies=False,
     )
-    spec = NoToolSpec(reason=f"the request cannot be served without the {label}", missing=[label])
+    spec = NoToolSpec(
+        reason=f"the request cannot be served without the {label}",
+        missing=[label],
+        about=f"your {whose}".strip(),
+    )
     return assemble(ctx, None, [part], no_tool=spec)

@@ -119,25 +119,28 @@ def unavailable(ctx: GenContext) -> Task:
             break
     else:
         raise GeneratorBug("telecom unavailable: no draw needed an account change")
-    tool, action = write
+    # The customer was never identified (no call is made), so the reply names the action in
+    # general words, never the account's amounts, bills or card endings.
+    tool = write
+    action = ctx.say(f"unavailable_{tool}")
     request = Segment(
         request=f"{part.request} {ctx.say('give_number', number=sub.phone_number)}",
         goal=part.goal,
-        reply=Utterance(intent="decline_unavailable", vars={"action": action or tool.replace("_", " ")}),
+        reply=Utterance(intent="decline_unavailable", vars={"action": action}),
         setup=part.setup,
         facts=[phone_fact(sub), *part.facts],
         withheld=part.withheld,
         identifies=False,
     )
     offered = [t.name for t in ctx.domain.agent_tools if t.name != tool]
-    spec = NoToolSpec(reason=f"the tool {tool!r} is not available", withheld_tools=[tool])
+    spec = NoToolSpec(reason=f"the tool {tool!r} is not available", withheld_tools=[tool], action=action)
     return assemble(ctx, sub, [request], tools=offered, no_tool=spec)
 
 
-def _first_account_change(ctx: GenContext, part: Segment) -> tuple[str, str | None] | None:
-    """(tool name, confirmation text) of the first account change the part makes."""
+def _first_account_change(ctx: GenContext, part: Segment) -> str | None:
+    """The name of the first account-changing tool the part calls."""
     for step in part.steps:
         for c in step.calls:
             if step.caller == "agent" and ctx.domain.tool(c.name).writes:
-                return c.name, step.confirm
+                return c.name
     return None

@@ -7,6 +7,7 @@ short lead-in before each request after the first.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -18,14 +19,27 @@ from .index import Subscriber
 PHONE_FACT = "phone"
 
 
-def agent(*calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None) -> Step:
-    return Step(calls=list(calls), needs=list(needs), confirm=confirm)
+def agent(
+    *calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None, evidence: tuple[str, ...] = ()
+) -> Step:
+    """An agent step; `evidence`: for a fix, the words of a tool result or the customer showing the fault."""
+    return Step(calls=list(calls), needs=list(needs), confirm=confirm, evidence=list(evidence))
 
 
-def user(ctx: GenContext, name: str, intent: str, args: dict[str, Any] | None = None, **words: Any) -> Step:
-    """An on-phone step the agent asks the customer to do, in the domain's words."""
+def user(
+    ctx: GenContext,
+    name: str,
+    intent: str,
+    args: dict[str, Any] | None = None,
+    *,
+    evidence: tuple[str, ...] = (),
+    **words: Any,
+) -> Step:
+    """An on-phone step the agent asks the customer to do, in the domain's words (`evidence` as for `agent`)."""
     args = args or {}
-    return Step(caller="user", calls=[call(name, **args)], instruction=ctx.say(intent, **args, **words))
+    return Step(
+        caller="user", calls=[call(name, **args)], instruction=ctx.say(intent, **args, **words), evidence=list(evidence)
+    )
 
 
 
@@ -52,6 +66,33 @@ def by_phone(ctx: GenContext, sub: Subscriber, *, withhold: bool) -> Identity:
     )
 
 
+def _without_repeated_reads(ctx: GenContext, parts: list[Segment]) -> list[Segment]:
+    """Drop a read a later request would make again with nothing changed since: its result is
+    still in the chat (a second request often starts by reading what the first one read)."""
+    fresh: set[str] = set()
+    kept_parts = []
+    for part in parts:
+        steps = []
+        for step in part.steps:
+            if step.declined:  # the customer said no: nothing changed
+                steps.append(step)
+                continue
+            if step.caller == "user" or any(ctx.domain.tool(c.name).writes for c in step.calls):
+                fresh.clear()  # the world may have changed: reading again is fair
+                steps.append(step)
+                continue
+            calls = [c for c in step.calls if _key(c) not in fresh]
+            fresh.update(_key(c) for c in calls)
+            if calls:
+                steps.append(step if len(calls) == len(step.calls) else step.model_copy(update={"calls": calls}))
+        kept_parts.append(replace(part, steps=steps))
+    return kept_parts
+
+
+def _key(c: ToolCall) -> str:
+    return json.dumps([c.name, c.arguments], sort_keys=True, default=str)
+
+
 def assemble(
     ctx: GenContext,
     sub: Subscriber | None,
@@ -64,6 +105,7 @@ def assemble(
     """The task of `parts` for the customer `sub` (None: nobody is on the line's account)."""
     lead_in = ctx.say("next_request")
     parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
+    parts = _without_repeated_reads(ctx, parts)
     return compose(
         ctx,
         parts,

@@ -9,11 +9,16 @@ from dataclasses import dataclass
 from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call, money
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
-from .faults import refill_fact
+from .faults import payment_steps, refill_fact
 from .index import Subscriber
 from .parts import agent, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
+DECLINE_SHARE = 0.15  # requests where the customer, told the price, says no: the gold makes no change
+
+
+def _declines(ctx: GenContext) -> bool:
+    return ctx.rng.random() < DECLINE_SHARE
 
 
 def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
@@ -52,21 +57,26 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
 def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
     choices = [p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)]
     plan = ctx.pick(choices)
-    steps = [agent(call("get_line_details", line_id=sub.line_id))]
-    if ctx.rng.random() < 0.6:
-        steps.append(agent(call("list_plans")))
+    # the line's plan and the catalogue's price are read before the price is quoted
+    steps = [agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_plans"))]
     steps.append(
         agent(
             call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
             confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
         )
     )
+    reply = Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price})
+    outputs = [plan.name, money(plan.monthly_price)]
+    if _declines(ctx):  # the price heard, the customer keeps the plan they have
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_change_plan", vars={"plan": plan.name, "current": sub.plan.name})
+        outputs = [sub.plan.name]
     return Segment(
         request=ctx.say("ask_change_plan", plan=plan.name),
         goal=ctx.say("goal_change_plan", plan=plan.name),
         steps=steps,
-        reply=Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price}),
-        outputs=[plan.name, money(plan.monthly_price)],
+        reply=reply,
+        outputs=outputs,
         forbidden=[
             Forbidden(reason="only the plan the customer named", tool="change_plan", arguments={"plan_id": p.plan_id})
             for p in PLANS
@@ -87,6 +97,7 @@ def suspend_lost(ctx: GenContext, sub: Subscriber) -> Segment:
             )
         ],
         reply=Utterance(intent="done_suspend", vars={"number": sub.phone_number}),
+        outputs=[sub.phone_number, "suspended"],
         forbidden=[Forbidden(reason="the phone was lost", tool="suspend_line", arguments={"reason": "customer_request"})],
     )
 
@@ -103,24 +114,23 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
             user(ctx, "run_speed_test", "do_speed_test"),
         ],
         reply=Utterance(intent="done_resume", vars={"number": sub.phone_number}),
+        outputs=[sub.phone_number, "active"],
         forbidden=[Forbidden(reason="nothing is owed", tool="make_payment")],
     )
 
 
 def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
     bill = sub.open_bill
-    method = ctx.say("method_" + sub.method_kind, last4=sub.method_last4)
+    steps = payment_steps(ctx, sub, bill)
+    reply = Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
+    if _declines(ctx):  # told the amount and the card, the customer would rather pay later
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
     return Segment(
         request=ctx.say("ask_pay_bill"),
         goal=ctx.say("goal_pay_bill"),
-        steps=[
-            agent(call("list_bills", account_id=sub.account_id)),
-            agent(
-                call("make_payment", bill_id=bill.bill_id, method_id=sub.method_id, amount=bill.amount),
-                confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=method),
-            ),
-        ],
-        reply=Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id}),
+        steps=steps,
+        reply=reply,
         outputs=[money(bill.amount)],
     )
 
@@ -128,14 +138,14 @@ def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
 def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
     """Roaming before a trip; on a plan without roaming, the customer agrees to Travel 20 first."""
     country, _ = ctx.pick(DESTINATIONS)
-    steps = [agent(call("get_line_details", line_id=sub.line_id))]
+    # the line shows its plan and roaming setting; the catalogue shows whether it roams and the fee
+    steps = [agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_plans"))]
     fee = sub.plan.roaming_daily_fee
     intent = "ask_roaming_trip"
     if not sub.plan.roaming_supported:
         travel = next(p for p in PLANS if p.plan_id == "travel_20")
         intent, fee = "ask_roaming_trip_new_plan", travel.roaming_daily_fee
         steps += [
-            agent(call("list_plans")),
             agent(
                 call("change_plan", line_id=sub.line_id, plan_id=travel.plan_id),
                 confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=travel.name, price=travel.monthly_price),
@@ -149,23 +159,30 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
         goal=ctx.say("goal_roaming_trip", country=country),
         steps=steps,
         reply=Utterance(intent="done_roaming_trip", vars={"country": country, "fee": fee}),
+        outputs=[country] + ([money(fee)] if fee else []),
         forbidden=[Forbidden(reason="roaming is wanted on", tool="disable_roaming")],
     )
 
 
 def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
     refill = ctx.pick(REFILLS)
+    steps = [
+        agent(call("list_data_refills")),  # the price quoted is read, never assumed
+        agent(
+            call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
+            confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
+        ),
+    ]
+    reply = Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price})
+    if _declines(ctx):  # the price heard, the customer does without
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_refill", vars={"gb": refill.gigabytes, "price": refill.price})
     return Segment(
         request=ctx.say("ask_refill", gb=refill.gigabytes),
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
-        steps=[
-            agent(
-                call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
-                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
-            )
-        ],
-        reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
+        steps=steps,
+        reply=reply,
         outputs=[money(refill.price)],
         forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
     )

@@ -1,9 +1,10 @@
 """Troubleshooting parts: one or more faults set into the world, and the way back to a working phone.
 
-The gold plan reads the line, checks for an outage where the customer is (at home), may ask
-the customer to look at the status bar, clears each fault in stage order, restarts the phone
-if a setting needs it, and ends with a speed test that passes (unless only a technician or
-the end of an outage can help).
+The gold plan reads the line, checks for an outage where the customer is (at home), has the
+customer read what shows each phone fault (the network settings, the status bar, the APN),
+clears each fault in the policy's order only once it has been seen, restarts the phone if a
+setting needs it, and ends with a speed test that passes (unless only a technician or the end
+of an outage can help).
 """
 
 from __future__ import annotations
@@ -11,11 +12,26 @@ from __future__ import annotations
 from toolgym.envs import Fact, Forbidden, GenContext, Segment, Step, Utterance, call
 
 from ..catalogue import DESTINATIONS
-from .faults import ABROAD, DIAGNOSE, FAULTS, FIXABLE_AT_HOME, RESTART, TERMINAL, TEST, line_edit, phone_edit
+from .faults import (
+    ABROAD,
+    DIAGNOSE,
+    FAULTS,
+    FIXABLE_AT_HOME,
+    PHONE,
+    PHONE_ORDER,
+    RESTART,
+    SETTINGS_CHECK,
+    TERMINAL,
+    TEST,
+    line_edit,
+    phone_edit,
+)
 from .index import Index, Subscriber
 from .parts import agent, user
 
 LOCATION_FACT = "location"
+SPEED_TEST_PASSED = "passed"  # the outcome every fixed connection reports (see `troubleshoot_done`)
+RESTART_NEEDED = "restart is needed"  # what the customer reports after resetting the APN
 ALWAYS_FORBIDDEN = (
     Forbidden(reason="troubleshooting never changes the plan without the customer asking", tool="change_plan"),
     Forbidden(reason="nothing here calls for a refund", tool="refund_payment"),
@@ -41,6 +57,7 @@ def choose_faults(ctx: GenContext, index: Index) -> tuple[Subscriber, list[str]]
 
 
 def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Segment:
+    fault_names = sorted(fault_names, key=_policy_rank)
     faults = [FAULTS[n] for n in fault_names]
     abroad = any(f.abroad for f in faults)
     terminal = any(f.terminal for f in faults)
@@ -55,20 +72,20 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Se
     else:
         place = sub.region
         staged.append((DIAGNOSE, -1, agent(call("check_outages", region=sub.region), needs=(LOCATION_FACT,))))
-    if ctx.rng.random() < 0.4:
-        staged.append((DIAGNOSE, 0, user(ctx, "check_status_bar", "do_check_status_bar")))
+    if any(fix.settings_check for fix in fixes):  # one look at every switch shows each switch fault
+        staged.append((PHONE, -1, user(ctx, SETTINGS_CHECK, "do_check_network_settings")))
     for order, fix in enumerate(fixes):
         staged += [(stage, order, step) for stage, step in fix.steps]
         part.setup += fix.setup
     if any(fix.restart for fix in fixes):
-        staged.append((RESTART, 0, user(ctx, "restart_device", "do_restart")))
+        staged.append((RESTART, 0, user(ctx, "restart_device", "do_restart", evidence=(RESTART_NEEDED,))))
     if not terminal:
         staged.append((TEST, 0, user(ctx, "run_speed_test", "do_speed_test")))
     part.steps = [step for _, _, step in sorted(staged, key=lambda s: (s[0], s[1]))]
 
     part.facts = [_location_fact(place)] + [f for fix in fixes for f in fix.facts]
     part.withheld = [k for fix in fixes for k in fix.withheld]
-    part.outputs = [o for fix in fixes for o in fix.outputs]
+    part.outputs = [o for fix in fixes for o in fix.outputs] + ([] if terminal else [SPEED_TEST_PASSED])
     part.forbidden = [r for fix in fixes for r in fix.forbidden] + list(ALWAYS_FORBIDDEN)
     if not terminal:
         part.forbidden += FIXABLE_FORBIDDEN
@@ -78,6 +95,11 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Se
     intent = "troubleshoot_done" if not terminal else f"troubleshoot_{fault_names[0]}"
     part.reply = Utterance(intent=intent, vars={"done": [d for fix in fixes for d in fix.done]})
     return part
+
+
+def _policy_rank(name: str) -> int:
+    """Account faults first (their stages order them), then phone faults in the policy's order."""
+    return PHONE_ORDER.index(name) if name in PHONE_ORDER else -1
 
 
 def _trip_edits(sub: Subscriber, country: str, city: str, fault_names: list[str]):
