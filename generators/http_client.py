@@ -57,6 +57,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolgym.errors import ConfigError, ToolgymError
 
+from .redaction import remember, scrub, url_secrets
 from .usage import Usage, record_usage
 
 log = logging.getLogger(__name__)
@@ -303,12 +304,13 @@ class Endpoint:
 
 
 def _server_message(exc: Any) -> str:
+    """The server's own words about an error, secrets masked (servers echo headers back)."""
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:300]
-    return str(body or exc)[:300]
+            return scrub(str(inner["message"]))[:300]
+    return scrub(str(body or exc))[:300]
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -355,6 +357,7 @@ def resolve_connection(base_url: str | None, api_key: str | None) -> tuple[str, 
     if urlsplit(url).scheme not in ("http", "https"):
         raise ConfigError(f"base_url {public_url(url)!r} must start with http:// or https://")
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+    remember(key, *url_secrets(url))  # masked in every error, log line and file from now on
     return url.rstrip("/"), key
 
 
