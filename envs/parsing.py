@@ -43,13 +43,13 @@ def load_json(text: str) -> Any:
     return value
 
 
-def json_problem(value: Any) -> str | None:
+def json_problem(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
     """Why `value` is not a bounded JSON value (None if it is); iterative, so any depth is safe."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return f"nested deeper than {MAX_DEPTH} levels"
+        if depth > max_depth:
+            return f"nested deeper than {max_depth} levels"
         if item is None or isinstance(item, bool | str):
             continue
         if isinstance(item, int):
