@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.config import JobConfig
+from toolgym.envs import caches
 from toolgym.envs.task import Task
 
 from .executors import make_executor
@@ -31,6 +32,7 @@ async def run_job_async(
     repair: drop the flushes of shards whose checksum no longer matches, and redo their tasks.
     """
     out = Path(out_dir) if out_dir is not None else config.output_dir()
+    caches.configure(**config.caches.model_dump())
     policy = config.failures
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True,
                            max_attempts=policy.max_attempts if policy.retry else 1, repair=repair)
