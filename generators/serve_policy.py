@@ -389,6 +389,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--seed", type=int, default=0, help="seed of the fault draws")
     parser.add_argument("--garbage-rate", type=float, default=0.0, help="share answered 200 with a non-JSON body")
     parser.add_argument("--drip-rate", type=float, default=0.0, help="share answered one byte at a time")
+    parser.add_argument("--drip-s", type=float, default=0.5, help="seconds between two bytes of a dripped answer")
     parser.add_argument("--status", type=int, help="answer every chat request with this HTTP status")
     parser.add_argument("--idle-timeout-s", type=float, default=15.0,
                         help="close a connection that sends no complete request for this long")
@@ -402,7 +403,7 @@ def run_args(args: argparse.Namespace) -> int:
     try:
         faults = Faults(args.latency_ms, args.error_rate, args.rate_limit_rate, args.timeout_rate,
                         args.malformed_rate, args.hang_s, args.seed, args.idle_timeout_s, args.garbage_rate,
-                        args.drip_rate, status=args.status)
+                        args.drip_rate, args.drip_s, status=args.status)
     except ValueError as exc:
         print(f"serve-policy: error: {exc}", file=sys.stderr)
         return 2
