@@ -89,6 +89,8 @@ class DatasetWriter:
         self.max_attempts, self.repair = max_attempts, repair
         self.config = card.redact(config)
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        if not (self.out_dir / MANIFEST).exists():  # before the lock file: refuse a foreign directory untouched
+            self._check_unclaimed(self._shards_on_disk())
         self._lock = manifest.lock(self.out_dir)
         self._state = "open"
         self._summary: dict[str, Any] | None = None
@@ -103,7 +105,7 @@ class DatasetWriter:
     def _open(self, resume: bool) -> None:
         path = self.out_dir / MANIFEST
         state = manifest.read(path)
-        on_disk = {p.relative_to(self.out_dir).as_posix(): p for s in SPLITS for p in manifest.shard_files(self.out_dir / s)}
+        on_disk = self._shards_on_disk()
         if not state.records:
             self._check_unclaimed(on_disk)
         dropped = {r.get("seq") for r in state.records if r.get("type") == "drop"}
@@ -181,6 +183,9 @@ class DatasetWriter:
                                "orphans_removed": self.orphans_removed, "config": self.config})  # fmt: skip
         if flushes:
             self._write_failures()
+
+    def _shards_on_disk(self) -> dict[str, Path]:
+        return {p.relative_to(self.out_dir).as_posix(): p for s in SPLITS for p in manifest.shard_files(self.out_dir / s)}
 
     def _check_unclaimed(self, on_disk: dict[str, Path]) -> None:
         """A directory with no manifest must hold nothing this writer could overwrite or delete."""
