@@ -49,3 +49,23 @@ def test_a_megabyte_reply_is_read_and_answered(name):
     assert observation[-1]["role"] == "user" and observation[-1]["content"]
     assert env.messages[-2]["content"] == reply.strip()
     assert spent < 5.0, f"a 1 MB reply took {spent:.1f}s of CPU (the quadratic regex took minutes)"
+
+
+def test_hostile_completions_never_escape_verify_or_the_rewards():
+    from toolgym.verifiers import rewards
+
+    env = toolgym.make("retail").unwrapped
+    tasks = env.domain.generate_tasks(5, seed=1)
+    env.reset(options={"task": tasks[0]})
+    rng = random.Random("hostile-rewards")
+    target = {"role": "assistant", "tool_calls": [
+        {"type": "function", "function": {"name": "calculate", "arguments": {"expression": "1+1"}}}]}
+    for number in range(3000):
+        action = hostile_action(rng, env.tools, env.action_space)
+        for reward in (rewards.tool_call_reward, rewards.exact_match_reward, rewards.f1_reward):
+            (value,) = reward([action], target=[target])
+            assert 0.0 <= value <= 1.0
+        assert rewards.format_reward([action])[0] in (0.0, 1.0)
+        if number % 10 == 0:
+            score = toolgym.verify(tasks[number % 5], [{"role": "user", "content": "hi"}, action])
+            assert score.value < 1.0, "a hostile reply never earns full marks"
