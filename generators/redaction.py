@@ -18,7 +18,8 @@ _PATTERNS = [
     (re.compile(r"(?i)\b(authorization|x-api-key|api-key|proxy-authorization)(\"?\s*[:=]\s*\"?)(bearer\s+|basic\s+)?[^\s\"',;}]+"),
      lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{MASK}"),
     (re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]+"), lambda m: f"Bearer {MASK}"),
-    (re.compile(r"\b(sk|hf|ghp|gho|xox[bp])[-_][A-Za-z0-9_\-]{3,}"), lambda m: MASK),
+    # key-shaped: a known prefix, then a token with a digit in it (so `hf_dataset` stays a word)
+    (re.compile(r"\b(sk|hf|ghp|gho|xox[bp])[-_](?=[A-Za-z_\-]*\d)[A-Za-z0-9_\-]{3,}"), lambda m: MASK),
     (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@:]*:[^/\s@]*@"), lambda m: f"{m.group(1)}{MASK}@"),
     (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@:]+@"), lambda m: f"{m.group(1)}{MASK}@"),
     (re.compile(r"(?i)\b((?:api[_-]?key|access[_-]?token|token|key|password|secret)=)[^&\s\"']+"),

@@ -53,3 +53,22 @@ def test_usage_takes_only_sane_counts(usage):
 ])
 def test_confirmation_reading(text, asks):
     assert asks_confirmation(text) is asks
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("key sk-abc123 rejected", "sk-abc123"),
+    ("Authorization: Bearer tok-77", "tok-77"),
+    ('{"authorization": "Bearer q1w2"}', "q1w2"),
+    ("http://alice:pw-9@host/v1", "pw-9"),
+    ("GET /v1?api_key=z9y8&x=1", "z9y8"),
+])
+def test_scrub_masks_secret_shapes(text, secret):
+    from toolgym.generators.redaction import scrub
+
+    assert secret not in scrub(text) and "[redacted]" in scrub(text)
+
+
+def test_scrub_keeps_ordinary_words():
+    from toolgym.generators.redaction import scrub
+
+    assert scrub("hf_dataset of task-12 from http://host:8000/v1") == "hf_dataset of task-12 from http://host:8000/v1"
