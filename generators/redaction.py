@@ -18,7 +18,9 @@ _PATTERNS = [
     (re.compile(r"(?i)\b(authorization|x-api-key|api-key|proxy-authorization)(\"?\s*[:=]\s*\"?)(bearer\s+|basic\s+)?[^\s\"',;}]+"),
      lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{MASK}"),
     (re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]+"), lambda m: f"Bearer {MASK}"),
-    # key-shaped: a known prefix, then a token with a digit in it (so `hf_dataset` stays a word)
+    # key-shaped: sk- and 6 more characters, or another known prefix and a token with a digit
+    # in it (so `hf_dataset` stays a word)
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"), lambda m: MASK),
     (re.compile(r"\b(sk|hf|ghp|gho|xox[bp])[-_](?=[A-Za-z_\-]*\d)[A-Za-z0-9_\-]{3,}"), lambda m: MASK),
     (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@:]*:[^/\s@]*@"), lambda m: f"{m.group(1)}{MASK}@"),
     (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@:]+@"), lambda m: f"{m.group(1)}{MASK}@"),

@@ -57,6 +57,7 @@ def test_confirmation_reading(text, asks):
 
 @pytest.mark.parametrize("text, secret", [
     ("key sk-abc123 rejected", "sk-abc123"),
+    ("key sk-onlyletters rejected", "sk-onlyletters"),
     ("Authorization: Bearer tok-77", "tok-77"),
     ('{"authorization": "Bearer q1w2"}', "q1w2"),
     ("http://alice:pw-9@host/v1", "pw-9"),

@@ -84,6 +84,21 @@ def test_failures_past_max_attempts_are_final(toy_domain, tmp_path):
     assert flushed == 20, "two attempts per task, then the failure is final and the third run retries nothing"
 
 
+def test_no_retry_failures_keeps_failures_final(toy_domain, tmp_path, good_server):
+    bad, url = _serve("--error-rate", "1")
+    config = _config(tmp_path, url)
+    out = tmp_path / "out"
+    try:
+        assert cli_main(["generate", str(config), "-q", "--out", str(out), "--no-retry-failures"]) == 1
+    finally:
+        bad.kill()
+        bad.wait()
+    code = cli_main(["generate", str(config), "-q", "--out", str(out), "--no-retry-failures",
+                     "--set", f"teachers.0.base_url={good_server}"])
+    assert code == 1  # still 10 of 10 failed: nothing was retried
+    assert _ids(out) == {split: [] for split in SPLITS}
+
+
 class _EchoingServer:
     """A server that answers 500 and echoes the request's Authorization header in its error."""
 
