@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/generate.py
 	$(BIN)/python benchmarks/teacher.py
+	$(BIN)/python benchmarks/hostile.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -6,8 +6,8 @@ The reference server runs in a subprocess on loopback with added latency and ans
 oracle. This process replays real chat states (every prefix of the oracle's rollouts that ends
 before an assistant turn) as teacher calls, `concurrency` in flight, for a fixed time per path:
 
-- OpenAITeacher as configured by default (FastTransport for http:// endpoints);
-- OpenAITeacher on httpx2's own transport (pool sized to the concurrency);
+- OpenAITeacher as configured by default (the `openai` package's aiohttp transport);
+- OpenAITeacher on the client's httpx2 transport (pool sized to the concurrency);
 - the plain `openai` client, `chat.completions.create` with default settings.
 
 Throughput is reported as a share of the ideal (concurrency / latency), client CPU as this

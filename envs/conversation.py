@@ -15,7 +15,7 @@ from typing import Any, Literal
 from .task import Fact, Step, Task, Utterance
 
 STOP_MARKER = "###STOP###"
-_CONFIRM = re.compile(r"\(yes/no\)|\b(confirm|proceed|go ahead)\b[^.]*\?", re.IGNORECASE)
+_CONFIRM_WORD = re.compile(r"\b(confirm|proceed|go ahead)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 _REQUEST = re.compile(r"\?|\bplease (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need)\b", re.IGNORECASE)
 
@@ -81,7 +81,18 @@ def assistant_turns(messages: list[dict[str, Any]]) -> int:
 
 
 def asks_confirmation(text: str) -> bool:
-    return bool(_CONFIRM.search(text))
+    """'(yes/no)', or confirm / proceed / go ahead followed by a '?' before the next '.'.
+
+    Checked per '.'-separated piece, up to its last '?': linear in the text (a regex with
+    `[^.]*` then a question mark after each keyword is quadratic on long replies).
+    """
+    if "(yes/no)" in text.lower():
+        return True
+    for piece in text.split("."):
+        question = piece.rfind("?")
+        if question > 0 and _CONFIRM_WORD.search(piece, 0, question):
+            return True
+    return False
 
 
 def confirm_step_asked(task: Task, messages: list[dict[str, Any]]) -> Step | None:

@@ -12,6 +12,7 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .caches import Bounded
 from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
 from .task import ALL_KINDS, Task
 from .tools import Tool
@@ -76,8 +77,8 @@ class Domain:
         if not self.policy_path.exists():
             raise DomainError(f"domain {name!r}: missing {self.policy_path}")
         self.phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
-        self._templates: dict[tuple[int, str], WorldTemplate] = {}
-        self._policies: dict[tuple[int, str], str] = {}
+        self._templates: Bounded[tuple[int, str], WorldTemplate] = Bounded("world_templates")
+        self._policies: Bounded[tuple[int, str], str] = Bounded("world_templates")
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -111,7 +112,7 @@ class Domain:
 
     # ---- worlds --------------------------------------------------------------------------
     def template(self, seed: int | None = None, size: str | None = None) -> WorldTemplate:
-        """The built world for (seed, size); built on first use, then kept."""
+        """The built world for (seed, size); built on first use, then kept (the last `caches.world_templates`)."""
         seed = self.world_seed if seed is None else seed
         size = size or self.default_size
         if size not in self.sizes:

@@ -15,6 +15,7 @@ import gymnasium as gym
 
 from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 
+from .caches import Bounded
 from .conversation import strip_stop
 from .domain import Domain
 from .parsing import PARSERS, parse_action
@@ -60,7 +61,8 @@ class ToolEnv(gym.Env):
         self.render_mode = render_mode
         self.kinds = list(kinds or self.domain.kinds)
         self.world_size = world_size
-        self._tasks: dict[str, Task] = {t.id: t for t in tasks or ()}
+        self._given: dict[str, Task] = {t.id: t for t in tasks or ()}  # the caller's pool, kept whole
+        self._tasks: Bounded[str, Task] = Bounded("env_tasks")  # tasks drawn or passed since: the recent ones
         all_tools = [t.schema for t in self.domain.agent_tools]
         self.action_space = AssistantMessageSpace(all_tools)
         self.observation_space = ChatSpace()
@@ -79,9 +81,11 @@ class ToolEnv(gym.Env):
         if isinstance(chosen, str):
             if chosen.lstrip().startswith("{"):
                 return Task.model_validate_json(chosen)
-            if chosen not in self._tasks:
-                raise UnknownNameError("task id (pass the Task itself, or tasks=[...] to the env)", chosen, self._tasks)
-            return self._tasks[chosen]
+            found = self._given.get(chosen) or self._tasks.get(chosen)
+            if found is None:
+                raise UnknownNameError("task id (pass the Task itself, or tasks=[...] to the env)", chosen,
+                                       [*self._given, *self._tasks])
+            return found
         if chosen is not None:
             raise ConfigError(f"options['task'] must be a Task, its dict or JSON, or a task id; got {type(chosen).__name__}")
         task_seed = int(self.np_random.integers(0, 2**31 - 1))
@@ -95,7 +99,8 @@ class ToolEnv(gym.Env):
             raise ConfigError(f"task {task.id} is for domain {task.domain!r}, but this env is {self.domain.name!r}")
         self._done = True  # until the new episode is ready: a failure below leaves no half-reset env
         world = self.domain.new_world(task)  # may raise (a bad setup edit): the old episode is ended first
-        self._tasks.setdefault(task.id, task)
+        if task.id not in self._given:
+            self._tasks[task.id] = task
         if self.world is not None:
             self.world.close()
         self.task = task

@@ -9,6 +9,7 @@ reported for the format verifier.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,8 +17,84 @@ from typing import Any
 
 from toolgym.errors import UnknownNameError
 
-_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+MAX_DEPTH = 32  # nesting of a call's arguments; deeper is a format problem, never a RecursionError
+MAX_INT = 2**63  # integers beyond 64 bits are not tool arguments (and 4,300 digits stop int())
+MAX_TEXT = 4 << 20  # characters of one action; the rest is cut (a format problem)
+
+
+class _Unreadable(ValueError):
+    """JSON text that cannot be read as a bounded value; the message says why."""
+
+
+def load_json(text: str) -> Any:
+    """json.loads bounded in depth and number size: any failure is an `_Unreadable` (a ValueError)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise _Unreadable(f"nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise _Unreadable(exc.msg) from None
+    except ValueError as exc:  # the 4,300-digit limit of int()
+        raise _Unreadable(str(exc).split(";")[0]) from None
+    problem = json_problem(value)
+    if problem:
+        raise _Unreadable(problem)
+    return value
+
+
+def json_problem(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
+    """Why `value` is not a bounded JSON value (None if it is); iterative, so any depth is safe."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return f"nested deeper than {max_depth} levels"
+        if item is None or isinstance(item, bool | str):
+            continue
+        if isinstance(item, int):
+            if not -MAX_INT <= item < MAX_INT:
+                return "an integer beyond 64 bits"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return "a number that is not finite"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if not isinstance(key, str):
+                    return f"an object key that is not text ({type(key).__name__})"
+                stack.append((child, depth + 1))
+        elif isinstance(item, list | tuple):
+            stack.extend((child, depth + 1) for child in item)
+        else:
+            return f"a value of type {type(item).__name__}"
+    return None
+
+
+def clean_text(text: str) -> tuple[str, list[str]]:
+    """Text fit to store and compare: lone surrogates replaced, length capped; problems named."""
+    problems = []
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT]
+        problems.append(f"the action is longer than {MAX_TEXT} characters and was cut")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+        problems.append("the text holds lone surrogates (not valid Unicode); they were replaced by '?'")
+    return text, problems
+
+
+def _as_text(value: Any) -> str:
+    """Any value as readable text, whatever it is."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            return repr(value)[:1000]
+        except Exception:  # a hostile __repr__ or a huge int
+            return f"<{type(value).__name__}>"
 
 
 @dataclass
@@ -42,10 +119,10 @@ def _read_call(raw: Any, problems: list[str]) -> dict[str, Any] | None:
     arguments = raw.get("arguments", raw.get("parameters", {}))
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
+            arguments = load_json(arguments)
             problems.append(f"arguments of {raw['name']!r} were a JSON string, not an object")
-        except json.JSONDecodeError:
-            problems.append(f"arguments of {raw['name']!r} are not valid JSON")
+        except ValueError as exc:
+            problems.append(f"arguments of {raw['name']!r} are not valid JSON ({exc})")
     elif not isinstance(arguments, dict):
         problems.append(f"arguments of {raw['name']!r} must be an object")
     return _call(raw["name"], arguments)
@@ -60,10 +137,24 @@ def _message(content: str | None, calls: list[dict[str, Any]], reasoning: str | 
     return message
 
 
+def _split_think(text: str) -> tuple[str | None, str]:
+    """(the <think> blocks joined, the text without them); a linear scan, unlike a lazy regex."""
+    thoughts, rest, position = [], [], 0
+    while True:
+        start = text.find("<think>", position)
+        end = text.find("</think>", start + 7) if start >= 0 else -1
+        if end < 0:
+            rest.append(text[position:])
+            break
+        rest.append(text[position:start])
+        thoughts.append(text[start + 7 : end].strip())
+        position = end + 8
+    return " ".join(thoughts) or None, "".join(rest)
+
+
 def parse_hermes(text: str) -> ParsedAction:
-    problems: list[str] = []
-    reasoning = " ".join(m.strip() for m in _THINK.findall(text)) or None
-    body = _THINK.sub("", text)
+    text, problems = clean_text(text)
+    reasoning, body = _split_think(text)
     if "<think>" in body or "</think>" in body:
         problems.append("unbalanced <think> tags")
     calls: list[dict[str, Any]] = []
@@ -73,9 +164,9 @@ def parse_hermes(text: str) -> ParsedAction:
         if not match.group(0).endswith("</tool_call>"):
             problems.append("a <tool_call> block is not closed")
         try:
-            decoded = json.loads(block)
-        except json.JSONDecodeError as exc:
-            problems.append(f"a <tool_call> block is not valid JSON ({exc.msg})")
+            decoded = load_json(block)
+        except ValueError as exc:
+            problems.append(f"a <tool_call> block is not valid JSON ({exc})")
             unreadable.append(match.group(0))
             continue
         call = _read_call(decoded, problems)
@@ -90,14 +181,16 @@ def parse_hermes(text: str) -> ParsedAction:
 
 
 def parse_json(text: str) -> ParsedAction:
-    problems: list[str] = []
+    text, problems = clean_text(text)
     stripped = text.strip()
     if stripped.startswith("```"):
         stripped = stripped.strip("`").removeprefix("json").strip()
     try:
-        decoded = json.loads(stripped)
-    except json.JSONDecodeError:
-        return ParsedAction(_message(text.strip(), [], None), [])  # plain text reply
+        decoded = load_json(stripped)
+    except _Unreadable as exc:
+        if stripped[:1] in ("{", "["):
+            problems.append(f"the reply looks like JSON but cannot be read ({exc})")
+        return ParsedAction(_message(text.strip(), [], None), problems)  # plain text reply
     if isinstance(decoded, dict) and "tool_calls" in decoded:
         decoded = decoded["tool_calls"]
     items = decoded if isinstance(decoded, list) else [decoded]
@@ -109,32 +202,62 @@ def parse_json(text: str) -> ParsedAction:
 
 
 def normalize_message(action: dict[str, Any]) -> ParsedAction:
-    """An OpenAI-style assistant dict, with arguments decoded to objects where possible."""
+    """An OpenAI-style assistant dict, with arguments decoded to objects where possible.
+
+    Whatever the dict holds, the message made is storable: text is text, arguments are a
+    bounded JSON object or the text that was sent, and every oddity is a format problem.
+    """
     problems: list[str] = []
     if action.get("role", "assistant") != "assistant":
-        problems.append(f"an action must be an assistant message, got role {action.get('role')!r}")
+        problems.append(f"an action must be an assistant message, got role {_as_text(action.get('role'))[:40]!r}")
     content = action.get("content")
     if content is not None and not isinstance(content, str):
         problems.append("content must be text")
-        content = json.dumps(content) if not isinstance(content, str) else content
-    calls = []
-    for raw in action.get("tool_calls") or ():
-        if not isinstance(raw, dict):
-            problems.append(f"a tool call must be an object, got {type(raw).__name__}")
-            continue
-        function = raw.get("function", raw)
-        name, arguments = function.get("name"), function.get("arguments", {})
-        if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError:
-                problems.append(f"arguments of {name!r} are not valid JSON")
-        if not isinstance(name, str):
-            problems.append(f"a tool call has no string name: {str(raw)[:80]!r}")
-            name = None if name is None else json.dumps(name)  # keep it readable and storable
-        calls.append(_call(name, arguments, raw.get("id")))
+        content = _as_text(content)
+    if content is not None:
+        content, found = clean_text(content)
+        problems += found
+    raw_calls = action.get("tool_calls") or ()
+    if not isinstance(raw_calls, list | tuple):
+        problems.append(f"tool_calls must be a list, got {type(raw_calls).__name__}")
+        raw_calls = ()
+    calls = [call for raw in raw_calls if (call := _normalize_call(raw, problems)) is not None]
     reasoning = action.get("reasoning_content") or action.get("reasoning")
+    if reasoning is not None:
+        reasoning, found = clean_text(_as_text(reasoning))
+        problems += found
     return ParsedAction(_message(content, calls, reasoning), problems)
+
+
+def _normalize_call(raw: Any, problems: list[str]) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        problems.append(f"a tool call must be an object, got {type(raw).__name__}")
+        return None
+    function = raw.get("function", raw)
+    if not isinstance(function, dict):
+        problems.append(f"a tool call's 'function' must be an object, got {type(function).__name__}")
+        return None
+    name, arguments = function.get("name"), function.get("arguments", {})
+    if isinstance(arguments, str):
+        arguments, found = clean_text(arguments)
+        problems += found
+        try:
+            arguments = load_json(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            problems.append(f"arguments of {_as_text(name)[:80]!r} are not valid JSON ({exc})")
+    elif (problem := json_problem(arguments)) is not None:
+        problems.append(f"arguments of {_as_text(name)[:80]!r} hold {problem}")
+        arguments = _as_text(arguments)[:1000]  # kept as the text sent; the tool reports it
+    elif not isinstance(arguments, dict) and arguments is not None:
+        problems.append(f"arguments of {_as_text(name)[:80]!r} must be an object")
+    if not isinstance(name, str):
+        problems.append(f"a tool call has no string name: {_as_text(raw)[:80]!r}")
+        name = None if name is None else _as_text(name)[:200]  # keep it readable and storable
+    else:
+        name, found = clean_text(name)
+        problems += found
+    call_id = raw.get("id")
+    return _call(name, arguments, call_id if isinstance(call_id, str) and call_id else None)
 
 
 PARSERS: dict[str, Callable[[str], ParsedAction]] = {"hermes": parse_hermes, "json": parse_json}
@@ -145,7 +268,8 @@ def parse_action(action: Any, parser: str = "hermes") -> ParsedAction:
     if isinstance(action, dict):
         return normalize_message(action)
     if not isinstance(action, str):
-        return ParsedAction(_message(str(action), [], None), [f"an action must be a dict or text, got {type(action).__name__}"])
+        text, problems = clean_text(_as_text(action))
+        return ParsedAction(_message(text, [], None), [f"an action must be a dict or text, got {type(action).__name__}", *problems])
     try:
         read = PARSERS[parser]
     except KeyError:

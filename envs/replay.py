@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from toolgym.errors import GeneratorBug, unknown_name_message
+from toolgym.errors import DomainError, GeneratorBug, unknown_name_message
 
 from .task import Task
 from .tools import ToolOutcome
@@ -25,7 +25,18 @@ def run_call(
         allowed = list(offered) if caller == "agent" else [t.name for t in domain.user_tools]
         message = unknown_name_message("tool", str(name), allowed)
         return ToolOutcome(content=json.dumps({"error": message}), error=message)
-    return tool.run(world, arguments)
+    try:
+        return tool.run(world, arguments)
+    except DomainError:  # the domain breaks its own rules (a read tool that writes): its author must see it
+        raise
+    except Exception as exc:  # a tool bug hit by odd arguments: an error the agent sees, never a crash
+        return tool_failure(name, exc)
+
+
+def tool_failure(name: Any, exc: Exception) -> ToolOutcome:
+    """The error message for a call whose tool raised something other than a ToolError."""
+    message = f"{name}: the tool failed on these arguments ({type(exc).__name__})"
+    return ToolOutcome(content=json.dumps({"error": message}), error=message)
 
 
 def replay_plan(domain: Domain, task: Task) -> World:

@@ -135,7 +135,10 @@ class World:
     def get(self, model: type[M], key: Any) -> M | None:
         """The row with this primary key as a plain model, or None."""
         info = self._by_model.get(model) or self.info(model)  # type: ignore[call-overload]
-        row = self.conn.execute(info.select_by_key, info.key_tuple(key)).fetchone()
+        try:
+            row = self.conn.execute(info.select_by_key, info.key_tuple(key)).fetchone()
+        except (UnicodeEncodeError, OverflowError):  # a key no stored row can have (lone surrogate, huge int)
+            return None
         return None if row is None else info.as_model(row)  # type: ignore[return-value]
 
     def require(self, model: type[M], key: Any, what: str | None = None) -> M:

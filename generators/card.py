@@ -16,6 +16,7 @@ import yaml
 from toolgym.version import SCHEMA_VERSION, __version__
 
 from .features import CHAT_SPLITS
+from .redaction import scrub
 
 _SECRET_KEY = re.compile(
     r"api[_-]?key|secret|passw(or)?d|(^|_)token$|authorization|access[_-]?key|private[_-]?key|credential",
@@ -34,6 +35,8 @@ def redact(value: Any) -> Any:
         return [redact(v) for v in value]
     if isinstance(value, str) and _SECRET_VALUE.match(value):
         return "[redacted]"
+    if isinstance(value, str):
+        return scrub(value)  # URL credentials, echoed headers, keys in use
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)  # paths, enums: the card and manifest hold plain JSON

@@ -53,7 +53,7 @@ class ChatClient:
         backoff_max: float = 8.0,
         breaker_failures: int = 5,
         breaker_window: float = 10.0,
-        transport: str = "auto",
+        transport: str = "aiohttp",
     ):
         if not model:
             raise ConfigError(f"{type(self).__name__} needs model= (the name the server serves)")

@@ -4,63 +4,50 @@ An `Endpoint` is one OpenAI-compatible server (one base_url) as seen from one ev
 teachers and user simulators pointed at the same base_url share it: one `openai.AsyncOpenAI`
 client per API key, one concurrency limit, one circuit breaker, one set of counters.
 
-Where a call's CPU goes, and what is done about it. openai 3.57 sends through httpx2 2.16
-(httpcore2 on anyio, h11); 2 cores shared with the server, 200 ms server latency, 256 calls in
-flight, client CPU per call and throughput as a share of the ideal (256 / 0.2 s):
+HTTP is the `openai` package's own: its aiohttp transport (`openai.DefaultAioHttpClient`, the
+`openai[aiohttp]` extra) by default, or its httpx client (`transport="httpx"`). What is done
+here to keep a call's client CPU low (benchmarks/teacher.py measures it):
 
-    small requests (8 messages, 4 tools, ~3 KB)
-      chat.completions.create (stock client, pool 1000/100)     3.9 ms
-      .post(cast_to=ChatCompletion), body as a dict             2.1 ms
-      .post(cast_to=httpx2.Response, content=bytes)             1.9 ms
-      bare httpx2 AsyncClient.post                              1.4 ms
-      bare httpx2, 32 pools of 8 connections                    0.6 ms
-      .post(content=bytes) on FastTransport                     0.42 ms   93%
-    retail chat states (16 KB: 11 KB tool schemas, 4 KB policy; benchmarks/teacher.py)
-      chat.completions.create                                   3.6 ms    20%
-      OpenAITeacher on httpx2's transport (pool sized to 256)   1.3 ms    55%
-      OpenAITeacher (FastTransport, the default for http://)    0.55 ms   97%
+- `chat.completions.create` converts the whole request recursively against its TypedDicts,
+  O(messages). Avoided: the body is built here as JSON bytes (json.dumps in C; tool schemas
+  encoded once per episode and spliced in) and sent with the client's lower-level
+  `post(content=...)`.
+- Parsing the answer into a pydantic `ChatCompletion` is avoided too: `cast_to=Response`
+  returns the response and the JSON is read as plain dicts.
+- The connection pool is sized to the concurrency (the client's default keep-alive limit
+  would reconnect above it).
 
-- `create` converts the whole request recursively against its TypedDicts (`async_maybe_transform`),
-  O(messages): 2.6 ms at 8 messages, 8 ms at 42. Avoided: the body is built here as JSON bytes
-  (json.dumps in C; tool schemas encoded once per episode and spliced in) and sent with the
-  client's lower-level `post(content=...)`.
-- Parsing the answer into a pydantic `ChatCompletion` (construct_type, recursive) is avoided
-  too: `cast_to=httpx2.Response` returns the response and the JSON is read as plain dicts.
-- The largest cost was below the client: httpcore2's pool walks every connection on each
-  request and each release, and probes every idle socket through anyio (`has_expired` ->
-  `extra_attributes`); at 256 connections that is ~1 ms a call, growing with concurrency.
-  The client's default keep-alive limit (100) also closes connections above 100 after every
-  call. `FastTransport` (fast_transport.py) replaces only that socket layer; the client, its
-  headers, auth, error types and response handling stay. On https (hosted APIs, proxies)
-  httpx2's transport is kept, with its pool sized to the concurrency.
-- What remains is the client's own request building (~0.2 ms: URL parsed three times,
-  headers rebuilt, request options copied) and httpx2's Request/Response objects (~0.1 ms).
-
-Retries are done here, not in the client (`max_retries=0` there), so they are counted, back
-off exponentially with jitter (or as Retry-After says), and stop at once when the circuit opens. Token usage is added to the usage scope
-of the running episode (see `usage.py`).
+Every call has an overall deadline (`timeout`), so a server that hangs or drips its answer
+byte by byte fails the call like any other error. Retries are done here, not in the client
+(`max_retries=0` there), so they are counted, back off exponentially with jitter (or as
+Retry-After says), and stop at once when the circuit opens. Token usage is added to the usage
+scope of the running episode (see `usage.py`). Error texts pass through `redaction.scrub`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
 import random
+import sys
 import time
-import urllib.request
 import weakref
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolgym.errors import ConfigError, ToolgymError
 
+from .redaction import remember, scrub, url_secrets
 from .usage import Usage, record_usage
 
 log = logging.getLogger(__name__)
 
+TRANSPORTS = ("aiohttp", "httpx")
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 FATAL_STATUSES = {401: "check api_key / OPENAI_API_KEY", 403: "check api_key / OPENAI_API_KEY and its permissions",
                   404: "check base_url (it usually ends in /v1) and the model name"}
@@ -104,7 +91,7 @@ class EndpointSettings:
     breaker_failures: int = 5  # consecutive connection failures (or 502s) that open the circuit ...
     breaker_window: float = 10.0  # ... when they happen within this many seconds
     breaker_cooldown: float = 30.0  # an open circuit lets a probe through after this long
-    transport: str = "auto"  # auto | fast | httpx
+    transport: str = "aiohttp"  # aiohttp (openai.DefaultAioHttpClient) | httpx (the client's default)
 
     def __post_init__(self) -> None:
         checks = {"concurrency": self.concurrency >= 1, "timeout": self.timeout > 0,
@@ -113,8 +100,8 @@ class EndpointSettings:
         for name, ok in checks.items():
             if not ok:
                 raise ConfigError(f"endpoint setting {name}={getattr(self, name)!r} is out of range")
-        if self.transport not in ("auto", "fast", "httpx"):
-            raise ConfigError(f"transport {self.transport!r} is not one of auto, fast, httpx")
+        if self.transport not in TRANSPORTS:
+            raise ConfigError(f"transport {self.transport!r} is not one of {', '.join(TRANSPORTS)}")
 
 
 @dataclass
@@ -181,30 +168,21 @@ class Endpoint:
             client = self._clients[api_key] = self._make_client(api_key)
         return client
 
-    def _uses_fast_transport(self) -> bool:
-        mode = self.settings.transport
-        if mode != "auto":
-            return mode == "fast"
-        parts = urlsplit(self.base_url)
-        proxied = bool(urllib.request.getproxies().get(parts.scheme)) and not urllib.request.proxy_bypass(
-            parts.hostname or "")
-        return parts.scheme == "http" and not proxied
-
     def _make_client(self, api_key: str):
         import openai
 
-        from .fast_transport import HTTP
-
         s = self.settings
+        HTTP = http_library()
         timeout = HTTP.Timeout(s.timeout, connect=s.connect_timeout)
-        if self._uses_fast_transport():
-            from .fast_transport import FastTransport
-
-            http = HTTP.AsyncClient(transport=FastTransport(max_idle=s.concurrency), timeout=timeout)
-        else:  # keep-alive sized to the concurrency: the default (100) reconnects above it
-            limits = HTTP.Limits(max_connections=s.concurrency, max_keepalive_connections=s.concurrency)
-            http = HTTP.AsyncClient(limits=limits, timeout=timeout, follow_redirects=True)
-        return openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", max_retries=0,
+        # keep-alive sized to the concurrency: the default (100, 20 kept) reconnects above it
+        limits = HTTP.Limits(max_connections=s.concurrency, max_keepalive_connections=s.concurrency)
+        if s.transport == "aiohttp":
+            http = openai.DefaultAioHttpClient(timeout=timeout, limits=limits)
+        else:
+            http = openai.DefaultAsyncHttpxClient(timeout=timeout, limits=limits)
+        if not api_key:  # http://user:key@host: the password is the key
+            api_key = urlsplit(self.base_url).password or ""
+        return openai.AsyncOpenAI(base_url=client_url(self.base_url), api_key=api_key or "EMPTY", max_retries=0,
                                   timeout=timeout, http_client=http)
 
     async def aclose(self) -> None:
@@ -234,9 +212,8 @@ class Endpoint:
         """
         import openai
 
-        from .fast_transport import HTTP
-
         s = self.settings
+        HTTP = http_library()
         client = self._client(api_key)
         attempt = 0
         while True:
@@ -250,9 +227,11 @@ class Endpoint:
                     raise self._down()
                 self.stats.calls += 1
                 try:
-                    response = await client.post(path, cast_to=HTTP.Response, content=body,
-                                                 options={"headers": headers} if headers else {})
-                    data = json.loads(response.content)
+                    async with asyncio.timeout(s.timeout):  # the whole call, however the server drips it
+                        response = await client.post(path, cast_to=HTTP.Response, content=body,
+                                                     options={"headers": headers} if headers else {})
+                        content = response.content
+                    data = _decode(content)
                 except openai.APIStatusError as exc:
                     status = exc.status_code
                     error = f"HTTP {status}: {_server_message(exc)}"
@@ -264,15 +243,17 @@ class Endpoint:
                         if self._breaker.is_open():
                             raise self._down() from None
                     wait = _retry_after(exc.response.headers)
+                except TimeoutError:
+                    error = f"ReadTimeout: no complete answer within {s.timeout:g}s"
                 except (openai.APITimeoutError, openai.APIConnectionError) as exc:
                     cause = exc.__cause__
-                    error = f"{type(cause or exc).__name__}: {cause or exc}"
+                    error = scrub(f"{type(cause or exc).__name__}: {cause or exc}")
                     if isinstance(cause, (HTTP.ConnectError, HTTP.ConnectTimeout)):
                         if self._breaker.failure(str(cause)):
                             log.info("%s", self._down())  # raised below; the caller reports it once
                         if self._breaker.is_open():
                             raise self._down() from None
-                except ValueError as exc:  # 200 with a body that is not JSON
+                except _NotJSON as exc:  # 200 with a body that is not JSON
                     error = f"the answer is not JSON ({exc})"
                 else:
                     self._breaker.success()
@@ -302,13 +283,36 @@ class Endpoint:
             await asyncio.sleep(min(wait, s.backoff_max * 4) if wait is not None else delay)
 
 
+class _NotJSON(Exception):
+    pass
+
+
+def _decode(content: bytes) -> Any:
+    try:
+        return json.loads(content)
+    except (ValueError, RecursionError) as exc:  # not JSON, too deep, or a 4,300-digit integer
+        raise _NotJSON(str(exc)[:100]) from None
+
+
+def client_url(url: str) -> str:
+    """The URL without user:password (sent as the key instead; aiohttp refuses both at once)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
 def _server_message(exc: Any) -> str:
+    """The server's own words about an error, secrets masked (servers echo headers back)."""
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:300]
-    return str(body or exc)[:300]
+            return scrub(str(inner["message"]))[:300]
+    return scrub(str(body or exc))[:300]
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -317,6 +321,28 @@ def _retry_after(headers: Any) -> float | None:
         return float(value) if value is not None else None
     except (TypeError, ValueError):
         return None
+
+
+@functools.cache
+def http_library() -> ModuleType:
+    """The HTTP package under the installed `openai`: httpx2 (openai 3.x) or httpx (1.x, 2.x).
+
+    Both have the same API; response and error types must come from the one the client uses.
+    """
+    import importlib
+
+    import openai
+
+    client_type = openai.DefaultAsyncHttpxClient
+    for name in ("httpx2", "httpx"):
+        try:
+            module = sys.modules.get(name) or importlib.import_module(name)
+        except ImportError:
+            continue
+        if isinstance(client_type, type) and issubclass(client_type, module.AsyncClient):
+            return module
+    raise ImportError(f"openai {openai.__version__} uses neither httpx2 nor httpx; toolgym cannot drive it")
+
 
 
 # ---- sharing: one Endpoint per (event loop, base_url) --------------------------------------
@@ -355,6 +381,7 @@ def resolve_connection(base_url: str | None, api_key: str | None) -> tuple[str, 
     if urlsplit(url).scheme not in ("http", "https"):
         raise ConfigError(f"base_url {public_url(url)!r} must start with http:// or https://")
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+    remember(key, *url_secrets(url))  # masked in every error, log line and file from now on
     return url.rstrip("/"), key
 
 

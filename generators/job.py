@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from toolgym.config import JobConfig
+from toolgym.envs import caches
 from toolgym.envs.task import Task
 
 from .executors import make_executor
@@ -20,11 +22,20 @@ from .writer import DatasetWriter
 
 
 async def run_job_async(
-    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False
+    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False,
+    repair: bool = False,
 ) -> dict[str, Any]:
-    """Run a job; `progress` shows a live line (default: when stderr is a terminal), `summary` a final table."""
+    """Run a job; `progress` shows a live line (default: when stderr is a terminal), `summary` a final table.
+
+    The result's `ok` is False when more than `failures.max_rate` of the planned tasks ended
+    failed; `verdict` says why. Failed tasks run again when the job is resumed (`failures`).
+    repair: drop the flushes of shards whose checksum no longer matches, and redo their tasks.
+    """
     out = Path(out_dir) if out_dir is not None else config.output_dir()
-    writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True)
+    caches.configure(**config.caches.model_dump())
+    policy = config.failures
+    writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True,
+                           max_attempts=policy.max_attempts if policy.retry else 1, repair=repair)
     finished = writer.finished_task_ids()
     stats = JobStats(planned=planned_count(config), already_done=len(finished))
     planned = 0
@@ -42,10 +53,12 @@ async def run_job_async(
     try:
         with display:
             async for task, result in executor.run(pending()):
-                rows = rows_for(task, result, config)
                 failure = None
-                if result.get("error"):
+                if result.get("error"):  # an unfinished task writes no rows, so a retry cannot duplicate any
+                    rows = {}
                     failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
+                else:
+                    rows = rows_for(task, result, config)
                 try:
                     writer.add(task.id, rows, failure)
                 except RowError as exc:  # one unstorable chat must not stop the job
@@ -60,13 +73,37 @@ async def run_job_async(
         report = stats.to_dict()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
-        written = writer.close(report)
+        written: dict[str, Any] = {}
+        if writer.healthy:
+            written = writer.close(report)
+        else:  # a flush failed (disk full): its error is on its way up; the rerun redoes the unflushed tasks
+            writer.abort()
+    verdict = failure_verdict(writer.failed_tasks(), stats.planned, config)
     if summary:
         display.summary(out)
-    return {"out_dir": str(out), "stats": report, "writer": written}
+    return {"out_dir": str(out), "stats": report, "writer": written, **verdict}
+
+
+def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig) -> dict[str, Any]:
+    """Whether the job succeeded, and a sentence saying why not: failed share, causes, what to do."""
+    policy = config.failures
+    rate = len(failed) / planned if planned else 0.0
+    causes = Counter(str(f.get("error", "")).split(":")[0][:60] for f in failed.values())
+    verdict: dict[str, Any] = {"ok": rate <= policy.max_rate, "failed_tasks": len(failed), "failure_rate": round(rate, 4)}
+    if not verdict["ok"]:
+        shown = ", ".join(f"{n} x {cause}" for cause, n in causes.most_common(3))
+        example = next(iter(failed.values())).get("error", "")
+        retry = (f"run the same command again to retry them (up to {policy.max_attempts} attempts per task)"
+                 if policy.retry else "failures.retry is off, so a rerun will not retry them")
+        verdict["verdict"] = (
+            f"{len(failed)} of {planned} tasks failed ({rate:.1%}), above failures.max_rate={policy.max_rate:g}: "
+            f"{shown}; e.g. {str(example)[:200]}. See failures.jsonl; fix the cause, then {retry}"
+        )
+    return verdict
 
 
 def run_job(
-    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False
+    config: JobConfig, out_dir: Path | None = None, progress: bool | None = None, summary: bool = False,
+    repair: bool = False,
 ) -> dict[str, Any]:
-    return asyncio.run(run_job_async(config, out_dir, progress, summary))
+    return asyncio.run(run_job_async(config, out_dir, progress, summary, repair))

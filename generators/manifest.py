@@ -63,6 +63,46 @@ def read(path: Path) -> ManifestState:
     return state
 
 
+def check_flush(path: Path, record: dict[str, Any]) -> None:
+    """A flush record has the shape this writer gives it; a damaged one is named, never a KeyError."""
+    shards, tasks = record.get("shards"), record.get("tasks")
+    problem = None
+    if not isinstance(tasks, list) or not all(isinstance(t, str) for t in tasks):
+        problem = "its 'tasks' is not a list of task ids"
+    elif not isinstance(shards, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("path"), str) and s.get("split") == s["path"].split("/")[0]
+        and SHARD_NAME.match(s["path"].split("/", 1)[-1]) and s["path"].count("/") == 1 for s in shards
+    ):
+        problem = "its 'shards' is not a list of {split, path: <split>/part-NNNNN.parquet, rows}"
+    elif not isinstance(record.get("failures", []), list):
+        problem = "its 'failures' is not a list"
+    if problem:
+        raise ManifestError(
+            f"{path}: flush record seq={record.get('seq')!r} is damaged: {problem}. Restore the file from a "
+            "backup or start a new output directory; nothing was deleted"
+        )
+
+
+def intent_paths(record: dict[str, Any]) -> list[str]:
+    """Shard names an interrupted flush planned (temp names included): the files resume may delete."""
+    paths = [p for p in record.get("shards", ()) if isinstance(p, str) and p.count("/") == 1]
+    return paths + [f"{p.split('/')[0]}/.{p.split('/')[1]}.tmp" for p in paths]
+
+
+def damaged_shards(out_dir: Path, record: dict[str, Any]) -> list[str]:
+    """The shards of a flush whose size or sha256 differs from what was recorded (older records: unchecked)."""
+    from .shards import file_digest
+
+    bad = []
+    for shard in record["shards"]:
+        if "sha256" not in shard:
+            continue
+        path = out_dir / shard["path"]
+        if path.stat().st_size != shard.get("bytes") or file_digest(path)[0] != shard["sha256"]:
+            bad.append(shard["path"])
+    return bad
+
+
 def rewrite(path: Path, records: list[dict[str, Any]]) -> None:
     """Replace the manifest with these records (drops a torn tail), atomically."""
     write_atomic(path, "".join(dumps(r) + "\n" for r in records).encode())

@@ -16,11 +16,10 @@ Constructor arguments shared with LLMUser (connection, sampling, task metadata, 
 timeouts, retries, circuit breaker): see chat_client.py; `from_config` takes a job config's
 teacher entry. Token usage: `pop_usage(task_id)` or `usage_scope()` (usage.py).
 
-CPU per call (measured, details in http_client.py): the stock `chat.completions.create` costs
-~3.6 ms at 256 in flight, mostly its recursive request conversion and httpcore2's O(connections)
-pool scan. This teacher sends pre-encoded JSON through the same client's `post(content=...)`,
-reads plain JSON (`cast_to=Response`), and swaps only the socket layer (FastTransport):
-~0.55 ms a call and ~97% of ideal throughput.
+CPU per call (benchmarks/teacher.py; details in http_client.py): the stock
+`chat.completions.create` converts the whole request recursively; this teacher sends
+pre-encoded JSON through the same client's `post(content=...)` on the openai package's aiohttp
+transport and reads plain JSON (`cast_to=Response`): about 3-5x less client CPU per call.
 """
 
 from __future__ import annotations

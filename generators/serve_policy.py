@@ -30,13 +30,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aiohttp import web
+
+from toolgym.envs.parsing import json_problem
+
 from .chat_format import arguments_text, hermes_text
-from .http_server import Reply, Request, error_body, start_http
 
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
 TASK_HEADER = "x-toolgym-task-id"
 Responder = Callable[[dict[str, Any], dict[str, str]], dict[str, Any]]  # (body, headers) -> assistant message
+MAX_BODY = 64 << 20  # bytes of a request body (413 above)
+MAX_JSON_DEPTH = 64  # nesting of a request body (400 above, never a RecursionError)
+MAX_HEADER_LINE = 8190  # bytes of the request line or one header (400 above, aiohttp's parser)
+MAX_HEADERS = 64
+
+
+def error_body(message: str, kind: str = "invalid_request_error") -> dict[str, Any]:
+    """The OpenAI error shape, so clients show the message."""
+    return {"error": {"message": message, "type": kind, "code": None}}
 
 
 class BadRequest(Exception):
@@ -52,17 +64,26 @@ class Faults:
     malformed_rate: float = 0.0  # share of tool-call answers with broken argument JSON
     hang_s: float = 600.0
     seed: int = 0
+    idle_timeout_s: float = 15.0  # a connection that sends no complete request for this long is closed
+    garbage_rate: float = 0.0  # share answered 200 with a body that is not JSON
+    drip_rate: float = 0.0  # share answered one byte every drip_s seconds (a stalled stream)
+    drip_s: float = 0.5
+    status: int | None = None  # answer every chat request with this HTTP status (401, 502, ...)
 
     def __post_init__(self) -> None:
         shares = {"error_rate": self.error_rate, "rate_limit_rate": self.rate_limit_rate,
-                  "timeout_rate": self.timeout_rate, "malformed_rate": self.malformed_rate}
+                  "timeout_rate": self.timeout_rate, "malformed_rate": self.malformed_rate,
+                  "garbage_rate": self.garbage_rate, "drip_rate": self.drip_rate}
         for name, value in shares.items():
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name}={value} must be a share between 0 and 1")
-        if self.error_rate + self.rate_limit_rate + self.timeout_rate > 1.0:
-            raise ValueError("error_rate + rate_limit_rate + timeout_rate must not exceed 1")
-        if self.latency_ms < 0 or self.hang_s <= 0:
-            raise ValueError(f"latency_ms={self.latency_ms} must be >= 0 and hang_s={self.hang_s} > 0")
+        if self.error_rate + self.rate_limit_rate + self.timeout_rate + self.garbage_rate + self.drip_rate > 1.0:
+            raise ValueError("error_rate + rate_limit_rate + timeout_rate + garbage_rate + drip_rate must not exceed 1")
+        if self.status is not None and not 100 <= self.status <= 599:
+            raise ValueError(f"status={self.status} is not an HTTP status")
+        if self.latency_ms < 0 or self.hang_s <= 0 or self.idle_timeout_s <= 0:
+            raise ValueError(f"latency_ms={self.latency_ms} must be >= 0, hang_s={self.hang_s} and "
+                             f"idle_timeout_s={self.idle_timeout_s} > 0")
 
 
 @dataclass
@@ -137,48 +158,65 @@ class PolicyServer:
         self._rng = random.Random(self.faults.seed)
         self._count = 0
 
-    def handle(self, request: Request) -> Reply:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         self.stats.requests += 1
-        path = request.path.split("?", 1)[0].rstrip("/")
+        path = request.path.rstrip("/")
         self.stats.by_path[path] = self.stats.by_path.get(path, 0) + 1
         if path in ("/v1/models", "/models") and request.method == "GET":
-            return Reply.json(200, {"object": "list", "data": [
+            return web.json_response({"object": "list", "data": [
                 {"id": self.model, "object": "model", "created": 0, "owned_by": "toolgym"}]})
         if path in ("/health", "/v1/health"):
-            return Reply.json(200, {"status": "ok"})
+            return web.json_response({"status": "ok"})
         if path not in ("/v1/chat/completions", "/chat/completions"):
-            return Reply.json(404, error_body(f"no route {request.method} {path}; use POST /v1/chat/completions"))
+            return web.json_response(error_body(f"no route {request.method} {path}; use POST /v1/chat/completions"),
+                                     status=404)
         if request.method != "POST":
-            return Reply.json(405, error_body("use POST for /v1/chat/completions"))
-        return self._chat(request)
+            return web.json_response(error_body("use POST for /v1/chat/completions"), status=405)
+        return await self._chat(request)
 
-    def _chat(self, request: Request) -> Reply:
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
         faults = self.faults
         delay = faults.latency_ms / 1000.0
+        if faults.status is not None:
+            return await _later(delay, faults.status, error_body(f"injected fault: HTTP {faults.status}"))
         draw = self._rng.random()
         if draw < faults.error_rate:
             self.stats.errors += 1
-            return Reply.json(500, error_body("injected fault: internal error", "server_error"), delay=delay)
+            return await _later(delay, 500, error_body("injected fault: internal error", "server_error"))
         draw -= faults.error_rate
         if draw < faults.rate_limit_rate:
             self.stats.rate_limited += 1
-            return Reply.json(429, error_body("injected fault: rate limited", "rate_limit_error"), delay=delay)
+            return await _later(delay, 429, error_body("injected fault: rate limited", "rate_limit_error"))
         draw -= faults.rate_limit_rate
         if draw < faults.timeout_rate:
             self.stats.hung += 1
-            return Reply(hang=faults.hang_s)
+            await asyncio.sleep(faults.hang_s)
+            if request.transport is not None:
+                request.transport.close()  # never answered
+            return web.Response(status=500)
+        draw -= faults.timeout_rate
+        if draw < faults.garbage_rate:
+            self.stats.errors += 1
+            return web.Response(status=200, body=b"<html>not json", content_type="application/json")
+        draw -= faults.garbage_rate
+        if draw < faults.drip_rate:
+            self.stats.hung += 1
+            return await _drip(request, faults.drip_s)
         try:
-            body = json.loads(request.body)
-            if not isinstance(body, dict):
-                raise BadRequest("the body must be a JSON object")
-            message = self._respond(body, request.headers)
-        except (BadRequest, json.JSONDecodeError) as exc:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:
             self.stats.bad_requests += 1
-            return Reply.json(400, error_body(str(exc)), delay=delay)
+            return web.json_response(error_body(f"the body is over {MAX_BODY} bytes"), status=413)
+        try:
+            body = read_body(raw)
+            message = self._respond(body, {k.lower(): v for k, v in request.headers.items()})
+        except BadRequest as exc:
+            self.stats.bad_requests += 1
+            return await _later(delay, 400, error_body(str(exc)))
         malformed = bool(message.get("tool_calls")) and self._rng.random() < faults.malformed_rate
         self.stats.malformed += malformed
         self.stats.answered += 1
-        return Reply.json(200, self._completion(body, message, len(request.body), malformed), delay=delay)
+        return await _later(delay, 200, self._completion(body, message, len(raw), malformed))
 
     def _respond(self, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         return self.responder(body, headers)
@@ -214,6 +252,45 @@ class PolicyServer:
         }
 
 
+def read_body(raw: bytes) -> dict[str, Any]:
+    """The request body as a JSON object; anything else (deep, huge numbers, not JSON) is a BadRequest."""
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise BadRequest(f"the body is nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text") from None
+    except ValueError as exc:  # not JSON, or an integer over 4,300 digits
+        raise BadRequest(f"the body is not valid JSON: {str(exc).split(';')[0][:200]}") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    problem = json_problem(body, max_depth=MAX_JSON_DEPTH)
+    if problem:
+        raise BadRequest(f"the body holds {problem}")
+    return body
+
+
+async def _drip(request: web.Request, every: float) -> web.StreamResponse:
+    """A 200 whose body comes one byte at a time and never ends before the client gives up."""
+    response = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+    response.content_length = 1 << 20
+    await response.prepare(request)
+    for _ in range(1 << 20):
+        await response.write(b" ")
+        await asyncio.sleep(every)
+    return response
+
+
+async def _later(delay: float, status: int, body: dict[str, Any]) -> web.Response:
+    if delay > 0:
+        await asyncio.sleep(delay)
+    return web.json_response(body, status=status, dumps=_compact)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _wire_call(call: dict[str, Any], broken: bool) -> dict[str, Any]:
     function = call.get("function", call)
     text = arguments_text(function.get("arguments", {}))
@@ -226,19 +303,21 @@ def _wire_call(call: dict[str, Any], broken: bool) -> dict[str, Any]:
 # ---- running it ----------------------------------------------------------------------------
 @dataclass
 class RunningServer:
-    server: Any
+    runner: web.AppRunner
+    site: web.TCPSite
     policy: PolicyServer
-
-    @property
-    def port(self) -> int:
-        return self.server.port
+    host: str
+    port: int
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.server.host}:{self.server.port}/v1"
+        return f"http://{self.host}:{self.port}/v1"
+
+    async def serve_forever(self) -> None:
+        await asyncio.Event().wait()
 
     async def close(self) -> None:
-        await self.server.close()
+        await self.runner.cleanup()
 
 
 def make_responder(policy: str | Responder, tasks: Iterable[Any] = (), reasoning: bool = False) -> Any:
@@ -254,8 +333,16 @@ async def start(host: str = "127.0.0.1", port: int = 0, policy: str | Responder 
                 model: str = "toolgym-oracle") -> RunningServer:
     """Start serving on the running loop; port 0 picks a free port (see `.port`, `.base_url`)."""
     handler = PolicyServer(make_responder(policy, tasks, reasoning), faults, model)
-    server = await start_http(handler.handle, host, port)
-    return RunningServer(server, handler)
+    app = web.Application(client_max_size=MAX_BODY)
+    app.router.add_route("*", "/{tail:.*}", handler.handle)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                           keepalive_timeout=handler.faults.idle_timeout_s, max_line_size=MAX_HEADER_LINE,
+                           max_field_size=MAX_HEADER_LINE, max_headers=MAX_HEADERS)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port, backlog=4096)
+    await site.start()
+    bound = site._server.sockets[0].getsockname()  # type: ignore[union-attr]  # the port chosen for port 0
+    return RunningServer(runner, site, handler, bound[0], bound[1])
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, policy: str | Responder = "oracle",
@@ -268,7 +355,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, policy: str | Responder = "
         if ready is not None:
             ready(running)
         try:
-            await running.server.serve_forever()
+            await running.serve_forever()
         finally:
             await running.close()
 
@@ -300,6 +387,12 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--malformed-rate", type=float, default=0.0, help="share of calls with broken JSON")
     parser.add_argument("--hang-s", type=float, default=600.0, help="how long an unanswered request hangs")
     parser.add_argument("--seed", type=int, default=0, help="seed of the fault draws")
+    parser.add_argument("--garbage-rate", type=float, default=0.0, help="share answered 200 with a non-JSON body")
+    parser.add_argument("--drip-rate", type=float, default=0.0, help="share answered one byte at a time")
+    parser.add_argument("--drip-s", type=float, default=0.5, help="seconds between two bytes of a dripped answer")
+    parser.add_argument("--status", type=int, help="answer every chat request with this HTTP status")
+    parser.add_argument("--idle-timeout-s", type=float, default=15.0,
+                        help="close a connection that sends no complete request for this long")
     return parser
 
 
@@ -309,7 +402,8 @@ def run_args(args: argparse.Namespace) -> int:
         register_domain_module(module)
     try:
         faults = Faults(args.latency_ms, args.error_rate, args.rate_limit_rate, args.timeout_rate,
-                        args.malformed_rate, args.hang_s, args.seed)
+                        args.malformed_rate, args.hang_s, args.seed, args.idle_timeout_s, args.garbage_rate,
+                        args.drip_rate, args.drip_s, status=args.status)
     except ValueError as exc:
         print(f"serve-policy: error: {exc}", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ declared HF features travel in the shard's schema metadata, where `datasets` rea
 
 from __future__ import annotations
 
+import hashlib
 import os
 from functools import cache
 from pathlib import Path
@@ -46,8 +47,8 @@ def to_batch(split: str, rows: list[dict[str, Any]]) -> pa.RecordBatch:
         raise RowError(f"{split} rows {ids}: Arrow cannot store them: {error}") from None
 
 
-def write_shard(path: Path, split: str, batches: list[pa.RecordBatch], compression: str) -> int:
-    """Write the batches to a temp file, fsync it, rename it to `path`; returns the rows written.
+def write_shard(path: Path, split: str, batches: list[pa.RecordBatch], compression: str) -> tuple[int, str, int]:
+    """Write the batches to a temp file, fsync it, rename it to `path`; returns (rows, sha256, bytes).
 
     The caller fsyncs the folder and then records the shard in the manifest.
     """
@@ -58,5 +59,17 @@ def write_shard(path: Path, split: str, batches: list[pa.RecordBatch], compressi
         pq.write_table(table, handle, compression=compression)
         handle.flush()
         os.fsync(handle.fileno())
+    digest, size = file_digest(temp)
     os.replace(temp, path)
-    return table.num_rows
+    return table.num_rows, digest, size
+
+
+def file_digest(path: Path) -> tuple[str, int]:
+    """(sha256 hex, size in bytes) of a file, read in 1 MB blocks."""
+    hasher = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 20):
+            hasher.update(block)
+            size += len(block)
+    return hasher.hexdigest(), size

@@ -82,6 +82,12 @@ class RunStats:
             _bump(self.data, "failures")
             _bump(self.data, "failures_by", str(failure.get("domain")), str(failure.get("kind")))
 
+    def retract_failure(self, failure: dict[str, Any]) -> None:
+        """Undo the count of an earlier failed attempt of a task that is being run again."""
+        _bump(self.data, "tasks", by=-1)
+        _bump(self.data, "failures", by=-1)
+        _bump(self.data, "failures_by", str(failure.get("domain")), str(failure.get("kind")), by=-1)
+
     def merge(self, delta: dict[str, Any]) -> None:
         merge(self.data, delta)
 

@@ -39,13 +39,13 @@ class Usage:
         if retries:
             return
         self.calls += 1
-        if usage:
-            prompt, completion = usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
+        if isinstance(usage, dict):  # a server may send anything here: only counts are taken
+            prompt, completion = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
             self.prompt_tokens += prompt
             self.completion_tokens += completion
-            self.total_tokens += usage.get("total_tokens") or prompt + completion
-            details = usage.get("completion_tokens_details") or {}
-            self.reasoning_tokens += (details.get("reasoning_tokens") if isinstance(details, dict) else 0) or 0
+            self.total_tokens += _count(usage.get("total_tokens")) or prompt + completion
+            details = usage.get("completion_tokens_details")
+            self.reasoning_tokens += _count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0
 
     def merge(self, other: Usage) -> None:
         for name, value in asdict(other).items():
@@ -58,6 +58,11 @@ class Usage:
         """The dataset row's `usage` column (generators/features.py USAGE_KEYS)."""
         return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "total_tokens": self.total_tokens, "reasoning_tokens": self.reasoning_tokens, "requests": self.calls}
+
+
+def _count(value: Any) -> int:
+    """A token count as sent, or 0 when it is not a sane non-negative integer."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53 else 0
 
 
 _SCOPE: ContextVar[dict[str, Usage] | None] = ContextVar("toolgym_usage", default=None)

@@ -50,6 +50,8 @@ class _Shard(TypedDict):
     split: str
     path: str
     rows: int
+    sha256: str  # of the file's bytes: resume detects a damaged shard
+    bytes: int
 
 
 class DatasetWriter:
@@ -65,6 +67,8 @@ class DatasetWriter:
         shard_bytes: int = 128 << 20,
         flush_seconds: float = 300.0,
         compression: str = "zstd",
+        max_attempts: int = 1,
+        repair: bool = False,
     ):
         """Open (or resume) a dataset directory.
 
@@ -77,10 +81,16 @@ class DatasetWriter:
             if not value > 0:
                 raise ConfigError(f"DatasetWriter {name} must be positive, got {value!r}")
         self.out_dir = Path(out_dir)
+        self._writing = self.out_dir
         self.shard_rows, self.shard_bytes, self.flush_seconds = shard_rows, shard_bytes, flush_seconds
         self.compression = compression
+        if max_attempts < 1:
+            raise ConfigError(f"DatasetWriter max_attempts must be at least 1, got {max_attempts!r}")
+        self.max_attempts, self.repair = max_attempts, repair
         self.config = card.redact(config)
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        if not (self.out_dir / MANIFEST).exists():  # before the lock file: refuse a foreign directory untouched
+            self._check_unclaimed(self._shards_on_disk())
         self._lock = manifest.lock(self.out_dir)
         self._state = "open"
         self._summary: dict[str, Any] | None = None
@@ -95,8 +105,13 @@ class DatasetWriter:
     def _open(self, resume: bool) -> None:
         path = self.out_dir / MANIFEST
         state = manifest.read(path)
-        flushes = [r for r in state.records if r.get("type") == "flush"]
-        on_disk = {p.relative_to(self.out_dir).as_posix(): p for s in SPLITS for p in manifest.shard_files(self.out_dir / s)}
+        on_disk = self._shards_on_disk()
+        if not state.records:
+            self._check_unclaimed(on_disk)
+        dropped = {r.get("seq") for r in state.records if r.get("type") == "drop"}
+        flushes = [r for r in state.records if r.get("type") == "flush" and r.get("seq") not in dropped]
+        for record in flushes:
+            manifest.check_flush(path, record)
         if not resume and (state.records or on_disk):
             raise ConfigError(
                 f"{self.out_dir} already holds a dataset ({len(flushes)} flushes in {MANIFEST}); "
@@ -110,15 +125,6 @@ class DatasetWriter:
             )
         if state.needs_rewrite:
             manifest.rewrite(path, state.records)
-        self.stats = RunStats()
-        self._finished: set[str] = set()
-        self._shards: dict[str, int] = {}
-        self._next_index: dict[str, int] = {}
-        for record in flushes:
-            self._finished.update(record["tasks"])
-            self.stats.merge(record.get("stats", {}))
-            for shard in record["shards"]:
-                self._count_shard(shard["split"], shard["path"])
         published = {s["path"] for r in flushes for s in r["shards"]}
         missing = sorted(published - on_disk.keys())
         if missing:
@@ -126,25 +132,101 @@ class DatasetWriter:
                 f"{self.out_dir}: {len(missing)} published shard(s) are gone, e.g. {missing[0]}; "
                 "restore them or start a new output directory"
             )
-        self.orphans_removed = sorted(p for p in on_disk if p not in published)
-        for rel in self.orphans_removed:  # written but never committed: a kill mid-flush
+        corrupt = [r for r in flushes if manifest.damaged_shards(self.out_dir, r)]
+        if corrupt and not self.repair:
+            bad = manifest.damaged_shards(self.out_dir, corrupt[0])
+            raise ManifestError(
+                f"{self.out_dir}: shard {bad[0]} does not match the checksum recorded when it was published "
+                f"({len(corrupt)} flush(es) affected); restore it, or resume with repair (toolgym generate ... --repair) "
+                "to drop those flushes' shards and run their tasks again"
+            )
+        for record in corrupt:  # repair: forget the flush (its tasks run again), then delete its shards
+            manifest.append(path, {"type": "drop", "seq": record["seq"], "time": _now(),
+                                   "shards": [s["path"] for s in record["shards"]], "reason": "checksum mismatch"})
+            for shard in record["shards"]:
+                on_disk.pop(shard["path"], None)
+                (self.out_dir / shard["path"]).unlink(missing_ok=True)
+            flushes.remove(record)
+        self.repaired = [r["seq"] for r in corrupt]
+        published = {s["path"] for r in flushes for s in r["shards"]}
+        self.stats = RunStats()
+        self._finished: set[str] = set()
+        self._failed: dict[str, dict[str, Any]] = {}  # task id -> its last failure, while it may be retried
+        self._attempts: dict[str, int] = {}
+        self._shards: dict[str, int] = {}
+        self._next_index: dict[str, int] = {}
+        for record in flushes:
+            self._replay_flush(record)
+        intended = {p for r in state.records if r.get("type") == "intent" for p in manifest.intent_paths(r)}
+        unpublished = sorted(p for p in on_disk if p not in published)
+        foreign = [p for p in unpublished if p not in intended]
+        if foreign:
+            raise ManifestError(
+                f"{self.out_dir}: {len(foreign)} file(s) look like shards but {MANIFEST} never planned them, "
+                f"e.g. {foreign[0]}; they are not this job's, so nothing was deleted: move them out of the "
+                "directory, or choose another output directory"
+            )
+        for rel in unpublished:
+            self._next_index_from(rel)  # never reuse a name an interrupted flush planned
+        self.orphans_removed = unpublished
+        for rel in self.orphans_removed:  # planned and written by this writer, never committed: a kill mid-flush
             on_disk[rel].unlink()
         for split in {rel.split("/")[0] for rel in self.orphans_removed}:
             manifest.fsync_dir(self.out_dir / split)
         self.resumed_tasks = len(self._finished)
         self.torn_manifest = state.torn
         self.config_changes = self._config_changes(state.records)
-        self._seq = len(flushes)
+        seqs = [r["seq"] for r in state.records if r.get("type") in ("flush", "intent") and isinstance(r.get("seq"), int)]
+        self._seq = max(seqs, default=-1) + 1
         manifest.append(path, {"type": "start", "time": _now(), "toolgym_version": __version__,
                                "schema_version": SCHEMA_VERSION, "resumed_tasks": self.resumed_tasks,
                                "orphans_removed": self.orphans_removed, "config": self.config})  # fmt: skip
         if flushes:
             self._write_failures()
 
+    def _shards_on_disk(self) -> dict[str, Path]:
+        return {p.relative_to(self.out_dir).as_posix(): p for s in SPLITS for p in manifest.shard_files(self.out_dir / s)}
+
+    def _check_unclaimed(self, on_disk: dict[str, Path]) -> None:
+        """A directory with no manifest must hold nothing this writer could overwrite or delete."""
+        if on_disk:
+            example = sorted(on_disk)[0]
+            raise ManifestError(
+                f"{self.out_dir} holds {len(on_disk)} shard file(s) (e.g. {example}) but no {MANIFEST}: the record of "
+                "what was published is lost, or this is another dataset. Nothing was deleted. Restore the "
+                f"manifest, or move the shards away, or choose another output directory (--out)"
+            )
+        others = sorted(p.name for p in self.out_dir.iterdir() if p.name not in (manifest.LOCK, MANIFEST))
+        if others:
+            raise ManifestError(
+                f"{self.out_dir} is not empty ({', '.join(others[:5])}{', ...' if len(others) > 5 else ''}) and is "
+                f"not a toolgym dataset (no {MANIFEST}); choose a new or empty output directory (--out)"
+            )
+
+    def _replay_flush(self, record: dict[str, Any]) -> None:
+        """Count one committed flush: finished tasks, failed ones that may be retried, its shards."""
+        failed_here = {f["task_id"]: f for f in record.get("failures", ()) if isinstance(f, dict) and "task_id" in f}
+        for task_id in record["tasks"]:
+            failure = failed_here.get(task_id)
+            if failure is not None and failure.get("retryable"):
+                attempts = self._attempts[task_id] = self._attempts.get(task_id, 0) + 1
+                if attempts < self.max_attempts:
+                    self._failed[task_id] = failure
+                    continue
+            self._failed.pop(task_id, None)
+            self._finished.add(task_id)
+        self.stats.merge(record.get("stats", {}))
+        for shard in record["shards"]:
+            self._count_shard(shard["split"], shard["path"])
+
+    def _next_index_from(self, rel: str) -> None:
+        split, name = rel.split("/", 1)
+        index = int(name.lstrip(".").split("part-", 1)[1].split(".")[0])
+        self._next_index[split] = max(self._next_index.get(split, 0), index + 1)
+
     def _count_shard(self, split: str, rel: str) -> None:
         self._shards[split] = self._shards.get(split, 0) + 1
-        index = int(rel.rsplit("part-", 1)[1].split(".")[0])
-        self._next_index[split] = max(self._next_index.get(split, 0), index + 1)
+        self._next_index_from(rel)
 
     def _config_changes(self, records: list[dict[str, Any]]) -> list[str]:
         starts = [r for r in records if r.get("type") == "start"]
@@ -161,8 +243,15 @@ class DatasetWriter:
 
     # ---- the API ---------------------------------------------------------------------------------
     def finished_task_ids(self) -> set[str]:
-        """Tasks whose rows (maybe none) are published: skip them when resuming."""
+        """Tasks whose rows (maybe none) are published: skip them when resuming.
+
+        A task that failed with no rows is not among them until it has failed `max_attempts` times.
+        """
         return set(self._finished)
+
+    def failed_tasks(self) -> dict[str, dict[str, Any]]:
+        """The last failure of every task whose latest attempt failed (retried or given up)."""
+        return self._current_failures(self._committed_flushes())
 
     def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]], failure: dict[str, Any] | None = None) -> None:
         """Buffer one finished task: its rows per split and, if it raised, its failure record.
@@ -185,7 +274,7 @@ class DatasetWriter:
                 encoded[split] = [encode_row(split, row) for row in split_rows]
                 _check_ownership(task_id, split, split_rows)
         if failure is not None:
-            failure = _check_failure(task_id, failure)
+            failure = {**_check_failure(task_id, failure), "retryable": not encoded}
         # all checked: buffer
         for split, split_encoded in encoded.items():
             waiting = self._unconverted.setdefault(split, [])
@@ -195,6 +284,9 @@ class DatasetWriter:
                 self._convert(split)
             for row in rows[split]:
                 self._delta.add_row(split, row)
+        previous = self._failed.get(task_id)
+        if previous is not None:  # a retry: its earlier failure no longer counts
+            self._delta.retract_failure(previous)
         self._delta.add_task(failure)
         self._pending.append(task_id)
         self._pending_set.add(task_id)
@@ -209,38 +301,55 @@ class DatasetWriter:
         ):
             self.flush()
 
+    @property
+    def healthy(self) -> bool:
+        """False after a flush failed part-way: close() cannot finish, abort() releases the directory."""
+        return self._state != "broken"
+
     def flush(self) -> None:
-        """Publish the buffered rows as one shard per split, then commit them in the manifest."""
+        """Publish the buffered rows as one shard per split, then commit them in the manifest.
+
+        An OSError (disk full, read-only) names the file it was writing; the tasks of this flush
+        stay unfinished, so a rerun redoes them and loses nothing.
+        """
         self._check_open()
         if not self._pending:
             return
         self._state = "broken"  # until the manifest line is durable; a reopen cleans up
-        shards: list[_Shard] = []
+        try:
+            self._publish()
+        except OSError as exc:
+            if exc.filename is None and exc.errno is not None:  # a write that failed (ENOSPC) says not where
+                exc.filename = str(self._writing)
+            raise
+        self._clear_buffers()
+        pa.default_memory_pool().release_unused()  # hand the shard's buffers back to the OS: memory stays flat
+
+    def _publish(self) -> None:
         for split in SPLITS:
             self._convert(split)
-            batches = self._buffers.get(split)
-            if not batches:
-                continue
-            index = self._next_index.get(split, 0)
-            rel = f"{split}/part-{index:05d}.parquet"
+        planned = {split: f"{split}/part-{self._next_index.get(split, 0):05d}.parquet"
+                   for split in SPLITS if self._buffers.get(split)}  # fmt: skip
+        self._writing = self.out_dir / MANIFEST
+        if planned:  # names this writer may leave behind if killed: resume deletes only these
+            manifest.append(self.out_dir / MANIFEST, {"type": "intent", "seq": self._seq, "shards": list(planned.values())})
+        shards: list[_Shard] = []
+        for split, rel in planned.items():
             (self.out_dir / split).mkdir(exist_ok=True)
-            count = write_shard(self.out_dir / rel, split, batches, self.compression)
-            self._next_index[split] = index + 1
-            shards.append({"split": split, "path": rel, "rows": count})
+            self._writing = self.out_dir / rel
+            count, digest, size = write_shard(self.out_dir / rel, split, self._buffers[split], self.compression)
+            self._next_index[split] = self._next_index.get(split, 0) + 1
+            shards.append({"split": split, "path": rel, "rows": count, "sha256": digest, "bytes": size})
         for shard in shards:
             manifest.fsync_dir(self.out_dir / shard["split"])
         record = {"type": "flush", "seq": self._seq, "time": _now(), "shards": shards, "tasks": self._pending,
                   "failures": self._failures, "stats": self._delta.data}  # fmt: skip
+        self._writing = self.out_dir / MANIFEST
         manifest.append(self.out_dir / MANIFEST, record)
         # committed
         self._state = "open"
         self._seq += 1
-        self._finished.update(self._pending)
-        self.stats.merge(self._delta.data)
-        for shard in shards:
-            self._shards[shard["split"]] = self._shards.get(shard["split"], 0) + 1
-        self._clear_buffers()
-        pa.default_memory_pool().release_unused()  # hand the shard's buffers back to the OS: memory stays flat
+        self._replay_flush(record)
 
     def close(self, stats: dict[str, Any] | None = None) -> dict[str, Any]:
         """Flush, write failures.jsonl and the dataset card, release the directory; returns counts."""
@@ -305,10 +414,28 @@ class DatasetWriter:
         self._delta = RunStats()
         self._oldest = None
 
+    def _committed_flushes(self) -> list[dict[str, Any]]:
+        records = manifest.read(self.out_dir / MANIFEST).records
+        dropped = {r.get("seq") for r in records if r.get("type") == "drop"}
+        return [r for r in records if r.get("type") == "flush" and r.get("seq") not in dropped]
+
+    @staticmethod
+    def _current_failures(flushes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """task id -> its failure, for tasks whose latest attempt failed."""
+        current: dict[str, dict[str, Any]] = {}
+        for record in flushes:
+            failed = {f.get("task_id"): f for f in record.get("failures", ())}
+            for task_id in record["tasks"]:
+                if task_id in failed:
+                    current[task_id] = failed[task_id]
+                else:
+                    current.pop(task_id, None)
+        return current
+
     def _write_failures(self) -> None:
-        """failures.jsonl, rebuilt from the manifest so it never lists a task twice."""
-        state = manifest.read(self.out_dir / MANIFEST)
-        lines = [manifest.dumps(f) + "\n" for r in state.records if r.get("type") == "flush" for f in r.get("failures", ())]
+        """failures.jsonl, rebuilt from the manifest: each task's latest failure, never a retried success."""
+        failures = self._current_failures(self._committed_flushes())
+        lines = [manifest.dumps({k: v for k, v in f.items() if k != "retryable"}) + "\n" for f in failures.values()]
         if lines or (self.out_dir / FAILURES).exists():
             manifest.write_atomic(self.out_dir / FAILURES, "".join(lines).encode())
 

@@ -25,6 +25,13 @@ SECRET = "sk-test-DO-NOT-LOG-4242"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+async def closed_endpoints():
+    """Each test's clients are closed on its own loop (aiohttp sessions warn when left open)."""
+    yield
+    await close_endpoints()
+
+
 @pytest.fixture
 def tasks(toy_domain):
     return toy_domain.generate_tasks(10, seed=3)
@@ -180,11 +187,9 @@ async def test_server_down_stops_within_seconds_naming_the_endpoint(toy_domain, 
 
 
 async def test_a_rejected_key_or_a_dead_gateway_stops_the_job(tasks):
-    from toolgym.generators.http_server import Reply, error_body, start_http
-
     for status, words in ((401, "rejects requests: HTTP 401.*check api_key"), (502, "is down: HTTP 502")):
-        server = await start_http(lambda request, status=status: Reply.json(status, error_body("nope")))
-        teacher = OpenAITeacher("m", base_url=f"http://127.0.0.1:{server.port}/v1", api_key=SECRET, backoff=0.01)
+        server = await start(port=0, policy=lambda body, headers: {}, faults=Faults(status=status))
+        teacher = OpenAITeacher("m", base_url=server.base_url, api_key=SECRET, backoff=0.01)
         try:
             with pytest.raises(EndpointDown, match=words):
                 await teacher.act([{"role": "user", "content": "hi"}], [], tasks[0])
@@ -264,38 +269,6 @@ async def test_llm_user_turn_limit_and_scripted_opening(toy_domain, tasks):
     assert users[0]["content"] == task.scenario.requests[0]
     assert len(users) == 3 and users[-1]["content"] == task.scenario.closing
     assert len(seen) == 1  # the opening and the closing cost no call
-
-
-async def test_fast_transport_reads_chunked_and_reuses_connections():
-    from toolgym.generators.fast_transport import HTTP, FastTransport
-
-    connections = []
-
-    async def handle(reader, writer):
-        connections.append(writer)
-        while head := await reader.readuntil(b"\r\n\r\n"):
-            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length")), 0)
-            echo = await reader.readexactly(length)
-            writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
-                         b"5\r\nhello\r\n6;x=1\r\n world\r\n" + b"%x\r\n%s\r\n0\r\n\r\n" % (len(echo), echo)
-                         if echo else b"HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\nhello world")
-            await writer.drain()
-
-    async def streamed():
-        yield b" and "
-        yield b"more"
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    async with HTTP.AsyncClient(transport=FastTransport()) as client:
-        for _ in range(3):
-            response = await client.get(f"http://127.0.0.1:{port}/")
-            assert response.text == "hello world"
-        response = await client.post(f"http://127.0.0.1:{port}/", content=streamed())
-        assert response.text == "hello world and more"
-    assert len(connections) == 1
-    server.close()
 
 
 def test_serve_policy_command_starts_fast():

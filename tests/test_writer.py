@@ -314,7 +314,9 @@ def test_torn_manifest_line_and_stray_files_are_cleaned_on_resume(tmp_path):
     for index in range(20):
         writer.add(*task_rows(index))
     writer.abort()  # unflushed tasks are dropped, as in a kill
-    with open(out / "manifest.jsonl", "ab") as handle:
+    with open(out / "manifest.jsonl", "ab") as handle:  # a kill while flushing: intents written, flush line torn
+        handle.write(b'{"type":"intent","seq":99,"shards":["sft/part-00099.parquet"]}\n')
+        handle.write(b'{"type":"intent","seq":100,"shards":["sft/part-00100.parquet"]}\n')
         handle.write(b'{"type":"flush","seq":99,"shards":[{"split":"sft","path":"sft/part-00099.par')
     (out / "sft" / "part-00099.parquet").write_bytes(b"half a shard")
     (out / "sft" / ".part-00100.parquet.tmp").write_bytes(b"temp")
@@ -325,7 +327,7 @@ def test_torn_manifest_line_and_stray_files_are_cleaned_on_resume(tmp_path):
     assert resumed.orphans_removed == ["sft/.part-00100.parquet.tmp", "sft/part-00099.parquet"]
     assert (out / "sft" / "notes.txt").exists()
     lines = (out / "manifest.jsonl").read_bytes().splitlines()
-    assert all(json.loads(line)["type"] in ("start", "flush") for line in lines)
+    assert all(json.loads(line)["type"] in ("start", "intent", "flush") for line in lines)
     for index in range(20):
         task_id, rows, failure = task_rows(index)
         if task_id not in resumed.finished_task_ids():

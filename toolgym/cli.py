@@ -8,7 +8,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from toolgym.errors import ToolgymError
+from toolgym.errors import ToolgymError, describe_os_error
+from toolgym.generators.redaction import scrub
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -40,13 +41,20 @@ def _generate(args: argparse.Namespace) -> int:
     from toolgym.config import load_config
     from toolgym.generators.job import run_job
 
-    config = load_config(args.config, args.set or [])
+    overrides = list(args.set or [])
+    if args.retry_failures is not None:
+        overrides.append(f"failures.retry={str(args.retry_failures).lower()}")
+    config = load_config(args.config, overrides)
     result = run_job(
-        config, Path(args.out) if args.out else None, progress=False if args.quiet else None, summary=not args.quiet
+        config, Path(args.out) if args.out else None, progress=False if args.quiet else None, summary=not args.quiet,
+        repair=args.repair,
     )
     stats = result["stats"]
     if args.quiet:
         print(f"{result['out_dir']}: {stats['tasks_run']} tasks run, pass rate {stats['pass_rate']:.1%}, rows {stats['rows']}")
+    if not result["ok"]:
+        print(f"toolgym: job failed: {scrub(result['verdict'])}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -58,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--out", help="output directory (default: the config's output.dir)")
     generate.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a config key (repeatable)")
     generate.add_argument("-q", "--quiet", action="store_true", help="no live progress; one summary line")
+    generate.add_argument("--retry-failures", action=argparse.BooleanOptionalAction, default=None,
+                          help="run tasks that failed before again (default: on; config failures.retry)")
+    generate.add_argument("--repair", action="store_true",
+                          help="a shard whose checksum does not match: drop its flush and redo those tasks")
     generate.set_defaults(run=_generate)
 
     from toolgym.generators import serve_policy
@@ -81,7 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except ToolgymError as exc:
-        print(f"toolgym: error: {exc}", file=sys.stderr)
+        print(f"toolgym: error: {scrub(str(exc))}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # disk full, read-only, permission: one line naming the path and the cause
+        print(f"toolgym: error: {scrub(describe_os_error(exc))}", file=sys.stderr)
         return 2
 
 

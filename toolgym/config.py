@@ -88,6 +88,13 @@ class MixConfig(_Strict):
         return kinds
 
 
+class CachesConfig(_Strict):
+    """Sizes of the per-process caches: memory stays flat however many episodes run."""
+
+    world_templates: int = Field(default=16, ge=1, description="built worlds (SQLite images) kept per process")
+    env_tasks: int = Field(default=1024, ge=1, description="tasks an env remembers by id (drawn by seed or passed)")
+
+
 class WorldConfig(_Strict):
     seed: int = 0
     size: str = "default"
@@ -110,6 +117,13 @@ class SFTSelectionConfig(_Strict):
     )
 
 
+class FailuresConfig(_Strict):
+    retry: bool = Field(default=True, description="run tasks that failed (no rows written) again when the job resumes")
+    max_attempts: int = Field(default=3, ge=1, description="attempts of a task, over all runs, before its failure is final")
+    max_rate: float = Field(default=0.05, ge=0.0, le=1.0,
+                            description="share of planned tasks that may end failed before the job exits non-zero")
+
+
 class RLTasksConfig(_Strict):
     enabled: bool = True
     next_action_items: bool = Field(default=True, description="one item per tool step of verified multi-step chats")
@@ -130,6 +144,8 @@ class JobConfig(_Strict):
     output: OutputConfig = Field(default_factory=OutputConfig)
     selection: SFTSelectionConfig = Field(default_factory=SFTSelectionConfig)
     rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)
+    failures: FailuresConfig = Field(default_factory=FailuresConfig)
+    caches: CachesConfig = Field(default_factory=CachesConfig)
 
     @model_validator(mode="before")
     @classmethod
@@ -155,8 +171,11 @@ class JobConfig(_Strict):
         return Path(self.output.dir or f"datasets_out/{self.run_name}")
 
     def public_dict(self) -> dict[str, Any]:
-        """The config as recorded in a dataset card: secrets removed."""
-        return self.model_dump(mode="json", exclude={"teachers": {"__all__": {"api_key"}}, "user": {"api_key"}})
+        """The config as recorded in a dataset card: secrets removed (keys, credentials inside URLs)."""
+        from toolgym.generators.redaction import scrub_value
+
+        data = self.model_dump(mode="json", exclude={"teachers": {"__all__": {"api_key"}}, "user": {"api_key"}})
+        return scrub_value(data)
 
 
 def _check_kind(kind: str) -> None:
@@ -205,14 +224,30 @@ def _apply_override(data: dict[str, Any], assignment: str) -> None:
         raise ConfigError(f"--set takes key=value (such as executor.type=ray), got {assignment!r}")
     path, raw = assignment.split("=", 1)
     value = yaml.safe_load(raw) if raw else ""
-    node = data
+    node: Any = data
     parts = path.strip().split(".")
-    for part in parts[:-1]:
-        child = node.setdefault(part, {})
-        if not isinstance(child, dict):
-            raise ConfigError(f"--set {assignment!r}: {part!r} is not a section")
-        node = child
-    node[parts[-1]] = value
+    if parts[0] == "teacher" and "teacher" not in data and isinstance(data.get("teachers"), list):
+        parts[0] = "teachers"  # `teacher` in a file is the one-item form of `teachers`
+    if parts[0] == "teachers" and "teacher" in data and "teachers" not in data:
+        data["teachers"] = [data.pop("teacher")]
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                where = ".".join(parts[:depth]) or "(top level)"
+                raise ConfigError(f"--set {assignment!r}: {where} is a list of {len(node)}; "
+                                  f"use an index 0..{len(node) - 1} after it, such as {where}.0.{'.'.join(parts[depth + 1:])}")
+            if last:
+                node[int(part)] = value
+            else:
+                node = node[int(part)]
+            continue
+        if not isinstance(node, dict):
+            raise ConfigError(f"--set {assignment!r}: {'.'.join(parts[:depth])!r} is not a section")
+        if last:
+            node[part] = value
+        else:
+            node = node.setdefault(part, {})
 
 
 def load_config(source: str | Path | dict[str, Any] | None = None, overrides: Sequence[str] = ()) -> JobConfig:

@@ -16,31 +16,44 @@ def normalize_text(text: str) -> str:
     return _SPACES.sub(" ", _NUMBER_COMMAS.sub("", text.lower())).strip()
 
 
-def normalize_value(value: Any) -> Any:
+MAX_DEPTH = 32  # deeper values are compared by their text, never recursed into
+
+
+def normalize_value(value: Any, depth: int = 0) -> Any:
     """A value as compared: strings trimmed and case-folded, 3 == 3.0, containers recursively."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, int | float):
-        return float(value)
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:  # beyond any float: compared exactly, by its digits in hex
+            return f"int:{value:x}"
+    if isinstance(value, float):
+        return value
     if isinstance(value, str):
         return " ".join(value.split()).lower()
+    if depth >= MAX_DEPTH:
+        return f"<nested deeper than {MAX_DEPTH}>"
     if isinstance(value, dict):
-        return {str(k): normalize_value(v) for k, v in value.items()}
+        return {str(k): normalize_value(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [normalize_value(v) for v in value]
+        return [normalize_value(v, depth + 1) for v in value]
     return value
 
 
 def canonical_call(name: Any, arguments: Any) -> str:
     args = arguments if isinstance(arguments, dict) else {"__raw__": arguments}
-    return json.dumps([name, normalize_value(args)], sort_keys=True, default=str)
+    try:
+        return json.dumps([name, normalize_value(args)], sort_keys=True, default=repr)
+    except (TypeError, ValueError):  # keys of mixed types, or a value repr cannot show
+        return repr([name, sorted(map(str, args))])
 
 
 def arguments_of(raw: Any) -> dict[str, Any]:
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too deep, or a 4,300-digit integer
             return {}
     return raw if isinstance(raw, dict) else {}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgym.envs.parsing import normalize_message
+from toolgym.envs.parsing import parse_action
 from toolgym.envs.registry import load_domain
 from toolgym.envs.replay import replay_messages
 from toolgym.envs.task import Task
@@ -21,9 +21,11 @@ def verify(task: Task | dict | str, messages: list[dict[str, Any]], composite: C
     elif isinstance(task, dict):
         task = Task.model_validate(task)
     domain = load_domain(task.domain)
+    read = [parse_action(m) if not isinstance(m, dict) or m.get("role") == "assistant" else None for m in messages]
+    problems = [r.problems for r in read if r is not None]  # anything a model wrote is read as the env reads it
+    messages = [r.message if r is not None else m for r, m in zip(read, messages, strict=True)]
     world = replay_messages(domain, task, messages)
     try:
-        problems = [normalize_message(m).problems for m in messages if m.get("role") == "assistant"]
         trajectory = Trajectory(
             task=task,
             messages=messages,

@@ -34,6 +34,8 @@ def evaluate(expression: str) -> float:
         ) from None
     except OverflowError:
         raise ToolError(f"{expression!r} gives a result out of range") from None
+    except ZeroDivisionError:  # 0 ** -1 divides by zero without a / in sight
+        raise ToolError(f"{expression!r} divides by zero") from None
     if not math.isfinite(value) or abs(value) > _MAX_MAGNITUDE:
         raise ToolError(f"{expression!r} gives a result out of range")
     return round(value, 2)

@@ -1,0 +1,54 @@
+"""Hostile input: how long `env.step` takes on 1 MB replies, and the fuzz rate of hostile actions.
+
+    python benchmarks/hostile.py [ACTIONS]
+
+Each 1 MB reply is built to hit what used to be quadratic (confirmation keywords with no
+question mark, unclosed <think> tags, unclosed <tool_call> blocks). Target: under 1 s each.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import toolgym  # noqa: E402
+from tests.hostile import hostile_action  # noqa: E402
+
+MB = 1_000_000
+REPLIES = {
+    "confirm keywords, no '?'": ("Could you confirm this order " * 40_000)[:MB],
+    "unclosed <think> tags": ("<think>" * 150_000)[:MB],
+    "unclosed <tool_call> blocks": ("<tool_call>{" * 90_000)[:MB],
+    "one long word": "x" * MB,
+}
+
+
+def main(actions: int = 20_000) -> None:
+    for name in toolgym.list_domains():
+        env = toolgym.make(name, max_turns=200).unwrapped
+        tasks = env.domain.generate_tasks(20, seed=1)
+        for label, reply in REPLIES.items():
+            env.reset(options={"task": tasks[0]})
+            started = time.perf_counter()
+            env.step(reply)
+            print(f"{name:8s} 1 MB reply, {label:28s} {time.perf_counter() - started:6.3f} s")
+        rng = random.Random(f"hostile-{name}")
+        env.reset(options={"task": tasks[0]})
+        started = time.perf_counter()
+        episodes = 0
+        for _ in range(actions):
+            if env._done:
+                episodes += 1
+                env.reset(options={"task": tasks[episodes % len(tasks)]})
+            env.step(hostile_action(rng, env.tools, env.action_space))
+        spent = time.perf_counter() - started
+        print(f"{name:8s} {actions} hostile actions in {spent:.1f} s ({1e6 * spent / actions:.0f} µs each, "
+              f"{episodes} episodes); 100,000 would take ~{100_000 * spent / actions:.0f} s")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000)
