@@ -33,7 +33,7 @@ def test_call_rewards_in_batch_shape():
 def test_target_is_required_and_lengths_checked():
     with pytest.raises(ValueError, match="target"):
         tool_call_reward([GOOD])
-    with pytest.raises(ValueError, match="2 targets"):
+    with pytest.raises(ValueError, match="2 target values"):
         tool_call_reward([GOOD], target=[TARGET, TARGET])
 
 
