@@ -87,6 +87,7 @@ def rl_row(task_id: str, item: str, target=None, prompt=None) -> dict:
     return {
         "id": f"{task_id}-{item}",
         "env_id": "toolgym/Travel-v2",
+        "environment": "travel",
         "domain": "travel",
         "kind": "multi_step",
         "task": {"id": task_id, "domain": "travel", "plan": [{"calls": [{"name": "get_hotel", "arguments": {"hotel_id": 3}}]}]},
@@ -179,7 +180,7 @@ def test_round_trip_through_load_dataset(tmp_path):
     assert clean_row(plain[1], "sft") == normalised(sft[1])
     # and toolgym's own readers
     assert list(iter_rows(out, "sft")) == [normalised(r) for r in sft]
-    assert list(load_split(out, "rl_tasks", cache_dir=cache)) == rl
+    assert list(load_split(out, "rl_tasks")) == rl
 
 
 def test_arguments_are_json_never_merged_structs(tmp_path):
@@ -206,7 +207,7 @@ def test_floats_come_back_exact_through_toolgym_readers(tmp_path):
         writer.add("f", {"sft": [row]})
     [read] = iter_rows(out, "sft")
     assert read["messages"][2]["tool_calls"][0]["function"]["arguments"] == values
-    exact = load_split(out, "sft", cache_dir=str(tmp_path / "cache"))
+    exact = load_split(out, "sft")
     assert exact[0]["messages"][2]["tool_calls"][0]["function"]["arguments"] == values
     lengths = exact.map(lambda r: {"n": len(json.dumps(r["messages"][2]["tool_calls"][0]["function"]["arguments"]))})
     assert lengths[0]["n"] == len(json.dumps(values))  # a map over the dataset sees the exact values too

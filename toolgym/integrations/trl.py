@@ -30,11 +30,11 @@ from toolgym.envs.registry import list_domains, load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool
 from toolgym.errors import ConfigError
+from toolgym.generators.chat_format import USER_CHANNEL
 from toolgym.verifiers.compose import score_trajectory
 
 from .names import environment_name, parse_environment
 
-USER_CHANNEL = "send_message_to_user"
 _WITHOUT = "__without__"
 _MAX_STEPS = 200  # actions in one episode (each call and each message counts one); TRL bounds its own loop too
 _CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
