@@ -230,3 +230,64 @@ def test_rewards_take_trls_arguments_on_a_mixed_batch():
         environment_reward(**trl_kwargs)
     with pytest.raises(ValueError, match="completion must be"):
         tool_call_reward(**{**trl_kwargs, "completions": [[parsed], 3]})
+
+
+def _sft_split(tmp_path):
+    from toolgym.generators.rows import chat_row
+
+    out = tmp_path / "sft"
+    corpus = []
+    with DatasetWriter(out, config=CONFIG) as writer:
+        for name in DOMAINS:
+            for task in toolgym.load_domain(name).generate_tasks(2, seed=7, kinds=["multi_step"]):
+                env = toolgym.make(name)
+                trajectory = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+                episode = {"sample": 0, "messages": trajectory.messages, "teacher": {"name": "oracle"},
+                           "user": {"name": "scripted"}, "verification": trajectory.verification.to_dict()}
+                writer.add(task.id, {"sft": [chat_row(task, episode, env.tools)]})
+                corpus += [hermes_text(m.get("content"), m.get("tool_calls")) for m in trajectory.messages]
+                corpus.append(json.dumps(env.tools))
+    return out, corpus
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("user_channel", [False, True])
+def test_sft_step_with_assistant_only_loss_masks_exactly_the_assistant_turns(tmp_path, user_channel):
+    from trl import SFTConfig, SFTTrainer
+
+    out, corpus = _sft_split(tmp_path)
+    dataset = load_split(out, "sft", user_channel=user_channel)  # as it is: no map, no glue
+    tokenizer = tiny_tokenizer(corpus)
+    model = tiny_qwen3(tokenizer)
+    args = SFTConfig(
+        output_dir=str(tmp_path / "run"), use_cpu=True, bf16=False, assistant_only_loss=True, max_steps=1,
+        per_device_train_batch_size=2, max_length=None, report_to="none", save_strategy="no", gradient_checkpointing=False,
+    )  # fmt: skip
+    before = [p.detach().clone() for p in model.parameters()]
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer)
+    trainer.train()
+    assert any(not p.detach().equal(b) for p, b in zip(model.parameters(), before, strict=True))
+
+    for prepared, row in zip(trainer.train_dataset, dataset, strict=True):
+        ids = prepared["input_ids"]
+        mask = [label != -100 for label in prepared["labels"]]  # the assistant mask, folded into the labels
+        spans, start = [], None
+        for index, flag in enumerate([*mask, 0]):
+            if flag and start is None:
+                start = index
+            elif not flag and start is not None:
+                spans.append(tokenizer.decode(ids[start:index]))
+                start = None
+        assistant = [m for m in row["messages"] if m["role"] == "assistant"]
+        assert len(spans) == len(assistant)
+        for span, message in zip(spans, assistant, strict=True):
+            assert span.rstrip().endswith("<|im_end|>") and "<|im_start|>" not in span
+            assert "<tool_response>" not in span  # no tool result and no user turn is trained on
+            for call in message.get("tool_calls") or []:
+                assert f'"name": "{call["function"]["name"]}"' in span
+                assert json.dumps(call["function"]["arguments"], ensure_ascii=False) in span
+            if message.get("content"):
+                assert message["content"] in span
+        if user_channel:
+            assert not any(m["role"] == "user" for m in row["messages"][2:])
+            assert any(c["function"]["name"] == USER_CHANNEL for m in assistant for c in m.get("tool_calls") or [])
