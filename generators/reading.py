@@ -50,8 +50,9 @@ def _exact_features(split: str) -> Features:
 def load_split(out_dir: str | Path, split: str, batch_size: int = 2048, *, user_channel: bool = False):
     """One split as a `datasets.Dataset` that trainers take as it is (TRL's SFTTrainer and GRPOTrainer).
 
-    Rows come out as written: arguments as dicts, floats exact, messages without the null keys
-    a struct column would add. Nested columns (messages, tools, the task...) are held as JSON
+    Rows come out as written (arguments as dicts, floats exact, messages without the null keys a
+    struct column would add), except that an assistant message that only calls tools has empty
+    text for content rather than null, which some chat templates cannot render. Nested columns (messages, tools, the task...) are held as JSON
     and decoded with the standard `json` module on access, so `ds.map` sees the exact values too.
 
     `user_channel=True` (chat splits): user turns after the opening become results of a
@@ -64,7 +65,8 @@ def load_split(out_dir: str | Path, split: str, batch_size: int = 2048, *, user_
         raise FileNotFoundError(f"{Path(out_dir) / split} has no shards; splits are written only when they have rows")
     exact = _exact_features(split)
     encoders = {n: (None if isinstance(f, Value) else _json_text) for n, f in exact.items()}
-    parts, batch = [], []
+    parts: list[Any] = []
+    batch: list[dict[str, Any]] = []
 
     def flush() -> None:
         columns = {n: [r[n] if e is None else e(r[n]) for r in batch] for n, e in encoders.items()}
@@ -74,12 +76,22 @@ def load_split(out_dir: str | Path, split: str, batch_size: int = 2048, *, user_
     for row in iter_rows(out_dir, split, batch_size=batch_size):
         if user_channel and "messages" in row:
             row["messages"], row["tools"] = user_channel_chat(row["messages"], row["tools"])
+        for column in ("messages", "prompt"):
+            if column in row:
+                row[column] = [_for_templates(m) for m in row[column]]
         batch.append(row)
         if len(batch) >= batch_size:
             flush()
     if batch:
         flush()
     return parts[0] if len(parts) == 1 else concatenate_datasets(parts)
+
+
+def _for_templates(message: dict[str, Any]) -> dict[str, Any]:
+    """An assistant message that only calls tools gets empty text for its null content, as chat templates expect."""
+    if message.get("role") == "assistant" and message.get("content") is None:
+        return {**message, "content": ""}
+    return message
 
 
 def _json_text(value: Any) -> str | None:

@@ -20,7 +20,6 @@ from toolgym.generators.rows import rl_rows
 from toolgym.generators.writer import DatasetWriter
 from toolgym.integrations.trl import USER_CHANNEL, environment_class, environment_classes
 
-
 DOMAINS = ("retail", "telecom")
 ACTING = ("single", "parallel", "multi_step", "multi_turn", "injection")
 LAZY = "All done, your request is taken care of."
