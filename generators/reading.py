@@ -52,14 +52,17 @@ def load_split(out_dir: str | Path, split: str, batch_size: int = 2048, *, user_
 
     Rows come out as written (arguments as dicts, floats exact, messages without the null keys a
     struct column would add), except that an assistant message that only calls tools has empty
-    text for content rather than null, which some chat templates cannot render. Nested columns (messages, tools, the task...) are held as JSON
-    and decoded with the standard `json` module on access, so `ds.map` sees the exact values too.
+    text for content rather than null, which some chat templates cannot render. Nested columns
+    (messages, tools, the task...) are held as JSON and decoded with the standard `json` module on access, so `ds.map` sees the exact values too.
 
     `user_channel=True` (chat splits): user turns after the opening become results of a
     `send_message_to_user` call, the format the TRL environments train in (see
     `chat_format.user_channel_chat`); the default is the plain chat.
     """
+    import pyarrow as pa
     from datasets import Dataset, concatenate_datasets
+    from datasets.info import DatasetInfo
+    from datasets.table import InMemoryTable
 
     if not shard_paths(out_dir, split):
         raise FileNotFoundError(f"{Path(out_dir) / split} has no shards; splits are written only when they have rows")
@@ -68,9 +71,12 @@ def load_split(out_dir: str | Path, split: str, batch_size: int = 2048, *, user_
     parts: list[Any] = []
     batch: list[dict[str, Any]] = []
 
-    def flush() -> None:
+    schema = exact.arrow_schema
+
+    def flush() -> None:  # Arrow arrays made directly: datasets' own encoder would parse every JSON text again
         columns = {n: [r[n] if e is None else e(r[n]) for r in batch] for n, e in encoders.items()}
-        parts.append(Dataset.from_dict(columns, features=exact))
+        table = pa.table({n: pa.array(v, type=schema.field(n).type) for n, v in columns.items()})
+        parts.append(Dataset(InMemoryTable(table), info=DatasetInfo(features=exact)))
         batch.clear()
 
     for row in iter_rows(out_dir, split, batch_size=batch_size):
