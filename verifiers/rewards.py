@@ -157,7 +157,8 @@ def format_reward(completions: Sequence[Any], **_: Any) -> list[Reward]:
     return scores
 
 
-def _load_task(item: Any) -> Task:
+def load_task(item: Any) -> Task:
+    """A Task from itself, its dict or its JSON text (a `task` column's value)."""
     if isinstance(item, Task):
         return item
     if isinstance(item, str):
@@ -204,7 +205,7 @@ def episode_reward(
         if item is None or kind == "next_action":
             scores.append(None)
             continue
-        scores.append(verify(_load_task(item), _chat(prompt, completion)).value)
+        scores.append(verify(load_task(item), _chat(prompt, completion)).value)
     return scores
 
 

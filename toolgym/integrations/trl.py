@@ -32,6 +32,7 @@ from toolgym.envs.tools import Tool
 from toolgym.errors import ConfigError
 from toolgym.generators.chat_format import USER_CHANNEL
 from toolgym.verifiers.compose import score_trajectory
+from toolgym.verifiers.rewards import load_task
 
 from .names import environment_name, parse_environment
 
@@ -132,14 +133,9 @@ def _restore(domain: str, withheld: tuple[str, ...], user: Any, state: dict[str,
 
 
 def _row_task(row: dict[str, Any]) -> Task:
-    task = row.get("task")
-    if isinstance(task, Task):
-        return task
-    if isinstance(task, str):
-        return Task.model_validate_json(task)
-    if isinstance(task, dict):
-        return Task.model_validate(task)
-    raise ConfigError(f"reset needs an rl_tasks row with a `task` column (Task JSON); got columns {sorted(row)}")
+    if row.get("task") is None:
+        raise ConfigError(f"reset needs an rl_tasks row with a `task` column (Task JSON); got columns {sorted(row)}")
+    return load_task(row["task"])
 
 
 def _withheld_of(task: Task) -> list[str]:
