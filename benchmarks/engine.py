@@ -1,15 +1,18 @@
 """Engine measurements per domain, on one core, with baselines measured in the same run.
 
 Prints: median world copy and env reset; median read-tool call next to the exact SQL it runs,
-executed in raw sqlite3 (ratio); median verify; gold replay + verify tasks per second; peak RSS.
+executed in raw sqlite3 (ratio); median verify; gold replay + verify tasks per second; gold
+rollouts (oracle and scripted user through `rollout_sync`) per second next to the old path (an
+event loop started per episode with `asyncio.run`); peak RSS.
 Targets (default world): reset <= 100 us, tool call <= 3x raw sqlite3, >= 2,000 tasks/s,
-<= 200 MB resident. For scale, a well-known peer resets its retail env in ~69 ms and replays
+>= 500 rollouts/s, <= 200 MB resident. For scale, a well-known peer resets its retail env in ~69 ms and replays
 and grades ~1 task/s on this kind of machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import resource
 import statistics
@@ -48,6 +51,18 @@ def read_probe(domain, tasks):
     raise SystemExit(f"{domain.name}: no read call to probe")
 
 
+def rollout_rates(env, oracle, user, tasks) -> tuple[float, float]:
+    """Gold rollouts per second through `rollout_sync`, and through `asyncio.run(rollout(...))`."""
+    rates = []
+    for run in (lambda t: toolgym.rollout_sync(env, oracle, user, t), lambda t: asyncio.run(toolgym.rollout(env, oracle, user, t))):
+        started = time.perf_counter()
+        for task in tasks:
+            trajectory = run(task)
+            assert trajectory.verification is not None and trajectory.verification.value == 1.0, task.id
+        rates.append(len(tasks) / (time.perf_counter() - started))
+    return rates[0], rates[1]
+
+
 def bench_domain(name: str, size: str, n_tasks: int, repeat: int) -> dict[str, float]:
     domain = toolgym.load_domain(name)
     started = time.perf_counter()
@@ -77,6 +92,7 @@ def bench_domain(name: str, size: str, n_tasks: int, repeat: int) -> dict[str, f
         score = verify(task, chat)  # replays the gold calls of the oracle's chat on a fresh world, then grades
         assert score.value == 1.0, (task.id, score.to_dict())
     rate = len(tasks) / (time.perf_counter() - started)
+    sync_rate, old_rate = rollout_rates(env, oracle, user, tasks)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\n{domain.env_id} (world '{size}': {len(template.image) / 1e6:.2f} MB image, built in {build_s:.2f}s)")
     print(f"  world copy per episode   {copy_us:9.1f} us")
@@ -84,8 +100,9 @@ def bench_domain(name: str, size: str, n_tasks: int, repeat: int) -> dict[str, f
     print(f"  tool call {tool.name:<14} {tool_us:9.1f} us   same SQL in raw sqlite3 {raw_us:.1f} us ({len(statements)} statement(s)) -> {tool_us / raw_us:.2f}x (target <= 3x)")
     print(f"  verify one chat          {verify_us:9.1f} us")
     print(f"  gold replay + verify     {rate:9.0f} tasks/s  target >= 2,000; peer ~1/s ({rate:,.0f}x)")
+    print(f"  gold rollouts (sync)     {sync_rate:9.0f} /s      target >= 500; asyncio.run per episode {old_rate:.0f}/s ({sync_rate / old_rate:.2f}x)")
     print(f"  peak resident memory     {rss_mb:9.0f} MB      target <= 200 MB")
-    return {"reset_us": reset_us, "tool_ratio": tool_us / raw_us, "tasks_per_s": rate, "rss_mb": rss_mb}
+    return {"reset_us": reset_us, "tool_ratio": tool_us / raw_us, "tasks_per_s": rate, "rollouts_per_s": sync_rate, "rss_mb": rss_mb}
 
 
 def main() -> None:

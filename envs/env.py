@@ -9,7 +9,9 @@ until the episode ends, then the task's verifier score with `info["verification"
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import gymnasium as gym
 
@@ -27,6 +29,24 @@ from .trajectory import Trajectory
 from .world import World
 
 _USER_ROUNDS = 4  # device actions a user may take before it must say something
+_T = TypeVar("_T")
+_LOOPS = threading.local()
+
+
+def run_sync(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """Run a coroutine from code without an event loop, on this thread's own loop, kept for its life.
+
+    `asyncio.run` would start and close a loop per call (~0.5 ms); sync callers call this per step.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        loop = getattr(_LOOPS, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = _LOOPS.loop = asyncio.new_event_loop()
+        return loop.run_until_complete(coroutine)
+    coroutine.close()
+    raise ToolgymError("a sync call was made inside a running event loop: use the async form (`await env.astep(...)`)")
 
 
 class ToolEnv(gym.Env):
@@ -214,11 +234,7 @@ class ToolEnv(gym.Env):
     def _ask_user_sync(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         if getattr(self.user, "is_sync", False):
             return self.user.reply_sync(messages, self.task)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(self.user.reply(messages, self.task))
-        raise ToolgymError("this user simulator is async: inside an event loop use `await env.astep(...)`")
+        return run_sync(self.user.reply(messages, self.task))
 
     def _absorb(self, message: dict[str, Any], reply: dict[str, Any]) -> bool:
         """Fold one user reply into the turn's message; True if the user must be asked again."""

@@ -177,3 +177,51 @@ def read_choice(data: Any) -> tuple[Message, str | None]:
     if isinstance(reasoning, str) and reasoning:
         message["reasoning_content"] = reasoning
     return message, choice.get("finish_reason")
+
+
+# ---- the user channel: user turns as calls of one tool, as RL environments without a user turn see them ----
+USER_CHANNEL = "send_message_to_user"
+USER_CHANNEL_SCHEMA: dict[str, Any] = {  # what transformers' get_json_schema makes of the TRL environment's method
+    "type": "function",
+    "function": {
+        "name": USER_CHANNEL,
+        "description": (
+            "Send a message to the customer and return their reply.\n\nEverything meant for the customer goes "
+            "through this tool: questions, requests to confirm,\ninstructions for their device, answers and the "
+            "closing words."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {"message": {"type": "string", "description": "The text the customer reads."}},
+            "required": ["message"],
+        },
+        "return": {"type": "string"},
+    },
+}
+
+
+def user_channel_chat(messages: list[Message], tools: list[dict[str, Any]]) -> tuple[list[Message], list[dict[str, Any]]]:
+    """A chat rewritten so every word to the user is a `send_message_to_user` call and each reply its result.
+
+    The opening user message stays a user turn (it is the prompt); what the user did on their
+    device is already in the reply's text. The tool list gains the channel's schema. This is
+    the format `toolgym.integrations.trl` environments train in, so SFT and RL rows match.
+    """
+    out: list[Message] = []
+    waiting: str | None = None  # the id of a channel call that the next user turn answers
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant" and not message.get("tool_calls") and waiting is None:
+            waiting = f"user_{len(out)}"
+            call = {"id": waiting, "type": "function",
+                    "function": {"name": USER_CHANNEL, "arguments": {"message": message.get("content") or ""}}}
+            entry: Message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            if message.get("reasoning_content"):
+                entry["reasoning_content"] = message["reasoning_content"]
+            out.append(entry)
+        elif role == "user" and waiting is not None:
+            out.append({"role": "tool", "tool_call_id": waiting, "name": USER_CHANNEL, "content": message.get("content") or ""})
+            waiting = None
+        else:
+            out.append({k: v for k, v in message.items() if k not in ("user_tool_calls", "user_tool_results")})
+    return out, [*tools, USER_CHANNEL_SCHEMA]

@@ -126,6 +126,7 @@ CHAT_COLUMNS: dict[str, Any] = {
 RL_COLUMNS: dict[str, Any] = {
     "id": STR,
     "env_id": STR,
+    "environment": STR,  # toolgym.integrations.trl.environment_classes() key: domain, less withheld tools
     "domain": STR,
     "kind": STR,
     "task": JSON,  # Task.model_dump(mode="json"): reset(options={"task": Task(**row["task"])})

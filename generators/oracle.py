@@ -41,8 +41,11 @@ class OracleTeacher(Policy):
     def act_sync(self, messages: list[Message], tools: list[dict[str, Any]], task: Task | None = None) -> Message:
         if task is None:
             raise ConfigError("OracleTeacher needs the task: pass task= to act (rollout does)")
+        return self.message_at(task, assistant_turns(messages))
+
+    def message_at(self, task: Task, turn: int) -> Message:
+        """The assistant message of the gold conversation at a turn (its number of assistant messages before)."""
         phrases = load_domain(task.domain).phrasebook
-        turn = assistant_turns(messages)
         moves = self.moves(task)
         if turn >= len(moves):
             return {"role": "assistant", "content": phrases.say("farewell", task.seed + turn)}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from toolgym.envs.env import ToolEnv
+from toolgym.envs.env import ToolEnv, run_sync
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
@@ -34,6 +33,10 @@ async def rollout(
     return env.trajectory()
 
 
+def _is_sync_policy(policy: Policy) -> bool:
+    return type(policy).act is Policy.act and type(policy).act_sync is not Policy.act_sync
+
+
 def rollout_sync(
     env: ToolEnv,
     policy: Policy,
@@ -42,5 +45,20 @@ def rollout_sync(
     *,
     seed: int | None = None,
 ) -> Trajectory:
-    """`rollout` for code without an event loop."""
-    return asyncio.run(rollout(env, policy, user, task, seed=seed))
+    """`rollout` for code without an event loop.
+
+    A policy and a user that need no I/O (the oracle, the scripted user) run as plain calls;
+    others run on this thread's own event loop, kept between calls.
+    """
+    if user is not None:
+        env.user = user
+    if not (_is_sync_policy(policy) and getattr(env.user, "is_sync", False)):
+        return run_sync(rollout(env, policy, None, task, seed=seed))
+    options: dict[str, Any] = {"task": task} if task is not None else {}
+    _, info = env.reset(seed=seed, options=options)
+    tools = info["tools"]
+    done = env.verification is not None
+    while not done:
+        _, _, terminated, truncated, _ = env.step(policy.act_sync(env.messages, tools, env.task))
+        done = terminated or truncated
+    return env.trajectory()

@@ -8,10 +8,12 @@ from toolgym.config import JobConfig
 from toolgym.envs.conversation import outcome
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
+from toolgym.integrations.names import task_environment
 from toolgym.verifiers.compose import preset_for
 from toolgym.verifiers.conduct import failed_calls, repeated_calls
 from toolgym.version import SCHEMA_VERSION, __version__
 
+from .chat_format import with_tools_prompt
 from .episodes import messages_key
 
 _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
@@ -52,6 +54,7 @@ def _rl_item(task: Task, item_id: str, prompt, tools, verifier, preset: str, ite
     return {
         "id": item_id,
         "env_id": load_domain(task.domain).env_id,
+        "environment": task_environment(task),  # the name environment_classes() keys TRL's environments by
         "domain": task.domain,
         "kind": task.kind,
         "task": task.model_dump(mode="json"),
@@ -66,7 +69,11 @@ def _rl_item(task: Task, item_id: str, prompt, tools, verifier, preset: str, ite
 
 
 def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]], next_actions: bool) -> list[dict]:
-    """The task itself (to run again with reset(options={"task": ...})), plus next-action items."""
+    """The task itself (to run again with reset(options={"task": ...})), plus next-action items.
+
+    A next-action item's prompt has the tools rendered into its system message, so a trainer
+    that ignores the `tools` column (GRPO without an environment) still shows them.
+    """
     composite = preset_for(task)
     preset = "no_tool" if task.kind in NO_TOOL_KINDS else "action"
     first = kept[0]["messages"] if kept else None
@@ -80,7 +87,7 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
                     _rl_item(
                         task,
                         f"{task.id}-na{number}",
-                        first[:index],
+                        with_tools_prompt(first[:index], tools),
                         tools,
                         {"type": "next_action", "check": "tool_calls"},
                         "next_action",

@@ -74,6 +74,10 @@ def test_rl_items_reset_an_env_and_next_actions_target_gold_calls(finished_job, 
 
     assert tool_call_reward([item["target"]], target=item["target"]) == [1.0]
     assert item["prompt"][-1]["role"] in ("user", "tool")
+    # rendered with its tools, for trainers that ignore the tools column; the episode's prompt is the env's own
+    assert all(t["function"]["name"] in item["prompt"][0]["content"] for t in item["tools"])
+    assert "<tools>" in item["prompt"][0]["content"] and "<tools>" not in episode["prompt"][0]["content"]
+    assert {r["environment"] for r in rl if r["kind"] != "no_tool/unavailable"} == {"toy"}
 
 
 def test_same_config_same_rows(toy_domain, tmp_path, finished_job):

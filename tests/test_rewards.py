@@ -27,13 +27,13 @@ def test_call_rewards_in_batch_shape():
     assert tool_call_reward(completions, target=[json.dumps(TARGET)] * 4) == [1.0, 0.5, 0.0, 1.0]
     assert exact_match_reward(completions, target=TARGET) == [1.0, 0.0, 0.0, 1.0]
     assert f1_reward(completions, target=TARGET)[:3] == [1.0, pytest.approx(2 / 3), 0.0]
-    assert format_reward(completions) == [1.0, 0.0, 0.0, 0.0]
+    assert format_reward(completions) == [1.0, 0.0, 0.0, 1.0]  # raw text needs <think>; parsed messages do not
 
 
 def test_target_is_required_and_lengths_checked():
     with pytest.raises(ValueError, match="target"):
         tool_call_reward([GOOD])
-    with pytest.raises(ValueError, match="2 targets"):
+    with pytest.raises(ValueError, match="2 target values"):
         tool_call_reward([GOOD], target=[TARGET, TARGET])
 
 

@@ -1,0 +1,245 @@
+"""toolgym domains as TRL environments: `GRPOTrainer(environment_factory=environment_class("retail"))`.
+
+An environment class wraps one ToolEnv episode per instance. Its public methods are the
+domain's agent tools (signature and docstring built from each tool, so transformers'
+`get_json_schema` gives the tool's own schema) plus `send_message_to_user`, the one channel
+to the simulated user: TRL's loop has no user turn, so every question, confirmation,
+instruction and answer goes through it and the user's reply (with what they did on their
+phone) comes back as its result. `reset(**row)` starts the task of an `rl_tasks` row;
+`get_reward()` grades the conversation so far with the task's verifier.
+
+TRL renders one fixed tool list per environment, so a task offered fewer tools runs in an
+environment named after what it withholds (the `environment` column of `rl_tasks`);
+`environment_classes()` gives the mapping TRL takes for several domains in one run.
+
+Instances and classes pickle: a class is found again by its name in this module, an instance
+is rebuilt by replaying its episode (the worlds and the scripted user are deterministic).
+Nothing here imports TRL; every call is synchronous and starts no event loop.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import typing
+from collections.abc import Iterable
+from typing import Any
+
+from toolgym.envs.env import ToolEnv
+from toolgym.envs.registry import list_domains, load_domain
+from toolgym.envs.task import Task
+from toolgym.envs.tools import Tool
+from toolgym.errors import ConfigError
+from toolgym.generators.chat_format import USER_CHANNEL
+from toolgym.verifiers.compose import score_trajectory
+from toolgym.verifiers.rewards import load_task
+
+from .names import environment_name, parse_environment
+
+_WITHOUT = "__without__"
+_MAX_STEPS = 200  # actions in one episode (each call and each message counts one); TRL bounds its own loop too
+_CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
+
+
+class ToolgymEnvironment:
+    """One episode of a domain's task, driven by a trainer's tool calls (see the module's docstring)."""
+
+    domain: str = ""
+    withheld: tuple[str, ...] = ()
+    user: Any = None  # a UserSimulator; None: the scripted user
+
+    def __init__(self) -> None:
+        self._env: ToolEnv | None = None
+        self._task: Task | None = None
+        self._actions: list[dict[str, Any]] = []
+
+    # ---- what TRL calls ----------------------------------------------------------------------
+    def reset(self, **row: Any) -> str | None:
+        """Start the episode of an `rl_tasks` row (its `task` column); returns the opening if the row has no prompt."""
+        task = _row_task(row)
+        offered = {t.name for t in load_domain(task.domain).agent_tools if t.name not in self.withheld}
+        if task.domain != self.domain or set(task.tools) != offered:
+            wanted = row.get("environment") or environment_name(task.domain, _withheld_of(task))
+            raise ConfigError(
+                f"task {task.id} ({task.domain}, {task.kind}) needs the environment {wanted!r}, but this is "
+                f"{environment_name(self.domain, self.withheld)!r}: pass environment_classes() to environment_factory "
+                "and keep the dataset's `environment` column"
+            )
+        if self._env is None:
+            self._env = ToolEnv(self.domain, user=self.user, max_turns=_MAX_STEPS, world_size=task.world_size)
+        observation, _ = self._env.reset(options={"task": task})
+        self._task, self._actions = task, []
+        if row.get("prompt"):
+            return None
+        return observation[-1].get("content") or None
+
+    def send_message_to_user(self, message: str) -> str:
+        """Send a message to the customer and return their reply.
+
+        Everything meant for the customer goes through this tool: questions, requests to confirm,
+        instructions for their device, answers and the closing words.
+
+        Args:
+            message: The text the customer reads.
+        """
+        return self._act({"role": "assistant", "content": str(message)})
+
+    def get_reward(self) -> float:
+        """The task's verifier score for the conversation so far."""
+        env = self._require()
+        if env.verification is not None:
+            return env.verification.value
+        return score_trajectory(env.task, env.trajectory()).value
+
+    # ---- the episode -------------------------------------------------------------------------
+    def _require(self) -> ToolEnv:
+        if self._env is None or self._env.task is None:
+            raise ConfigError("call reset(**row) with an rl_tasks row before using the environment")
+        return self._env
+
+    def _call_tool(self, name: str, arguments: dict[str, Any]) -> str:
+        call = {"id": f"call_{len(self._actions)}", "type": "function", "function": {"name": name, "arguments": arguments}}
+        return self._act({"role": "assistant", "content": None, "tool_calls": [call]})
+
+    def _act(self, action: dict[str, Any]) -> str:
+        env = self._require()
+        if env.verification is not None:
+            return json.dumps({"error": "the conversation has ended: nothing more can be done or said"})
+        self._actions.append(action)
+        observation, _, terminated, truncated, _ = env.step(action)
+        reply = observation[-1].get("content") or ""
+        if observation[-1].get("role") == "user" and (terminated or truncated):
+            reply = f"{reply}\n(The customer has left the conversation.)".strip()
+        return reply
+
+    @property
+    def trajectory(self):
+        """The episode as the verifier sees it (messages, end state, verification)."""
+        return self._require().trajectory()
+
+    # ---- pickling: the class by name, the episode by replay ------------------------------------
+    def __reduce__(self):
+        state = {"task": self._task.model_dump(mode="json") if self._task else None, "actions": self._actions}
+        return _restore, (self.domain, self.withheld, self.user, state)
+
+
+def _restore(domain: str, withheld: tuple[str, ...], user: Any, state: dict[str, Any]) -> ToolgymEnvironment:
+    instance = environment_class(domain, user=user, withheld=withheld)()
+    if state["task"] is not None:
+        instance.reset(task=state["task"], prompt=True)
+        for action in state["actions"]:
+            instance._act(action)
+    return instance
+
+
+def _row_task(row: dict[str, Any]) -> Task:
+    if row.get("task") is None:
+        raise ConfigError(f"reset needs an rl_tasks row with a `task` column (Task JSON); got columns {sorted(row)}")
+    return load_task(row["task"])
+
+
+def _withheld_of(task: Task) -> list[str]:
+    return [t.name for t in load_domain(task.domain).agent_tools if t.name not in set(task.tools)]
+
+
+# ---- tool methods ------------------------------------------------------------------------------
+def _docstring(tool: Tool) -> str:
+    """A Google-style docstring transformers reads back into the tool's description and parameters."""
+    lines = [tool.description]
+    if tool.param_descriptions:
+        lines += ["", "Args:"]
+        lines += [f"    {name}: {' '.join(text.split())}" for name, text in tool.param_descriptions.items()]
+    return "\n".join(lines)
+
+
+def _tool_method(tool: Tool, owner: str):
+    hints = typing.get_type_hints(tool.func)  # Annotated[...] metadata dropped: transformers reads plain types
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for param in list(inspect.signature(tool.func).parameters.values())[1:]:
+        parameters.append(param.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[param.name]))
+    name = tool.name
+
+    def method(self: ToolgymEnvironment, **arguments: Any) -> str:
+        return self._call_tool(name, arguments)
+
+    method.__name__ = name
+    method.__qualname__ = f"{owner}.{name}"
+    method.__doc__ = _docstring(tool)
+    method.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    method.__annotations__ = {p.name: p.annotation for p in parameters[1:]}  # no return hint: it is not in the schema
+    return method
+
+
+def _camel(text: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in text.replace("-", "_").split("_"))
+
+
+def _class_name(domain: str, withheld: tuple[str, ...]) -> str:
+    return f"{_camel(domain)}Environment" + (_WITHOUT + "__".join(withheld) if withheld else "")
+
+
+def environment_class(domain: str, user: Any = "tool", *, withheld: Iterable[str] = ()) -> type:
+    """A class TRL takes as `environment_factory`: one episode of `domain` per instance.
+
+    `user`: "tool" (the scripted user answers through `send_message_to_user`) or a
+    UserSimulator to answer there instead. `withheld`: agent tools this environment does not
+    offer (tasks that withhold them run in it; see `environment_classes`).
+    """
+    name = load_domain(domain).name
+    withheld_tools = tuple(sorted(set(withheld)))
+    parse_environment(environment_name(name, withheld_tools))  # refuses unknown tools
+    if isinstance(user, str):
+        if user != "tool":
+            raise ConfigError(f"user must be 'tool' or a UserSimulator, got {user!r}")
+        user = None
+    key = (name, withheld_tools)
+    if user is None and key in _CLASSES:
+        return _CLASSES[key]
+    class_name = _class_name(name, withheld_tools)
+    members: dict[str, Any] = {"domain": name, "withheld": withheld_tools, "user": user, "__module__": __name__}
+    members["__qualname__"] = class_name
+    for tool in load_domain(name).agent_tools:
+        if tool.name in withheld_tools:
+            continue
+        if hasattr(ToolgymEnvironment, tool.name):
+            raise ConfigError(f"domain {name!r} has a tool named {tool.name!r}, which the environment itself uses")
+        members[tool.name] = _tool_method(tool, class_name)
+    members["__doc__"] = f"The {name!r} domain as a TRL environment" + (
+        f", without {', '.join(withheld_tools)}." if withheld_tools else "."
+    )
+    cls = type(class_name, (ToolgymEnvironment,), members)
+    if user is None:
+        _CLASSES[key] = cls
+    return cls
+
+
+def environment_classes(
+    domains: Iterable[str] | None = None, *, names: Iterable[str] | None = None, user: Any = "tool"
+) -> dict[str, type]:
+    """{environment name: class} for TRL's dict `environment_factory`, keyed like the `environment` column.
+
+    By default every domain's full tool set and each set with one agent tool withheld (what
+    `no_tool/unavailable` tasks offer); pass `names` (such as `set(dataset["environment"])`) to
+    get exactly those.
+    """
+    if names is not None:
+        parsed = [parse_environment(n) for n in names]
+        return {environment_name(d, w): environment_class(d, user, withheld=w) for d, w in parsed}
+    found: dict[str, type] = {}
+    for domain in domains if domains is not None else list_domains():
+        loaded = load_domain(domain)
+        for withheld in [(), *((t.name,) for t in loaded.agent_tools)]:
+            found[environment_name(loaded.name, withheld)] = environment_class(loaded.name, user, withheld=withheld)
+    return found
+
+
+def __getattr__(name: str) -> type:
+    """Classes made by `environment_class` are found here by name, so pickle finds them in any process."""
+    base, _, rest = name.partition(_WITHOUT)
+    for domain in list_domains():
+        if _class_name(domain, ()) == base:
+            return environment_class(domain, withheld=tuple(rest.split("__")) if rest else ())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["USER_CHANNEL", "ToolgymEnvironment", "environment_class", "environment_classes"]
