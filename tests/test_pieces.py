@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tests.toy import Account
-from toolgym.envs import Fact, Forbidden, GenContext, Utterance, WorldEdit, World, pieces, world_index
+from toolgym.envs import Fact, Forbidden, GenContext, Utterance, World, WorldEdit, pieces, world_index
 from toolgym.envs.pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
 from toolgym.errors import GeneratorBug
 
