@@ -122,7 +122,10 @@ def check_env(domain: Domain, options: Options) -> Iterator[Finding]:
     import gymnasium
     from gymnasium.utils.env_checker import check_env as gym_check
 
+    from toolgym.envs.registration import register_all
+
     finding = Finding("check_env", checked=1)
+    register_all()  # a domain found after import (an entry point installed since) gets its id now
     env = gymnasium.make(domain.env_id, world_size=domain.sizes[0])
     try:
         gym_check(env.unwrapped)
@@ -323,7 +326,10 @@ def run(domain: Domain | str, options: Options | None = None, only: Sequence[str
         raise UnknownNameError("conformance check", unknown[0], CHECKS)
     findings: list[Finding] = []
     for name in names:
-        findings += list(CHECKS[name](domain, options))
+        try:
+            findings += list(CHECKS[name](domain, options))
+        except Exception as exc:  # noqa: BLE001 - a check that crashes is a failure to report, not a traceback
+            findings.append(Finding(name, failures=[f"the check raised {type(exc).__name__}: {exc}"]))
     return findings
 
 
