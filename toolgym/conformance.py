@@ -277,36 +277,51 @@ def _optional(module: str, name: str) -> Callable[..., Any] | None:
         return None
 
 
+def _hooked(
+    name: str,
+    source: tuple[str, str],
+    domain: Domain,
+    options: Options,
+    n: int,
+    judge: Callable[[Callable[..., Any], list[Task]], list[str]],
+) -> Iterator[Finding]:
+    """A check whose function (module, attribute) may not be in this build: skipped if absent."""
+    function = _optional(*source)
+    if function is None:
+        yield Finding(name, skipped=f"this build has no {source[0].removeprefix('toolgym.')}.{source[1]}")
+        return
+    for kind in _kinds(domain, options):
+        finding = Finding(name, kind)
+        tasks = _generate(domain, finding, n, options, kind, domain.default_size)
+        finding.checked = len(tasks)
+        finding.failures += judge(function, tasks)
+        yield finding
+
+
 @check("spoil")
 def spoil(domain: Domain, options: Options) -> Iterator[Finding]:
     """Cheap and spoiled answers (lazy 'OK.', claimed success, a write without consent, ...) never score 1.0."""
-    spoil_failures = _optional("toolgym.verifiers.spoil", "spoil_failures")
-    if spoil_failures is None:
-        yield Finding("spoil", skipped="this build has no verifiers.spoil")
-        return
-    for kind in _kinds(domain, options):
-        finding = Finding("spoil", kind)
-        tasks = _generate(domain, finding, max(5, options.tasks_per_kind // 10), options, kind, domain.default_size)
-        finding.checked = len(tasks)
-        finding.failures += list(spoil_failures(domain.name, tasks))
-        yield finding
+    yield from _hooked(
+        "spoil",
+        ("toolgym.verifiers.spoil", "spoil_failures"),
+        domain,
+        options,
+        max(5, options.tasks_per_kind // 10),
+        lambda spoil_failures, tasks: list(spoil_failures(domain.name, tasks)),
+    )
 
 
 @check("grounding")
 def grounding(domain: Domain, options: Options) -> Iterator[Finding]:
     """Every fact a gold assistant turn states was seen before in the conversation."""
-    ungrounded_facts = _optional("toolgym.envs.grounding", "ungrounded_facts")
-    if ungrounded_facts is None:
-        yield Finding("grounding", skipped="this build has no envs.grounding")
-        return
-    for kind in _kinds(domain, options):
-        finding = Finding("grounding", kind)
-        for task in _generate(domain, finding, options.tasks_per_kind, options, kind, domain.default_size):
-            finding.checked += 1
-            found = ungrounded_facts(_rollout(domain, task).messages)
-            if found:
-                finding.failures.append(f"{task.id}: ungrounded {found}")
-        yield finding
+
+    def judge(ungrounded_facts: Callable[..., Any], tasks: list[Task]) -> list[str]:
+        found = ((task, ungrounded_facts(_rollout(domain, task).messages)) for task in tasks)
+        return [f"{task.id}: ungrounded {facts}" for task, facts in found if facts]
+
+    yield from _hooked(
+        "grounding", ("toolgym.envs.grounding", "ungrounded_facts"), domain, options, options.tasks_per_kind, judge
+    )
 
 
 # ---- running and reporting ------------------------------------------------------------------
