@@ -87,7 +87,8 @@ class Phrasebook:
         self._raw: dict[str, list[str]] = {}
         self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
         self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
-        self._checked: set[tuple[str, frozenset[str]]] = set()
+        self._checked: set[tuple[str, tuple[str, ...]]] = set()
+        self._asks: dict[str, bool] = {}
         for source in sources:
             if not source.exists():
                 continue
@@ -138,21 +139,25 @@ class Phrasebook:
 
     def check_variables(self, intent: str, given: Any) -> None:
         """Raise DomainError unless every variant of `intent` renders with the variables `given`."""
-        key = (intent, frozenset(given))
+        key = (intent, tuple(given))  # a tuple hashes faster than a set; callers pass names in one order
         if key in self._checked:
             return
+        names = set(key[1])
         for index, variant in enumerate(self.variants(intent)):
-            missing = self._variables[variant] - key[1]
+            missing = self._variables[variant] - names
             if missing:
                 raise DomainError(
                     f"utterance {intent!r} (variant {index}: {variant!r}) needs {sorted(missing)}, "
-                    f"but its caller passes only {sorted(key[1]) or 'nothing'}"
+                    f"but its caller passes only {sorted(names) or 'nothing'}"
                 )
         self._checked.add(key)
 
     def asks(self, intent: str) -> bool:
         """Whether some variant's own text (not its variables) holds a question mark."""
-        return any("?" in _EXPRESSION.sub("", v) for v in self.variants(intent))
+        found = self._asks.get(intent)
+        if found is None:
+            found = self._asks[intent] = any("?" in _EXPRESSION.sub("", v) for v in self.variants(intent))
+        return found
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
