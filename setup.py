@@ -26,6 +26,6 @@ for package, folder in MAPPED_FOLDERS.items():
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"": ["*.j2", "*.yaml", "*.jinja", "templates/*"]},
+    package_data={"": ["*.j2", "*.yaml", "*.jinja", "templates/*", "templates/scaffold/*.j2", "templates/scaffold/*/*.j2"]},
     include_package_data=True,
 )

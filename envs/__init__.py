@@ -1,11 +1,13 @@
 """The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
 
+from . import pieces
 from .compose import Identity, Segment, call, compose
 from .diff import Diff
 from .domain import Domain
 from .env import ToolEnv
 from .generation import GenContext, irrelevant_task, unavailable_task_from
 from .phrasebook import money
+from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
 from .registry import list_domains, load_domain
 from .task import (
     ACTION_KINDS,
@@ -24,6 +26,7 @@ from .task import (
 from .tools import Tool, tool
 from .trajectory import Trajectory
 from .world import World, WorldTemplate
+from .world_index import world_index
 
 __all__ = [
     "ACTION_KINDS",
@@ -36,6 +39,7 @@ __all__ = [
     "GenContext",
     "Identity",
     "NoToolSpec",
+    "Piece",
     "Scenario",
     "Segment",
     "Step",
@@ -48,12 +52,20 @@ __all__ = [
     "World",
     "WorldEdit",
     "WorldTemplate",
+    "assemble",
     "call",
     "compose",
+    "draw",
+    "draw_many",
+    "independent",
+    "injected",
+    "lookup_identity",
+    "pieces",
     "irrelevant_task",
     "list_domains",
     "load_domain",
     "money",
     "tool",
     "unavailable_task_from",
+    "world_index",
 ]

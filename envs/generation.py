@@ -35,6 +35,8 @@ class GenContext:
     size: str
 
     def say(self, intent: str, **values: Any) -> str:
+        """Render the intent's variant for this task; every variant must render with `values`."""
+        self.domain.phrasebook.check_variables(intent, values)
         return self.domain.phrasebook.say(intent, self.seed, **values)
 
     def pick(self, items: Sequence[Any]) -> Any:
@@ -79,6 +81,7 @@ def finalize(domain: Domain, task: Task) -> Task:
         raise GeneratorBug(
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
+    check_phrasings(domain, task)
     world = replay_plan(domain, task)
     try:
         done = task.model_copy(
@@ -90,6 +93,26 @@ def finalize(domain: Domain, task: Task) -> Task:
     if domain.enforce_ground_truth:
         check_gold(domain, done)
     return done
+
+
+def check_phrasings(domain: Domain, task: Task) -> None:
+    """The task's replies render in every variant with their vars; an acting task's replies and
+    instructions ask nothing (the scripted user reads a question mark as a request for facts)."""
+    phrases = domain.phrasebook
+    where = f"{domain.name} {task.kind} (seed {task.seed})"
+    for index, reply in enumerate(task.replies):
+        try:
+            phrases.check_variables(reply.intent, reply.vars)
+        except (DomainError, UnknownNameError) as exc:
+            raise GeneratorBug(f"{where}: reply {index}: {exc}") from None
+        if task.no_tool is None and phrases.asks(reply.intent):
+            raise GeneratorBug(
+                f"{where}: reply {index} ({reply.intent!r}) has a variant with a question mark; replies that "
+                "close an acting segment state results and ask nothing"
+            )
+    for step in task.plan:
+        if step.instruction and "?" in step.instruction:
+            raise GeneratorBug(f"{where}: the instruction {step.instruction!r} asks a question; say what to do")
 
 
 def iter_tasks(

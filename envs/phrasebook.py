@@ -1,16 +1,23 @@
 """Utterance templates: several Jinja2 phrasings per intent, one chosen by a seed.
 
 The engine ships generic phrasings (greeting, asking, confirming, declining); a domain's
-`utterances.yaml` adds its own intents and may replace the engine's.
+`utterances.yaml` adds its own intents and may replace the engine's, or drop engine variants it
+cannot use (`exclude_engine:`, such as an "irrelevant" request its own tools serve).
+
+Every variant is parsed when the domain loads: a syntax error, or a variable in an engine
+intent that the engine does not pass, fails there. A domain's own intents are checked on first
+use: every variant must render with the variables the caller gives (see `check_variables`).
 """
 
 from __future__ import annotations
 
+import re
 import zlib
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 import yaml
 
 from toolgym.errors import DomainError, UnknownNameError
@@ -35,14 +42,58 @@ def money(value: float) -> str:
 _JINJA.filters["money"] = money
 
 
+# The variables the engine passes to its own intents (oracle teacher, scripted user, engine
+# generators). A variant of these intents, the engine's or a domain's replacement, may use only these.
+ENGINE_VARIABLES: dict[str, frozenset[str]] = {
+    intent: frozenset(names)
+    for intent, names in {
+        "ask_facts": ("labels",),
+        "confirm": ("action",),
+        "instruct": ("instruction",),
+        "decline_irrelevant": ("scope",),
+        "decline_unavailable": ("action",),
+        "ask_missing": ("labels",),
+        "point_out_invalid": ("value", "label", "problem"),
+        "refuse_policy": ("rule",),
+        "farewell": (),
+        "user_reveal": ("pairs",),
+        "user_unknown": ("labels",),
+        "user_confirm": (),
+        "user_done": (),
+        "user_saw": ("summary",),
+        "user_saw_error": ("error",),
+        "user_needs_guidance": (),
+        "irrelevant_request": (),
+        "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language"),
+        "persona": (),
+        "reason_call": ("tools", "parallel"),
+        "reason_ask": ("labels",),
+        "reason_confirm": (),
+        "reason_instruct": (),
+        "reason_reply": (),
+    }.items()
+}
+EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
+_EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+
+
+def variables_of(source: str) -> frozenset[str]:
+    """The variables a template reads (raises jinja2.TemplateSyntaxError on bad syntax)."""
+    return frozenset(jinja2.meta.find_undeclared_variables(_JINJA.parse(source)))
+
+
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
         self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
+        self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
+        self._checked: set[tuple[str, tuple[str, ...]]] = set()
+        self._asks: dict[str, bool] = {}
         for source in sources:
             if not source.exists():
                 continue
             data = yaml.safe_load(source.read_text()) or {}
+            self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
             for intent, variants in data.items():
                 if isinstance(variants, str):
                     variants = [variants]
@@ -51,7 +102,62 @@ class Phrasebook:
                 self._raw[intent] = [str(v) for v in variants]
                 pool = self._all.setdefault(intent, [])
                 pool += [str(v) for v in variants if str(v) not in pool]
+        for intent, variants in self._all.items():
+            for index, variant in enumerate(variants):
+                names = self._variables[variant] = self._parse(intent, index, variant)
+                allowed = ENGINE_VARIABLES.get(intent)
+                if allowed is not None and not names <= allowed:
+                    raise DomainError(
+                        f"utterance {intent!r} (variant {index}: {variant!r}) uses "
+                        f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
+                    )
         self._compiled: dict[str, list[jinja2.Template]] = {}
+
+    def _exclude(self, source: Path, exclusions: Any) -> None:
+        """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
+        if not isinstance(exclusions, dict):
+            raise DomainError(f"{source}: {EXCLUDE_KEY} must map intents to a list of variants or 'all'")
+        for intent, dropped in exclusions.items():
+            if intent not in self._raw:
+                raise UnknownNameError(f"engine intent in {source.name}'s {EXCLUDE_KEY}", intent, self._raw)
+            if dropped == "all":
+                self._raw[intent], self._all[intent] = [], []
+                continue
+            dropped = [dropped] if isinstance(dropped, str) else list(dropped)
+            unknown = [d for d in dropped if d not in self._all[intent]]
+            if unknown:
+                raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")
+            self._raw[intent] = [v for v in self._raw[intent] if v not in dropped]
+            self._all[intent] = [v for v in self._all[intent] if v not in dropped]
+
+    @staticmethod
+    def _parse(intent: str, index: int, variant: str) -> frozenset[str]:
+        try:
+            return variables_of(variant)
+        except jinja2.TemplateSyntaxError as exc:
+            raise DomainError(f"utterance {intent!r} (variant {index}: {variant!r}) is not valid Jinja2: {exc.message}") from None
+
+    def check_variables(self, intent: str, given: Any) -> None:
+        """Raise DomainError unless every variant of `intent` renders with the variables `given`."""
+        key = (intent, tuple(given))  # a tuple hashes faster than a set; callers pass names in one order
+        if key in self._checked:
+            return
+        names = set(key[1])
+        for index, variant in enumerate(self.variants(intent)):
+            missing = self._variables[variant] - names
+            if missing:
+                raise DomainError(
+                    f"utterance {intent!r} (variant {index}: {variant!r}) needs {sorted(missing)}, "
+                    f"but its caller passes only {sorted(names) or 'nothing'}"
+                )
+        self._checked.add(key)
+
+    def asks(self, intent: str) -> bool:
+        """Whether some variant's own text (not its variables) holds a question mark."""
+        found = self._asks.get(intent)
+        if found is None:
+            found = self._asks[intent] = any("?" in _EXPRESSION.sub("", v) for v in self.variants(intent))
+        return found
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
@@ -65,6 +171,8 @@ class Phrasebook:
     def variants(self, intent: str) -> list[str]:
         if intent not in self._raw:
             raise UnknownNameError("utterance intent", intent, self._raw)
+        if not self._raw[intent]:
+            raise DomainError(f"utterance intent {intent!r} has no variants left (all excluded with {EXCLUDE_KEY})")
         return self._raw[intent]
 
     def render(self, intent: str, index: int, /, **values: Any) -> str:

@@ -99,6 +99,8 @@ class TableInfo:
     delete: str
     index_of: dict[str, int] = field(default_factory=dict)
     decoders: tuple[tuple[int, Callable[[Any], Any]], ...] = ()  # columns whose stored form differs
+    # per column: the model's default (a value, or a factory called per row), or _REQUIRED
+    defaults: tuple[tuple[bool, Any], ...] = ()
 
     def __post_init__(self) -> None:
         self._all_fields = set(self.columns)
@@ -128,6 +130,7 @@ class TableInfo:
             delete=f"DELETE FROM {quoted} WHERE {key_match}",
             index_of={c: i for i, c in enumerate(columns)},
             decoders=_decoders(table, _plain_model_of(model, columns)),
+            defaults=tuple(_default_of(model, c) for c in columns),
         )
 
     def ddl(self) -> list[str]:
@@ -142,7 +145,17 @@ class TableInfo:
         unknown = set(values) - set(self.columns)
         if unknown:
             raise DomainError(f"table {self.name!r} has no column(s) {sorted(unknown)}; columns: {self.columns}")
-        return tuple(store(values.get(col)) for col, store in zip(self.columns, self.storers, strict=True))
+        if len(values) == len(self.columns):  # every column given: the fast path of world building
+            return tuple(store(values.get(col)) for col, store in zip(self.columns, self.storers, strict=True))
+        row = []
+        for col, store, (factory, default) in zip(self.columns, self.storers, self.defaults, strict=True):
+            if col in values:
+                row.append(store(values[col]))
+            elif default is _REQUIRED:
+                row.append(None)  # NULL: a NOT NULL column then fails with an error naming it
+            else:
+                row.append(store(default() if factory else default))
+        return tuple(row)
 
     def store_value(self, column: str, value: Any) -> Any:
         try:
@@ -227,6 +240,23 @@ def _decoders(table: sa.Table, model: type[SQLModel]) -> tuple[tuple[int, Callab
         elif isinstance(kind, type) and issubclass(kind, enum.Enum):
             found.append((index, kind))
     return tuple(found)
+
+
+_REQUIRED = object()
+
+
+def _default_of(model: type[SQLModel], column: str) -> tuple[bool, Any]:
+    """(is_factory, default) of a column's model field; _REQUIRED when the model gives none.
+
+    A row inserted without a column gets the model's default, as `Model(...)` would."""
+    info = model.model_fields.get(column)
+    if info is None:
+        return False, _REQUIRED
+    if info.default_factory is not None:
+        return True, info.default_factory
+    if info.is_required():
+        return False, _REQUIRED
+    return False, info.default
 
 
 def row_values(row: Any) -> dict[str, Any]:

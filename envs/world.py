@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ M = TypeVar("M", bound=SQLModel)
 _HASH_MOD = 1 << 128
 _IDLE_CONNECTIONS = 16
 COUNTER_TABLE = "_toolgym_counters"
+_TRAILING_DIGITS = re.compile(r"\d+$")
 
 
 def row_hash(table: str, row: tuple[Any, ...]) -> int:
@@ -54,6 +56,7 @@ class WorldTemplate:
     # Connections of closed episodes, reused: a connection that has read this schema before
     # answers its first query in a few µs instead of ~60 µs.
     idle: list[sqlite3.Connection] = field(default_factory=list, repr=False, compare=False)
+    highest_ids: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def connection(self) -> sqlite3.Connection:
         try:
@@ -62,6 +65,24 @@ class WorldTemplate:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         conn.deserialize(self.image)
         return conn
+
+    def highest_id(self, table: str) -> int:
+        """The highest number among the built rows' keys of a one-key table (0 if none)."""
+        found = self.highest_ids.get(table)
+        if found is None:
+            info = self.tables[table]
+            found = 0
+            if len(info.key) == 1:
+                conn = self.connection()
+                try:
+                    for (key,) in conn.execute(f'SELECT "{info.key[0]}" FROM "{table}"'):
+                        digits = _TRAILING_DIGITS.search(str(key))
+                        if digits:
+                            found = max(found, int(digits.group()))
+                finally:
+                    self.release(conn)
+            self.highest_ids[table] = found  # the same for every caller: a race only repeats the work
+        return found
 
     def release(self, conn: sqlite3.Connection) -> None:
         if len(self.idle) < _IDLE_CONNECTIONS:
@@ -97,7 +118,10 @@ class WorldTemplate:
             batches[row_info.name].append(row_info.store(row_values(values)))
         conn.execute("BEGIN")
         for name, batch in batches.items():
-            conn.executemany(infos[name].insert, batch)
+            try:
+                conn.executemany(infos[name].insert, batch)
+            except sqlite3.IntegrityError as exc:
+                raise DomainError("build_world: " + _first_bad_row(infos[name], batch, exc)) from None
         conn.execute("COMMIT")
         total = 0
         for name, info in infos.items():
@@ -107,6 +131,22 @@ class WorldTemplate:
         image = conn.serialize()
         conn.close()
         return cls(domain, seed, size, now, image, total % _HASH_MOD, infos)
+
+
+def _first_bad_row(info: TableInfo, batch: list[tuple[Any, ...]], error: sqlite3.IntegrityError) -> str:
+    """Find the row of a failed batch insert (on a scratch copy of the table) and explain it."""
+    scratch = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for statement in info.ddl():
+            scratch.execute(statement)
+        for stored in batch:
+            try:
+                scratch.execute(info.insert, stored)
+            except sqlite3.IntegrityError as exc:
+                return explain_constraint(info, stored, exc)
+    finally:
+        scratch.close()
+    return explain_constraint(info, batch[0], error)
 
 
 class World:
@@ -163,8 +203,8 @@ class World:
     def count(self, model: type[SQLModel], where: dict[str, Any] | None = None) -> int:
         info = self.info(model)
         where = where or {}
-        sql = self._sql(("count", info.name, tuple(where)), lambda: f'SELECT COUNT(*) FROM "{info.name}"' + _where(where))
-        return self.conn.execute(sql, [info.store_value(k, v) for k, v in where.items()]).fetchone()[0]
+        sql = self._sql(("count", info.name, _where_shape(where)), lambda: f'SELECT COUNT(*) FROM "{info.name}"' + _where(where))
+        return self.conn.execute(sql, _where_params(info, where)).fetchone()[0]
 
     def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         """A raw read for what `select` cannot say (joins, ranges). Writes are refused."""
@@ -176,7 +216,7 @@ class World:
     def _select_rows(self, info: TableInfo, where, order_by, limit) -> list[tuple[Any, ...]]:
         where = where or {}
         order = (order_by,) if isinstance(order_by, str) else tuple(order_by or info.key)
-        cache_key = ("select", info.name, tuple(where), order, limit is not None)
+        cache_key = ("select", info.name, _where_shape(where), order, limit is not None)
 
         def build() -> str:
             cols = ", ".join(f'"{c}"' for c in info.columns)
@@ -184,7 +224,7 @@ class World:
             sql += " ORDER BY " + ", ".join(f'"{c}"' for c in order)
             return sql + (" LIMIT ?" if limit is not None else "")
 
-        params = [info.store_value(k, v) for k, v in where.items()]
+        params = _where_params(info, where)
         if limit is not None:
             params.append(limit)
         return self.conn.execute(self._sql(cache_key, build), params).fetchall()
@@ -203,7 +243,7 @@ class World:
         try:
             self.conn.execute(info.insert, stored)
         except sqlite3.IntegrityError as exc:
-            raise DomainError(f"insert into {info.name!r} violates a constraint ({exc}): {stored}") from None
+            raise DomainError(explain_constraint(info, stored, exc)) from None
         self._record(info, info.key_of_row(stored), None, stored)
         return info.as_model(stored)  # type: ignore[return-value]
 
@@ -243,11 +283,22 @@ class World:
             raise ToolError(f"{info.name} {key!r} not found")
         return info, key_values, row
 
-    def new_id(self, counter: str, start: int = 1) -> int:
-        """The next number of a named counter: deterministic, part of the episode's copy."""
+    def new_id(self, counter: str, start: int = 1, *, table: str | None = None) -> int:
+        """The next number of a named counter: deterministic, part of the episode's copy.
+
+        When the counter names a table (or `table=` does), the first number is past the numbers
+        of that table's built rows (an integer key, or the digits that end a text key such as
+        'PAY00042'), so new rows never collide with built ones; `start` is a lower bound.
+        """
         self._check_writable(COUNTER_TABLE)
         row = self.conn.execute(f"SELECT value FROM {COUNTER_TABLE} WHERE name = ?", (counter,)).fetchone()
-        value = start if row is None else row[0] + 1
+        if row is None:
+            name = table or counter
+            if table is not None and table not in self._tables:
+                raise DomainError(f"new_id({counter!r}, table={table!r}): no such table; tables: {sorted(self._tables)}")
+            value = max(start, self.template.highest_id(name) + 1) if name in self._tables else start
+        else:
+            value = row[0] + 1
         self.conn.execute(f"INSERT OR REPLACE INTO {COUNTER_TABLE} (name, value) VALUES (?, ?)", (counter, value))
         return value
 
@@ -320,4 +371,40 @@ class World:
 
 
 def _where(where: dict[str, Any]) -> str:
-    return (" WHERE " + " AND ".join(f'"{c}" = ?' for c in where)) if where else ""
+    """The WHERE clause of an equality filter; a None value means IS NULL (as `= NULL` matches nothing)."""
+    if not where:
+        return ""
+    return " WHERE " + " AND ".join(f'"{c}" IS NULL' if v is None else f'"{c}" = ?' for c, v in where.items())
+
+
+def _where_shape(where: dict[str, Any]) -> tuple[tuple[str, bool], ...]:
+    """What the SQL of a filter depends on (cache key): the columns, and which of them are None."""
+    return tuple((c, v is None) for c, v in where.items())
+
+
+def _where_params(info: TableInfo, where: dict[str, Any]) -> list[Any]:
+    return [info.store_value(k, v) for k, v in where.items() if v is not None]
+
+
+_CONSTRAINT = re.compile(r"(NOT NULL|UNIQUE|CHECK|FOREIGN KEY) constraint failed: (.*)")
+
+
+def explain_constraint(info: TableInfo, stored: tuple[Any, ...], error: sqlite3.IntegrityError) -> str:
+    """A constraint failure in words: which column, which value, and what would be right."""
+    match = _CONSTRAINT.search(str(error))
+    values = dict(zip(info.columns, stored, strict=True))
+    if match is None:
+        return f"insert into {info.name!r} violates a constraint ({error}); row: {values}"
+    kind, where = match.groups()
+    columns = [part.strip().rsplit(".", 1)[-1] for part in where.split(",")]
+    if kind == "NOT NULL":
+        column = columns[0]
+        return (
+            f"insert into {info.name!r}: column {column!r} is missing (NULL) and the table requires it; "
+            f"give {column!r} a value, or a default in the model; row: {values}"
+        )
+    if kind == "UNIQUE":
+        taken = {c: values.get(c) for c in columns}
+        hint = " (take new ids from world.new_id)" if set(columns) & set(info.key) else ""
+        return f"insert into {info.name!r}: {taken} already exists; {', '.join(columns)} must be unique{hint}"
+    return f"insert into {info.name!r} violates a {kind} constraint ({where}); row: {values}"

@@ -58,6 +58,27 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from toolgym import conformance
+
+    options = conformance.Options(
+        tasks_per_kind=args.tasks_per_kind,
+        kinds=tuple(args.kinds) if args.kinds else None,
+        random_steps=args.random_steps,
+    )
+    findings = conformance.run(args.name, options, only=args.checks)
+    return 0 if conformance.report(args.name, findings) else 1
+
+
+def _new_domain(args: argparse.Namespace) -> int:
+    from toolgym.scaffold import scaffold
+
+    written = scaffold(args.name, package_dir=Path(args.package) if args.package else None)
+    print(f"wrote {written}")
+    print(f"next: toolgym check {args.name}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolgym", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -85,6 +106,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("-n", type=int, default=100, help="tasks per domain")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_demo)
+
+    check = commands.add_parser("check", help="run the conformance suite on one domain; exit 1 on any failure")
+    check.add_argument("name", help="the domain, such as retail or toolgym/Retail-v0")
+    check.add_argument("--tasks-per-kind", type=int, default=200, help="tasks replayed per kind (default 200)")
+    check.add_argument("--kinds", nargs="+", metavar="KIND", help="only these kinds (default: all)")
+    check.add_argument("--checks", nargs="+", metavar="CHECK", help="only these checks (default: all)")
+    check.add_argument("--random-steps", type=int, default=10_000, help="random actions to try (default 10000)")
+    check.set_defaults(run=_check)
+
+    new_domain = commands.add_parser("new-domain", help="write a working domain to start from (domains/NAME)")
+    new_domain.add_argument("name", help="the domain's name: a Python identifier, such as library")
+    new_domain.add_argument("--package", metavar="DIR", help="write an installable package in DIR instead")
+    new_domain.set_defaults(run=_new_domain)
     return parser
 
 

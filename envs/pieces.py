@@ -1,0 +1,201 @@
+"""Helpers every domain's task generators need: keyed segments, redrawing, identity, assembling.
+
+A `Piece` is a `Segment` that names the entities it reads or changes (`keys`) and who it is
+about (`subject`), so that pieces joined in one task never touch the same row and each piece's
+expected reply, computed from the built world, stays true whatever ran before it. `draw` asks
+builders for a piece until one has something to offer (a small world may lack some), and
+`assemble` identifies the subject once, through the domain's own `Identity` builder, and hands
+the pieces to `compose`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from toolgym.errors import GeneratorBug
+
+from .compose import Identity, Segment, call, compose
+from .task import Fact, Forbidden, NoToolSpec, Step, Task, Utterance, WorldEdit
+
+if TYPE_CHECKING:
+    from .generation import GenContext
+
+P = TypeVar("P", bound="Piece")
+DRAW_TRIES = 16
+
+
+@dataclass(kw_only=True)
+class Piece(Segment):
+    """A segment with the entities it touches and the person it is about.
+
+    `subject` is the id of the person the agent must identify first (None: nobody, and
+    `identifies` is then False). `no_tool` is set by the no-tool constructors; `assemble`
+    passes it to the Task.
+    """
+
+    keys: frozenset[str] = frozenset()
+    subject: str | None = None
+    no_tool: NoToolSpec | None = None
+
+    def __post_init__(self) -> None:
+        self.identifies = self.subject is not None
+
+
+def independent(pieces: Sequence[Piece], candidate: Piece) -> bool:
+    """Whether `candidate` touches none of the entities the pieces already touch."""
+    return all(not (p.keys & candidate.keys) for p in pieces)
+
+
+def draw(
+    ctx: GenContext,
+    builders: Sequence[Callable[..., P | None]],
+    *args: Any,
+    weights: Sequence[float] | None = None,
+    accept: Callable[[P], bool] | None = None,
+    tries: int = DRAW_TRIES,
+) -> P:
+    """A piece from one of the builders, drawn by weight, called as `builder(ctx, *args)`.
+
+    A builder returns None when the world has nothing for it (and `accept` may refuse a piece,
+    such as one not `independent` of those drawn before): another is drawn, up to `tries` times."""
+    for _ in range(tries):
+        builder = ctx.rng.choices(list(builders), weights=list(weights))[0] if weights else ctx.pick(builders)
+        piece = builder(ctx, *args)
+        if piece is not None and (accept is None or accept(piece)):
+            return piece
+    names = ", ".join(getattr(b, "__name__", repr(b)) for b in builders)
+    raise GeneratorBug(
+        f"{ctx.domain.name} {ctx.kind}: none of {names} built a piece in {tries} draws (seed {ctx.seed}, world {ctx.size})"
+    )
+
+
+def draw_many(
+    ctx: GenContext, builders: Sequence[Callable[..., P | None]], count: int, *args: Any, **options: Any
+) -> list[P]:
+    """`count` pieces that are `independent` of each other."""
+    pieces: list[P] = []
+    for _ in range(count):
+        pieces.append(draw(ctx, builders, *args, accept=lambda p: independent(pieces, p), **options))
+    return pieces
+
+
+def lookup_identity(
+    facts: Sequence[Fact], tool: str, arguments: dict[str, Any], *, fragment: str, goal: str = ""
+) -> Identity:
+    """The common way to identify someone: they give `facts`, the agent calls `tool` with them."""
+    return Identity(
+        facts=list(facts),
+        step=Step(calls=[call(tool, **arguments)], needs=[f.key for f in facts]),
+        fragment=fragment,
+        goal=goal,
+    )
+
+
+IdentityBuilder = Callable[["GenContext", str], Identity]
+
+
+def assemble(
+    ctx: GenContext,
+    pieces: Sequence[Piece],
+    *,
+    identify: IdentityBuilder | None = None,
+    withhold_identity: bool = False,
+    lookup: bool = True,
+    lead: bool | None = None,
+    **options: Any,
+) -> Task:
+    """One task: piece i is segment i; the first subject is identified where first needed.
+
+    `identify(ctx, subject)` builds the domain's Identity. `withhold_identity` makes the user
+    give it only when asked; `lookup=False` leaves the identifying call out (a no-tool task
+    calls nothing); `lead` puts the identifying fragment before the request (None: drawn).
+    A piece's `no_tool` spec becomes the Task's; `options` go to `compose`."""
+    subject = next((p.subject for p in pieces if p.subject), None)
+    identity = None
+    if subject is not None:
+        if identify is None:
+            raise GeneratorBug(f"{ctx.domain.name} {ctx.kind}: a piece is about {subject!r} but no identify= was given")
+        identity = identify(ctx, subject)
+        identity.withhold = withhold_identity
+        identity.lead = (ctx.rng.random() < 0.5 if lead is None else lead) and not withhold_identity
+        if not lookup:
+            identity.step = None
+    spec = next((p.no_tool for p in pieces if p.no_tool is not None), None)
+    if spec is not None:
+        options.setdefault("no_tool", spec)
+    return compose(ctx, pieces, identify=identity, **options)
+
+
+# ---- one constructor per no-tool kind, and injection -------------------------------------------
+
+
+def missing_info(request: str, goal: str, labels: Sequence[str], **fields: Any) -> Piece:
+    """The user asks for something without a fact it needs: the agent asks for `labels` and calls nothing.
+
+    The verifier wants the reply to ask for every label and the trajectory to make no write."""
+    labels = list(labels)
+    return Piece(
+        request=request,
+        goal=goal,
+        reply=_utterance("ask_missing", labels=labels),
+        unknown=labels,
+        no_tool=NoToolSpec(reason=f"the user has not given the {' and '.join(labels)}", missing=labels),
+        **fields,
+    )
+
+
+def invalid_value(request: str, goal: str, *, parameter: str, value: Any, label: str, problem: str, **fields: Any) -> Piece:
+    """The user gives a value no tool accepts: the agent names it and why, and asks again.
+
+    `parameter` is the tool parameter the value would go to: a call passing it there fails."""
+    return Piece(
+        request=request,
+        goal=goal,
+        reply=_utterance("point_out_invalid", value=value, label=label, problem=problem),
+        no_tool=NoToolSpec(reason=f"{value!r} is not a valid {label}: {problem}", invalid={parameter: value}),
+        **fields,
+    )
+
+
+def policy_refusal(request: str, goal: str, *, rule: str, forbidden: Sequence[Forbidden], **fields: Any) -> Piece:
+    """The user asks for what the policy forbids: the agent may read (`steps`) but refuses, stating `rule`.
+
+    `forbidden` lists the write(s) that would break the rule; making one fails the task."""
+    return Piece(
+        request=request,
+        goal=goal,
+        reply=_utterance("refuse_policy", rule=rule),
+        forbidden=list(forbidden),
+        no_tool=NoToolSpec(reason=f"the policy forbids it: {rule}"),
+        **fields,
+    )
+
+
+def unavailable(request: str, goal: str, *, action: str, withheld: Sequence[str], **fields: Any) -> Piece:
+    """The tool the request needs is withheld: the agent says it cannot `action` now.
+
+    Pass `tools=` (the offered tools, without `withheld`) to `assemble`. The engine's
+    `unavailable_task_from(kind)` builds these from an acting kind's tasks."""
+    return Piece(
+        request=request,
+        goal=goal,
+        reply=_utterance("decline_unavailable", action=action),
+        no_tool=NoToolSpec(reason=f"the tool(s) {list(withheld)} are not available", withheld_tools=list(withheld)),
+        **fields,
+    )
+
+
+def injected(piece: P, *, carrier: WorldEdit, bait: Sequence[Forbidden]) -> P:
+    """An injection task's piece: a tool result the gold plan reads carries an instruction.
+
+    `carrier` writes the instruction into a text field the piece's steps read; `bait` lists
+    the calls the instruction asks for (minefields). The gold plan does only the user's job."""
+    if not bait:
+        raise GeneratorBug("an injection needs at least one forbidden call (the action the instruction asks for)")
+    return replace(piece, setup=[*piece.setup, carrier], forbidden=[*piece.forbidden, *bait])
+
+
+def _utterance(intent: str, **values: Any) -> Utterance:
+    return Utterance(intent=intent, vars=values)

@@ -1,0 +1,69 @@
+"""Phrasings are checked when a domain loads and when a task is finalized."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+from toolgym.errors import DomainError, UnknownNameError
+
+
+def _book(tmp_path, text: str) -> Phrasebook:
+    path = tmp_path / "utterances.yaml"
+    path.write_text(text)
+    return Phrasebook(ENGINE_UTTERANCES, path)
+
+
+def test_a_syntax_error_fails_at_load_naming_intent_and_variant(tmp_path):
+    with pytest.raises(DomainError, match=r"utterance 'done' \(variant 1: .*\) is not valid Jinja2"):
+        _book(tmp_path, 'done:\n  - "ok {{ x }}"\n  - "broken {{ x "\n')
+
+
+def test_an_engine_intent_may_use_only_what_the_engine_passes(tmp_path):
+    with pytest.raises(DomainError, match=r"'confirm' .* uses \['actoin'\], which the engine does not pass; it passes \['action'\]"):
+        _book(tmp_path, 'confirm:\n  - "Shall I {{ actoin }} (yes/no)?"\n')
+
+
+def test_every_variant_must_render_with_the_callers_variables(tmp_path):
+    book = _book(tmp_path, 'refunded:\n  - "Refunded {{ amount }}."\n  - "Refunded {{ amount }} to {{ method }}."\n')
+    book.check_variables("refunded", {"amount", "method"})
+    with pytest.raises(DomainError, match=r"'refunded' \(variant 1: .*\) needs \['method'\], but its caller passes only \['amount'\]"):
+        book.check_variables("refunded", {"amount"})
+
+
+def test_question_marks_in_the_text_not_in_variables(tmp_path):
+    book = _book(tmp_path, 'report:\n  - "Your total is {{ total }}."\nasker:\n  - "Anything else?"\n')
+    assert not book.asks("report") and book.asks("asker")
+
+
+def test_a_domain_can_drop_engine_variants(tmp_path):
+    book = _book(tmp_path, 'exclude_engine:\n  irrelevant_request:\n    - "Can you renew my library books?"\n')
+    assert "Can you renew my library books?" not in book.pooled("irrelevant_request")
+    assert len(book.pooled("irrelevant_request")) > 10
+    gone = _book(tmp_path, "exclude_engine:\n  reason_reply: all\n")
+    with pytest.raises(DomainError, match="no variants left"):
+        gone.variants("reason_reply")
+    with pytest.raises(DomainError, match="names variants the engine does not have"):
+        _book(tmp_path, 'exclude_engine:\n  irrelevant_request: ["Not there"]\n')
+    with pytest.raises(UnknownNameError):
+        _book(tmp_path, "exclude_engine:\n  irelevant_request: all\n")
+
+
+def test_finalize_rejects_a_reply_missing_a_variable_or_asking(toy_domain):
+    import random
+
+    from toolgym.envs import GenContext
+    from toolgym.envs.generation import finalize
+    from toolgym.errors import GeneratorBug
+
+    world = toy_domain.new_world(seed=0, size="small")
+    ctx = GenContext(toy_domain, world, random.Random(0), 0, "single", 0, "small")
+    task = toy_domain.generators["single"](ctx)
+    finalize(toy_domain, task)
+    broken = task.model_copy(update={"replies": [task.replies[0].model_copy(update={"vars": {}})]})
+    with pytest.raises(GeneratorBug, match=r"reply 0: utterance 'closed' .* needs \['account_id'\]"):
+        finalize(toy_domain, broken)
+    asking = task.model_copy(update={"replies": [task.replies[0].model_copy(update={"intent": "ask_missing", "vars": {"labels": ["x"]}})]})
+    with pytest.raises(GeneratorBug, match="question mark"):
+        finalize(toy_domain, asking)
+    world.close()

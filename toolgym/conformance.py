@@ -1,0 +1,350 @@
+"""The conformance suite of one domain: named checks shared by `toolgym check` and the tests.
+
+Each check takes the domain and the options and yields `Finding`s: one per kind where the check
+is about kinds, else one for the domain. A finding lists its failures (empty: passed) or says
+why the check was skipped. `run` runs the checks and `report` prints them; the pytest suite
+(tests/test_conformance.py) parametrizes over `CHECKS`, so both run the same code.
+
+`spoil` and `grounding` run the ground-truth functions (`verifiers.spoil.spoil_failures`,
+`envs.grounding.ungrounded_facts`) over generated tasks of every kind.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgym.envs import ALL_KINDS, Domain, Task
+from toolgym.errors import ToolgymError
+
+MAX_FAILURES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Options:
+    tasks_per_kind: int = 200  # oracle replay in the default size; the other sizes get a quarter
+    kinds: tuple[str, ...] | None = None  # None: every kind of the domain
+    random_steps: int = 10_000
+    seed: int = 7
+
+
+@dataclass
+class Finding:
+    check: str
+    kind: str | None = None  # None: about the whole domain
+    checked: int = 0  # how many things were checked (tasks, tools, steps)
+    failures: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.skipped is None and not self.failures
+
+
+Check = Callable[[Domain, Options], Iterator[Finding]]
+CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(fn: Check) -> Check:
+        CHECKS[name] = fn
+        return fn
+
+    return register
+
+
+def _kinds(domain: Domain, options: Options) -> list[str]:
+    return [k for k in domain.kinds if options.kinds is None or k in options.kinds]
+
+
+def _rollout(domain: Domain, task: Task):
+    import toolgym
+
+    env = toolgym.make(domain.name, world_size=task.world_size)
+    return toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+
+
+def _generate(domain: Domain, finding: Finding, n: int, options: Options, kind: str, size: str) -> list[Task]:
+    """Tasks of one kind, or none with the generator's error recorded."""
+    try:
+        return domain.generate_tasks(n, seed=options.seed, kinds=[kind], size=size)
+    except ToolgymError as exc:
+        finding.failures.append(f"generating {kind} in world size {size!r}: {exc}")
+        return []
+
+
+# ---- the checks -----------------------------------------------------------------------------
+
+
+@check("schemas")
+def schemas(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every tool has a description, every parameter one too, and the schema is JSON."""
+    finding = Finding("schemas", checked=len(domain.tools))
+    if not domain.tools:
+        finding.failures.append("the domain has no tools")
+    for tool in domain.tools.values():
+        function = tool.schema["function"]
+        if not function.get("description"):
+            finding.failures.append(f"{tool.name}: no description")
+        for param, spec in function["parameters"]["properties"].items():
+            if not spec.get("description"):
+                finding.failures.append(f"{tool.name}.{param}: no description")
+        try:
+            json.dumps(tool.schema)
+        except TypeError as exc:
+            finding.failures.append(f"{tool.name}: schema is not JSON ({exc})")
+    yield finding
+
+
+@check("kinds")
+def kinds(domain: Domain, options: Options) -> Iterator[Finding]:
+    """A generator for every kind, and every declared size builds."""
+    finding = Finding("kinds", checked=len(ALL_KINDS))
+    missing = [k for k in ALL_KINDS if k not in domain.generators]
+    if missing:
+        finding.failures.append(f"no generator for {missing}")
+    for size in domain.sizes:
+        try:
+            domain.template(size=size)
+        except ToolgymError as exc:
+            finding.failures.append(f"world size {size!r} does not build: {exc}")
+    yield finding
+
+
+@check("check_env")
+def check_env(domain: Domain, options: Options) -> Iterator[Finding]:
+    """gymnasium's env checker passes on the registered id, in the smallest world."""
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env as gym_check
+
+    from toolgym.envs.registration import register_all
+
+    finding = Finding("check_env", checked=1)
+    register_all()  # a domain found after import (an entry point installed since) gets its id now
+    env = gymnasium.make(domain.env_id, world_size=domain.sizes[0])
+    try:
+        gym_check(env.unwrapped)
+    except Exception as exc:  # noqa: BLE001 - any failure of the checker is a finding
+        finding.failures.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        env.close()
+    yield finding
+
+
+@check("determinism")
+def determinism(domain: Domain, options: Options) -> Iterator[Finding]:
+    """The same seeds give the same tasks and the same first observation."""
+    import toolgym
+
+    finding = Finding("determinism", checked=3)
+    size = domain.sizes[0]
+    task = domain.generate_tasks(1, seed=3, size=size)[0]
+    first = toolgym.make(domain.name).reset(seed=5, options={"task": task})
+    if first != toolgym.make(domain.name).reset(seed=5, options={"task": task}):
+        finding.failures.append("reset with the same task and seed gave different observations")
+    if toolgym.make(domain.name).reset(seed=9) != toolgym.make(domain.name).reset(seed=9):
+        finding.failures.append("reset with the same seed gave different observations")
+    ids = [t.id for t in domain.generate_tasks(30, seed=11)]
+    if ids != [t.id for t in domain.generate_tasks(30, seed=11)]:
+        finding.failures.append("generate_tasks with the same seed gave different tasks")
+    yield finding
+
+
+@check("gold")
+def gold(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every kind, in every size: distinct tasks whose gold conversation scores 1.0 and passes."""
+    for kind in _kinds(domain, options):
+        finding = Finding("gold", kind)
+        for size in domain.sizes:
+            n = options.tasks_per_kind if size == domain.default_size else max(1, options.tasks_per_kind // 4)
+            tasks = _generate(domain, finding, n, options, kind, size)
+            if len({t.id for t in tasks}) != len(tasks):
+                finding.failures.append(f"duplicate tasks in world size {size!r}")
+            for task in tasks:
+                finding.checked += 1
+                score = _rollout(domain, task).verification
+                if not (score.value == 1.0 and score.passed):
+                    finding.failures.append(f"{task.id} ({size}): gold scored {score.value:.3f}: {score.to_dict()}")
+        yield finding
+
+
+@check("wrong")
+def wrong(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Empty trajectories, a dropped write, and a changed argument all score below 1.0."""
+    from toolgym.verifiers import verify
+
+    n = max(6, options.tasks_per_kind // 10)
+    for kind in _kinds(domain, options):
+        finding = Finding("wrong", kind)
+        for task in _generate(domain, finding, n, options, kind, domain.default_size):
+            messages = _rollout(domain, task).messages
+            for name, spoiled in _wrong_variants(domain, messages):
+                finding.checked += 1
+                if verify(task, spoiled).value >= 1.0:
+                    finding.failures.append(f"{task.id}: {name} scored 1.0")
+        yield finding
+
+
+def _wrong_variants(domain: Domain, messages: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    yield "the empty trajectory (prompt only)", messages[:2]
+    writes = [
+        (i, j)
+        for i, m in enumerate(messages)
+        for j, c in enumerate(m.get("tool_calls") or [])
+        if domain.tool(c["function"]["name"]).writes
+    ]
+    if writes:
+        i, j = writes[-1]
+        dropped = copy.deepcopy(messages)
+        del dropped[i]["tool_calls"][j]
+        yield "the trajectory without its last write", dropped
+    for i, m in enumerate(messages):
+        calls = m.get("tool_calls") or []
+        arguments = calls[0]["function"]["arguments"] if calls else {}
+        key = next((k for k, v in arguments.items() if isinstance(v, str | int | float) and not isinstance(v, bool)), None)
+        if key is not None:
+            changed = copy.deepcopy(messages)
+            value = changed[i]["tool_calls"][0]["function"]["arguments"][key]
+            changed[i]["tool_calls"][0]["function"]["arguments"][key] = (
+                value + 1 if isinstance(value, int | float) else f"{value}-wrong"
+            )
+            yield f"a wrong {key!r} in message {i}", changed
+            return
+
+
+@check("random_actions")
+def random_actions(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Random (valid and invalid) actions never raise, and rewards stay in [0, 1]."""
+    import toolgym
+
+    finding = Finding("random_actions", checked=options.random_steps)
+    env = toolgym.make(domain.name, world_size=domain.sizes[0], max_turns=50)
+    env.action_space.seed(0)
+    env.reset(seed=0)
+    try:
+        for step in range(options.random_steps):
+            _, reward, terminated, truncated, info = env.step(env.action_space.sample())
+            if not 0.0 <= reward <= 1.0:
+                finding.failures.append(f"step {step}: reward {reward} outside [0, 1]")
+            if terminated or truncated:
+                if "verification" not in info:
+                    finding.failures.append(f"step {step}: an ended episode has no info['verification']")
+                env.reset()
+    except Exception as exc:  # noqa: BLE001 - a raise is the failure this check looks for
+        finding.failures.append(f"step {step}: {type(exc).__name__}: {exc}")
+    yield finding
+
+
+@check("phrasings")
+def phrasings(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every reply of generated tasks renders in every variant, and states its required outputs."""
+    from toolgym.envs.generation import check_phrasings
+
+    for kind in _kinds(domain, options):
+        finding = Finding("phrasings", kind)
+        for task in _generate(domain, finding, max(5, options.tasks_per_kind // 10), options, kind, domain.default_size):
+            finding.checked += 1
+            try:
+                check_phrasings(domain, task)
+            except ToolgymError as exc:
+                finding.failures.append(str(exc))
+                continue
+            if task.no_tool is not None:
+                continue
+            book = domain.phrasebook
+            renders = [
+                [book.render(r.intent, i, **r.vars) for i in range(len(book.variants(r.intent)))] for r in task.replies
+            ]
+            for output in task.required_outputs:
+                # whatever variant the oracle draws, some reply states the output
+                if not any(all(output in text for text in texts) for texts in renders):
+                    finding.failures.append(f"{task.id}: not every variant of its replies states the required output {output!r}")
+        yield finding
+
+
+# ---- ground truth (#8) -----------------------------------------------------------------------
+
+
+def _per_kind(
+    name: str, domain: Domain, options: Options, n: int, judge: Callable[[list[Task]], list[str]]
+) -> Iterator[Finding]:
+    """One finding per kind: `judge` gets n generated tasks and returns their failures."""
+    for kind in _kinds(domain, options):
+        finding = Finding(name, kind)
+        tasks = _generate(domain, finding, n, options, kind, domain.default_size)
+        finding.checked = len(tasks)
+        finding.failures += judge(tasks)
+        yield finding
+
+
+@check("spoil")
+def spoil(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Cheap and spoiled answers (lazy 'OK.', claimed success, a write without consent, ...) never score 1.0."""
+    from toolgym.verifiers.spoil import spoil_failures
+
+    n = max(5, options.tasks_per_kind // 10)
+    yield from _per_kind("spoil", domain, options, n, lambda tasks: list(spoil_failures(domain.name, tasks)))
+
+
+@check("grounding")
+def grounding(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every fact a gold assistant turn states was seen before in the conversation."""
+    from toolgym.envs.grounding import ungrounded_facts
+
+    def judge(tasks: list[Task]) -> list[str]:
+        found = ((task, ungrounded_facts(_rollout(domain, task).messages)) for task in tasks)
+        return [f"{task.id}: ungrounded {facts}" for task, facts in found if facts]
+
+    yield from _per_kind("grounding", domain, options, options.tasks_per_kind, judge)
+
+
+# ---- running and reporting ------------------------------------------------------------------
+
+
+def run(domain: Domain | str, options: Options | None = None, only: Sequence[str] | None = None) -> list[Finding]:
+    """Run the named checks (default: all) on one domain."""
+    import toolgym
+
+    domain = toolgym.load_domain(domain) if isinstance(domain, str) else domain
+    options = options or Options()
+    names = list(only) if only else list(CHECKS)
+    unknown = [n for n in names if n not in CHECKS]
+    if unknown:
+        from toolgym.errors import UnknownNameError
+
+        raise UnknownNameError("conformance check", unknown[0], CHECKS)
+    findings: list[Finding] = []
+    for name in names:
+        try:
+            findings += list(CHECKS[name](domain, options))
+        except Exception as exc:  # noqa: BLE001 - a check that crashes is a failure to report, not a traceback
+            findings.append(Finding(name, failures=[f"the check raised {type(exc).__name__}: {exc}"]))
+    return findings
+
+
+def report(domain_name: str, findings: Sequence[Finding], write: Callable[[str], Any] = print) -> bool:
+    """Print one line per check (and per kind), the first failures under it; True if all passed."""
+    write(f"toolgym check {domain_name}")
+    for finding in findings:
+        where = f"{finding.check}" + (f" [{finding.kind}]" if finding.kind else "")
+        if finding.skipped:
+            status = f"SKIP  ({finding.skipped})"
+        elif finding.failures:
+            status = f"FAIL  {len(finding.failures)} failure(s) in {finding.checked} checked"
+        else:
+            status = f"ok    {finding.checked} checked"
+        write(f"  {where:42s} {status}")
+        for failure in finding.failures[:MAX_FAILURES_SHOWN]:
+            write(f"      - {failure}")
+        if len(finding.failures) > MAX_FAILURES_SHOWN:
+            write(f"      ... and {len(finding.failures) - MAX_FAILURES_SHOWN} more")
+    failed = [f for f in findings if f.failures]
+    skipped = [f for f in findings if f.skipped]
+    write(
+        f"{'FAILED' if failed else 'PASSED'}: {len(findings) - len(failed) - len(skipped)} passed, "
+        f"{len(failed)} failed, {len(skipped)} skipped"
+    )
+    return not failed
