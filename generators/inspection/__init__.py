@@ -5,7 +5,15 @@ directory, `figures` gathers everything once, `report` prints it and writes the 
 """
 
 from .grammar import GRAMMAR_CLASSES, GrammarMatch, find_grammar, grammar_findings
-from .metrics import headline, openings, reasoning_traces, repeated_turn_share, shapes, tool_coverage, top_sentences
+from .metrics import (
+    headline,
+    openings,
+    reasoning_traces,
+    repeated_turn_share,
+    shapes,
+    tool_coverage,
+    top_sentences,
+)
 from .neardup import near_duplicate_flags, near_duplicate_rate
 from .text import normalize, split_sentences
 
