@@ -38,15 +38,20 @@ def selected_domains(config: JobConfig) -> list[str]:
     return [load_domain(n).name for n in names]
 
 
-def planned_count(config: JobConfig) -> int:
-    """How many tasks the job asks for (before duplicates are dropped); checks the plan's names."""
-    total = 0
+def asked_counts(config: JobConfig) -> dict[tuple[str, str], int]:
+    """Tasks asked for per (domain, kind), before duplicates are dropped; checks the plan's names."""
+    asked: dict[tuple[str, str], int] = {}
     for name in selected_domains(config):
         domain = load_domain(name)
         if config.world.size not in domain.sizes:
             raise ConfigError(f"world.size {config.world.size!r} is not a size of {name!r}; sizes: {list(domain.sizes)}")
-        total += sum(kind_counts(config, domain.kinds).values())
-    return total
+        asked.update({(name, kind): n for kind, n in kind_counts(config, domain.kinds).items()})
+    return asked
+
+
+def planned_count(config: JobConfig) -> int:
+    """How many tasks the job asks for (before duplicates are dropped); checks the plan's names."""
+    return sum(asked_counts(config).values())
 
 
 def iter_planned(config: JobConfig) -> Iterator[Task]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from toolgym.envs.task import ACTION_KINDS
 
 from . import metrics
-from .collect import Corpus, read_corpus
+from .collect import Corpus, iter_raw_rows, read_corpus, slim
 from .grammar import GrammarTally, grammar_findings
 
 
@@ -97,3 +98,13 @@ def inspect_corpus(corpus: Corpus, top: int = 20) -> Inspection:
 def inspect_dir(out_dir: str | Path, top: int = 20) -> Inspection:
     return inspect_corpus(read_corpus(out_dir), top)
 
+
+
+def card_figures(out_dir: str | Path) -> dict[str, Any]:
+    """The dataset card's language figures over the written sft and no_tool rows."""
+    rows = [
+        slim(row)
+        for split in ("sft", "no_tool")
+        for row in iter_raw_rows(out_dir, split, ("domain", "kind", "messages"))
+    ]
+    return metrics.headline(rows)
