@@ -60,15 +60,26 @@ def iter_planned(config: JobConfig) -> Iterator[Task]:
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
-            for task in domain.iter_tasks(
-                count, seed=config.seed, kinds=[kind], world_seed=config.world.seed, size=config.world.size
-            ):
+            for task in _across_worlds(domain, kind, count, config):
                 if config.output.dedup:
                     key = task.lesson_key()  # the same lesson in other words is dropped
                     if key in seen:
                         continue
                     seen.add(key)
                 yield task
+
+
+_SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
+
+
+def _across_worlds(domain, kind: str, count: int, config: JobConfig) -> Iterator[Task]:
+    """A kind's tasks spread evenly across the job's world seeds, so no world dominates."""
+    seeds = config.world.all_seeds()
+    for index, world_seed in enumerate(seeds):
+        share = count // len(seeds) + (1 if index < count % len(seeds) else 0)
+        if share:
+            task_seed = config.seed + index * _SEED_STRIDE
+            yield from domain.iter_tasks(share, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
 
 
 def plan_tasks(config: JobConfig) -> list[Task]:
