@@ -61,6 +61,7 @@ class TeacherConfig(EndpointConfig):
 class UserConfig(EndpointConfig):
     type: Literal["scripted", "llm"] = "scripted"
     max_turns: int = Field(default=20, ge=1, description="llm: user turns before it must stop")
+    device_tools: bool = Field(default=True, description="llm: offer the user-side tools (a phone) and run its calls")
 
 
 class ExecutorConfig(_Strict):
