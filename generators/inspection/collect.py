@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from ..reading import shard_paths
-from .text import Row
+from .text import Row, schema_name
 
 _COLUMNS = ("domain", "kind", "task_id", "messages", "tools", "user_tools")
 _KEPT_MESSAGE_KEYS = ("role", "content", "reasoning_content", "tool_calls", "user_tool_calls")
@@ -41,18 +41,6 @@ def iter_raw_rows(out_dir: str | Path, split: str, columns: Iterable[str]) -> It
             yield from batch.to_pylist()
 
 
-def _schema_name(schema: Any) -> str | None:
-    if isinstance(schema, str):
-        try:
-            schema = json.loads(schema)
-        except json.JSONDecodeError:
-            return None
-    if not isinstance(schema, dict):
-        return None
-    name = (schema.get("function") or schema).get("name")
-    return name if isinstance(name, str) else None
-
-
 def slim(row: Row) -> Row:
     """A chat row with what the language figures read: no system prompt, no tool results."""
     messages = [
@@ -60,8 +48,8 @@ def slim(row: Row) -> Row:
         for m in row.get("messages") or ()
         if m.get("role") in ("user", "assistant")
     ]
-    tools = [{"name": _schema_name(t)} for t in row.get("tools") or ()]
-    user_tools = [{"name": _schema_name(t)} for t in row.get("user_tools") or ()]
+    tools = [{"name": schema_name(t)} for t in row.get("tools") or ()]
+    user_tools = [{"name": schema_name(t)} for t in row.get("user_tools") or ()]
     return {
         "domain": row.get("domain"),
         "kind": row.get("kind"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .neardup import near_duplicate_flags
-from .text import Row, first_user_text, normalize, split_sentences, texts
+from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
 
 Group = tuple[str, str]  # (domain, kind)
 
@@ -92,13 +92,6 @@ def reasoning_traces(rows: Iterable[Row]) -> tuple[int, int]:
     return len(set(traces)), len(traces)
 
 
-def _tool_name(schema: Any) -> str | None:
-    if not isinstance(schema, dict):
-        return None
-    name = (schema.get("function") or schema).get("name")
-    return name if isinstance(name, str) else None
-
-
 @dataclass
 class ShapeFigures:
     rows: int = 0
@@ -138,7 +131,7 @@ def tool_coverage(rows: Iterable[Row]) -> dict[str, tuple[list[str], list[str]]]
     for row in rows:
         domain = str(row.get("domain"))
         for schema in [*(row.get("tools") or ()), *(row.get("user_tools") or ())]:
-            name = _tool_name(schema)
+            name = schema_name(schema)
             if name:
                 offered[domain].add(name)
         for message in row.get("messages") or ():

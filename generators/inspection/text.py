@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -51,3 +52,16 @@ def shingles(normalized: str, size: int = 5) -> set[str]:
 def jaccard(a: set[str], b: set[str]) -> float:
     union = len(a | b)
     return len(a & b) / union if union else 1.0
+
+
+def schema_name(schema: Any) -> str | None:
+    """The function name of a tool schema (OpenAI or flat; a dict or its JSON text)."""
+    if isinstance(schema, str):
+        try:
+            schema = json.loads(schema)
+        except json.JSONDecodeError:
+            return None
+    if not isinstance(schema, dict):
+        return None
+    name = (schema.get("function") or schema).get("name")
+    return name if isinstance(name, str) else None
