@@ -70,3 +70,20 @@ def test_inspect_of_a_directory_without_shards_names_it(tmp_path, capsys):
     assert f"{tmp_path} holds no dataset shards" in capsys.readouterr().err
     assert main(["inspect", str(tmp_path / "missing"), "--no-html"]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_grounding_rate_uses_the_engine_check_when_present(toy_dataset, monkeypatch):
+    """With a grounding check installed, rows it finds unseen facts in are counted out per kind."""
+    import sys
+    import types
+
+    def ungrounded_facts(messages):  # stands in for toolgym.envs.grounding: flags every no_tool chat
+        said = " ".join(m.get("content") or "" for m in messages if m.get("role") == "assistant")
+        return ["an unseen fact"] if not any(m.get("tool_calls") for m in messages) and said else []
+
+    monkeypatch.setitem(sys.modules, "toolgym.envs.grounding", types.SimpleNamespace(ungrounded_facts=ungrounded_facts))
+    inspection = inspect_dir(toy_dataset)
+    assert inspection.grounding is not None
+    assert inspection.grounding[("toy", "single")] == (12, 12)
+    assert inspection.grounding[("toy", "no_tool/irrelevant")] == (0, 6)
+    assert inspection.ungrounded_examples and "an unseen fact" in inspection.ungrounded_examples[0]
