@@ -37,18 +37,26 @@ _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.IGNORECASE)
 _DOUBLE_OK = {"had", "that"}
 doubled_word = _finder("doubled_word", _DOUBLED, lambda m: m.group(1).lower() not in _DOUBLE_OK)
 
-# a sentence opening with a lowercase "my": at the start of the turn or after . ! ?
-lowercase_my = _finder("lowercase_my_opening", re.compile(r"(?:^|(?<=[.!?]\s))\s*my\b"))
+# a sentence opening with a lowercase "my": at the start of the turn or after . ! ? or a colon
+# ("Sure: my name is ..." reads as two stuck-together sentences, and issue #9 counts it)
+lowercase_my = _finder("lowercase_my_opening", re.compile(r"(?:^|(?<=[.!?:]\s))\s*my\b"))
 
 # "Also, What": words that are never names, capitalised after a comma
 _NEVER_NAMES = (
     "What|Where|When|Why|How|Which|Who|Could|Can|Would|Will|Should|Please|The|My|Your|Is|Are|Do|Does|"
     "And|But|Also|It|This|That|These|Those|Thanks|Thank|Then|So|Or|If|Let|We|You"
 )
-capital_after_comma = _finder("capital_after_comma", re.compile(rf",\s+(?:{_NEVER_NAMES})\b"))
+# ... and after a linking word ("Also, Quick question"), any capital but "I" is a glued sentence
+_LINKS = r"Also|also|Plus|plus|And|and|Then|then|Next|next|Anyway|anyway|Besides|besides|By the way|by the way"
+capital_after_comma = _finder(
+    "capital_after_comma",
+    re.compile(rf",\s+(?:{_NEVER_NAMES})\b|\b(?:{_LINKS}),\s+(?!I\b|I'|I’)[A-Z]"),
+)
 
-# "Mastercard card", "gift card card": a name that already ends in "card", followed by "card"
-brand_card = _finder("card_doubled", re.compile(r"\b\w*card\s+card\b", re.IGNORECASE))
+# "Mastercard card", "Visa card", "gift card card": a card brand (which already names the card)
+# or a word ending in "card", followed by "card"; "your Visa ending in 1234" or "card ending in 1234" reads right
+_CARD_BRANDS = r"visa|discover|american express|amex|diners club|jcb|\w*card"
+brand_card = _finder("card_doubled", re.compile(rf"\b(?:{_CARD_BRANDS})\s+card\b", re.IGNORECASE))
 
 # "a earbuds", "a order", "a headphones": "a" before a vowel sound or a plural
 _YOO = re.compile(r"^(u[bnrst][aeiouy]|u[sn]i|use|usb|utility|eu|one|once|ubiquitous)", re.IGNORECASE)

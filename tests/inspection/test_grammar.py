@@ -13,16 +13,20 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
         ["I think that that is right.", "It had had an effect.", "Order 12 12 units.", "Data roaming is on."],
     ),
     "lowercase_my_opening": (
-        ["my email is a@b.org", "Of course. my full name is Seth Miller."],
+        ["my email is a@b.org", "Of course. my full name is Seth Miller.", "Sure: my ZIP code is 59994."],
         ["My email is a@b.org", "Sure, my name is Ann.", "That is my order."],
     ),
     "capital_after_comma": (
-        ["Great, thank you. Also, What's the monthly price?", "Thanks, Could you check it?"],
-        ["Hi, Ann, your order is here.", "Thanks, Seth.", "Also, what's the price?", "Yes, I agree."],
+        ["Great, thank you. Also, What's the monthly price?", "Thanks, Could you check it?",
+         "Also, Quick question about my bill.", "Also, Price of the Standard plan?"],
+        ["Hi, Ann, your order is here.", "Thanks, Seth.", "Also, what's the price?", "Yes, I agree.",
+         "Also, I'd like a refund.", "Also, I need help.", "Okay, I see.", "I live in Paris, France."],
     ),
     "card_doubled": (
-        ["It goes back to your Mastercard card ending in 5263.", "Use the gift card card."],
-        ["It goes back to your Mastercard ending in 5263.", "Your Visa card ending in 1234.", "card ending in 9"],
+        ["It goes back to your Mastercard card ending in 5263.", "Use the gift card card.",
+         "Your Visa card ending in 1234.", "your American Express card"],
+        ["It goes back to your Mastercard ending in 5263.", "the card ending in 9", "your gift card balance",
+         "a SIM card", "your credit card ending in 4242", "Discover the card that fits."],
     ),
     "a_before_vowel_or_plural": (
         ["I'm looking for a earbuds.", "Do you sell a leggings?", "I placed a order.", "Is there a headphones deal?"],
