@@ -66,7 +66,10 @@ def _rate(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def render(name: str, config: dict[str, Any], stats: dict[str, Any], shards: dict[str, int], job: Any) -> str:
+def render(
+    name: str, config: dict[str, Any], stats: dict[str, Any], shards: dict[str, int], job: Any,
+    language: dict[str, Any] | None = None,
+) -> str:
     splits = stats.get("splits", {})
     present = [s for s in (*CHAT_SPLITS, "rl_tasks") if shards.get(s)]
     parts = [
@@ -83,6 +86,8 @@ def render(name: str, config: dict[str, Any], stats: dict[str, Any], shards: dic
         _tool_calls(splits),
         _usage(splits),
         _tasks(stats),
+        _short_of_asked(job),
+        _language(language),
     ]
     if job:
         parts.append("## Job statistics\n\nAs reported by the job (its last session):\n\n" + _yaml_block(job))
@@ -183,3 +188,42 @@ def _tasks(stats: dict[str, Any]) -> str:
         rows = [[d, k, n] for d, kinds in sorted(by.items()) for k, n in sorted(kinds.items())]
         text += "\n\n" + _table(["domain", "kind", "failures"], rows)
     return text
+
+
+def _short_of_asked(job: Any) -> str:
+    short = (job or {}).get("short_of_asked") if isinstance(job, dict) else None
+    if not short:
+        return ""
+    rows = [[name, c["asked"], c["planned"]] for name, c in sorted(short.items())]
+    return (
+        "## Kinds short of the asked count\n\nTheir generators gave no more distinct tasks than this:\n\n"
+        + _table(["domain/kind", "tasks asked", "tasks planned"], rows)
+    )
+
+
+def _language(figures: dict[str, Any] | None) -> str:
+    """Headline language figures of the sft and no_tool rows (see `toolgym inspect` for the rest)."""
+    if not figures or not figures.get("assistant_sentences"):
+        return ""
+    traces = figures.get("reasoning_distinct_share")
+    lines = [
+        f"- top-20 assistant sentences: {_share(figures['top20_sentence_share'])} of "
+        f"{figures['assistant_sentences']} assistant sentences",
+        f"- largest single sentence: {_share(figures['max_sentence_share'])} ({figures.get('top_sentence')!r})",
+        f"- assistant turns repeated 10+ times: {_share(figures['repeated_turn_share'])}",
+        f"- distinct reasoning traces: {_share(traces) if traces is not None else 'no traces'}",
+    ]
+    rows = [
+        [name, o["rows"], o["distinct"], _rate(o["distinct"], o["rows"]), _share(o["near_duplicate_rate"])]
+        for name, o in sorted(figures.get("openings", {}).items())
+    ]
+    return (
+        "## Language\n\nMeasured on the sft and no_tool rows (`toolgym inspect DIR` shows more):\n\n"
+        + "\n".join(lines)
+        + "\n\nFirst user messages (normalized: lowercase, ids and numbers masked, punctuation stripped):\n\n"
+        + _table(["domain/kind", "rows", "distinct", "distinct share", "near-duplicate (5-gram Jaccard >= 0.8)"], rows)
+    )
+
+
+def _share(value: float) -> str:
+    return f"{100 * value:.1f}%"

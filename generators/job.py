@@ -15,7 +15,7 @@ from toolgym.envs.task import Task
 
 from .executors import make_executor
 from .features import RowError
-from .planning import iter_planned, planned_count
+from .planning import asked_counts, iter_planned
 from .progress import JobProgress, JobStats
 from .rows import rows_for
 from .writer import DatasetWriter
@@ -37,13 +37,15 @@ async def run_job_async(
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True,
                            max_attempts=policy.max_attempts if policy.retry else 1, repair=repair)
     finished = writer.finished_task_ids()
-    stats = JobStats(planned=planned_count(config), already_done=len(finished))
+    asked = asked_counts(config)
+    stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
     planned = 0
 
     def pending() -> Iterator[Task]:
         nonlocal planned
         for task in iter_planned(config):
             planned += 1
+            stats.planned_by[(task.domain, task.kind)] += 1
             if task.id not in finished:
                 yield task
 
@@ -68,6 +70,7 @@ async def run_job_async(
                 stats.record(task, result, rows)
                 display.update()
         stats.planned = planned  # the plan after duplicates were dropped
+        stats.plan_complete = True
     finally:
         executor.close()
         report = stats.to_dict()

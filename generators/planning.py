@@ -38,15 +38,20 @@ def selected_domains(config: JobConfig) -> list[str]:
     return [load_domain(n).name for n in names]
 
 
-def planned_count(config: JobConfig) -> int:
-    """How many tasks the job asks for (before duplicates are dropped); checks the plan's names."""
-    total = 0
+def asked_counts(config: JobConfig) -> dict[tuple[str, str], int]:
+    """Tasks asked for per (domain, kind), before duplicates are dropped; checks the plan's names."""
+    asked: dict[tuple[str, str], int] = {}
     for name in selected_domains(config):
         domain = load_domain(name)
         if config.world.size not in domain.sizes:
             raise ConfigError(f"world.size {config.world.size!r} is not a size of {name!r}; sizes: {list(domain.sizes)}")
-        total += sum(kind_counts(config, domain.kinds).values())
-    return total
+        asked.update({(name, kind): n for kind, n in kind_counts(config, domain.kinds).items()})
+    return asked
+
+
+def planned_count(config: JobConfig) -> int:
+    """How many tasks the job asks for (before duplicates are dropped); checks the plan's names."""
+    return sum(asked_counts(config).values())
 
 
 def iter_planned(config: JobConfig) -> Iterator[Task]:
@@ -55,15 +60,26 @@ def iter_planned(config: JobConfig) -> Iterator[Task]:
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
-            for task in domain.iter_tasks(
-                count, seed=config.seed, kinds=[kind], world_seed=config.world.seed, size=config.world.size
-            ):
+            for task in _across_worlds(domain, kind, count, config):
                 if config.output.dedup:
                     key = task.lesson_key()  # the same lesson in other words is dropped
                     if key in seen:
                         continue
                     seen.add(key)
                 yield task
+
+
+_SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
+
+
+def _across_worlds(domain, kind: str, count: int, config: JobConfig) -> Iterator[Task]:
+    """A kind's tasks spread evenly across the job's world seeds, so no world dominates."""
+    seeds = config.world.all_seeds()
+    for index, world_seed in enumerate(seeds):
+        share = count // len(seeds) + (1 if index < count % len(seeds) else 0)
+        if share:
+            task_seed = config.seed + index * _SEED_STRIDE
+            yield from domain.iter_tasks(share, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
 
 
 def plan_tasks(config: JobConfig) -> list[Task]:

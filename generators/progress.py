@@ -28,8 +28,11 @@ def resident_mb() -> float:
 class JobStats:
     """Counts kept while a job runs; what the progress line and the summary show."""
 
-    def __init__(self, planned: int, already_done: int):
+    def __init__(self, planned: int, already_done: int, asked: dict[tuple[str, str], int] | None = None):
         self.planned = planned
+        self.asked = dict(asked or {})  # tasks the config asks for per (domain, kind)
+        self.planned_by = Counter[tuple[str, str]]()  # tasks the generators gave, duplicates dropped
+        self.plan_complete = False  # the whole plan was walked: shortfalls are known
         self.already_done = already_done
         self.done = 0
         self.episodes = Counter[tuple[str, str]]()
@@ -61,6 +64,16 @@ class JobStats:
         total = sum(self.episodes.values())
         return sum(self.passed.values()) / total if total else 0.0
 
+    def short_of_asked(self) -> dict[str, dict[str, int]]:
+        """Kinds whose generators gave fewer distinct tasks than asked (known once the plan is walked)."""
+        if not self.plan_complete:
+            return {}
+        return {
+            f"{d}/{k}": {"asked": n, "planned": self.planned_by[(d, k)]}
+            for (d, k), n in sorted(self.asked.items())
+            if self.planned_by[(d, k)] < n
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "tasks_planned": self.planned,
@@ -72,6 +85,7 @@ class JobStats:
             "rows": dict(self.rows),
             "seconds": round(self.elapsed, 2),
             "resident_mb_by_tasks_done": dict(self.memory_mb),
+            "short_of_asked": self.short_of_asked(),
             "by_domain_kind": {
                 f"{d}/{k}": {
                     "episodes": self.episodes[(d, k)],
@@ -134,6 +148,11 @@ class JobProgress:
             rate = row["passed"] / row["episodes"] if row["episodes"] else 0.0
             table.add_row(name, str(row["episodes"]), str(row["passed"]), f"{rate:.1%}", str(row["failures"]))
         self.console.print(table)
+        for name, short in self.stats.short_of_asked().items():
+            self.console.print(
+                f"[yellow]{name}: {short['planned']} of {short['asked']} tasks asked for[/yellow] "
+                "(its generator gave no more distinct tasks)"
+            )
         rows = ", ".join(f"{k}: {v}" for k, v in sorted(self.stats.rows.items())) or "none"
         self.console.print(
             f"{self.stats.done} tasks in {self.stats.elapsed:.1f}s ({self.stats.already_done} resumed); rows written: {rows}"

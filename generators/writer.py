@@ -357,7 +357,11 @@ class DatasetWriter:
             return self._summary
         self.flush()
         self._write_failures()
-        text = card.render(self.out_dir.resolve().name, self.config, self.stats.data, self._shards, stats)
+        from .inspection.figures import card_figures  # reads the shards just written
+
+        text = card.render(
+            self.out_dir.resolve().name, self.config, self.stats.data, self._shards, stats, card_figures(self.out_dir)
+        )
         manifest.write_atomic(self.out_dir / CARD, text.encode())
         self._summary = {
             "out_dir": str(self.out_dir),

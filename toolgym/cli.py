@@ -79,6 +79,21 @@ def _new_domain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _inspect(args: argparse.Namespace) -> int:
+    from toolgym.generators.inspection.figures import inspect_dir
+    from toolgym.generators.inspection.report import print_report, write_html
+
+    try:
+        inspection = inspect_dir(args.dir, top=args.top)
+    except FileNotFoundError as exc:
+        raise ToolgymError(str(exc)) from None
+    print_report(inspection)
+    if not args.no_html:
+        html = Path(args.html) if args.html else Path(args.dir) / "inspect.html"
+        print(f"HTML report: {write_html(inspection, html)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolgym", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -100,6 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_policy.build_parser(serve)
     serve.set_defaults(run=serve_policy.run_args)
+
+    inspect = commands.add_parser(
+        "inspect", help="what a data engineer reads before training: shape, stock sentences, openings, grammar"
+    )
+    inspect.add_argument("dir", help="an output directory of `toolgym generate`")
+    inspect.add_argument("--html", help="where to write the HTML report (default: DIR/inspect.html)")
+    inspect.add_argument("--no-html", action="store_true", help="print the tables only")
+    inspect.add_argument("--top", type=int, default=20, help="how many of the most frequent sentences to show")
+    inspect.set_defaults(run=_inspect)
 
     demo = commands.add_parser("demo", help="generate tasks offline, roll each out with the oracle, print results")
     demo.add_argument("--domain", help="one domain (default: all)")

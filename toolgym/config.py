@@ -61,6 +61,7 @@ class TeacherConfig(EndpointConfig):
 class UserConfig(EndpointConfig):
     type: Literal["scripted", "llm"] = "scripted"
     max_turns: int = Field(default=20, ge=1, description="llm: user turns before it must stop")
+    device_tools: bool = Field(default=True, description="llm: offer the user-side tools (a phone) and run its calls")
 
 
 class ExecutorConfig(_Strict):
@@ -97,7 +98,23 @@ class CachesConfig(_Strict):
 
 class WorldConfig(_Strict):
     seed: int = 0
+    seeds: list[int] | None = Field(
+        default=None, description="several worlds: each kind's tasks are spread evenly across these seeds (overrides seed)"
+    )
     size: str = "default"
+
+    @field_validator("seeds")
+    @classmethod
+    def _distinct_seeds(cls, seeds: list[int] | None) -> list[int] | None:
+        if seeds is not None:
+            if not seeds:
+                raise ValueError("give at least one seed, such as [0, 1, 2], or leave 'seeds' out and use 'seed'")
+            if len(set(seeds)) != len(seeds):
+                raise ValueError(f"world seeds must be distinct, got {seeds}")
+        return seeds
+
+    def all_seeds(self) -> list[int]:
+        return list(self.seeds) if self.seeds is not None else [self.seed]
 
 
 class OutputConfig(_Strict):

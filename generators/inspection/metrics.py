@@ -1,0 +1,164 @@
+"""Language and shape figures of a corpus: pure functions over chat rows (dicts with `messages`).
+
+`toolgym inspect`, the dataset card and `toolgym check` share these. Rows are grouped by
+(domain, kind); "acting" kinds are those whose gold plan calls tools.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .neardup import near_duplicate_flags
+from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
+
+Group = tuple[str, str]  # (domain, kind)
+
+
+def group_of(row: Row) -> Group:
+    return (str(row.get("domain")), str(row.get("kind")))
+
+
+@dataclass
+class SentenceFigures:
+    total: int  # assistant sentences
+    top: list[tuple[str, int]]  # the most frequent, with counts
+    top_share: float  # share of all assistant sentences covered by `top`
+    max_share: float  # share of the single most frequent sentence
+
+
+def top_sentences(rows: Iterable[Row], n: int = 20) -> SentenceFigures:
+    counts: Counter[str] = Counter()
+    for row in rows:
+        for text in texts(row, "assistant"):
+            counts.update(split_sentences(text))
+    total = sum(counts.values())
+    top = counts.most_common(n)
+    covered = sum(c for _, c in top)
+    return SentenceFigures(
+        total=total,
+        top=top,
+        top_share=covered / total if total else 0.0,
+        max_share=top[0][1] / total if total else 0.0,
+    )
+
+
+def repeated_turn_share(rows: Iterable[Row], at_least: int = 10) -> tuple[int, int]:
+    """(assistant text turns whose exact text occurs `at_least` times or more, all assistant text turns)."""
+    counts: Counter[str] = Counter(text for row in rows for text in texts(row, "assistant"))
+    repeated = sum(c for c in counts.values() if c >= at_least)
+    return repeated, sum(counts.values())
+
+
+@dataclass
+class OpeningFigures:
+    rows: int
+    distinct: int  # distinct normalized first user messages
+    near_duplicates: int  # rows whose opening has a 5-gram Jaccard >= 0.8 partner in the group
+
+    @property
+    def distinct_share(self) -> float:
+        return self.distinct / self.rows if self.rows else 0.0
+
+    @property
+    def near_duplicate_rate(self) -> float:
+        return self.near_duplicates / self.rows if self.rows else 0.0
+
+
+def openings(rows: Iterable[Row], threshold: float = 0.8) -> dict[Group, OpeningFigures]:
+    """Per (domain, kind): how varied the first user messages are."""
+    by_group: dict[Group, list[str]] = defaultdict(list)
+    for row in rows:
+        opening = first_user_text(row)
+        if opening is not None:
+            by_group[group_of(row)].append(opening)
+    figures = {}
+    for group, found in sorted(by_group.items()):
+        flags = near_duplicate_flags(found, threshold)
+        figures[group] = OpeningFigures(len(found), len({normalize(t) for t in found}), sum(flags))
+    return figures
+
+
+def reasoning_traces(rows: Iterable[Row]) -> tuple[int, int]:
+    """(distinct reasoning traces, all reasoning traces) over assistant turns."""
+    traces = [
+        m["reasoning_content"].strip()
+        for row in rows
+        for m in row.get("messages") or ()
+        if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str) and m["reasoning_content"].strip()
+    ]
+    return len(set(traces)), len(traces)
+
+
+@dataclass
+class ShapeFigures:
+    rows: int = 0
+    turns: int = 0  # user + assistant messages
+    calls: int = 0  # assistant tool calls
+    user_calls: int = 0  # calls the user made on their device
+    calls_histogram: Counter[int] = field(default_factory=Counter)
+
+    @property
+    def turns_per_row(self) -> float:
+        return self.turns / self.rows if self.rows else 0.0
+
+    @property
+    def calls_per_row(self) -> float:
+        return self.calls / self.rows if self.rows else 0.0
+
+
+def shapes(rows: Iterable[Row]) -> dict[Group, ShapeFigures]:
+    """Per (domain, kind): rows, turns and calls."""
+    figures: dict[Group, ShapeFigures] = defaultdict(ShapeFigures)
+    for row in rows:
+        shape = figures[group_of(row)]
+        messages = row.get("messages") or ()
+        calls = sum(len(m.get("tool_calls") or ()) for m in messages if m.get("role") == "assistant")
+        shape.rows += 1
+        shape.turns += sum(1 for m in messages if m.get("role") in ("user", "assistant"))
+        shape.calls += calls
+        shape.user_calls += sum(len(m.get("user_tool_calls") or ()) for m in messages if m.get("role") == "user")
+        shape.calls_histogram[calls] += 1
+    return dict(sorted(figures.items()))
+
+
+def tool_coverage(rows: Iterable[Row]) -> dict[str, tuple[list[str], list[str]]]:
+    """Per domain: (tools called at least once, tools offered but never called), agent and user side."""
+    offered: dict[str, set[str]] = defaultdict(set)
+    used: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        domain = str(row.get("domain"))
+        for schema in [*(row.get("tools") or ()), *(row.get("user_tools") or ())]:
+            name = schema_name(schema)
+            if name:
+                offered[domain].add(name)
+        for message in row.get("messages") or ():
+            for call in message.get("tool_calls") or ():
+                name = (call.get("function") or {}).get("name")
+                if isinstance(name, str):
+                    used[domain].add(name)
+            for call in message.get("user_tool_calls") or ():
+                if isinstance(call.get("name"), str):
+                    used[domain].add(call["name"])
+    return {d: (sorted(used[d]), sorted(offered[d] - used[d])) for d in sorted(offered | used)}
+
+
+def headline(rows: Sequence[Row]) -> dict[str, Any]:
+    """The figures the dataset card shows: stock sentences, repeated turns, opening variety, traces."""
+    sentences = top_sentences(rows, 20)
+    repeated, turns = repeated_turn_share(rows)
+    distinct, traces = reasoning_traces(rows)
+    return {
+        "assistant_sentences": sentences.total,
+        "top20_sentence_share": round(sentences.top_share, 4),
+        "max_sentence_share": round(sentences.max_share, 4),
+        "top_sentence": sentences.top[0][0] if sentences.top else None,
+        "repeated_turn_share": round(repeated / turns, 4) if turns else 0.0,
+        "reasoning_distinct_share": round(distinct / traces, 4) if traces else None,
+        "openings": {
+            f"{d}/{k}": {"rows": o.rows, "distinct": o.distinct, "near_duplicate_rate": round(o.near_duplicate_rate, 4)}
+            for (d, k), o in openings(rows).items()
+        },
+    }

@@ -1,0 +1,89 @@
+"""`toolgym inspect` end to end on a small generated dataset, and the card's language figures."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pytest
+
+from tests.jobs import toy_config
+from toolgym.cli import main
+from toolgym.generators.inspection.collect import Corpus
+from toolgym.generators.inspection.figures import inspect_dir, short_of_asked
+from toolgym.generators.job import run_job
+
+
+@pytest.fixture(scope="module")
+def toy_dataset(tmp_path_factory, toy_domain):
+    out = tmp_path_factory.mktemp("inspect") / "toy"
+    run_job(toy_config(out), progress=False)
+    return out
+
+
+def test_inspect_prints_the_figures_and_writes_one_html_file(toy_dataset, tmp_path, capsys):
+    html = tmp_path / "report.html"
+    assert main(["inspect", str(toy_dataset), "--html", str(html)]) == 0
+    printed = capsys.readouterr().out
+    for heading in ("Rows, turns and calls", "Tools used against tools offered", "assistant sentences", "Grammar findings"):
+        assert heading in printed
+    # the toy's missing_info generator gives one distinct task of the five asked for
+    assert "short of the asked count: toy/no_tool/missing_info: 1 of 5 tasks asked for" in printed
+    assert "grounding:" in printed
+
+    page = html.read_text()
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 5
+    assert all(base64.b64decode(image).startswith(b"\x89PNG") for image in images)
+    assert "toy/single" in page and "<script" not in page  # one file, nothing to fetch
+
+
+def test_inspect_figures_agree_with_the_written_rows(toy_dataset):
+    inspection = inspect_dir(toy_dataset)
+    assert inspection.split_rows == {"sft": 24, "no_tool": 12}
+    assert sum(s.rows for s in inspection.shapes.values()) == 36
+    assert inspection.shapes[("toy", "single")].calls_per_row >= 1
+    assert inspection.shapes[("toy", "no_tool/irrelevant")].calls == 0
+    used, never = inspection.tools["toy"]
+    assert used and set(used).isdisjoint(never)
+    assert 0 < inspection.sentences.top_share <= 1
+    assert [(s.domain, s.kind, s.asked, s.written) for s in inspection.short_kinds or []] == [
+        ("toy", "no_tool/missing_info", 5, 1)
+    ]
+
+
+def test_card_carries_the_language_figures_and_the_short_kind(toy_dataset):
+    card = (toy_dataset / "README.md").read_text()
+    assert "## Language" in card
+    assert re.search(r"top-20 assistant sentences: \d+\.\d% of \d+ assistant sentences", card)
+    assert "| toy/single | 12 |" in card
+    assert "## Kinds short of the asked count" in card
+    assert "| toy/no_tool/missing_info | 5 | 1 |" in card
+
+
+def test_short_kinds_unknown_without_a_recorded_config(tmp_path):
+    assert short_of_asked(Corpus(tmp_path)) is None
+
+
+def test_inspect_of_a_directory_without_shards_names_it(tmp_path, capsys):
+    assert main(["inspect", str(tmp_path), "--no-html"]) == 2
+    assert f"{tmp_path} holds no dataset shards" in capsys.readouterr().err
+    assert main(["inspect", str(tmp_path / "missing"), "--no-html"]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def test_grounding_rate_uses_the_engine_check_when_present(toy_dataset, monkeypatch):
+    """With a grounding check installed, rows it finds unseen facts in are counted out per kind."""
+    import sys
+    import types
+
+    def ungrounded_facts(messages):  # stands in for toolgym.envs.grounding: flags every no_tool chat
+        said = " ".join(m.get("content") or "" for m in messages if m.get("role") == "assistant")
+        return ["an unseen fact"] if not any(m.get("tool_calls") for m in messages) and said else []
+
+    monkeypatch.setitem(sys.modules, "toolgym.envs.grounding", types.SimpleNamespace(ungrounded_facts=ungrounded_facts))
+    inspection = inspect_dir(toy_dataset)
+    assert inspection.grounding is not None
+    assert inspection.grounding[("toy", "single")] == (12, 12)
+    assert inspection.grounding[("toy", "no_tool/irrelevant")] == (0, 6)
+    assert inspection.ungrounded_examples and "an unseen fact" in inspection.ungrounded_examples[0]
