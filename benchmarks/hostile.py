@@ -24,6 +24,10 @@ REPLIES = {
     "unclosed <think> tags": ("<think>" * 150_000)[:MB],
     "unclosed <tool_call> blocks": ("<tool_call>{" * 90_000)[:MB],
     "one long word": "x" * MB,
+    # facts the grounding check extracts: long digit runs and many numbers once cost n^2
+    "a 5,000-digit number": "9" * 5_000,
+    "'1,' 50,000 times": "1," * 50_000,
+    "20,000 numbers": " ".join(str(i) for i in range(20_000)),
 }
 
 

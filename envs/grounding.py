@@ -41,7 +41,7 @@ _MONTHS = {
     )
     for name in names
 }
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"\b(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 # Card brands as agents name them, and the spellings a tool result may use for each.
 BRAND_ALIASES: dict[str, tuple[str, ...]] = {
     "visa": ("visa",),
@@ -56,7 +56,7 @@ _UNITS = (
 )
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("money", re.compile(r"(?:US)?\$\s?(?P<value>\d[\d,]*(?:\.\d+)?)|(?P<value2>\d[\d,]*(?:\.\d+)?)\s?(?:USD|dollars)\b", re.I)),
+    ("money", re.compile(r"(?:US)?\$\s?(?P<value>\d[\d,]*(?:\.\d+)?)|(?<![\d,.])(?P<value2>\d[\d,]*(?:\.\d+)?)\s?(?:USD|dollars)\b", re.I)),
     ("ending", re.compile(r"\bending (?:in|with) (?P<value>\d{2,})\b", re.I)),
     (
         "brand",
@@ -109,16 +109,16 @@ class StatedFact:
 def extract_facts(text: str) -> list[StatedFact]:
     """The facts a text states, each with a canonical value (the spans of earlier kinds win)."""
     facts: list[StatedFact] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(text))  # 1 where an earlier fact's span lies: linear in the text, however many facts
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
-            if any(s < end and start < e for s, e in taken):
+            if any(taken[start:end]):
                 continue
             value = _canonical(kind, match)
             if value is None:
                 continue
-            taken.append((start, end))
+            taken[start:end] = b"\x01" * (end - start)
             facts.append(StatedFact(kind, match.group(0).strip(), value))
     return facts
 

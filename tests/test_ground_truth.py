@@ -49,6 +49,13 @@ def test_a_time_inside_a_date_time_counts_as_seen():
     assert ungrounded_facts(chat) == []
 
 
+def test_long_digit_runs_are_one_fact_and_amounts_in_words_still_count():
+    # a model may send any text; a number is read whole, not once per digit it starts at
+    assert stated_facts("9" * 5_000) == ["9" * 5_000]
+    assert stated_facts("it came to 1,234.50 USD, not 99 dollars") == ["1,234.50 USD", "99 dollars"]
+    assert stated_facts("to my dismay 4 items broke; on May 4 it shipped") == ["May 4", "4 items"]
+
+
 def test_unseen_facts_are_named_with_their_turn():
     chat = _chat(
         ("system", "policy"),

@@ -60,12 +60,27 @@ def test_hostile_completions_never_escape_verify_or_the_rewards():
     rng = random.Random("hostile-rewards")
     target = {"role": "assistant", "tool_calls": [
         {"type": "function", "function": {"name": "calculate", "arguments": {"expression": "1+1"}}}]}
+    wrong_shapes = 0
     for number in range(3000):
         action = hostile_action(rng, env.tools, env.action_space)
+        if number % 10 == 0:
+            score = toolgym.verify(tasks[number % 5], [{"role": "user", "content": "hi"}, action])
+            assert score.value < 1.0, "a hostile reply never earns full marks"
+        if not _completion_shaped(action):
+            # not text, a message or a list of messages: a wiring mistake, named as such
+            wrong_shapes += 1
+            with pytest.raises(ValueError, match="a completion must be raw text, an assistant message dict"):
+                rewards.tool_call_reward([action], target=[target])
+            continue
         for reward in (rewards.tool_call_reward, rewards.exact_match_reward, rewards.f1_reward):
             (value,) = reward([action], target=[target])
             assert 0.0 <= value <= 1.0
         assert rewards.format_reward([action])[0] in (0.0, 1.0)
-        if number % 10 == 0:
-            score = toolgym.verify(tasks[number % 5], [{"role": "user", "content": "hi"}, action])
-            assert score.value < 1.0, "a hostile reply never earns full marks"
+    assert 0 < wrong_shapes < 3000, "the fuzz sent both completions and things that are not"
+
+
+def _completion_shaped(action) -> bool:
+    if isinstance(action, list):
+        return all(isinstance(item, dict) for item in action)
+    return isinstance(action, str | dict)
+

@@ -34,7 +34,11 @@ _SHAPES = "raw text, an assistant message dict, or a list of messages"
 
 
 def _shape_error(what: str, value: Any) -> ValueError:
-    return ValueError(f"a completion must be {_SHAPES}; {what} is {type(value).__name__}: {str(value)[:80]!r}")
+    try:
+        shown = repr(str(value)[:80])
+    except ValueError:  # an int past Python's 4,300-digit limit cannot even be printed
+        shown = "(too large to show)"
+    return ValueError(f"a completion must be {_SHAPES}; {what} is {type(value).__name__}: {shown}")
 
 
 def _assistant_messages(completion: Any) -> list[Any]:

@@ -35,6 +35,10 @@ SETTINGS_CHECK = "check_network_settings"  # what the customer reads once for ev
 SETTING_SHOWN = {"airplane_mode": "airplane mode is on", "mobile_data": "mobile data is off",
                  "data_saver": "data saver is on", "roaming_switch": "data roaming is off"}  # fmt: skip
 NETWORK_MODE_SHOWN = "network mode is {label} only"
+# The same faults as the phone's own reading shows them, for a customer who relays it as read.
+DEVICE_SHOWN = {"airplane_mode": '"airplane_mode":true', "mobile_data": '"mobile_data":false',
+                "data_saver": '"data_saver":true', "roaming_switch": '"data_roaming":false'}  # fmt: skip
+DEVICE_NETWORK_MODE_SHOWN = '"network_mode":"{mode}"'
 # What the status bar and the agent's reads show of the other faults.
 SIM_MISSING, NO_SIGNAL = "No SIM card", "No signal"
 OVERDUE, SUSPENDED_UNPAID = '"status":"overdue"', '"suspension_reason":"unpaid_bill"'
@@ -78,7 +82,7 @@ def line_edit(sub: Subscriber, **values) -> WorldEdit:
 
 def _toggle(column: str, tool: str, state: str, intent: str, done: str) -> Callable[[GenContext, Subscriber], Fix]:
     def build(ctx: GenContext, sub: Subscriber) -> Fix:
-        step = user(ctx, tool, intent, {"state": state}, evidence=(SETTING_SHOWN[column],))
+        step = user(ctx, tool, intent, {"state": state}, evidence=(SETTING_SHOWN[column], DEVICE_SHOWN[column]))
         return Fix(
             setup=[phone_edit(sub, **{column: state != "on"})],
             steps=[(PHONE, step)],
@@ -126,7 +130,7 @@ def _slow_network_mode(ctx: GenContext, sub: Subscriber) -> Fix:
         steps=[
             # the handset's best mode is read, not assumed: 5G only where the device has it
             (DIAGNOSE, agent(call("get_device_details", device_id=sub.device_id))),
-            (PHONE, user(ctx, "set_network_mode", "do_network_mode", {"mode": sub.network_mode}, evidence=(shown,), label=label)),
+            (PHONE, user(ctx, "set_network_mode", "do_network_mode", {"mode": sub.network_mode}, evidence=(shown, DEVICE_NETWORK_MODE_SHOWN.format(mode=slow)), label=label)),
         ],
         done=[ctx.say("done_network_mode", label=label)],
         settings_check=True,
@@ -230,7 +234,7 @@ def _roaming_account(ctx: GenContext, sub: Subscriber) -> Fix:
 
 
 def _roaming_switch(ctx: GenContext, sub: Subscriber) -> Fix:
-    step = user(ctx, "toggle_roaming", "do_roaming_on", {"state": "on"}, evidence=(SETTING_SHOWN["roaming_switch"],))
+    step = user(ctx, "toggle_roaming", "do_roaming_on", {"state": "on"}, evidence=(SETTING_SHOWN["roaming_switch"], DEVICE_SHOWN["roaming_switch"]))
     return Fix(steps=[(PHONE, step)], done=[ctx.say("done_roaming_switch")], settings_check=True)
 
 

@@ -32,6 +32,7 @@ from .parts import agent, user
 LOCATION_FACT = "location"
 SPEED_TEST_PASSED = "passed"  # the outcome every fixed connection reports (see `troubleshoot_done`)
 RESTART_NEEDED = "restart is needed"  # what the customer reports after resetting the APN
+DEVICE_RESTART_NEEDED = '"restart_needed_to_apply":true'  # the phone's own reading of it
 ALWAYS_FORBIDDEN = (
     Forbidden(reason="troubleshooting never changes the plan without the customer asking", tool="change_plan"),
     Forbidden(reason="nothing here calls for a refund", tool="refund_payment"),
@@ -78,7 +79,7 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Se
         staged += [(stage, order, step) for stage, step in fix.steps]
         part.setup += fix.setup
     if any(fix.restart for fix in fixes):
-        staged.append((RESTART, 0, user(ctx, "restart_device", "do_restart", evidence=(RESTART_NEEDED,))))
+        staged.append((RESTART, 0, user(ctx, "restart_device", "do_restart", evidence=(RESTART_NEEDED, DEVICE_RESTART_NEEDED))))
     if not terminal:
         staged.append((TEST, 0, user(ctx, "run_speed_test", "do_speed_test")))
     part.steps = [step for _, _, step in sorted(staged, key=lambda s: (s[0], s[1]))]
