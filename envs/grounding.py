@@ -74,6 +74,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
     ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*\d[\w-]*|\d{3,})", re.I)),
 ]
+_WORD_ONLY_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind == "brand"]
+_DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _DIGITS = re.compile(r"\d+")
 _TOKEN = re.compile(r"[A-Za-z0-9][\w-]*")
@@ -108,9 +110,16 @@ class StatedFact:
 
 def extract_facts(text: str) -> list[StatedFact]:
     """The facts a text states, each with a canonical value (the spans of earlier kinds win)."""
+    return list(_extract(text))
+
+
+@lru_cache(maxsize=256)  # the verifiers read the same final reply more than once
+def _extract(text: str) -> tuple[StatedFact, ...]:
     facts: list[StatedFact] = []
     taken = bytearray(len(text))  # 1 where an earlier fact's span lies: linear in the text, however many facts
-    for kind, pattern in _PATTERNS:
+    # every kind but a card brand has a digit: a text without one needs only the brand pattern
+    patterns = _PATTERNS if _DIGIT.search(text) else _WORD_ONLY_PATTERNS
+    for kind, pattern in patterns:
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(taken[start:end]):
@@ -120,7 +129,7 @@ def extract_facts(text: str) -> list[StatedFact]:
                 continue
             taken[start:end] = b"\x01" * (end - start)
             facts.append(StatedFact(kind, match.group(0).strip(), value))
-    return facts
+    return tuple(facts)
 
 
 def _canonical(kind: str, match: re.Match[str]) -> str | None:
