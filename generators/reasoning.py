@@ -41,7 +41,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
     clauses: list[str] = []
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
-        clause = _fault_seen(fragment, messages, tool_names)
+        clause = _seen_in(fragment, messages, tool_names, fault=True)
         if clause:
             clauses.append(clause)
             break
@@ -49,7 +49,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
-            clause = _source_of(str(value), messages, tool_names)
+            clause = _seen_in(str(value), messages, tool_names)
             if clause and clause not in clauses:
                 clauses.append(clause)
             if len(clauses) >= _MAX_CLAUSES:
@@ -57,28 +57,18 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return " and ".join(clauses)
 
 
-def _fault_seen(fragment: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
-    lowered = fragment.lower()
+def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> str:
+    """Who showed `needle` last: 'the user gave X' / 'get_order returned X' (a fault: 'reported' / 'showed', quoted)."""
+    lowered = needle.lower()
     for message in reversed(messages):
         content = message.get("content")
-        if not isinstance(content, str) or lowered not in content.lower():
+        if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
+        shown = f'"{needle}"' if fault else needle
         if message.get("role") == "user":
-            return f'the user reported "{fragment}"'
+            return f"the user {'reported' if fault else 'gave'} {shown}"
         if message.get("role") == "tool":
-            return f'{tool_names.get(message.get("tool_call_id"), "the last tool")} showed "{fragment}"'
-    return ""
-
-
-def _source_of(value: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
-    for message in reversed(messages):
-        content = message.get("content")
-        if not isinstance(content, str) or value not in content:
-            continue
-        if message.get("role") == "user":
-            return f"the user gave {value}"
-        if message.get("role") == "tool":
-            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned {value}"
+            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'} {shown}"
     return ""
 
 
