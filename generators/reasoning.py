@@ -88,6 +88,21 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def last_said(messages: list[dict[str, Any]]) -> str:
+    """What came in last, when no argument cites it: 'the user said "..."' (its first sentence) or
+    'the check_outages result is in'."""
+    for message in reversed(messages):
+        role, content = message.get("role"), message.get("content")
+        if role == "tool":
+            return f"{last_result(messages)} is in"
+        if role == "user" and isinstance(content, str) and content.strip():
+            first = re.split(r"(?<=[.!?])\s", content.replace("###STOP###", "").strip(), maxsplit=1)[0]
+            return f'the user said "{first[:100]}"' if first else ""
+        if role == "user" and message.get("user_tool_results"):
+            return "the user's report from the phone is in"
+    return ""
+
+
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before one oracle move."""
     if move.kind in ("call", "instruct", "confirm"):
@@ -97,7 +112,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         values = {
             "tools": names,
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages),
+            "evidence": evidence_for(step, messages) or last_said(messages),
             "purpose": purpose_of(task, step),
         }
         if move.kind == "confirm":
