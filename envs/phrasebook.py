@@ -4,6 +4,12 @@ The engine ships generic phrasings (greeting, asking, confirming, declining); a 
 `utterances.yaml` adds its own intents and may replace the engine's, or drop engine variants it
 cannot use (`exclude_engine:`, such as an "irrelevant" request its own tools serve).
 
+An intent is either a list of whole variants, or a mapping of *parts* (acknowledgement, act,
+detail, handover ...), each a list of variants, of which the seed draws one per part and joins
+them in order: four parts of six variants give 1,296 sentences. A part with an empty variant ("")
+is optional. `intent@register` (`confirm@terse`) replaces the intent for a persona's register
+(see `phrasing.register_of`); `voiced()` picks it.
+
 Every variant is parsed when the domain loads: a syntax error, or a variable in an engine
 intent that the engine does not pass, fails there. A domain's own intents are checked on first
 use: every variant must render with the variables the caller gives (see `check_variables`).
@@ -12,7 +18,7 @@ use: every variant must render with the variables the caller gives (see `check_v
 from __future__ import annotations
 
 import re
-import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +28,16 @@ import yaml
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .composition import Composition
+from .phrasing import FILTERS, polish
+
 ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
-def _join_words(items: Any, last: str = "and") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+_JINJA.filters.update(FILTERS)
 
 
-_JINJA.filters["join_words"] = _join_words
 def money(value: float) -> str:
     """An amount as agents state it and required outputs expect it: '$1,234.50'."""
     return f"${float(value):,.2f}"
@@ -66,11 +70,14 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "irrelevant_request": (),
         "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language"),
         "persona": (),
-        "reason_call": ("tools", "parallel"),
+        "system_tone": (),
+        "reason_call": ("tools", "parallel", "evidence", "purpose"),
         "reason_ask": ("labels",),
-        "reason_confirm": (),
-        "reason_instruct": (),
-        "reason_reply": (),
+        "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
+        "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
+        "reason_reply": ("source",),
+        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
+        "reason_close": (),
     }.items()
 }
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
@@ -82,9 +89,19 @@ def variables_of(source: str) -> frozenset[str]:
     return frozenset(jinja2.meta.find_undeclared_variables(_JINJA.parse(source)))
 
 
+def _allowed(intent: str) -> frozenset[str] | None:
+    """The variables the engine passes to an engine intent (and to its registers, `confirm@terse`)."""
+    return ENGINE_VARIABLES.get(intent.split("@", 1)[0])
+
+
+def _failure(source: Path, intent: str) -> Callable[[str], Exception]:
+    return lambda problem: DomainError(f"{source}: intent {intent!r} {problem}")
+
+
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
+        self._parts: dict[str, Composition] = {}  # an intent's parts, in order; a list intent is one part
         self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
         self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
         self._checked: set[tuple[str, tuple[str, ...]]] = set()
@@ -94,24 +111,23 @@ class Phrasebook:
                 continue
             data = yaml.safe_load(source.read_text()) or {}
             self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
+            for intent in [i for i in data if "@" not in i and i in self._raw]:
+                for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:
+                    del self._raw[voiced], self._parts[voiced]  # a replaced intent's engine registers go too
             for intent, variants in data.items():
-                if isinstance(variants, str):
-                    variants = [variants]
-                if not isinstance(variants, list) or not variants:
-                    raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates")
-                self._raw[intent] = [str(v) for v in variants]
+                parts = self._parts[intent] = Composition.read(variants, _failure(source, intent))
+                self._raw[intent] = list(parts.leaves())
                 pool = self._all.setdefault(intent, [])
-                pool += [str(v) for v in variants if str(v) not in pool]
+                pool += [v for v in self._raw[intent] if v not in pool]
         for intent, variants in self._all.items():
             for index, variant in enumerate(variants):
                 names = self._variables[variant] = self._parse(intent, index, variant)
-                allowed = ENGINE_VARIABLES.get(intent)
+                allowed = _allowed(intent)
                 if allowed is not None and not names <= allowed:
                     raise DomainError(
                         f"utterance {intent!r} (variant {index}: {variant!r}) uses "
                         f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
                     )
-        self._compiled: dict[str, list[jinja2.Template]] = {}
 
     def _exclude(self, source: Path, exclusions: Any) -> None:
         """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
@@ -121,7 +137,7 @@ class Phrasebook:
             if intent not in self._raw:
                 raise UnknownNameError(f"engine intent in {source.name}'s {EXCLUDE_KEY}", intent, self._raw)
             if dropped == "all":
-                self._raw[intent], self._all[intent] = [], []
+                self._raw[intent], self._all[intent], self._parts[intent] = [], [], Composition([])
                 continue
             dropped = [dropped] if isinstance(dropped, str) else list(dropped)
             unknown = [d for d in dropped if d not in self._all[intent]]
@@ -129,6 +145,9 @@ class Phrasebook:
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")
             self._raw[intent] = [v for v in self._raw[intent] if v not in dropped]
             self._all[intent] = [v for v in self._all[intent] if v not in dropped]
+            self._parts[intent] = self._parts[intent].without(set(dropped))
+            if self._parts[intent].has_empty_part():
+                raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} drops every variant of one of its parts")
 
     @staticmethod
     def _parse(intent: str, index: int, variant: str) -> frozenset[str]:
@@ -143,7 +162,7 @@ class Phrasebook:
         if key in self._checked:
             return
         names = set(key[1])
-        for index, variant in enumerate(self.variants(intent)):
+        for index, variant in enumerate(v for name in self._family(intent) for v in self.variants(name)):
             missing = self._variables[variant] - names
             if missing:
                 raise DomainError(
@@ -156,11 +175,29 @@ class Phrasebook:
         """Whether some variant's own text (not its variables) holds a question mark."""
         found = self._asks.get(intent)
         if found is None:
-            found = self._asks[intent] = any("?" in _EXPRESSION.sub("", v) for v in self.variants(intent))
+            found = self._asks[intent] = any(
+                "?" in _EXPRESSION.sub("", v) for name in self._family(intent) for v in self.variants(name)
+            )
         return found
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
+
+    def _family(self, intent: str) -> list[str]:
+        """The intent and its registers (`intent@terse`, ...): what a caller of `voiced` may render."""
+        return [intent, *(name for name in self._raw if name.startswith(f"{intent}@") and self._raw[name])]
+
+    def voiced(self, intent: str, register: str | None) -> str:
+        """`intent@register` when the phrasebook has it, else `intent` (the register's own wording)."""
+        if register:
+            name = f"{intent}@{register}"
+            if self._raw.get(name):
+                return name
+        return intent
+
+    def combinations(self, intent: str) -> int:
+        """How many distinct utterances the intent can make (the product of its parts' variants)."""
+        return self._parts_of(intent).count()
 
     def pooled(self, intent: str) -> list[str]:
         """The variants of an intent from the engine and the domain together (not replaced)."""
@@ -176,31 +213,30 @@ class Phrasebook:
         return self._raw[intent]
 
     def render(self, intent: str, index: int, /, **values: Any) -> str:
-        """Render one given variant of an intent (when the caller draws the variant itself)."""
-        templates = self._templates(intent)
-        return self._render(intent, templates, index % len(templates), values)
+        """Render one given combination of an intent (when the caller draws it itself)."""
+        return self._render(intent, self._parts_of(intent).by_index(index), values)
 
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
-        """Render one phrasing of `intent`, chosen by `seed` (stable across runs)."""
-        templates = self._templates(intent)
-        return self._render(intent, templates, zlib.crc32(f"{seed}:{intent}".encode()) % len(templates), values)
+        """Render one phrasing of `intent`, chosen by `seed` (stable across runs); each part is drawn on its own."""
+        return self._render(intent, self._parts_of(intent).by_seed(seed, intent), values)
 
-    def _templates(self, intent: str) -> list[jinja2.Template]:
-        templates = self._compiled.get(intent)
-        if templates is None:  # compiled once: compiling costs ~5 ms, rendering ~30 µs
-            templates = self._compiled[intent] = [_JINJA.from_string(v) for v in self.variants(intent)]
-        return templates
+    def _parts_of(self, intent: str) -> Composition:
+        self.variants(intent)  # raises for an unknown or emptied intent
+        return self._parts[intent]
 
-    @staticmethod
-    def _render(intent: str, templates: list[jinja2.Template], choice: int, values: dict[str, Any]) -> str:
-        template = templates[choice]
-        try:
-            # A context over `values` alone: phrasings use no Jinja globals, and merging the
-            # environment's globals into every context costs more than the render itself.
-            context = template.new_context(values, shared=True)
-            return " ".join(_JINJA.concat(template.root_render_func(context)).split())  # type: ignore[attr-defined]
-        except jinja2.UndefinedError as exc:
-            raise DomainError(f"utterance {intent!r} (variant {choice}) needs a value: {exc.message}") from None
+    def _render(self, intent: str, chosen: list[str], values: dict[str, Any]) -> str:
+        parts = self._parts[intent]
+        pieces = []
+        for source in chosen:
+            template = parts.template(_JINJA, source)
+            try:
+                # A context over `values` alone: phrasings use no Jinja globals, and merging the
+                # environment's globals into every context costs more than the render itself.
+                context = template.new_context(values, shared=True)
+                pieces.append(_JINJA.concat(template.root_render_func(context)))  # type: ignore[attr-defined]
+            except jinja2.UndefinedError as exc:
+                raise DomainError(f"utterance {intent!r} (variant {source!r}) needs a value: {exc.message}") from None
+        return polish(" ".join(pieces))
 
 
 def render_file(path: Path, **values: Any) -> str:
