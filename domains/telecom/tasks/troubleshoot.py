@@ -9,7 +9,7 @@ of an outage can help).
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, Forbidden, GenContext, Segment, Step, Utterance, call
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Step, Utterance, call
 
 from ..catalogue import DESTINATIONS
 from .faults import (
@@ -57,13 +57,13 @@ def choose_faults(ctx: GenContext, index: Index) -> tuple[Subscriber, list[str]]
     return sub, ctx.rng.sample(pool, count)
 
 
-def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Segment:
+def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Piece:
     fault_names = sorted(fault_names, key=_policy_rank)
     faults = [FAULTS[n] for n in fault_names]
     abroad = any(f.abroad for f in faults)
     terminal = any(f.terminal for f in faults)
     fixes = [f.build(ctx, sub) for f in faults]
-    part = Segment(request="", goal="", reply=Utterance(intent="troubleshoot_done"))
+    part = Piece(subject=sub.customer_id, request="", goal="", reply=Utterance(intent="troubleshoot_done"))
 
     staged: list[tuple[int, int, Step]] = [(DIAGNOSE, -2, agent(call("get_line_details", line_id=sub.line_id)))]
     if abroad:
