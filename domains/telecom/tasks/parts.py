@@ -24,6 +24,7 @@ from toolgym.envs import (
     lookup_identity,
 )
 from toolgym.envs import assemble as engine_assemble
+from toolgym.envs.phrasing import register_of
 
 from ..tools.common import CALL_ID
 from .index import Subscriber, index_of
@@ -115,18 +116,25 @@ def assemble(
 ) -> Task:
     """The task of `parts` with the customer `sub` on the call (None: nobody's phone is in play).
 
-    A piece about the customer (`subject`) has them identified by their number first."""
+    A piece about the customer (`subject`) has them identified by their number first. The
+    customer's persona is drawn first so that the call opens in their register ("Quick one."
+    from a terse customer, "Good afternoon." from a formal one)."""
+    persona = ctx.persona()
     lead_in = ctx.say("next_request")
     parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
     parts = _without_repeated_reads(ctx, parts)
-    return engine_assemble(
+    task = engine_assemble(
         ctx,
         parts,
         identify=by_phone,
         withhold_identity=withhold_phone,
-        lead=False,
         setup=([session_edit(sub)] if sub else []) + list(setup or ()),
         goal_joiner=" Then ",
         closing="",
         **options,
     )
+    opening = ctx.say(ctx.domain.phrasebook.voiced("opening", register_of(persona)))
+    requests = list(task.scenario.requests)
+    requests[0] = f"{opening} {requests[0]}".strip()
+    scenario = task.scenario.model_copy(update={"persona": persona, "requests": requests})
+    return task.model_copy(update={"scenario": scenario})

@@ -94,8 +94,17 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Pi
     part.request = ctx.say(f"symptom_{'abroad' if abroad else 'home'}_{symptom}", place=place)
     part.goal = ctx.say("goal_troubleshoot", place=place)
     intent = "troubleshoot_done" if not terminal else f"troubleshoot_{fault_names[0]}"
-    part.reply = Utterance(intent=intent, vars={"done": [d for fix in fixes for d in fix.done]})
+    part.reply = Utterance(intent=intent, vars={"done": [_clause(d) for fix in fixes for d in fix.done]})
     return part
+
+
+def _clause(said: str) -> str:
+    """A rendered `done_*` line as a clause inside a sentence: its first word back in lower case
+    (rendering capitalises a sentence start), 'I' and ids kept."""
+    first, _, rest = said.partition(" ")
+    if first[:1].isupper() and first[1:].islower() and first != "I":
+        first = first.lower()
+    return f"{first} {rest}".strip()
 
 
 def _policy_rank(name: str) -> int:
