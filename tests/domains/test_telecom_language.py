@@ -37,3 +37,9 @@ def test_gold_conversations_have_none_of_the_known_grammar_slips(domain):
         for message in result.messages:
             if message["role"] in ("user", "assistant") and message.get("content"):
                 assert not find_grammar(message["content"], message["role"]), (task.kind, message["content"])
+
+
+def test_irrelevant_requests_are_enough_for_a_full_job(domain):
+    # configs/full.yaml asks for 800 irrelevant rows per domain; each must be a distinct lesson
+    tasks = domain.generate_tasks(1000, seed=23, kinds=["no_tool/irrelevant"], size="small")
+    assert len({t.lesson_key() for t in tasks}) >= 800
