@@ -103,8 +103,41 @@ def last_said(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+_CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
+_RESPONSE_BLOCK = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
+
+
+def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A chat in Hermes text form (calls as <tool_call> text, results as <tool_response> blocks in a
+    user turn) as the structured chat it stands for, so a trace cites the same sources either way."""
+    if not any("<tool_response>" in str(m.get("content") or "") for m in messages):
+        return messages
+    found: list[dict[str, Any]] = []
+    names: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "assistant" and isinstance(content, str) and "<tool_call>" in content:
+            names = [m.group(1) for block in _CALL_BLOCK.findall(content) if (m := _NAME.search(block))]
+            calls = [{"id": f"text_{len(found)}_{i}", "function": {"name": name}} for i, name in enumerate(names)]
+            found.append({**message, "tool_calls": calls})
+            continue
+        if message.get("role") == "user" and isinstance(content, str) and "<tool_response>" in content:
+            owner = found[-1] if found and found[-1].get("tool_calls") else None
+            for index, result in enumerate(_RESPONSE_BLOCK.findall(content)):
+                call_id = owner["tool_calls"][index]["id"] if owner and index < len(owner["tool_calls"]) else None
+                found.append({"role": "tool", "tool_call_id": call_id, "content": result})
+            rest = _RESPONSE_BLOCK.sub("", content).strip()
+            if rest:
+                found.append({**message, "content": rest})
+            continue
+        found.append(message)
+    return found
+
+
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before one oracle move."""
+    messages = structured(messages)
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
