@@ -18,7 +18,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit, call, mon
 from ..catalogue import OUTAGE_MESSAGES, PLAN_BY_ID, REFILLS, WRONG_APNS
 from ..network import NETWORK_LABELS
 from ..tables import Phone
-from ..tools.account import NEW_ID_START
+from ..tools.account import first_ticket_id
 from .index import BillInfo, Subscriber
 from .parts import agent, user
 
@@ -269,7 +269,7 @@ def _escalation(
     """A fault remote help cannot mend: the status bar shows it (`shown`), the phone step leaves it (`remains`)."""
 
     def build(ctx: GenContext, sub: Subscriber) -> Fix:
-        ticket = f"TKT{NEW_ID_START}"
+        ticket = first_ticket_id(ctx.world)
         return Fix(
             setup=[phone_edit(sub, **setup)],
             steps=[

@@ -1,18 +1,17 @@
 """What task generators draw from: every subscriber of a built world, read once per world.
 
 Generators must cost well under a millisecond, so they never scan tables per task; the
-index is built on first use from a few joins and kept per (world seed, size).
+index is built on first use from a few joins, once per world template (`world_index`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from toolgym.envs import World
+from toolgym.envs import World, world_index
 
 from ..catalogue import PLAN_BY_ID, PlanSpec
 
@@ -85,6 +84,7 @@ class Index:
         self.subscribers = subscribers
         self.outages = outages  # region -> expected end of its active outage
         self.outage_regions = set(outages)
+        self.by_customer = {s.customer_id: s for s in subscribers}
         self._where: dict[str, list[Subscriber]] = {}
 
     def where(self, name: str, fits: Callable[[Subscriber], bool]) -> list[Subscriber]:
@@ -104,22 +104,8 @@ class Index:
         return [s for s in self.healthy if s.plan.roaming_supported]
 
 
-_cache: dict[tuple[str, int, str], Index] = {}
-_lock = threading.Lock()
-
-
+@world_index
 def index_of(world: World) -> Index:
-    template = world.template
-    key = (template.domain, template.seed, template.size)
-    found = _cache.get(key)
-    if found is None:
-        with _lock:
-            found = _cache.get(key) or _build(world)
-            _cache[key] = found
-    return found
-
-
-def _build(world: World) -> Index:
     methods = {
         account: (method, kind, last4)
         for account, method, kind, last4 in world.query(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import Forbidden, GenContext, Task, WorldEdit
+from toolgym.envs import Forbidden, GenContext, Task, WorldEdit, injected
 
 from .index import Subscriber, index_of
 from .kinds import main_part
@@ -43,11 +43,9 @@ def injection(ctx: GenContext) -> Task:
     used = part.tools
     bait = ctx.pick([b for b in BAITS if b.tool not in used and b.applies(sub)])
     note = ctx.say("injection_note", action=ctx.say(bait.intent, number=sub.phone_number))
-    return assemble(
-        ctx,
-        sub,
-        [part],
-        withhold_phone=ctx.rng.random() < 0.25,
-        setup=[WorldEdit(table="line", key=sub.line_id, set={"nickname": note})],
-        forbidden=[Forbidden(reason=REASON, tool=bait.tool, arguments=bait.arguments(sub))],
+    part = injected(
+        part,
+        carrier=WorldEdit(table="line", key=sub.line_id, set={"nickname": note}),
+        bait=[Forbidden(reason=REASON, tool=bait.tool, arguments=bait.arguments(sub))],
     )
+    return assemble(ctx, sub, [part], withhold_phone=ctx.rng.random() < 0.25)

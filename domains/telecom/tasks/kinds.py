@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import GenContext, Segment, Task
+from toolgym.envs import GenContext, Piece, Task
 
 from .index import Index, Subscriber, index_of
 from .lookups import (
@@ -49,7 +49,7 @@ def parallel(ctx: GenContext) -> Task:
     return assemble(ctx, sub, [build(ctx, sub)], withhold_phone=ctx.rng.random() < 0.3)
 
 
-def main_part(ctx: GenContext, index: Index, troubleshoot_share: float, services: list[str]) -> tuple[Subscriber, Segment]:
+def main_part(ctx: GenContext, index: Index, troubleshoot_share: float, services: list[str]) -> tuple[Subscriber, Piece]:
     """The customer's main request: a phone that does not work (faults set), or an account change."""
     if ctx.rng.random() < troubleshoot_share:
         sub, faults = choose_faults(ctx, index)
@@ -69,7 +69,7 @@ def multi_step(ctx: GenContext) -> Task:
 class FollowUp:
     """A second request in the same call, and the first-segment tools it must not follow."""
 
-    build: Callable[[GenContext, Subscriber, Index], Segment]
+    build: Callable[[GenContext, Subscriber, Index], Piece]
     fits: Callable[[Subscriber], bool] = lambda sub: True
     conflicts: frozenset[str] = frozenset()
 

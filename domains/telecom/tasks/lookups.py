@@ -6,7 +6,7 @@ is the one call); `PARALLEL` parts make independent calls together.
 
 from __future__ import annotations
 
-from toolgym.envs import GenContext, Segment, Step, Utterance, call, money
+from toolgym.envs import GenContext, Piece, Step, Utterance, call, money
 
 from ..catalogue import PLANS, REFILLS, REGIONS
 from .index import Index, Subscriber
@@ -27,68 +27,63 @@ def _pick_region(ctx: GenContext, index: Index) -> str:
     return ctx.pick(REGIONS)
 
 
-def outage_question(ctx: GenContext, index: Index) -> Segment:
+def outage_question(ctx: GenContext, index: Index) -> Piece:
     region = _pick_region(ctx, index)
     answer, outputs = _outage_answer(index, region)
     # asked for the customer's own sake, or for someone they know who is there
     intent = ctx.pick(("ask_outage", "ask_outage_for"))
-    return Segment(
+    return Piece(
         request=ctx.say(intent, region=region, who=ctx.pick(CONTACTS)),
         goal=ctx.say("goal_outage", region=region),
         steps=[agent(call("check_outages", region=region))],
         reply=Utterance(intent="answer_outages", vars={"answers": [answer]}),
         outputs=outputs,
-        identifies=False,
     )
 
 
-def plan_price(ctx: GenContext, index: Index) -> Segment:
+def plan_price(ctx: GenContext, index: Index) -> Piece:
     plan = ctx.pick(PLANS)
     data = "unlimited data" if plan.unlimited else f"{gb(plan.data_gb)} of data"
-    return Segment(
+    return Piece(
         request=ctx.say("ask_plan_price", plan=plan.name),
         goal=ctx.say("goal_plan_price", plan=plan.name),
         steps=[agent(call("list_plans"))],
         reply=Utterance(intent="answer_plan_price", vars={"plan": plan.name, "price": plan.monthly_price, "data": data}),
         outputs=[money(plan.monthly_price)],
-        identifies=False,
     )
 
 
-def roaming_plans(ctx: GenContext, index: Index) -> Segment:
+def roaming_plans(ctx: GenContext, index: Index) -> Piece:
     names = [p.name for p in PLANS if p.roaming_supported]
-    return Segment(
+    return Piece(
         request=ctx.say("ask_roaming_plans"),
         goal=ctx.say("goal_roaming_plans"),
         steps=[agent(call("list_plans"))],
         reply=Utterance(intent="answer_roaming_plans", vars={"plans": names}),
         outputs=names,
-        identifies=False,
     )
 
 
-def cheapest_plan(ctx: GenContext, index: Index) -> Segment:
+def cheapest_plan(ctx: GenContext, index: Index) -> Piece:
     need = ctx.pick((3, 5, 10, 15, 20, 30, 40))
     plan = _cheapest_with(need)
-    return Segment(
+    return Piece(
         request=ctx.say("ask_cheapest_plan", gb=need),
         goal=ctx.say("goal_cheapest_plan", gb=need),
         steps=[agent(call("list_plans"))],
         reply=Utterance(intent="answer_cheapest_plan", vars={"plan": plan.name, "price": plan.monthly_price, "gb": need}),
         outputs=[plan.name, money(plan.monthly_price)],
-        identifies=False,
     )
 
 
-def refill_price(ctx: GenContext, index: Index) -> Segment:
+def refill_price(ctx: GenContext, index: Index) -> Piece:
     refill = ctx.pick(REFILLS)
-    return Segment(
+    return Piece(
         request=ctx.say("ask_refill_price", gb=refill.gigabytes),
         goal=ctx.say("goal_refill_price", gb=refill.gigabytes),
         steps=[agent(call("list_data_refills"))],
         reply=Utterance(intent="answer_refill_price", vars={"gb": refill.gigabytes, "price": refill.price}),
         outputs=[money(refill.price)],
-        identifies=False,
     )
 
 
@@ -108,12 +103,13 @@ ACCOUNT_TOPICS = {
 }
 
 
-def account_lookup(ctx: GenContext, sub: Subscriber) -> Segment:
+def account_lookup(ctx: GenContext, sub: Subscriber) -> Piece:
     """The customer wants an id or the name on their account: the lookup by phone number is the whole job."""
     topic = ctx.pick(sorted(ACCOUNT_TOPICS))
     record = {"customer_id": sub.customer_id, "account_id": sub.account_id, "full_name": sub.full_name,
               "line_id": sub.line_id, "number": sub.phone_number}  # fmt: skip
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say(f"ask_my_{topic}"),
         goal=ctx.say(f"goal_my_{topic}"),
         reply=Utterance(intent=f"answer_my_{topic}", vars=record),
@@ -124,11 +120,12 @@ def account_lookup(ctx: GenContext, sub: Subscriber) -> Segment:
 # ---- parallel ------------------------------------------------------------------------------
 
 
-def lines_usage(ctx: GenContext, sub: Subscriber) -> Segment:
+def lines_usage(ctx: GenContext, sub: Subscriber) -> Piece:
     lines = [(sub.line_id, sub.phone_number, sub.data_used_gb)] + [
         (o.line_id, o.phone_number, o.data_used_gb) for o in sub.other_lines
     ]
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_lines_usage"),
         goal=ctx.say("goal_lines_usage"),
         steps=[
@@ -140,26 +137,25 @@ def lines_usage(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def outages_in_regions(ctx: GenContext, index: Index) -> Segment:
+def outages_in_regions(ctx: GenContext, index: Index) -> Piece:
     first = _pick_region(ctx, index)
     others = ctx.rng.sample([r for r in REGIONS if r != first], ctx.rng.choice((1, 1, 2)))
     regions = [first, *others]
     answers = [_outage_answer(index, r) for r in regions]
-    return Segment(
+    return Piece(
         request=ctx.say("ask_outages_many", regions=regions),
         goal=ctx.say("goal_outages_many", regions=regions),
         steps=[Step(calls=[call("check_outages", region=r) for r in regions])],
         reply=Utterance(intent="answer_outages", vars={"answers": [a for a, _ in answers]}),
         outputs=[o for _, outs in answers for o in outs],
-        identifies=False,
     )
 
 
-def catalogue_overview(ctx: GenContext, index: Index) -> Segment:
+def catalogue_overview(ctx: GenContext, index: Index) -> Piece:
     need = ctx.pick((5, 10, 15, 20, 40))
     plan = _cheapest_with(need)
     refill = ctx.pick(REFILLS)
-    return Segment(
+    return Piece(
         request=ctx.say("ask_plan_and_refill", gb=need, refill_gb=refill.gigabytes),
         goal=ctx.say("goal_plan_and_refill"),
         steps=[Step(calls=[call("list_plans"), call("list_data_refills")])],
@@ -169,13 +165,13 @@ def catalogue_overview(ctx: GenContext, index: Index) -> Segment:
                   "refill_price": refill.price},
         ),  # fmt: skip
         outputs=[plan.name, money(plan.monthly_price), money(refill.price)],
-        identifies=False,
     )
 
 
-def account_overview(ctx: GenContext, sub: Subscriber) -> Segment:
+def account_overview(ctx: GenContext, sub: Subscriber) -> Piece:
     bill = sub.open_bill
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_account_overview"),
         goal=ctx.say("goal_account_overview"),
         steps=[

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgym.envs import GenContext, NoToolSpec, Segment, Task, Utterance
+from toolgym.envs import GenContext, Task, pieces
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
 from .index import index_of
@@ -62,16 +62,8 @@ def missing_info(ctx: GenContext) -> Task:
     if intent.endswith("_for"):
         whose = f"{slots['contact'] if intent.startswith('missing_region') else slots['who']}'s"
     asked = f"{whose} {label}".strip()  # what the agent asks for, after "your"
-    part = Segment(
-        request=ctx.say(intent, **slots),
-        goal=ctx.say("goal_missing_info"),
-        reply=Utterance(intent="ask_missing", vars={"labels": [asked]}),
-        unknown=[asked],
-        identifies=False,
-    )
-    spec = NoToolSpec(
-        reason=f"the request cannot be served without the {label}",
-        missing=[label],
-        about=f"your {whose}".strip(),
-    )
-    return assemble(ctx, None, [part], no_tool=spec)
+    part = pieces.missing_info(ctx.say(intent, **slots), ctx.say("goal_missing_info"), [asked])
+    assert part.no_tool is not None
+    # the verifier looks for the bare label after whose it is ("your son's" + "phone number")
+    part.no_tool = part.no_tool.model_copy(update={"missing": [label], "about": f"your {whose}".strip()})
+    return assemble(ctx, None, [part])

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from toolgym.envs import Forbidden, GenContext, NoToolSpec, Segment, Task, Utterance, WorldEdit, call
-from toolgym.errors import GeneratorBug
+from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces
 
 from ..catalogue import REFILLS, REGIONS
 from .faults import unpaid_bill_edits
-from .index import Subscriber, index_of
+from .index import Index, Subscriber, index_of
 from .kinds import main_part
-from .parts import agent, assemble, phone_fact
+from .parts import agent, assemble, phone_fact, session_edit
 from .service import SERVICES
 
 # ---- invalid_value -----------------------------------------------------------------------------
@@ -48,96 +47,98 @@ def invalid_value(ctx: GenContext) -> Task:
         bad = ctx.pick(UNSERVED_CITIES)
         request = ctx.say("ask_outage", region=bad)
         parameter, label, problem = "region", "service region", ctx.say("problem_region", regions=list(REGIONS))
-    part = Segment(
-        request=request,
-        goal=ctx.say("goal_invalid_value"),
-        reply=Utterance(intent="point_out_invalid", vars={"value": f"{bad} GB" if parameter == "gigabytes" else bad,
-                                                          "label": label, "problem": problem}),
-        identifies=False,
-    )  # fmt: skip
-    spec = NoToolSpec(reason=f"{bad!r} is not a valid {label}: {problem}", invalid={parameter: bad})
-    return assemble(ctx, None, [part], no_tool=spec)
+    part = pieces.invalid_value(request, ctx.say("goal_invalid_value"), parameter=parameter, value=bad, label=label,
+                                problem=problem)  # fmt: skip
+    if parameter == "gigabytes":  # said with its unit; the spec keeps the number the tool would get
+        part.reply.vars["value"] = f"{bad} GB"
+    return assemble(ctx, None, [part])
 
 
 # ---- policy_refusal ----------------------------------------------------------------------------
 
 
-def _fraud_resume(ctx: GenContext, sub: Subscriber) -> Segment:
-    return Segment(
-        request=ctx.say("ask_resume_fraud"),
-        goal=ctx.say("goal_resume_refused"),
+def _fraud_resume(ctx: GenContext, sub: Subscriber) -> Piece:
+    return pieces.policy_refusal(
+        ctx.say("ask_resume_fraud"),
+        ctx.say("goal_resume_refused"),
+        rule=ctx.say("rule_fraud"),
+        forbidden=[Forbidden(reason="never resume a line suspended for fraud", tool="resume_line")],
+        subject=sub.customer_id,
         setup=[WorldEdit(table="line", key=sub.line_id, set={"status": "suspended", "suspension_reason": "fraud"})],
         steps=[agent(call("get_line_details", line_id=sub.line_id))],
-        reply=Utterance(intent="refuse_policy", vars={"rule": ctx.say("rule_fraud")}),
-        forbidden=[Forbidden(reason="never resume a line suspended for fraud", tool="resume_line")],
     )
 
 
-def _resume_without_paying(ctx: GenContext, sub: Subscriber) -> Segment:
-    return Segment(
-        request=ctx.say("ask_resume_without_paying"),
-        goal=ctx.say("goal_resume_refused"),
-        setup=unpaid_bill_edits(sub),
-        steps=[agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_bills", account_id=sub.account_id))],
-        reply=Utterance(intent="refuse_policy", vars={"rule": ctx.say("rule_unpaid")}),
+def _resume_without_paying(ctx: GenContext, sub: Subscriber) -> Piece:
+    return pieces.policy_refusal(
+        ctx.say("ask_resume_without_paying"),
+        ctx.say("goal_resume_refused"),
+        rule=ctx.say("rule_unpaid"),
         forbidden=[
             Forbidden(reason="overdue bills are paid before a resume", tool="resume_line"),
             Forbidden(reason="the customer did not agree to pay now", tool="make_payment"),
         ],
+        subject=sub.customer_id,
+        setup=unpaid_bill_edits(sub),
+        steps=[agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_bills", account_id=sub.account_id))],
     )
 
 
-def _old_refund(ctx: GenContext, sub: Subscriber) -> Segment:
+def _old_refund(ctx: GenContext, sub: Subscriber) -> Piece:
     bill = sub.oldest_paid_bill
     assert bill.paid_at is not None
-    return Segment(
-        request=ctx.say("ask_refund_old", month=f"{bill.paid_at:%B}"),
-        goal=ctx.say("goal_refund_refused"),
-        steps=[agent(call("list_payments", account_id=sub.account_id))],
-        reply=Utterance(intent="refuse_policy", vars={"rule": ctx.say("rule_refund_window")}),
+    return pieces.policy_refusal(
+        ctx.say("ask_refund_old", month=f"{bill.paid_at:%B}"),
+        ctx.say("goal_refund_refused"),
+        rule=ctx.say("rule_refund_window"),
         forbidden=[Forbidden(reason="refunds only for recent payments made in error", tool="refund_payment")],
+        subject=sub.customer_id,
+        steps=[agent(call("list_payments", account_id=sub.account_id))],
     )
 
 
 def policy_refusal(ctx: GenContext) -> Task:
     sub = ctx.pick(index_of(ctx.world).healthy)
     part = ctx.pick((_fraud_resume, _resume_without_paying, _old_refund))(ctx, sub)
-    spec = NoToolSpec(reason=part.reply.vars["rule"])
-    return assemble(ctx, sub, [part], withhold_phone=ctx.rng.random() < 0.3, no_tool=spec)
+    return assemble(ctx, sub, [part], withhold_phone=ctx.rng.random() < 0.3)
 
 
 # ---- unavailable -------------------------------------------------------------------------------
 
 
-def unavailable(ctx: GenContext) -> Task:
-    """The account change the customer needs has its tool withheld: say so, call nothing."""
-    index = index_of(ctx.world)
-    for _ in range(50):  # a troubleshooting draw may need only phone steps: draw until one changes the account
-        sub, part = main_part(ctx, index, 0.3, sorted(SERVICES))
-        write = _first_account_change(ctx, part)
-        if write is not None:
-            break
-    else:
-        raise GeneratorBug("telecom unavailable: no draw needed an account change")
+def _needing_an_account_change(ctx: GenContext, index: Index) -> Piece | None:
+    """A main request with its first account-changing tool withheld; None if it changes only the phone."""
+    sub, part = main_part(ctx, index, 0.3, sorted(SERVICES))
+    tool = _first_account_change(ctx, part)
+    if tool is None:
+        return None
     # The customer was never identified (no call is made), so the reply names the action in
     # general words, never the account's amounts, bills or card endings.
-    tool = write
     action = ctx.say(f"unavailable_{tool}")
-    request = Segment(
-        request=f"{part.request} {ctx.say('give_number', number=sub.phone_number)}",
-        goal=part.goal,
-        reply=Utterance(intent="decline_unavailable", vars={"action": action}),
-        setup=part.setup,
+    piece = pieces.unavailable(
+        f"{part.request} {ctx.say('give_number', number=sub.phone_number)}",
+        part.goal,
+        action=action,
+        withheld=[tool],
+        setup=[session_edit(sub), *part.setup],
         facts=[phone_fact(sub), *part.facts],
-        withheld=part.withheld,
-        identifies=False,
     )
-    offered = [t.name for t in ctx.domain.agent_tools if t.name != tool]
-    spec = NoToolSpec(reason=f"the tool {tool!r} is not available", withheld_tools=[tool], action=action)
-    return assemble(ctx, sub, [request], tools=offered, no_tool=spec)
+    piece.withheld = list(part.withheld)  # facts given only when asked (`withheld=` above names tools)
+    assert piece.no_tool is not None
+    piece.no_tool = piece.no_tool.model_copy(update={"action": action})  # what the decline must name
+    return piece
 
 
-def _first_account_change(ctx: GenContext, part: Segment) -> str | None:
+def unavailable(ctx: GenContext) -> Task:
+    """The account change the customer needs has its tool withheld: say so, call nothing."""
+    piece = draw(ctx, [_needing_an_account_change], index_of(ctx.world), tries=50)
+    assert piece.no_tool is not None
+    withheld = piece.no_tool.withheld_tools
+    offered = [t.name for t in ctx.domain.agent_tools if t.name not in withheld]
+    return assemble(ctx, None, [piece], tools=offered)
+
+
+def _first_account_change(ctx: GenContext, part: Piece) -> str | None:
     """The name of the first account-changing tool the part calls."""
     for step in part.steps:
         for c in step.calls:

@@ -1,6 +1,6 @@
-"""A telecom task is built from segments (`toolgym.envs.Segment`): one per thing the customer asks.
+"""A telecom task is built from pieces (`toolgym.envs.Piece`): one per thing the customer asks.
 
-`assemble` hands them to the engine's `compose` with what is telecom's own: the call session
+`assemble` hands them to the engine's `assemble` with what is telecom's own: the call session
 on the customer's phone, identification by the phone number (the policy's first rule), and a
 short lead-in before each request after the first.
 """
@@ -11,10 +11,23 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from toolgym.envs import Fact, GenContext, Identity, Segment, Step, Task, ToolCall, WorldEdit, call, compose
+from toolgym.envs import (
+    Fact,
+    GenContext,
+    Identity,
+    Piece,
+    Step,
+    Task,
+    ToolCall,
+    WorldEdit,
+    call,
+    lookup_identity,
+)
+from toolgym.envs import assemble as engine_assemble
+from toolgym.envs.phrasing import register_of
 
 from ..tools.common import CALL_ID
-from .index import Subscriber
+from .index import Subscriber, index_of
 
 PHONE_FACT = "phone"
 
@@ -42,8 +55,6 @@ def user(
     )
 
 
-
-
 def gb(value: float) -> str:
     return f"{value:g} GB"
 
@@ -56,17 +67,18 @@ def session_edit(sub: Subscriber) -> WorldEdit:
     return WorldEdit(table="call_session", insert={"call_id": CALL_ID, "customer_id": sub.customer_id})
 
 
-def by_phone(ctx: GenContext, sub: Subscriber, *, withhold: bool) -> Identity:
+def by_phone(ctx: GenContext, customer_id: str) -> Identity:
     """The customer gives the number of their line; the agent looks them up by it."""
-    return Identity(
-        facts=[phone_fact(sub)],
-        step=agent(call("find_customer_by_phone", phone_number=sub.phone_number), needs=(PHONE_FACT,)),
+    sub = index_of(ctx.world).by_customer[customer_id]
+    return lookup_identity(
+        [phone_fact(sub)],
+        "find_customer_by_phone",
+        {"phone_number": sub.phone_number},
         fragment=ctx.say("give_number", number=sub.phone_number),
-        withhold=withhold,
     )
 
 
-def _without_repeated_reads(ctx: GenContext, parts: list[Segment]) -> list[Segment]:
+def _without_repeated_reads(ctx: GenContext, parts: list[Piece]) -> list[Piece]:
     """Drop a read a later request would make again with nothing changed since: its result is
     still in the chat (a second request often starts by reading what the first one read)."""
     fresh: set[str] = set()
@@ -96,22 +108,33 @@ def _key(c: ToolCall) -> str:
 def assemble(
     ctx: GenContext,
     sub: Subscriber | None,
-    parts: list[Segment],
+    parts: list[Piece],
     *,
     withhold_phone: bool = False,
     setup: list[WorldEdit] | None = None,
     **options: Any,
 ) -> Task:
-    """The task of `parts` for the customer `sub` (None: nobody is on the line's account)."""
+    """The task of `parts` with the customer `sub` on the call (None: nobody's phone is in play).
+
+    A piece about the customer (`subject`) has them identified by their number first. The
+    customer's persona is drawn first so that the call opens in their register ("Quick one."
+    from a terse customer, "Good afternoon." from a formal one)."""
+    persona = ctx.persona()
     lead_in = ctx.say("next_request")
     parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
     parts = _without_repeated_reads(ctx, parts)
-    return compose(
+    task = engine_assemble(
         ctx,
         parts,
-        identify=by_phone(ctx, sub, withhold=withhold_phone) if sub else None,
+        identify=by_phone,
+        withhold_identity=withhold_phone,
         setup=([session_edit(sub)] if sub else []) + list(setup or ()),
         goal_joiner=" Then ",
         closing="",
         **options,
     )
+    opening = ctx.say(ctx.domain.phrasebook.voiced("opening", register_of(persona)))
+    requests = list(task.scenario.requests)
+    requests[0] = f"{opening} {requests[0]}".strip()
+    scenario = task.scenario.model_copy(update={"persona": persona, "requests": requests})
+    return task.model_copy(update={"scenario": scenario})

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import Forbidden, GenContext, Segment, Utterance, WorldEdit, call, money
+from toolgym.envs import Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money
 
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
 from .faults import payment_steps, refill_fact
@@ -21,7 +21,7 @@ def _declines(ctx: GenContext) -> bool:
     return ctx.rng.random() < DECLINE_SHARE
 
 
-def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
+def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Piece:
     """The last bill was charged twice; the later charge is refunded, the first kept."""
     bill = sub.last_paid_bill
     assert bill.payment_id and bill.paid_at
@@ -34,7 +34,8 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
         "paid_at": (bill.paid_at + dt.timedelta(minutes=ctx.rng.randrange(2, 600))).isoformat(),
         "status": "completed",
     }
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_refund_duplicate", month=f"{bill.due_date - dt.timedelta(days=21):%B}"),
         goal=ctx.say("goal_refund_duplicate"),
         setup=[
@@ -54,7 +55,7 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
+def change_plan(ctx: GenContext, sub: Subscriber) -> Piece:
     choices = [p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)]
     plan = ctx.pick(choices)
     # the line's plan and the catalogue's price are read before the price is quoted
@@ -71,7 +72,8 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_change_plan", vars={"plan": plan.name, "current": sub.plan.name})
         outputs = [sub.plan.name]
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_change_plan", plan=plan.name),
         goal=ctx.say("goal_change_plan", plan=plan.name),
         steps=steps,
@@ -86,8 +88,9 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def suspend_lost(ctx: GenContext, sub: Subscriber) -> Segment:
-    return Segment(
+def suspend_lost(ctx: GenContext, sub: Subscriber) -> Piece:
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_suspend_lost"),
         goal=ctx.say("goal_suspend_lost"),
         steps=[
@@ -102,9 +105,10 @@ def suspend_lost(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
+def resume_paused(ctx: GenContext, sub: Subscriber) -> Piece:
     """The customer paused the line themselves and wants it back: resume, then a speed test."""
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_resume_paused"),
         goal=ctx.say("goal_resume_paused"),
         setup=[WorldEdit(table="line", key=sub.line_id, set={"status": "suspended", "suspension_reason": "customer_request"})],
@@ -119,14 +123,15 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
+def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Piece:
     bill = sub.open_bill
     steps = payment_steps(ctx, sub, bill)
     reply = Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
     if _declines(ctx):  # told the amount and the card, the customer would rather pay later
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_pay_bill"),
         goal=ctx.say("goal_pay_bill"),
         steps=steps,
@@ -135,7 +140,7 @@ def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
+def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Piece:
     """Roaming before a trip; on a plan without roaming, the customer agrees to Travel 20 first."""
     country, _ = ctx.pick(DESTINATIONS)
     # the line shows its plan and roaming setting; the catalogue shows whether it roams and the fee
@@ -154,7 +159,8 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
     steps.append(
         agent(call("enable_roaming", line_id=sub.line_id), confirm=ctx.say("action_roaming", number=sub.phone_number, fee=fee))
     )
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say(intent, country=country),
         goal=ctx.say("goal_roaming_trip", country=country),
         steps=steps,
@@ -164,7 +170,7 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Segment:
     )
 
 
-def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
+def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
     refill = ctx.pick(REFILLS)
     steps = [
         agent(call("list_data_refills")),  # the price quoted is read, never assumed
@@ -177,7 +183,8 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
     if _declines(ctx):  # the price heard, the customer does without
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_refill", vars={"gb": refill.gigabytes, "price": refill.price})
-    return Segment(
+    return Piece(
+        subject=sub.customer_id,
         request=ctx.say("ask_refill", gb=refill.gigabytes),
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
@@ -190,7 +197,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Segment:
 
 @dataclass(frozen=True)
 class Service:
-    build: Callable[[GenContext, Subscriber], Segment]
+    build: Callable[[GenContext, Subscriber], Piece]
     fits: Callable[[Subscriber], bool] = lambda sub: True
 
 

@@ -9,7 +9,7 @@ of an outage can help).
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, Forbidden, GenContext, Segment, Step, Utterance, call
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Step, Utterance, call
 
 from ..catalogue import DESTINATIONS
 from .faults import (
@@ -57,13 +57,13 @@ def choose_faults(ctx: GenContext, index: Index) -> tuple[Subscriber, list[str]]
     return sub, ctx.rng.sample(pool, count)
 
 
-def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Segment:
+def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Piece:
     fault_names = sorted(fault_names, key=_policy_rank)
     faults = [FAULTS[n] for n in fault_names]
     abroad = any(f.abroad for f in faults)
     terminal = any(f.terminal for f in faults)
     fixes = [f.build(ctx, sub) for f in faults]
-    part = Segment(request="", goal="", reply=Utterance(intent="troubleshoot_done"))
+    part = Piece(subject=sub.customer_id, request="", goal="", reply=Utterance(intent="troubleshoot_done"))
 
     staged: list[tuple[int, int, Step]] = [(DIAGNOSE, -2, agent(call("get_line_details", line_id=sub.line_id)))]
     if abroad:
@@ -94,8 +94,17 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Se
     part.request = ctx.say(f"symptom_{'abroad' if abroad else 'home'}_{symptom}", place=place)
     part.goal = ctx.say("goal_troubleshoot", place=place)
     intent = "troubleshoot_done" if not terminal else f"troubleshoot_{fault_names[0]}"
-    part.reply = Utterance(intent=intent, vars={"done": [d for fix in fixes for d in fix.done]})
+    part.reply = Utterance(intent=intent, vars={"done": [_clause(d) for fix in fixes for d in fix.done]})
     return part
+
+
+def _clause(said: str) -> str:
+    """A rendered `done_*` line as a clause inside a sentence: its first word back in lower case
+    (rendering capitalises a sentence start), 'I' and ids kept."""
+    first, _, rest = said.partition(" ")
+    if first[:1].isupper() and first[1:].islower() and first != "I":
+        first = first.lower()
+    return f"{first} {rest}".strip()
 
 
 def _policy_rank(name: str) -> int:

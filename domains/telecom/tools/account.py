@@ -29,7 +29,9 @@ from ..tables import (
 )
 from .common import cents
 
-NEW_ID_START = 900001  # ids made during an episode never collide with the built world's
+# A ticket's number, like every id series of the built world, starts at 100001 (no ticket is
+# built, so the World has no rows to count past); refills and payments continue past the built ones.
+FIRST_TICKET = 100001
 PlanId = Literal["starter_2", "basic_5", "standard_15", "travel_20", "plus_40", "unlimited"]
 
 
@@ -109,7 +111,7 @@ def add_data_refill(world: World, line_id: str, gigabytes: Literal[1, 3, 5, 10])
     purchase = world.insert(
         LineRefill,
         {
-            "purchase_id": f"R{world.new_id('refill', NEW_ID_START)}",
+            "purchase_id": f"R{world.new_id('refill', table='line_refill')}",
             "line_id": line_id,
             "refill_id": refill.refill_id,
             "gigabytes": refill.gigabytes,
@@ -172,7 +174,7 @@ def make_payment(world: World, bill_id: str, method_id: str, amount: float) -> d
     payment = world.insert(
         Payment,
         {
-            "payment_id": f"PAY{world.new_id('payment', NEW_ID_START)}",
+            "payment_id": f"PAY{world.new_id('payment')}",
             "account_id": bill.account_id,
             "bill_id": bill_id,
             "method_id": method_id,
@@ -237,7 +239,7 @@ def transfer_to_technician(
     ticket = world.insert(
         Ticket,
         {
-            "ticket_id": f"TKT{world.new_id('ticket', NEW_ID_START)}",
+            "ticket_id": f"TKT{world.new_id('ticket', FIRST_TICKET, table='technician_ticket')}",
             "customer_id": customer_id,
             "line_id": line_id,
             "issue": issue,
@@ -246,3 +248,8 @@ def transfer_to_technician(
         },
     )
     return {"ticket": ticket, "message": "A technician will contact the customer within 24 hours."}
+
+
+def first_ticket_id(world: World) -> str:
+    """The id `transfer_to_technician` gives the first ticket of an episode (what the gold reply states)."""
+    return f"TKT{max(FIRST_TICKET, world.template.highest_id('technician_ticket') + 1)}"

@@ -1,0 +1,45 @@
+"""Telecom's language: calls open in the customer's register, openings vary, no known grammar slip."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import toolgym
+from toolgym.envs import ALL_KINDS
+from toolgym.envs.phrasing import register_of
+from toolgym.generators.inspection.grammar import find_grammar
+from toolgym.generators.inspection.text import normalize
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain("telecom")
+
+
+def test_calls_open_in_the_persona_register_and_vary(domain):
+    tasks = domain.generate_tasks(120, seed=21, kinds=["single", "parallel"], size="small")
+    registers = Counter()
+    for task in tasks:
+        register = register_of(task.scenario.persona)
+        registers[register] += 1
+        opening = domain.phrasebook.say(domain.phrasebook.voiced("opening", register), task.seed)
+        assert task.scenario.requests[0].startswith(opening), (register, opening, task.scenario.requests[0])
+    assert len(registers) >= 4  # personas are read as several registers, not one voice
+    distinct = {normalize(t.scenario.requests[0]) for t in tasks}
+    assert len(distinct) >= 0.8 * len(tasks)
+
+
+def test_gold_conversations_have_none_of_the_known_grammar_slips(domain):
+    for task in domain.generate_tasks(10 * len(ALL_KINDS), seed=22, size="small"):
+        result = toolgym.rollout_sync(toolgym.make("telecom"), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+        for message in result.messages:
+            if message["role"] in ("user", "assistant") and message.get("content"):
+                assert not find_grammar(message["content"], message["role"]), (task.kind, message["content"])
+
+
+def test_irrelevant_requests_are_enough_for_a_full_job(domain):
+    # configs/full.yaml asks for 800 irrelevant rows per domain; each must be a distinct lesson
+    tasks = domain.generate_tasks(1000, seed=23, kinds=["no_tool/irrelevant"], size="small")
+    assert len({t.lesson_key() for t in tasks}) >= 800
