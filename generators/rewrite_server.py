@@ -20,8 +20,10 @@ import random
 import re
 from typing import Any
 
+from .chat_client import ROLE_HEADER as CLIENT_ROLE_HEADER
+
 REWRITE_MODEL = "toolgym-rewrite"
-ROLE_HEADER = "x-toolgym-role"
+ROLE_HEADER = CLIENT_ROLE_HEADER.lower()
 BROKEN_FACT = " That comes to $912.37 in total."  # an amount no chat has shown: grounding must catch it
 # (pattern, replacement): wording only; affirmatives, negatives, confirmation and request words stay
 SWAPS: tuple[tuple[str, str], ...] = (

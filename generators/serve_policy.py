@@ -18,7 +18,9 @@ use it to drive the real client over real HTTP.
 Requests for a model named `toolgym-rewrite...` (or with the header `X-Toolgym-Role: rewriter`)
 are answered by the deterministic rewrite mode (rewrite_server.py), so one server answers both
 as the teacher and as the job's rewriter; --rewrite-break-rate makes a share of rewrites break
-a fact, to test that the job drops them.
+a fact, to test that the job drops them. Requests for `toolgym-user...` (or `X-Toolgym-Role:
+user`) are answered in the customer's role as the ScriptedUser would (user_server.py), with
+device tool calls, for LLMUser.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from toolgym.envs.parsing import json_problem
 
 from .chat_format import arguments_text, hermes_text
 from .rewrite_server import BadRewriteRequest, RewriteResponder, is_rewrite_request
+from .user_server import UserResponder, is_user_request
 
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
@@ -157,10 +160,11 @@ class PolicyServer:
     """Routes, faults and the chat-completion wire format around a responder."""
 
     def __init__(self, responder: Responder, faults: Faults | None = None, model: str = "toolgym-oracle",
-                 rewriter: RewriteResponder | None = None):
+                 rewriter: RewriteResponder | None = None, user: Responder | None = None):
         self.responder = responder
         self.faults = faults or Faults()
         self.rewriter = rewriter or RewriteResponder(self.faults.seed)  # answers model toolgym-rewrite*
+        self.user = user  # answers model toolgym-user* (LLMUser's requests)
         self.model = model
         self.stats = ServerStats()
         self._rng = random.Random(self.faults.seed)
@@ -232,6 +236,8 @@ class PolicyServer:
                 return self.rewriter(body)
             except BadRewriteRequest as exc:
                 raise BadRequest(str(exc)) from None
+        if self.user is not None and is_user_request(body, headers):
+            return self.user(body, headers)
         return self.responder(body, headers)
 
     def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
@@ -350,7 +356,9 @@ async def start(host: str = "127.0.0.1", port: int = 0, policy: str | Responder 
     `rewrite_break_rate` share of them break a fact on purpose.
     """
     rewriter = RewriteResponder((faults or Faults()).seed, rewrite_break_rate)
-    handler = PolicyServer(make_responder(policy, tasks, reasoning), faults, model, rewriter)
+    responder = make_responder(policy, tasks, reasoning)
+    known = responder if isinstance(responder, OracleResponder) else OracleResponder(tasks)  # tasks by id, for the user
+    handler = PolicyServer(responder, faults, model, rewriter, UserResponder(known.task_for))
     app = web.Application(client_max_size=MAX_BODY)
     app.router.add_route("*", "/{tail:.*}", handler.handle)
     runner = web.AppRunner(app, access_log=None, handle_signals=False,

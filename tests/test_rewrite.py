@@ -121,6 +121,9 @@ def test_a_failing_rewriter_fails_its_tasks_and_a_resume_completes_them(toy_doma
     rows = _chats(out)
     assert len(rows) == 8 and len({r["task_id"] for r in rows}) == 8
     assert not (out / "failures.jsonl").read_text().strip()
+    card = (out / "README.md").read_text()  # counts sum over sessions; failed attempts count nothing
+    kept = sum(r["id"].endswith(ROW_SUFFIX) for r in rows)
+    assert f"Chats rewritten by the rewrite model: 8; kept after verifying again: {kept} " in card
 
 
 def test_deterministic_rewrite_keeps_facts_and_answers():
@@ -168,3 +171,34 @@ def test_a_rewrite_request_without_texts_is_a_clear_400():
 
     status, body = asyncio.run(ask())
     assert status == 400 and "<texts>" in body["error"]["message"]
+
+
+@pytest.mark.parametrize("domain", ["retail", "telecom"])
+def test_one_server_answers_as_teacher_user_and_rewriter(domain, tmp_path):
+    out = tmp_path / "out"
+
+    async def run():
+        running = await serve_policy.start()
+        endpoint = {"base_url": running.base_url, "timeout": 5.0, "max_retries": 1, "send_task": True}
+        try:
+            config = load_config({
+                "domains": [domain], "mix": {"kinds": {"multi_step": 3, "single": 2, "no_tool/irrelevant": 1}},
+                "teachers": [{"name": "served", "type": "openai", "model": "toolgym-oracle", **endpoint}],
+                "user": {"type": "llm", "model": "toolgym-user", **endpoint},
+                "rewrite": endpoint, "output": {"dir": str(out)}, "failures": {"max_rate": 0.0},
+            })
+            return await run_job_async(config)
+        finally:
+            await running.close()
+
+    result = asyncio.run(run())
+    assert result["ok"], result
+    counts = result["stats"]["rewrite"]
+    rows = _chats(out)
+    assert counts["rewritten"] == 6 and len(rows) == 6
+    rewritten = [r for r in rows if r["id"].endswith(ROW_SUFFIX)]
+    assert len(rewritten) == counts["kept"] >= 4  # an unchanged chat keeps its original row
+    tasks = {r["task"]["id"]: r["task"] for r in load_split(out, "rl_tasks")}
+    for row in rewritten:
+        score = verify(tasks[row["task_id"]], row["messages"])
+        assert score.passed and score.value == 1.0, (row["id"], score.to_dict())
