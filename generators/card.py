@@ -201,7 +201,9 @@ def _rewrite(counts: dict[str, Any] | None) -> str:
             f"({_rate(kept, rewritten)}); dropped: {sum(dropped.values())}.")
     if dropped:
         rows = [[reason, n] for reason, n in sorted(dropped.items(), key=lambda item: (-item[1], item[0]))]
-        text += "\n\nDropped, by the first check the rewrite failed:\n\n" + _table(["reason", "chats"], rows)
+        text += ("\n\nDropped, by reason (a check's name: the first check the rewritten chat failed; `unchanged`: "
+                 "nothing was changed; `unreadable`: the answer was not the texts asked for; `not_selected`: it passed "
+                 "but not the job's selection rules):\n\n" + _table(["reason", "chats"], rows))
     return text
 
 

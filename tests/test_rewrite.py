@@ -202,3 +202,8 @@ def test_one_server_answers_as_teacher_user_and_rewriter(domain, tmp_path):
     for row in rewritten:
         score = verify(tasks[row["task_id"]], row["messages"])
         assert score.passed and score.value == 1.0, (row["id"], score.to_dict())
+
+
+def test_the_example_config_loads():
+    config = load_config(Path(__file__).resolve().parent.parent / "configs" / "rewrite.yaml")
+    assert config.rewrite is not None and config.rewrite.model == "toolgym-rewrite" and not config.rewrite.keep_original
