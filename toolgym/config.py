@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -20,6 +21,15 @@ from pydantic import (
 
 from toolgym.envs.task import ALL_KINDS
 from toolgym.errors import ConfigError
+
+
+def _known_kinds(kinds: list[str] | None) -> list[str] | None:
+    for kind in kinds or ():
+        _check_kind(kind)
+    return kinds
+
+
+KnownKinds = Annotated[list[str] | None, AfterValidator(_known_kinds)]
 
 
 class _Strict(BaseModel):
@@ -71,7 +81,7 @@ class RewriteConfig(EndpointConfig):
     roles: list[Literal["user", "assistant"]] = Field(
         default=["user", "assistant"], description="whose text is rewritten"
     )
-    kinds: list[str] | None = Field(default=None, description="only chats of these task kinds (default: all)")
+    kinds: KnownKinds = Field(default=None, description="only chats of these task kinds (default: all)")
     keep_original: bool = Field(
         default=False, description="write the original row beside its verified rewrite (false: the rewrite replaces it)"
     )
@@ -79,13 +89,6 @@ class RewriteConfig(EndpointConfig):
         default="original", description="when a rewrite fails verification: write the original row, or nothing"
     )
     template: str | None = Field(default=None, description="a Jinja2 prompt file instead of the built-in rewrite.md.j2")
-
-    @field_validator("kinds")
-    @classmethod
-    def _known_kinds(cls, kinds: list[str] | None) -> list[str] | None:
-        for kind in kinds or ():
-            _check_kind(kind)
-        return kinds
 
     @field_validator("roles")
     @classmethod
