@@ -157,30 +157,53 @@ class RewriteStage:
             return
         verification = verify(task, messages).to_dict()
         candidate = {**episode, "messages": messages, "verification": verification}
+        outcome.update(messages=messages, verification=verification)  # a dropped one may go to 'rejected'
         if not verification["passed"]:
             outcome["reason"] = drop_reason(verification)
         elif not selected(task, candidate, self.job):
             outcome["reason"] = "not_selected"
         else:
-            outcome.update(status="kept", messages=messages, verification=verification)
+            outcome["status"] = "kept"
+
+
+def _as_rewrite(episode: dict[str, Any], usage: dict[str, int] | None) -> dict[str, Any]:
+    outcome = episode["rewrite"]
+    return {
+        **episode,
+        "messages": outcome["messages"],
+        "verification": outcome["verification"],
+        "teacher": {**episode["teacher"], "rewritten_by": outcome.get("by")},
+        "usage": usage,
+        "id_suffix": ROW_SUFFIX,
+    }
 
 
 def rewritten_episodes(episode: dict[str, Any], keep_original: bool, on_drop: str) -> list[dict[str, Any]]:
-    """The episodes a passing episode becomes in the dataset: its rewrite and/or itself."""
+    """The episodes a passing episode becomes in the dataset: its rewrite and/or itself.
+
+    A rewrite that replaces its original carries the tokens of both (teacher and rewriter); one
+    written beside it, only the rewriter's, so the card's totals count every call once.
+    """
     outcome = episode.get("rewrite")
     if outcome is None:
         return [episode]
     if outcome["status"] != "kept":
         return [episode] if keep_original or on_drop == "original" else []
-    rewritten = {
-        **episode,
-        "messages": outcome["messages"],
-        "verification": outcome["verification"],
-        "teacher": {**episode["teacher"], "rewritten_by": outcome.get("by")},
-        "usage": outcome.get("usage"),
-        "id_suffix": ROW_SUFFIX,
-    }
-    return [episode, rewritten] if keep_original else [rewritten]
+    if keep_original:
+        return [episode, _as_rewrite(episode, outcome.get("usage"))]
+    return [_as_rewrite(episode, _summed(episode.get("usage"), outcome.get("usage")))]
+
+
+def dropped_rewrites(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rewrites that were verified and dropped, as episodes for the 'rejected' split (output.keep_rejected)."""
+    return [_as_rewrite(e, e["rewrite"].get("usage")) for e in episodes
+            if (e.get("rewrite") or {}).get("status") == "dropped" and "verification" in e["rewrite"]]
+
+
+def _summed(first: dict[str, int] | None, second: dict[str, int] | None) -> dict[str, int] | None:
+    if first is None or second is None:
+        return first or second
+    return {key: first.get(key, 0) + second.get(key, 0) for key in first.keys() | second.keys()}
 
 
 def rewrite_counts(result: dict[str, Any]) -> dict[str, Any]:

@@ -130,9 +130,10 @@ def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str,
     split = "no_tool" if task.kind in NO_TOOL_KINDS else "sft"
     written = passing
     if config.rewrite is not None:  # each passing chat becomes its verified rewrite and/or itself
-        from .rewrite import rewritten_episodes
+        from .rewrite import dropped_rewrites, rewritten_episodes
 
         written = [r for e in passing for r in rewritten_episodes(e, config.rewrite.keep_original, config.rewrite.on_drop)]
+        failing = [*failing, *dropped_rewrites(passing)]
     rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools) for e in written]}
     if config.output.keep_rejected and failing:
         rows["rejected"] = [chat_row(task, e, tools) for e in failing]

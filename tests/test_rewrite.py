@@ -63,6 +63,7 @@ def test_rewritten_rows_keep_every_call_and_all_verify(toy_domain, tmp_path):
         score = verify(tasks[row["task_id"]], row["messages"])
         assert score.passed and score.value == 1.0, (row_id, score.to_dict())
         assert row["teacher"]["rewritten_by"]["model"] == "toolgym-rewrite"
+        assert row["usage"]["requests"] == 1 and original["usage"] is None  # the rewriter's call beside the oracle's none
     assert changed == len(rewritten)  # an unchanged rewrite is dropped, never written twice
     card = (out / "README.md").read_text()
     assert f"Chats rewritten by the rewrite model: {counts['rewritten']}; kept after verifying again: {counts['kept']}" in card
@@ -80,6 +81,9 @@ def test_broken_rewrites_are_dropped_and_counted(toy_domain, tmp_path):
     assert not any(BROKEN_FACT.strip() in (m.get("content") or "") for r in rows for m in r["messages"])
     card = (out / "README.md").read_text()
     assert f"| grounded | {server.broken} |" in card
+    rejected = [r for r in load_split(out, "rejected") if r["id"].endswith(ROW_SUFFIX)]  # output.keep_rejected
+    assert len(rejected) == server.broken
+    assert all(r["verification"]["components"]["grounded"] < 1.0 for r in rejected)
 
 
 def test_a_dropped_rewrite_keeps_its_original_by_default(toy_domain, tmp_path):
@@ -202,6 +206,8 @@ def test_one_server_answers_as_teacher_user_and_rewriter(domain, tmp_path):
     for row in rewritten:
         score = verify(tasks[row["task_id"]], row["messages"])
         assert score.passed and score.value == 1.0, (row["id"], score.to_dict())
+        teacher_calls = sum(m["role"] == "assistant" for m in row["messages"]) - 1  # the closer is no call
+        assert row["usage"]["requests"] == teacher_calls + 1  # it replaced its original: teacher and rewriter tokens
 
 
 def test_the_example_config_loads():
