@@ -21,6 +21,7 @@ resume); an endpoint that is down stops the job.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from toolgym.config import JobConfig, RewriteConfig
@@ -47,7 +48,8 @@ class Rewriter(ChatClient):
                  **client: Any):
         super().__init__(model, **client)
         self.roles = tuple(roles)
-        self.template = template(template_path or TEMPLATE)
+        # a path of the user's own is read as a file (relative to the working directory), never as a built-in name
+        self.template = template(str(Path(template_path).resolve()) if template_path else TEMPLATE)
 
     @classmethod
     def from_config(cls, config: RewriteConfig) -> Rewriter:

@@ -210,6 +210,18 @@ def test_one_server_answers_as_teacher_user_and_rewriter(domain, tmp_path):
         assert row["usage"]["requests"] == teacher_calls + 1  # it replaced its original: teacher and rewriter tokens
 
 
+def test_a_template_of_ones_own_is_read_from_the_working_directory(tmp_path, monkeypatch):
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.rewrite import Rewriter
+
+    monkeypatch.chdir(tmp_path)
+    Path("mine.j2").write_text("Say it as {{ persona }} would: {{ texts | length }} texts\n<texts>{{ texts | compact_json }}</texts>")
+    config = load_config({"rewrite": {"template": "mine.j2", "base_url": "http://127.0.0.1:9/v1"}})
+    task = load_domain("retail").generate_tasks(1, seed=0)[0]
+    prompt = Rewriter.from_config(config.rewrite).prompt(task, [{"role": "user", "text": "hi"}])
+    assert prompt.startswith(f"Say it as {task.scenario.persona} would: 1 texts")
+
+
 def test_the_example_config_loads():
     config = load_config(Path(__file__).resolve().parent.parent / "configs" / "rewrite.yaml")
     assert config.rewrite is not None and config.rewrite.model == "toolgym-rewrite" and not config.rewrite.keep_original
