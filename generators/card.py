@@ -86,6 +86,7 @@ def render(
         _tool_calls(splits),
         _usage(splits),
         _tasks(stats),
+        _rewrite(stats.get("rewrite")),
         _short_of_asked(job),
         _language(language),
     ]
@@ -187,6 +188,22 @@ def _tasks(stats: dict[str, Any]) -> str:
     if by:
         rows = [[d, k, n] for d, kinds in sorted(by.items()) for k, n in sorted(kinds.items())]
         text += "\n\n" + _table(["domain", "kind", "failures"], rows)
+    return text
+
+
+def _rewrite(counts: dict[str, Any] | None) -> str:
+    """The rewrite stage's counts over every session of the job: rewritten, kept, dropped by reason."""
+    if not counts:
+        return ""
+    rewritten, kept = counts.get("rewritten", 0), counts.get("kept", 0)
+    dropped = counts.get("dropped", {})
+    text = (f"## Rewrite\n\nChats rewritten by the rewrite model: {rewritten}; kept after verifying again: {kept} "
+            f"({_rate(kept, rewritten)}); dropped: {sum(dropped.values())}.")
+    if dropped:
+        rows = [[reason, n] for reason, n in sorted(dropped.items(), key=lambda item: (-item[1], item[0]))]
+        text += ("\n\nDropped, by reason (a check's name: the first check the rewritten chat failed; `unchanged`: "
+                 "nothing was changed; `unreadable`: the answer was not the texts asked for; `not_selected`: it passed "
+                 "but not the job's selection rules):\n\n" + _table(["reason", "chats"], rows))
     return text
 
 

@@ -23,6 +23,7 @@ from .usage import Usage
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
 TASK_HEADER = "X-Toolgym-Task-Id"
+ROLE_HEADER = "X-Toolgym-Role"  # serve-policy answers as `rewriter` or `user` when a request names the role here
 TASK_ID_VIA = ("header", "metadata", "none")
 SAMPLING = ("temperature", "top_p", "max_tokens", "seed")
 

@@ -30,18 +30,19 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
             env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
             trajectory = await rollout(env, policy, None, task)
             usage = getattr(policy, "pop_usage", lambda _task_id: None)(task.id)
-            episodes.append(
-                {
-                    "sample": sample,
-                    "messages": trajectory.messages,
-                    "verification": trajectory.verification.to_dict(),
-                    "teacher": {"route": teacher_name, **policy.describe()},
-                    "user": roles.user.describe(),
-                    "usage": usage,
-                    "truncated": trajectory.truncated,
-                }
-            )
+            episode: dict[str, Any] = {
+                "sample": sample,
+                "messages": trajectory.messages,
+                "verification": trajectory.verification.to_dict(),
+                "teacher": {"route": teacher_name, **policy.describe()},
+                "user": roles.user.describe(),
+                "usage": usage,
+                "truncated": trajectory.truncated,
+            }
             env.close()
+            if roles.rewriter is not None:  # a chat that will be kept gets its text rewritten and verified again
+                await roles.rewriter.run(task, episode)
+            episodes.append(episode)
     except Exception as exc:
         if _fatal(exc):
             raise

@@ -17,6 +17,7 @@ from .executors import make_executor
 from .features import RowError
 from .planning import asked_counts, iter_planned
 from .progress import JobProgress, JobStats
+from .rewrite import rewrite_counts
 from .rows import rows_for
 from .writer import DatasetWriter
 
@@ -61,13 +62,15 @@ async def run_job_async(
                     failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
                 else:
                     rows = rows_for(task, result, config)
+                counts = {"rewrite": rewrite_counts(result)} if config.rewrite is not None and not failure else None
                 try:
-                    writer.add(task.id, rows, failure)
+                    writer.add(task.id, rows, failure, counts)
                 except RowError as exc:  # one unstorable chat must not stop the job
                     rows = {}
                     failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": f"row not storable: {exc}"}
                     writer.add(task.id, rows, failure)
-                stats.record(task, result, rows)
+                    counts = None
+                stats.record(task, result, rows, counts)
                 display.update()
         stats.planned = planned  # the plan after duplicates were dropped
         stats.plan_complete = True

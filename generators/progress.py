@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .stats import merge
+
 _MEMORY_EVERY = 500  # tasks between two readings of resident memory
 
 
@@ -40,10 +42,14 @@ class JobStats:
         self.failures = Counter[tuple[str, str]]()
         self.rows = Counter[str]()
         self.started = time.perf_counter()
+        self.counts: dict[str, Any] = {}  # per-task extras summed (rewrite: rewritten, kept, dropped by reason)
         self.memory_mb: dict[int, int] = {}  # resident memory by tasks done: it should stay flat
 
-    def record(self, task: Any, result: dict[str, Any], rows: dict[str, list]) -> None:
+    def record(self, task: Any, result: dict[str, Any], rows: dict[str, list],
+               counts: dict[str, Any] | None = None) -> None:
         key = (task.domain, task.kind)
+        if counts:
+            merge(self.counts, counts)
         self.done += 1
         for episode in result["episodes"]:
             self.episodes[key] += 1
@@ -86,6 +92,7 @@ class JobStats:
             "seconds": round(self.elapsed, 2),
             "resident_mb_by_tasks_done": dict(self.memory_mb),
             "short_of_asked": self.short_of_asked(),
+            **self.counts,
             "by_domain_kind": {
                 f"{d}/{k}": {
                     "episodes": self.episodes[(d, k)],
@@ -153,6 +160,11 @@ class JobProgress:
                 f"[yellow]{name}: {short['planned']} of {short['asked']} tasks asked for[/yellow] "
                 "(its generator gave no more distinct tasks)"
             )
+        rewrite = self.stats.counts.get("rewrite")
+        if rewrite:
+            dropped = ", ".join(f"{n} {reason}" for reason, n in sorted(rewrite.get("dropped", {}).items()))
+            self.console.print(f"rewrite: {rewrite.get('rewritten', 0)} chats rewritten, {rewrite.get('kept', 0)} kept"
+                               + (f", dropped: {dropped}" if dropped else ""))
         rows = ", ".join(f"{k}: {v}" for k, v in sorted(self.stats.rows.items())) or "none"
         self.console.print(
             f"{self.stats.done} tasks in {self.stats.elapsed:.1f}s ({self.stats.already_done} resumed); rows written: {rows}"

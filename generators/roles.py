@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from toolgym.config import JobConfig, TeacherConfig, UserConfig
 from toolgym.envs.task import Task
@@ -11,6 +12,9 @@ from toolgym.errors import ConfigError
 from .base import Policy, UserSimulator
 from .oracle import OracleTeacher
 from .user import ScriptedUser
+
+if TYPE_CHECKING:
+    from .rewrite import RewriteStage
 
 
 def make_teacher(config: TeacherConfig) -> Policy:
@@ -35,10 +39,16 @@ class Roles:
 
     teachers: list[tuple[TeacherConfig, Policy]]
     user: UserSimulator
+    rewriter: RewriteStage | None = None  # the job's rewrite stage, when its config has one
 
     @classmethod
     def from_config(cls, config: JobConfig) -> Roles:
-        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user))
+        rewriter = None
+        if config.rewrite is not None:
+            from .rewrite import RewriteStage
+
+            rewriter = RewriteStage(config)
+        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter)
 
     def teacher_for(self, task: Task) -> tuple[str, Policy]:
         """The first teacher whose routes (domains, kinds) admit the task."""

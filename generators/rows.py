@@ -35,7 +35,7 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
 def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
     domain = load_domain(task.domain)
     return {
-        "id": f"{task.id}-{episode['sample']}",
+        "id": f"{task.id}-{episode['sample']}{episode.get('id_suffix', '')}",
         "domain": task.domain,
         "domain_version": task.domain_version,
         "kind": task.kind,
@@ -130,7 +130,13 @@ def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str,
     if config.keep == "best" and passing:
         passing = [max(passing, key=lambda e: (e["verification"]["score"], -e["sample"]))]
     split = "no_tool" if task.kind in NO_TOOL_KINDS else "sft"
-    rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools) for e in passing]}
+    written = passing
+    if config.rewrite is not None:  # each passing chat becomes its verified rewrite and/or itself
+        from .rewrite import dropped_rewrites, rewritten_episodes
+
+        written = [r for e in passing for r in rewritten_episodes(e, config.rewrite.keep_original, config.rewrite.on_drop)]
+        failing = [*failing, *dropped_rewrites(passing)]
+    rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools) for e in written]}
     if config.output.keep_rejected and failing:
         rows["rejected"] = [chat_row(task, e, tools) for e in failing]
     if config.rl_tasks.enabled:

@@ -14,6 +14,13 @@ the calls as Hermes `<tool_call>` blocks. Faults can be injected: added latency,
 500s, of 429s, of requests never answered (the connection is closed after --hang-s), and of
 answers whose tool-call JSON is broken. Users test their harness against it; toolgym's tests
 use it to drive the real client over real HTTP.
+
+Requests for a model named `toolgym-rewrite...` (or with the header `X-Toolgym-Role: rewriter`)
+are answered by the deterministic rewrite mode (rewrite_server.py), so one server answers both
+as the teacher and as the job's rewriter; --rewrite-break-rate makes a share of rewrites break
+a fact, to test that the job drops them. Requests for `toolgym-user...` (or `X-Toolgym-Role:
+user`) are answered in the customer's role as the ScriptedUser would (user_server.py), with
+device tool calls, for LLMUser.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from aiohttp import web
 from toolgym.envs.parsing import json_problem
 
 from .chat_format import arguments_text, hermes_text
+from .rewrite_server import BadRewriteRequest, RewriteResponder, is_rewrite_request
+from .user_server import UserResponder, is_user_request
 
 TASK_FIELD = "toolgym_task"
 TASK_ID_KEY = "toolgym_task_id"
@@ -150,9 +159,12 @@ class OracleResponder:
 class PolicyServer:
     """Routes, faults and the chat-completion wire format around a responder."""
 
-    def __init__(self, responder: Responder, faults: Faults | None = None, model: str = "toolgym-oracle"):
+    def __init__(self, responder: Responder, faults: Faults | None = None, model: str = "toolgym-oracle",
+                 rewriter: RewriteResponder | None = None, user: Responder | None = None):
         self.responder = responder
         self.faults = faults or Faults()
+        self.rewriter = rewriter or RewriteResponder(self.faults.seed)  # answers model toolgym-rewrite*
+        self.user = user  # answers model toolgym-user* (LLMUser's requests)
         self.model = model
         self.stats = ServerStats()
         self._rng = random.Random(self.faults.seed)
@@ -219,6 +231,13 @@ class PolicyServer:
         return await _later(delay, 200, self._completion(body, message, len(raw), malformed))
 
     def _respond(self, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+        if is_rewrite_request(body, headers):
+            try:
+                return self.rewriter(body)
+            except BadRewriteRequest as exc:
+                raise BadRequest(str(exc)) from None
+        if self.user is not None and is_user_request(body, headers):
+            return self.user(body, headers)
         return self.responder(body, headers)
 
     def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
@@ -330,9 +349,16 @@ def make_responder(policy: str | Responder, tasks: Iterable[Any] = (), reasoning
 
 async def start(host: str = "127.0.0.1", port: int = 0, policy: str | Responder = "oracle",
                 faults: Faults | None = None, *, tasks: Iterable[Any] = (), reasoning: bool = False,
-                model: str = "toolgym-oracle") -> RunningServer:
-    """Start serving on the running loop; port 0 picks a free port (see `.port`, `.base_url`)."""
-    handler = PolicyServer(make_responder(policy, tasks, reasoning), faults, model)
+                model: str = "toolgym-oracle", rewrite_break_rate: float = 0.0) -> RunningServer:
+    """Start serving on the running loop; port 0 picks a free port (see `.port`, `.base_url`).
+
+    Requests for model `toolgym-rewrite*` get the deterministic rewrite (rewrite_server.py); a
+    `rewrite_break_rate` share of them break a fact on purpose.
+    """
+    rewriter = RewriteResponder((faults or Faults()).seed, rewrite_break_rate)
+    responder = make_responder(policy, tasks, reasoning)
+    known = responder if isinstance(responder, OracleResponder) else OracleResponder(tasks)  # tasks by id, for the user
+    handler = PolicyServer(responder, faults, model, rewriter, UserResponder(known.task_for))
     app = web.Application(client_max_size=MAX_BODY)
     app.router.add_route("*", "/{tail:.*}", handler.handle)
     runner = web.AppRunner(app, access_log=None, handle_signals=False,
@@ -347,11 +373,13 @@ async def start(host: str = "127.0.0.1", port: int = 0, policy: str | Responder 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, policy: str | Responder = "oracle",
           faults: Faults | None = None, *, tasks: Iterable[Any] = (), reasoning: bool = False,
-          model: str = "toolgym-oracle", ready: Callable[[RunningServer], None] | None = None) -> None:
+          model: str = "toolgym-oracle", ready: Callable[[RunningServer], None] | None = None,
+          rewrite_break_rate: float = 0.0) -> None:
     """Serve until interrupted (blocking)."""
 
     async def run() -> None:
-        running = await start(host, port, policy, faults, tasks=tasks, reasoning=reasoning, model=model)
+        running = await start(host, port, policy, faults, tasks=tasks, reasoning=reasoning, model=model,
+                              rewrite_break_rate=rewrite_break_rate)
         if ready is not None:
             ready(running)
         try:
@@ -391,6 +419,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--drip-rate", type=float, default=0.0, help="share answered one byte at a time")
     parser.add_argument("--drip-s", type=float, default=0.5, help="seconds between two bytes of a dripped answer")
     parser.add_argument("--status", type=int, help="answer every chat request with this HTTP status")
+    parser.add_argument("--rewrite-break-rate", type=float, default=0.0,
+                        help="share of rewrite requests (model toolgym-rewrite) answered with a broken fact")
     parser.add_argument("--idle-timeout-s", type=float, default=15.0,
                         help="close a connection that sends no complete request for this long")
     return parser
@@ -404,6 +434,8 @@ def run_args(args: argparse.Namespace) -> int:
         faults = Faults(args.latency_ms, args.error_rate, args.rate_limit_rate, args.timeout_rate,
                         args.malformed_rate, args.hang_s, args.seed, args.idle_timeout_s, args.garbage_rate,
                         args.drip_rate, args.drip_s, status=args.status)
+        if not 0.0 <= args.rewrite_break_rate <= 1.0:
+            raise ValueError(f"--rewrite-break-rate={args.rewrite_break_rate} must be a share between 0 and 1")
     except ValueError as exc:
         print(f"serve-policy: error: {exc}", file=sys.stderr)
         return 2
@@ -413,7 +445,7 @@ def run_args(args: argparse.Namespace) -> int:
         print(f"serving policy {args.policy!r} on {running.base_url}", flush=True)
 
     serve(args.host, args.port, args.policy, faults, tasks=tasks, reasoning=args.reasoning, model=args.model,
-          ready=ready)
+          ready=ready, rewrite_break_rate=args.rewrite_break_rate)
     return 0
 
 

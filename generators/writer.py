@@ -253,8 +253,11 @@ class DatasetWriter:
         """The last failure of every task whose latest attempt failed (retried or given up)."""
         return self._current_failures(self._committed_flushes())
 
-    def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]], failure: dict[str, Any] | None = None) -> None:
+    def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]], failure: dict[str, Any] | None = None,
+            counts: dict[str, Any] | None = None) -> None:
         """Buffer one finished task: its rows per split and, if it raised, its failure record.
+
+        counts: other per-task numbers for the card (such as {"rewrite": {...}}), summed over the run.
 
         Everything is checked before anything is buffered, so a bad row leaves the writer as it was.
         """
@@ -288,6 +291,8 @@ class DatasetWriter:
         if previous is not None:  # a retry: its earlier failure no longer counts
             self._delta.retract_failure(previous)
         self._delta.add_task(failure)
+        if counts:
+            self._delta.merge(counts)
         self._pending.append(task_id)
         self._pending_set.add(task_id)
         if failure is not None:

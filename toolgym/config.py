@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -20,6 +21,15 @@ from pydantic import (
 
 from toolgym.envs.task import ALL_KINDS
 from toolgym.errors import ConfigError
+
+
+def _known_kinds(kinds: list[str] | None) -> list[str] | None:
+    for kind in kinds or ():
+        _check_kind(kind)
+    return kinds
+
+
+KnownKinds = Annotated[list[str] | None, AfterValidator(_known_kinds)]
 
 
 class _Strict(BaseModel):
@@ -62,6 +72,37 @@ class UserConfig(EndpointConfig):
     type: Literal["scripted", "llm"] = "scripted"
     max_turns: int = Field(default=20, ge=1, description="llm: user turns before it must stop")
     device_tools: bool = Field(default=True, description="llm: offer the user-side tools (a phone) and run its calls")
+
+
+class RewriteConfig(EndpointConfig):
+    """A served model rewrites the user and assistant text of verified chats; calls stay as they were."""
+
+    model: str = Field(default="toolgym-rewrite", description="the rewriting model the server serves")
+    roles: list[Literal["user", "assistant"]] = Field(
+        default=["user", "assistant"], description="whose text is rewritten"
+    )
+    kinds: KnownKinds = Field(default=None, description="only chats of these task kinds (default: all)")
+    keep_original: bool = Field(
+        default=False, description="write the original row beside its verified rewrite (false: the rewrite replaces it)"
+    )
+    on_drop: Literal["original", "nothing"] = Field(
+        default="original", description="when a rewrite fails verification: write the original row, or nothing"
+    )
+    template: str | None = Field(default=None, description="a Jinja2 prompt file instead of the built-in rewrite.md.j2")
+
+    @field_validator("roles")
+    @classmethod
+    def _some_roles(cls, roles: list[str]) -> list[str]:
+        if not roles:
+            raise ValueError("give at least one of 'user', 'assistant', or leave the rewrite section out")
+        return roles
+
+    @field_validator("template")
+    @classmethod
+    def _template_exists(cls, template: str | None) -> str | None:
+        if template is not None and not Path(template).is_file():
+            raise ValueError(f"rewrite template {template!r} is not a file; give a Jinja2 file or leave it out")
+        return template
 
 
 class ExecutorConfig(_Strict):
@@ -163,6 +204,7 @@ class JobConfig(_Strict):
     rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)
     failures: FailuresConfig = Field(default_factory=FailuresConfig)
     caches: CachesConfig = Field(default_factory=CachesConfig)
+    rewrite: RewriteConfig | None = Field(default=None, description="LLM rewrite of verified chats (off when absent)")
 
     @model_validator(mode="before")
     @classmethod
@@ -191,7 +233,7 @@ class JobConfig(_Strict):
         """The config as recorded in a dataset card: secrets removed (keys, credentials inside URLs)."""
         from toolgym.generators.redaction import scrub_value
 
-        data = self.model_dump(mode="json", exclude={"teachers": {"__all__": {"api_key"}}, "user": {"api_key"}})
+        data = self.model_dump(mode="json", exclude={"teachers": {"__all__": {"api_key"}}, "user": {"api_key"}, "rewrite": {"api_key"}})
         return scrub_value(data)
 
 
