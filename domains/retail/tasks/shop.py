@@ -2,17 +2,16 @@
 
 Generators must take about a millisecond each; scanning tables per task would cost far more,
 so the candidates for every kind of request (pending orders, returnable items, ...) are
-listed here once.
+listed here once per world template (the engine's `world_index` caches it).
 """
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from toolgym.envs import World
+from toolgym.envs import World, world_index
 
 from ..rules import within_return_window
 from ..tables import (
@@ -206,17 +205,7 @@ class Shop:
         return f"{owner} gift card"
 
 
-_SHOPS: dict[int, tuple[object, Shop]] = {}
-_LOCK = threading.Lock()
-
-
+@world_index
 def shop_of(world: World) -> Shop:
     """The index of this world's template, built on first use."""
-    template = world.template
-    found = _SHOPS.get(id(template))
-    if found is None or found[0] is not template:
-        with _LOCK:
-            found = _SHOPS.get(id(template))
-            if found is None or found[0] is not template:
-                found = _SHOPS[id(template)] = (template, Shop.of(world))
-    return found[1]
+    return Shop.of(world)
