@@ -15,7 +15,13 @@ from typing import Any, Literal
 from .task import Fact, Step, Task, Utterance
 
 STOP_MARKER = "###STOP###"
-_CONFIRM_WORD = re.compile(r"\b(confirm|proceed|go ahead)\b", re.IGNORECASE)
+# Words that make a question ask for a yes: the oracle's phrasings and a real model's ("Shall I
+# cancel it?", "Do you want me to go on?", "OK to apply the refund?").
+_CONFIRM_WORD = re.compile(
+    r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
+    r"(?:is it )?ok(?:ay)? (?:to|if i|for me to)|happy for me to|may i|good to go)\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 _REQUEST = re.compile(r"\?|\bplease (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need)\b", re.IGNORECASE)
 
@@ -81,7 +87,7 @@ def assistant_turns(messages: list[dict[str, Any]]) -> int:
 
 
 def asks_confirmation(text: str) -> bool:
-    """'(yes/no)', or confirm / proceed / go ahead followed by a '?' before the next '.'.
+    """'(yes/no)', or confirm / proceed / go ahead / shall I ... followed by a '?' before the next '.'.
 
     Checked per '.'-separated piece, up to its last '?': linear in the text (a regex with
     `[^.]*` then a question mark after each keyword is quadratic on long replies).

@@ -4,6 +4,12 @@ The engine ships generic phrasings (greeting, asking, confirming, declining); a 
 `utterances.yaml` adds its own intents and may replace the engine's, or drop engine variants it
 cannot use (`exclude_engine:`, such as an "irrelevant" request its own tools serve).
 
+An intent is either a list of whole variants, or a mapping of *parts* (acknowledgement, act,
+detail, handover ...), each a list of variants, of which the seed draws one per part and joins
+them in order: four parts of six variants give 1,296 sentences. A part with an empty variant ("")
+is optional. `intent@register` (`confirm@terse`) replaces the intent for a persona's register
+(see `phrasing.register_of`); `voiced()` picks it.
+
 Every variant is parsed when the domain loads: a syntax error, or a variable in an engine
 intent that the engine does not pass, fails there. A domain's own intents are checked on first
 use: every variant must render with the variables the caller gives (see `check_variables`).
@@ -22,18 +28,15 @@ import yaml
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .phrasing import FILTERS, polish
+
 ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
-def _join_words(items: Any, last: str = "and") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+_JINJA.filters.update(FILTERS)
 
 
-_JINJA.filters["join_words"] = _join_words
 def money(value: float) -> str:
     """An amount as agents state it and required outputs expect it: '$1,234.50'."""
     return f"${float(value):,.2f}"
@@ -82,9 +85,15 @@ def variables_of(source: str) -> frozenset[str]:
     return frozenset(jinja2.meta.find_undeclared_variables(_JINJA.parse(source)))
 
 
+def _allowed(intent: str) -> frozenset[str] | None:
+    """The variables the engine passes to an engine intent (and to its registers, `confirm@terse`)."""
+    return ENGINE_VARIABLES.get(intent.split("@", 1)[0])
+
+
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
+        self._parts: dict[str, list[list[str]]] = {}  # a composed intent's parts, in order; a list intent is one part
         self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
         self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
         self._checked: set[tuple[str, tuple[str, ...]]] = set()
@@ -94,24 +103,42 @@ class Phrasebook:
                 continue
             data = yaml.safe_load(source.read_text()) or {}
             self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
+            for intent in [i for i in data if "@" not in i and i in self._raw]:
+                for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:
+                    del self._raw[voiced], self._parts[voiced]  # a replaced intent's engine registers go too
             for intent, variants in data.items():
-                if isinstance(variants, str):
-                    variants = [variants]
-                if not isinstance(variants, list) or not variants:
-                    raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates")
-                self._raw[intent] = [str(v) for v in variants]
+                parts = self._read_parts(source, intent, variants)
+                self._parts[intent] = parts
+                self._raw[intent] = [v for part in parts for v in part]
                 pool = self._all.setdefault(intent, [])
-                pool += [str(v) for v in variants if str(v) not in pool]
+                pool += [v for v in self._raw[intent] if v not in pool]
         for intent, variants in self._all.items():
             for index, variant in enumerate(variants):
                 names = self._variables[variant] = self._parse(intent, index, variant)
-                allowed = ENGINE_VARIABLES.get(intent)
+                allowed = _allowed(intent)
                 if allowed is not None and not names <= allowed:
                     raise DomainError(
                         f"utterance {intent!r} (variant {index}: {variant!r}) uses "
                         f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
                     )
-        self._compiled: dict[str, list[jinja2.Template]] = {}
+        self._compiled: dict[str, list[list[jinja2.Template]]] = {}
+
+    @staticmethod
+    def _read_parts(source: Path, intent: str, variants: Any) -> list[list[str]]:
+        """An intent's parts: `[variants]` for a list intent, one list per part for a mapping."""
+        if isinstance(variants, dict):
+            parts = [[str(v) for v in ([p] if isinstance(p, str) else p or [])] for p in variants.values()]
+            if not parts or any(not p for p in parts) or all(all(not v.strip() for v in p) for p in parts):
+                raise DomainError(
+                    f"{source}: composed intent {intent!r} needs parts, each a non-empty list of variants "
+                    f"(use \"\" for an optional part), and one part with text; got {variants!r}"
+                )
+            return parts
+        if isinstance(variants, str):
+            variants = [variants]
+        if not isinstance(variants, list) or not variants:
+            raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates or a mapping of parts")
+        return [[str(v) for v in variants]]
 
     def _exclude(self, source: Path, exclusions: Any) -> None:
         """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
@@ -121,7 +148,7 @@ class Phrasebook:
             if intent not in self._raw:
                 raise UnknownNameError(f"engine intent in {source.name}'s {EXCLUDE_KEY}", intent, self._raw)
             if dropped == "all":
-                self._raw[intent], self._all[intent] = [], []
+                self._raw[intent], self._all[intent], self._parts[intent] = [], [], []
                 continue
             dropped = [dropped] if isinstance(dropped, str) else list(dropped)
             unknown = [d for d in dropped if d not in self._all[intent]]
@@ -129,6 +156,9 @@ class Phrasebook:
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")
             self._raw[intent] = [v for v in self._raw[intent] if v not in dropped]
             self._all[intent] = [v for v in self._all[intent] if v not in dropped]
+            self._parts[intent] = [[v for v in part if v not in dropped] for part in self._parts[intent]]
+            if any(not part for part in self._parts[intent]):
+                raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} drops every variant of one of its parts")
 
     @staticmethod
     def _parse(intent: str, index: int, variant: str) -> frozenset[str]:
@@ -162,6 +192,21 @@ class Phrasebook:
     def intents(self) -> list[str]:
         return sorted(self._raw)
 
+    def voiced(self, intent: str, register: str | None) -> str:
+        """`intent@register` when the phrasebook has it, else `intent` (the register's own wording)."""
+        if register:
+            name = f"{intent}@{register}"
+            if self._raw.get(name):
+                return name
+        return intent
+
+    def combinations(self, intent: str) -> int:
+        """How many distinct utterances the intent can make (the product of its parts' variants)."""
+        total = 1
+        for part in self._parts_of(intent):
+            total *= len(part)
+        return total
+
     def pooled(self, intent: str) -> list[str]:
         """The variants of an intent from the engine and the domain together (not replaced)."""
         if intent not in self._all:
@@ -176,31 +221,46 @@ class Phrasebook:
         return self._raw[intent]
 
     def render(self, intent: str, index: int, /, **values: Any) -> str:
-        """Render one given variant of an intent (when the caller draws the variant itself)."""
-        templates = self._templates(intent)
-        return self._render(intent, templates, index % len(templates), values)
+        """Render one given combination of an intent (when the caller draws it itself)."""
+        parts = self._templates(intent)
+        choices = []
+        for part in parts:  # the index read as a number whose digits pick each part's variant
+            index, choice = divmod(index, len(part))
+            choices.append(choice)
+        return self._render(intent, parts, choices, values)
 
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
-        """Render one phrasing of `intent`, chosen by `seed` (stable across runs)."""
-        templates = self._templates(intent)
-        return self._render(intent, templates, zlib.crc32(f"{seed}:{intent}".encode()) % len(templates), values)
+        """Render one phrasing of `intent`, chosen by `seed` (stable across runs); each part is drawn on its own."""
+        parts = self._templates(intent)
+        if len(parts) == 1:
+            choices = [zlib.crc32(f"{seed}:{intent}".encode()) % len(parts[0])]
+        else:
+            choices = [zlib.crc32(f"{seed}:{intent}:{i}".encode()) % len(part) for i, part in enumerate(parts)]
+        return self._render(intent, parts, choices, values)
 
-    def _templates(self, intent: str) -> list[jinja2.Template]:
+    def _parts_of(self, intent: str) -> list[list[str]]:
+        self.variants(intent)  # raises for an unknown or emptied intent
+        return self._parts[intent]
+
+    def _templates(self, intent: str) -> list[list[jinja2.Template]]:
         templates = self._compiled.get(intent)
         if templates is None:  # compiled once: compiling costs ~5 ms, rendering ~30 µs
-            templates = self._compiled[intent] = [_JINJA.from_string(v) for v in self.variants(intent)]
+            templates = self._compiled[intent] = [[_JINJA.from_string(v) for v in part] for part in self._parts_of(intent)]
         return templates
 
     @staticmethod
-    def _render(intent: str, templates: list[jinja2.Template], choice: int, values: dict[str, Any]) -> str:
-        template = templates[choice]
-        try:
-            # A context over `values` alone: phrasings use no Jinja globals, and merging the
-            # environment's globals into every context costs more than the render itself.
-            context = template.new_context(values, shared=True)
-            return " ".join(_JINJA.concat(template.root_render_func(context)).split())  # type: ignore[attr-defined]
-        except jinja2.UndefinedError as exc:
-            raise DomainError(f"utterance {intent!r} (variant {choice}) needs a value: {exc.message}") from None
+    def _render(intent: str, parts: list[list[jinja2.Template]], choices: list[int], values: dict[str, Any]) -> str:
+        pieces = []
+        for part, choice in zip(parts, choices, strict=True):
+            template = part[choice]
+            try:
+                # A context over `values` alone: phrasings use no Jinja globals, and merging the
+                # environment's globals into every context costs more than the render itself.
+                context = template.new_context(values, shared=True)
+                pieces.append(_JINJA.concat(template.root_render_func(context)))  # type: ignore[attr-defined]
+            except jinja2.UndefinedError as exc:
+                raise DomainError(f"utterance {intent!r} (variant {choices}) needs a value: {exc.message}") from None
+        return polish(" ".join(pieces))
 
 
 def render_file(path: Path, **values: Any) -> str:

@@ -50,6 +50,10 @@ def test_usage_takes_only_sane_counts(usage):
     ("Please confirm. Thanks", False),
     ("Confirm this, then we go on?", True),
     ("unconfirmed?", False),
+    ("I'll cancel order #W1. Shall I?", True),
+    ("Refund $12.50 to the Visa. Do you want me to do that?", True),
+    ("OK to switch the plan now?", True),
+    ("Is there anything else I can help with?", False),
 ])
 def test_confirmation_reading(text, asks):
     assert asks_confirmation(text) is asks

@@ -1,0 +1,169 @@
+"""Grammar-safe slots for phrasings, the final polish of a composed utterance, and registers.
+
+The filters let a template say "an eSIM", "3 orders", "your Visa ending in 4242" and "a, b or c"
+without the author thinking about sound, number or brand; `polish` capitalises sentence starts
+and removes doubled words that appear where two parts meet ("on on"). `register_of` reads a
+persona's description for the way that person writes (terse, chatty, formal, ...), which the
+scripted user speaks in and the assistant answers in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Words whose first letter is a vowel but whose sound is not ("a unit", "a one-off", "a European").
+_CONSONANT_SOUND = re.compile(r"^(u[bnrst][aeiouy]|u[sn]i|use|usu|usb|utility|uk\b|eu|ewe|one\b|one-|once|ubiquitous)", re.IGNORECASE)
+# Words whose first letter is a consonant but whose sound is a vowel ("an hour", "an honest").
+_VOWEL_SOUND = re.compile(r"^(hour|honest|honou?r|heir)", re.IGNORECASE)
+# Letters said with a vowel sound when an abbreviation is spelled out: "an SMS", "an MMS", "an eSIM".
+_VOWEL_LETTERS = set("AEFHILMNORSX")
+_PLURAL_ENDINGS = re.compile(r"(buds|phones|pants|glasses|scissors|shorts|jeans|headphones|earbuds|goods|clothes|supplies)$", re.IGNORECASE)
+_IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women", "foot": "feet", "tooth": "teeth"}
+
+
+def article(phrase: Any) -> str:
+    """The phrase with 'a' or 'an' by its first sound; a plural noun ('earbuds') gets none."""
+    text = str(phrase).strip()
+    if not text:
+        return text
+    first = text.split()[0]
+    if len(text.split()) == 1 and _PLURAL_ENDINGS.search(first):
+        return text  # "earbuds" not "an earbuds"
+    return f"{'an' if _vowel_sound(first) else 'a'} {text}"
+
+
+def _vowel_sound(word: str) -> bool:
+    core = word.lstrip("\"'(")
+    if not core:
+        return False
+    if core[0].isdigit():
+        return core.startswith(("8", "11", "18"))  # "an 8", "an 11-day"
+    letters = re.match(r"[A-Za-z]+", core)
+    head = letters.group(0) if letters else core
+    if len(head) >= 2 and head.isupper():  # spelled-out abbreviation: "an SMS", "a SIM"? (SIM is said as a word)
+        return head[0] in _VOWEL_LETTERS and head not in ("SIM", "NAS", "NASA", "FAQ", "UFO", "URL")
+    if len(head) >= 2 and head[0].islower() and head[1].isupper():  # "eSIM", "iPhone"
+        return head[0] in "aeio"
+    if _VOWEL_SOUND.match(core):
+        return True
+    return core[0].lower() in "aeiou" and not _CONSONANT_SOUND.match(core)
+
+
+def plural(word: Any, count: Any = 2) -> str:
+    """The word in the number `count` asks for: plural('order', 3) -> 'orders'."""
+    text = str(word)
+    if _as_number(count) == 1:
+        return text
+    if text.lower() in _IRREGULAR:
+        return _IRREGULAR[text.lower()]
+    if re.search(r"(s|x|z|ch|sh)$", text):
+        return text + "es"
+    if re.search(r"[^aeiou]y$", text):
+        return text[:-1] + "ies"
+    return text + "s"
+
+
+def counted(count: Any, word: Any) -> str:
+    """'1 order', '3 orders'."""
+    return f"{count} {plural(word, count)}"
+
+
+def _as_number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def join_words(items: Any, last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (last='or' for alternatives)."""
+    words = [str(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def card(last4: Any, brand: Any = None) -> str:
+    """'Visa ending in 4242' or 'card ending in 4242': a brand is never followed by 'card'."""
+    name = str(brand).strip() if brand else ""
+    name = re.sub(r"\s+card$", "", name, flags=re.IGNORECASE)
+    return f"{name or 'card'} ending in {last4}"
+
+
+def capfirst(text: Any) -> str:
+    value = str(text)
+    return value[:1].upper() + value[1:]
+
+
+def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
+    """The pronoun for what was asked: 'it' after one thing, 'them' after several."""
+    number = count if isinstance(count, int | float) else len(count) if hasattr(count, "__len__") else 2
+    return single if number == 1 else several
+
+
+FILTERS = {
+    "a": article,
+    "article": article,
+    "plural": plural,
+    "counted": counted,
+    "join_words": join_words,
+    "card": card,
+    "capfirst": capfirst,
+    "it_or_them": one_or_all,
+}
+
+# A repeated lower-case word ("on on"), or a capitalised one repeated in lower case ("The the");
+# names repeated as names ("Bora Bora") are kept.
+_DOUBLED = re.compile(r"\b([A-Za-z])([a-z]*)\s+(?:\1|(?i:\1))\2\b")
+_KEEP_DOUBLED = {"that", "had", "is", "very", "bye", "no", "ha", "so"}
+# A sentence start: the text's start, or after . ! ? (and a closing quote) and spaces. A colon
+# does not open a sentence, but "my" there reads as one, so it is rewritten to "My" too.
+_OPENING = re.compile(r"(^|[.!?][\"')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
+_MY_AFTER_COLON = re.compile(r"(:\s+)my\b")
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.!?;:])")
+_EMPTY_CLAUSE = re.compile(r"([.!?])\s*[.,]+")
+
+
+def _undouble(match: re.Match[str]) -> str:
+    first, second = match.group(0).split()
+    if first.lower() in _KEEP_DOUBLED or (first[0].isupper() and second[0].isupper()):
+        return match.group(0)
+    return first
+
+
+def polish(text: str) -> str:
+    """Tidy an utterance put together from parts: spaces, doubled words, sentence openings.
+
+    Only all-lowercase words are capitalised at a sentence start, so ids and brand spellings
+    ('eSIM', 'ord_123') are kept as they are.
+    """
+    text = " ".join(text.split())
+    text = _SPACE_BEFORE_MARK.sub(r"\1", text)
+    text = _EMPTY_CLAUSE.sub(r"\1", text)
+    text = _DOUBLED.sub(_undouble, text)
+    text = _MY_AFTER_COLON.sub(r"\1My", text)
+    return _OPENING.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
+
+
+# How a persona's description reads as a register: the first register whose words it contains.
+REGISTERS: dict[str, tuple[str, ...]] = {
+    "typo": ("typo", "types on a phone", "typing on"),
+    "non_native": ("non-native", "simple, short sentences", "learning english", "second language"),
+    "elderly": ("retiree", "elderly", "not very confident with technology", "unsure about phone", "grandparent"),
+    "frustrated": ("frustrated", "angry", "impatient", "fed up", "called before"),
+    "terse": ("short", "direct", "busy", "brief", "little punctuation"),
+    "formal": ("careful", "courteous", "formal", "skeptical", "double-checks", "business"),
+    "chatty": ("chatty", "friendly", "cheerful", "casual", "juggling", "apologises", "explains a lot"),
+}
+NEUTRAL = "neutral"
+
+
+def register_of(persona: str | None) -> str:
+    """The register a persona writes in ('terse', 'chatty', 'formal', 'frustrated', 'elderly',
+    'non_native', 'typo'), or 'neutral' when its description names none of them."""
+    lowered = (persona or "").lower()
+    for name, words in REGISTERS.items():
+        if any(w in lowered for w in words):
+            return name
+    return NEUTRAL

@@ -1,0 +1,106 @@
+"""Phrasing as composition: parts drawn on their own, grammar-safe slots, registers."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+from toolgym.envs.phrasing import article, card, counted, join_words, polish, register_of
+from toolgym.errors import DomainError
+
+COMPOSED = """
+offer:
+  ack: ["", "Sure.", "Got it."]
+  act: ["I can pause {{ item }}.", "pausing {{ item }} is possible.", "{{ item }} can be paused."]
+  next: ["", "Want me to go on?", "Shall I go ahead?"]
+offer@terse:
+  act: ["Can pause {{ item }}."]
+"""
+
+
+def _book(tmp_path, text: str) -> Phrasebook:
+    path = tmp_path / "utterances.yaml"
+    path.write_text(text)
+    return Phrasebook(ENGINE_UTTERANCES, path)
+
+
+def test_a_composed_intent_draws_each_part_and_multiplies_the_sentences(tmp_path):
+    book = _book(tmp_path, COMPOSED)
+    assert book.combinations("offer") == 27
+    said = {book.say("offer", seed, item="I00042") for seed in range(400)}
+    assert len(said) == 27  # every combination is reachable from seeds
+    assert all("I00042" in s for s in said)  # the required detail is in every one
+    assert "Pausing I00042 is possible." in said  # a lower-case part opening a sentence is capitalised
+    assert "I can pause I00042." in said  # an optional part may be left out, leaving no stray space
+    assert book.say("offer", 7, item="x") == book.say("offer", 7, item="x")
+    assert book.asks("offer")
+
+
+def test_a_register_replaces_the_intent_only_where_it_is_given(tmp_path):
+    book = _book(tmp_path, COMPOSED)
+    assert book.voiced("offer", "terse") == "offer@terse"
+    assert book.voiced("offer", "chatty") == "offer"
+    assert book.voiced("offer", None) == "offer"
+    assert book.say("offer@terse", 3, item="I1") == "Can pause I1."
+
+
+def test_a_register_of_an_engine_intent_is_held_to_the_engines_variables(tmp_path):
+    with pytest.raises(DomainError, match=r"'confirm@terse' .* uses \['actoin'\]"):
+        _book(tmp_path, 'confirm@terse:\n  - "Do {{ actoin }}? Proceed?"\n')
+
+
+def test_a_domain_replacing_an_engine_intent_drops_the_engines_registers(tmp_path):
+    book = _book(tmp_path, 'confirm:\n  - "Shall I {{ action }} (yes/no)?"\n')
+    assert book.voiced("confirm", "terse") == "confirm"
+
+
+def test_a_composed_intent_needs_parts_with_text(tmp_path):
+    with pytest.raises(DomainError, match="composed intent 'bad' needs parts"):
+        _book(tmp_path, 'bad:\n  a: [""]\n  b: []\n')
+
+
+def test_render_reads_the_index_as_one_choice_per_part(tmp_path):
+    book = _book(tmp_path, COMPOSED)
+    assert {book.render("offer", i, item="x") for i in range(27)} == {book.say("offer", s, item="x") for s in range(400)}
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [("earbuds", "earbuds"), ("eSIM", "an eSIM"), ("SIM card", "a SIM card"), ("SMS", "an SMS"), ("hour", "an hour"),
+     ("unit", "a unit"), ("umbrella", "an umbrella"), ("one-off fee", "a one-off fee"), ("laptop", "a laptop")],
+)
+def test_article_by_sound(phrase, expected):
+    assert article(phrase) == expected
+
+
+def test_slots_for_cards_counts_lists_and_pronouns(tmp_path):
+    assert card("4242", "Mastercard") == "Mastercard ending in 4242"
+    assert card("4242", "Mastercard card") == "Mastercard ending in 4242"
+    assert card("4242") == "card ending in 4242"
+    assert counted(1, "order") == "1 order" and counted(3, "box") == "3 boxes" and counted(2, "battery") == "2 batteries"
+    assert join_words(["a", "b", "c"], "or") == "a, b or c"
+    book = _book(tmp_path, 'ask:\n  - "Could you share your {{ labels | join_words }}? I need {{ labels | it_or_them }}."\n')
+    assert book.say("ask", 0, labels=["email"]).endswith("I need it.")
+    assert book.say("ask", 0, labels=["email", "ZIP code"]).endswith("I need them.")
+
+
+def test_polish_fixes_what_parts_leave_where_they_meet():
+    assert polish("we ship on on Monday") == "We ship on Monday"
+    assert polish("Sure: my email is a@b.co") == "Sure: My email is a@b.co"
+    assert polish("Done.  your order ord_123 is ready .") == "Done. Your order ord_123 is ready."
+    assert polish("Trip to Bora Bora. eSIM is on.") == "Trip to Bora Bora. eSIM is on."
+
+
+@pytest.mark.parametrize(
+    ("persona", "register"),
+    [("A busy professional who writes short, direct messages.", "terse"),
+     ("A frustrated customer who has called before about the same problem.", "frustrated"),
+     ("A polite retiree who is not very confident with technology.", "elderly"),
+     ("An impatient shopper who types on a phone with a few typos.", "typo"),
+     ("A non-native English speaker who writes simple, short sentences.", "non_native"),
+     ("A careful person who double-checks every detail.", "formal"),
+     ("A cheerful gift buyer.", "chatty"),
+     ("A traveller who just landed.", "neutral")],
+)
+def test_register_of_a_persona(persona, register):
+    assert register_of(persona) == register
