@@ -122,6 +122,7 @@ class Phrasebook:
                         f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
                     )
         self._compiled: dict[str, list[list[jinja2.Template]]] = {}
+        self._registered: dict[str, bool] = {}
 
     @staticmethod
     def _read_parts(source: Path, intent: str, variants: Any) -> list[list[str]]:
@@ -199,6 +200,13 @@ class Phrasebook:
             if self._raw.get(name):
                 return name
         return intent
+
+    def has_registers(self, intent: str) -> bool:
+        """Whether some `intent@register` wording exists (cached per intent)."""
+        found = self._registered.get(intent)
+        if found is None:
+            found = self._registered[intent] = any(name.startswith(f"{intent}@") for name in self._raw)
+        return found
 
     def combinations(self, intent: str) -> int:
         """How many distinct utterances the intent can make (the product of its parts' variants)."""
