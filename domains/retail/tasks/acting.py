@@ -11,12 +11,13 @@ from toolgym.envs import (
     draw,
     independent,
     injected,
+    irrelevant_task,
     pieces,
 )
 from toolgym.errors import GeneratorBug
 
 from . import reads, writes
-from .assemble import assemble, authenticate
+from .assemble import assemble, authenticate, voiced
 from .base import Piece, shop
 from .places import new_address
 
@@ -34,6 +35,11 @@ def customer_lookup(ctx: GenContext, customer_id: str | None = None) -> Piece:
         outputs=[customer_id],
         facts=auth.facts,
     )
+
+
+def irrelevant(ctx: GenContext) -> Task:
+    """The engine's unrelated request, opened as this persona opens a chat with the shop."""
+    return voiced(ctx, irrelevant_task(ctx))
 
 
 def single(ctx: GenContext) -> Task:

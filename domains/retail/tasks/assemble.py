@@ -13,6 +13,22 @@ from toolgym.envs import Fact, GenContext, Identity, Task, lookup_identity, piec
 
 from .base import shop
 
+# what a user says before a request after the first one, by its place in the conversation
+_FOLLOW_UPS = ("follow_up", "last_follow_up")
+
+
+def voiced(ctx: GenContext, task: Task) -> Task:
+    """The task's requests in its persona's voice: the first opens the chat (a greeting or some
+    context first, sometimes a remark after), later ones lead in."""
+    requests = []
+    for index, request in enumerate(task.scenario.requests):
+        if index == 0:
+            said = [ctx.say("opener"), request, ctx.say("aside")]
+        else:
+            said = [ctx.say(_FOLLOW_UPS[min(index, len(_FOLLOW_UPS)) - 1]), request]
+        requests.append(" ".join(t for t in said if t))
+    return task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
+
 
 def authenticate(ctx: GenContext, customer_id: str, *, by_email: bool) -> Identity:
     """How the user proves who they are: email, or full name and ZIP code."""
@@ -63,7 +79,7 @@ def assemble(
             identity = authenticate(ctx, customer_id, by_email=True)  # a withheld value must not be said already
         return identity
 
-    return pieces.assemble(
+    task = pieces.assemble(
         ctx,
         pieces.without_repeated_reads(ctx, parts),
         identify=identify,
@@ -71,3 +87,4 @@ def assemble(
         lookup=auth_step,
         **options,
     )
+    return voiced(ctx, task)

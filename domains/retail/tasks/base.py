@@ -85,5 +85,13 @@ def shop(ctx: GenContext) -> Shop:
     return shop_of(ctx.world)
 
 
+def clause(ctx: GenContext, intent: str, **values: Any) -> str:
+    """A phrasing said inside a sentence ("..., it's no longer needed"): the polish capitalises
+    an utterance's first word, which mid-sentence only "I" keeps."""
+    text = ctx.say(intent, **values)
+    keep = text[:2] in ("I ", "I'") or text[:2].isupper()
+    return text if keep else text[:1].lower() + text[1:]
+
+
 def amount(value: float) -> str:
     return money(abs(value))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Fact, GenContext, Step, Utterance, call, money
+from toolgym.envs.phrasing import article
 
 from ..access import options_of
 from ..calculator import evaluate
@@ -240,7 +241,7 @@ def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | N
     return _search(
         ctx,
         ctx.say("req_search_keyword", keyword=keyword),
-        f"Find out whether the shop sells a {keyword}, and which products match.",
+        f"Find out whether the shop sells {article(keyword)}, and which products match.",
         keyword,
         query=keyword,
     )

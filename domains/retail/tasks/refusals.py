@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgym.envs import Forbidden, GenContext, Step, Task, call, draw, pieces
+from toolgym.envs.phrasing import article
 
 from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
 from ..tables import OrderBase
 from .assemble import assemble
-from .base import about_order, card_number, details, item_text, shop
+from .base import about_order, card_number, clause, details, item_text, shop
 from .places import new_address
 from .shop import Shop
 
@@ -51,7 +52,7 @@ def _choose(ctx: GenContext, candidates: Sequence[Any]) -> Any:
 
 
 def _cancel_reason(ctx: GenContext) -> str:
-    return ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
+    return clause(ctx, ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
 
 
 def _everything(s: Shop, order: OrderBase) -> list[str]:
@@ -154,8 +155,8 @@ def exchange_other_product(ctx: GenContext) -> pieces.Piece | None:
     return _refusal(
         order,
         ctx.say("req_exchange_other", order_id=order.id, item=item.name, other=other.name),
-        f"Exchange the {item.name} from order {order.id} for a {other.name}.",
-        f"an exchange can only be for another option of the same product ({item.name}); getting a {other.name} "
+        f"Exchange the {item.name} from order {order.id} for {article(other.name)}.",
+        f"an exchange can only be for another option of the same product ({item.name}); getting {article(other.name)} "
         "instead means returning the item and placing a new order",
         [_forbid("exchange_delivered_order_items", order_id=order.id)],
     )

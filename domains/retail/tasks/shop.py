@@ -29,9 +29,8 @@ from ..tables import (
     VariantBase,
 )
 
+# a brand names the card ("your Visa ending in 1234"): "Visa card" would say card twice
 _BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
-# how the agent names a card: "Mastercard" is already a card, the others are brands of one
-_CARD_NAMES = {"visa": "Visa card", "mastercard": "Mastercard", "amex": "American Express card", "discover": "Discover card"}
 
 
 @dataclass
@@ -184,13 +183,13 @@ class Shop:
 
     # ---- how people name things --------------------------------------------------------------
     def method_name(self, method_id: str) -> str:
-        """How the agent names a payment method: 'Visa card ending in 1234', 'gift card'.
+        """How the agent names a payment method: 'Visa ending in 1234', 'gift card'.
 
         Only after reading the customer's payment methods (the brand and last four are not in an
         order); never by its internal id."""
         method = self.methods[method_id]
         if method.kind == "credit_card":
-            return f"{_CARD_NAMES[method.brand or 'visa']} ending in {method.last_four}"
+            return f"{_BRANDS[method.brand or 'visa']} ending in {method.last_four}"
         if method.kind == "paypal":
             return "PayPal account"
         return "gift card"

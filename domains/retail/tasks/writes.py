@@ -15,6 +15,7 @@ from .base import (
     Piece,
     amount,
     any_customer,
+    clause,
     details,
     details_and_methods,
     item_text,
@@ -64,7 +65,7 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
     method = s.method_name(order.payment_method_id)
     return order_piece(
         order,
-        request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
+        request=ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
             details_and_methods(order),
