@@ -235,13 +235,20 @@ def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | 
     )
 
 
+def _some(keyword: str) -> str:
+    """'a backpack', 'an e-reader', but 'sneakers' and 'building blocks': a plural takes no article."""
+    plural = keyword.endswith("s") and not keyword.endswith(("ss", "us"))
+    return keyword if plural else article(keyword)
+
+
 def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     sold = {p.name for p in shop(ctx).products.values()}
     keyword = ctx.pick([line["keyword"] for line in catalog() if line["name"] in sold])
+    wanted = _some(keyword)
     return _search(
         ctx,
-        ctx.say("req_search_keyword", keyword=keyword),
-        f"Find out whether the shop sells {article(keyword)}, and which products match.",
+        ctx.say("req_search_keyword", keyword=keyword, wanted=wanted),
+        f"Find out whether the shop sells {wanted}, and which products match.",
         keyword,
         query=keyword,
     )
