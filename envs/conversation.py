@@ -19,11 +19,15 @@ STOP_MARKER = "###STOP###"
 # cancel it?", "Do you want me to go on?", "OK to apply the refund?").
 _CONFIRM_WORD = re.compile(
     r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
-    r"(?:is it )?ok(?:ay)? (?:to|if i|for me to)|happy for me to|may i|good to go)\b",
+    r"(?:is it )?ok(?:ay)? (?:to|if i|for me to)|happy for me to|good to go)\b",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
-_REQUEST = re.compile(r"\?|\bplease (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need)\b", re.IGNORECASE)
+# A sentence that asks the reader for something: a question, or a polite imperative a model may use.
+_REQUEST = re.compile(
+    r"\?|\b(please|kindly) (provide|tell|share|give|send)\b|\b(i need|i'll need|i will need|i would need|i'd need)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
-from .caches import Bounded
+from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
+from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
 from .task import ALL_KINDS, Task
 from .tools import Tool
 from .world import World, WorldTemplate
@@ -40,7 +41,7 @@ class Domain:
         build_world: BuildWorld,
         tools: Sequence[Tool],
         generators: dict[str, TaskGenerator],
-        now: dt.datetime,
+        now: dt.datetime | Callable[[int], dt.datetime],
         sizes: Sequence[str] = ("small", "default"),
         world_seed: int = 0,
         default_size: str = "default",
@@ -54,7 +55,10 @@ class Domain:
         self.folder = Path(folder)
         self.tables = list(tables)
         self.build_world = build_world
-        self.now = now
+        # The world's fixed clock: one datetime, or a function of the world seed (so several
+        # world seeds give several dates; build_world must count back from the same clock).
+        self.clock: Callable[[int], dt.datetime] = now if callable(now) else (lambda _seed: now)
+        self.now = self.clock(world_seed)
         self.sizes = tuple(sizes)
         self.world_seed = world_seed
         self.default_size = default_size
@@ -78,7 +82,7 @@ class Domain:
             raise DomainError(f"domain {name!r}: missing {self.policy_path}")
         self.phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
         self._templates: Bounded[tuple[int, str], WorldTemplate] = Bounded("world_templates")
-        self._policies: Bounded[tuple[int, str], str] = Bounded("world_templates")
+        self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(lambda: 64 * SIZES["world_templates"])
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -127,7 +131,7 @@ class Domain:
                         domain=self.name,
                         seed=seed,
                         size=size,
-                        now=self.now,
+                        now=self.clock(seed),
                         tables=self.tables,
                         rows=self.build_world(seed, size),
                     )
@@ -149,16 +153,29 @@ class Domain:
             world.mark_baseline()
         return world
 
-    def policy(self, seed: int | None = None, size: str | None = None) -> str:
-        """The agent's policy, rendered once per world."""
+    def policy(self, seed: int | None = None, size: str | None = None, variant: int | None = None) -> str:
+        """The agent's policy for a world; with `variant` (a task's seed), one of its prompt variants.
+
+        A variant changes the brand, how the date is written, the tone line and the order of the
+        `## ` sections (see envs/prompt.py); the rules are the same words in every variant.
+        """
         template = self.template(seed, size)
-        key = (template.seed, template.size)
+        folded = None if variant is None else variant % PROMPT_VARIANTS
+        key = (template.seed, template.size, folded)
         text = self._policies.get(key)
         if text is None:
-            text = self._policies[key] = render_file(
-                self.policy_path, **self.policy_values, domain=self, now=template.now, today=template.now.date()
-            )
+            text = self._policies[key] = self._render_policy(template.now, folded)
         return text
+
+    def _render_policy(self, now: dt.datetime, variant: int | None) -> str:
+        brands = self.policy_values.get("brands")
+        drawn = draw_variant(variant or 0, list(brands) if brands else None, len(self.phrasebook.variants("system_tone")))
+        values = {**self.policy_values, **drawn.names(now), "domain": self, "now": now, "today": now.date()}
+        text = render_file(self.policy_path, **values)
+        if variant is None:
+            return text
+        text = with_tone(text, self.phrasebook.render("system_tone", drawn.tone))
+        return reorder_sections(text, drawn.order_seed)
 
     # ---- tasks ---------------------------------------------------------------------------
     def generate_tasks(

@@ -127,7 +127,7 @@ class ToolEnv(gym.Env):
         self.world = world
         self.tools = self.domain.schemas(task.tools)
         self.user_tools = [t.schema for t in self.domain.user_tools]
-        self.messages = [{"role": "system", "content": self.domain.policy(task.world_seed, task.world_size)}]
+        self.messages = [{"role": "system", "content": self.domain.policy(task.world_seed, task.world_size, variant=task.seed)}]
         self.format_problems: list[list[str]] = []
         self.tool_errors = 0
         self.turns = 0

@@ -18,7 +18,7 @@ use: every variant must render with the variables the caller gives (see `check_v
 from __future__ import annotations
 
 import re
-import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ import yaml
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .composition import Composition
 from .phrasing import FILTERS, polish
 
 ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
@@ -69,11 +70,14 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "irrelevant_request": (),
         "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language"),
         "persona": (),
-        "reason_call": ("tools", "parallel"),
+        "system_tone": (),
+        "reason_call": ("tools", "parallel", "evidence", "purpose"),
         "reason_ask": ("labels",),
-        "reason_confirm": (),
-        "reason_instruct": (),
-        "reason_reply": (),
+        "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
+        "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
+        "reason_reply": ("source",),
+        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
+        "reason_close": (),
     }.items()
 }
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
@@ -90,10 +94,14 @@ def _allowed(intent: str) -> frozenset[str] | None:
     return ENGINE_VARIABLES.get(intent.split("@", 1)[0])
 
 
+def _failure(source: Path, intent: str) -> Callable[[str], Exception]:
+    return lambda problem: DomainError(f"{source}: intent {intent!r} {problem}")
+
+
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
-        self._parts: dict[str, list[list[str]]] = {}  # a composed intent's parts, in order; a list intent is one part
+        self._parts: dict[str, Composition] = {}  # an intent's parts, in order; a list intent is one part
         self._all: dict[str, list[str]] = {}  # every source's variants, for pools that add up
         self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
         self._checked: set[tuple[str, tuple[str, ...]]] = set()
@@ -107,9 +115,8 @@ class Phrasebook:
                 for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:
                     del self._raw[voiced], self._parts[voiced]  # a replaced intent's engine registers go too
             for intent, variants in data.items():
-                parts = self._read_parts(source, intent, variants)
-                self._parts[intent] = parts
-                self._raw[intent] = [v for part in parts for v in part]
+                parts = self._parts[intent] = Composition.read(variants, _failure(source, intent))
+                self._raw[intent] = list(parts.leaves())
                 pool = self._all.setdefault(intent, [])
                 pool += [v for v in self._raw[intent] if v not in pool]
         for intent, variants in self._all.items():
@@ -121,25 +128,7 @@ class Phrasebook:
                         f"utterance {intent!r} (variant {index}: {variant!r}) uses "
                         f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
                     )
-        self._compiled: dict[str, list[list[jinja2.Template]]] = {}
-        self._registered: dict[str, bool] = {}
-
-    @staticmethod
-    def _read_parts(source: Path, intent: str, variants: Any) -> list[list[str]]:
-        """An intent's parts: `[variants]` for a list intent, one list per part for a mapping."""
-        if isinstance(variants, dict):
-            parts = [[str(v) for v in ([p] if isinstance(p, str) else p or [])] for p in variants.values()]
-            if not parts or any(not p for p in parts) or all(all(not v.strip() for v in p) for p in parts):
-                raise DomainError(
-                    f"{source}: composed intent {intent!r} needs parts, each a non-empty list of variants "
-                    f"(use \"\" for an optional part), and one part with text; got {variants!r}"
-                )
-            return parts
-        if isinstance(variants, str):
-            variants = [variants]
-        if not isinstance(variants, list) or not variants:
-            raise DomainError(f"{source}: intent {intent!r} must be a non-empty list of templates or a mapping of parts")
-        return [[str(v) for v in variants]]
+        self._registered: dict[str, bool] = {}  # intent -> whether it has @register wordings
 
     def _exclude(self, source: Path, exclusions: Any) -> None:
         """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
@@ -149,7 +138,7 @@ class Phrasebook:
             if intent not in self._raw:
                 raise UnknownNameError(f"engine intent in {source.name}'s {EXCLUDE_KEY}", intent, self._raw)
             if dropped == "all":
-                self._raw[intent], self._all[intent], self._parts[intent] = [], [], []
+                self._raw[intent], self._all[intent], self._parts[intent] = [], [], Composition([])
                 continue
             dropped = [dropped] if isinstance(dropped, str) else list(dropped)
             unknown = [d for d in dropped if d not in self._all[intent]]
@@ -157,8 +146,8 @@ class Phrasebook:
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")
             self._raw[intent] = [v for v in self._raw[intent] if v not in dropped]
             self._all[intent] = [v for v in self._all[intent] if v not in dropped]
-            self._parts[intent] = [[v for v in part if v not in dropped] for part in self._parts[intent]]
-            if any(not part for part in self._parts[intent]):
+            self._parts[intent] = self._parts[intent].without(set(dropped))
+            if self._parts[intent].has_empty_part():
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} drops every variant of one of its parts")
 
     @staticmethod
@@ -174,7 +163,7 @@ class Phrasebook:
         if key in self._checked:
             return
         names = set(key[1])
-        for index, variant in enumerate(self.variants(intent)):
+        for index, variant in enumerate(v for name in self._family(intent) for v in self.variants(name)):
             missing = self._variables[variant] - names
             if missing:
                 raise DomainError(
@@ -187,11 +176,17 @@ class Phrasebook:
         """Whether some variant's own text (not its variables) holds a question mark."""
         found = self._asks.get(intent)
         if found is None:
-            found = self._asks[intent] = any("?" in _EXPRESSION.sub("", v) for v in self.variants(intent))
+            found = self._asks[intent] = any(
+                "?" in _EXPRESSION.sub("", v) for name in self._family(intent) for v in self.variants(name)
+            )
         return found
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
+
+    def _family(self, intent: str) -> list[str]:
+        """The intent and its registers (`intent@terse`, ...): what a caller of `voiced` may render."""
+        return [intent, *(name for name in self._raw if name.startswith(f"{intent}@") and self._raw[name])]
 
     def voiced(self, intent: str, register: str | None) -> str:
         """`intent@register` when the phrasebook has it, else `intent` (the register's own wording)."""
@@ -210,10 +205,7 @@ class Phrasebook:
 
     def combinations(self, intent: str) -> int:
         """How many distinct utterances the intent can make (the product of its parts' variants)."""
-        total = 1
-        for part in self._parts_of(intent):
-            total *= len(part)
-        return total
+        return self._parts_of(intent).count()
 
     def pooled(self, intent: str) -> list[str]:
         """The variants of an intent from the engine and the domain together (not replaced)."""
@@ -230,44 +222,28 @@ class Phrasebook:
 
     def render(self, intent: str, index: int, /, **values: Any) -> str:
         """Render one given combination of an intent (when the caller draws it itself)."""
-        parts = self._templates(intent)
-        choices = []
-        for part in parts:  # the index read as a number whose digits pick each part's variant
-            index, choice = divmod(index, len(part))
-            choices.append(choice)
-        return self._render(intent, parts, choices, values)
+        return self._render(intent, self._parts_of(intent).by_index(index), values)
 
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
         """Render one phrasing of `intent`, chosen by `seed` (stable across runs); each part is drawn on its own."""
-        parts = self._templates(intent)
-        if len(parts) == 1:
-            choices = [zlib.crc32(f"{seed}:{intent}".encode()) % len(parts[0])]
-        else:
-            choices = [zlib.crc32(f"{seed}:{intent}:{i}".encode()) % len(part) for i, part in enumerate(parts)]
-        return self._render(intent, parts, choices, values)
+        return self._render(intent, self._parts_of(intent).by_seed(seed, intent), values)
 
-    def _parts_of(self, intent: str) -> list[list[str]]:
+    def _parts_of(self, intent: str) -> Composition:
         self.variants(intent)  # raises for an unknown or emptied intent
         return self._parts[intent]
 
-    def _templates(self, intent: str) -> list[list[jinja2.Template]]:
-        templates = self._compiled.get(intent)
-        if templates is None:  # compiled once: compiling costs ~5 ms, rendering ~30 µs
-            templates = self._compiled[intent] = [[_JINJA.from_string(v) for v in part] for part in self._parts_of(intent)]
-        return templates
-
-    @staticmethod
-    def _render(intent: str, parts: list[list[jinja2.Template]], choices: list[int], values: dict[str, Any]) -> str:
+    def _render(self, intent: str, chosen: list[str], values: dict[str, Any]) -> str:
+        parts = self._parts[intent]
         pieces = []
-        for part, choice in zip(parts, choices, strict=True):
-            template = part[choice]
+        for source in chosen:
+            template = parts.template(_JINJA, source)
             try:
                 # A context over `values` alone: phrasings use no Jinja globals, and merging the
                 # environment's globals into every context costs more than the render itself.
                 context = template.new_context(values, shared=True)
                 pieces.append(_JINJA.concat(template.root_render_func(context)))  # type: ignore[attr-defined]
             except jinja2.UndefinedError as exc:
-                raise DomainError(f"utterance {intent!r} (variant {choices}) needs a value: {exc.message}") from None
+                raise DomainError(f"utterance {intent!r} (variant {source!r}) needs a value: {exc.message}") from None
         return polish(" ".join(pieces))
 
 

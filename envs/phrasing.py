@@ -167,3 +167,30 @@ def register_of(persona: str | None) -> str:
         if any(w in lowered for w in words):
             return name
     return NEUTRAL
+
+
+_WORD = re.compile(r"(?<![\w@.#/-])[A-Za-z]{4,}(?![\w@/-]|\.\w)")  # a plain word, not part of an id, email or path
+# Words the other side reads to tell a yes from a no, or that end the chat: never misspelled.
+_NEVER_MISSPELL = {"please", "proceed", "ahead", "confirm", "sure", "okay", "yes", "don't", "never", "mind", "stop", "rather"}
+
+
+def with_typos(text: str, seed: int, keep: Any = (), rate: int = 5) -> str:
+    """The text as a hurried typist writes it: about one word in `rate` (of four letters or more)
+    has two letters swapped or one dropped. Facts, ids and the words in `keep` are never touched."""
+    kept = {w.lower() for value in keep for w in re.findall(r"[A-Za-z]+", str(value))}
+    state = (seed * 2654435761) & 0xFFFFFFFF
+
+    def slip(match: re.Match[str]) -> str:
+        nonlocal state
+        word = match.group(0)
+        state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+        if word.lower() in kept or word.lower() in _NEVER_MISSPELL:
+            return word
+        if state % rate:
+            return word
+        at = 1 + (state >> 8) % (len(word) - 2)
+        if (state >> 4) % 2:
+            return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+        return word[:at] + word[at + 1 :]
+
+    return _WORD.sub(slip, text)

@@ -10,11 +10,13 @@ from collections import OrderedDict
 from typing import Any
 
 from toolgym.envs.conversation import Move, assistant_turns, oracle_moves
+from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.errors import ConfigError
 
 from .base import Message, Policy
+from .reasoning import trace
 
 _CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their task's steps
 
@@ -41,28 +43,33 @@ class OracleTeacher(Policy):
     def act_sync(self, messages: list[Message], tools: list[dict[str, Any]], task: Task | None = None) -> Message:
         if task is None:
             raise ConfigError("OracleTeacher needs the task: pass task= to act (rollout does)")
-        return self.message_at(task, assistant_turns(messages))
+        return self.message_at(task, assistant_turns(messages), messages)
 
-    def message_at(self, task: Task, turn: int) -> Message:
-        """The assistant message of the gold conversation at a turn (its number of assistant messages before)."""
+    def message_at(self, task: Task, turn: int, messages: list[Message] | None = None) -> Message:
+        """The assistant message of the gold conversation at a turn (its number of assistant messages before).
+
+        The chat so far (`messages`) is what the reasoning trace cites; without it the trace names no evidence.
+        """
         phrases = load_domain(task.domain).phrasebook
+        register = register_of(task.scenario.persona)  # answer in the register the user writes in
         moves = self.moves(task)
-        if turn >= len(moves):
-            return {"role": "assistant", "content": phrases.say("farewell", task.seed + turn)}
-        move = moves[turn]
         seed = task.seed + turn
+        if turn >= len(moves):
+            return {"role": "assistant", "content": phrases.say(phrases.voiced("farewell", register), seed)}
+        move = moves[turn]
         message: Message = {"role": "assistant", "content": None}
         if move.kind == "ask":
-            message["content"] = phrases.say("ask_facts", seed, labels=[f.label for f in move.facts])
+            message["content"] = phrases.say(phrases.voiced("ask_facts", register), seed, labels=[f.label for f in move.facts])
         elif move.kind == "confirm":
             assert move.step is not None
-            message["content"] = phrases.say("confirm", seed, action=move.step.confirm)
+            message["content"] = phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)
         elif move.kind == "instruct":
             assert move.step is not None
-            message["content"] = phrases.say("instruct", seed, instruction=move.step.instruction)
+            message["content"] = phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)
         elif move.kind == "reply":
             assert move.utterance is not None
-            message["content"] = phrases.say(move.utterance.intent, seed, **move.utterance.vars)
+            intent = phrases.voiced(move.utterance.intent, register)
+            message["content"] = phrases.say(intent, seed, **move.utterance.vars)
         else:
             assert move.step is not None
             message["tool_calls"] = [
@@ -74,15 +81,5 @@ class OracleTeacher(Policy):
                 for index, call in enumerate(move.step.calls)
             ]
         if self.reasoning:
-            message["reasoning_content"] = self._reason(move, phrases, seed)
+            message["reasoning_content"] = trace(task, move, phrases, seed, messages or [])
         return message
-
-    @staticmethod
-    def _reason(move: Move, phrases, seed: int) -> str:
-        if move.kind == "call":
-            assert move.step is not None
-            names = [c.name for c in move.step.calls]
-            return phrases.say("reason_call", seed, tools=names, parallel=len(names) > 1)
-        if move.kind == "ask":
-            return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts])
-        return phrases.say(f"reason_{move.kind}", seed)

@@ -20,11 +20,14 @@ from toolgym.envs.conversation import (
     said_before,
     step_cues,
 )
+from toolgym.envs.phrasing import register_of, with_typos
 from toolgym.envs.registry import load_domain
-from toolgym.envs.task import Task
+from toolgym.envs.task import Scenario, Task
 from toolgym.errors import DomainError
 
 from .base import Message, UserSimulator
+
+_DEFAULT_CLOSING = Scenario.model_fields["closing"].default
 
 
 class ScriptedUser(UserSimulator):
@@ -39,6 +42,14 @@ class ScriptedUser(UserSimulator):
         seed = task.seed + len(user_messages)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
             return {"role": "user", "content": self._report(messages[-1], phrases, seed)}
+        register = register_of(scenario.persona)
+        facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
+
+        def say(intent: str, **values: Any) -> str:
+            """The intent in the persona's register; a typo-prone persona slips outside facts and ids."""
+            text = phrases.say(phrases.voiced(intent, register), seed, **values)
+            return with_typos(text, seed, keep=facts) if register == "typo" else text
+
         said = " ".join(m.get("content") or "" for m in user_messages)
         last = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
         text = last.get("content") or ""
@@ -46,13 +57,13 @@ class ScriptedUser(UserSimulator):
         if text and asks_confirmation(text):
             step = confirm_step_asked(task, messages)
             if step is not None and step.declined:
-                return {"role": "user", "content": phrases.say("user_decline", seed)}
-            return {"role": "user", "content": phrases.say("user_confirm", seed)}
+                return {"role": "user", "content": phrases.say(phrases.voiced("user_decline", register), seed)}
+            return {"role": "user", "content": phrases.say(phrases.voiced("user_confirm", register), seed)}
         asking = request_text(text) if text else ""
         if asking:
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
             if unknown:
-                return _final(phrases.say("user_unknown", seed, labels=unknown))
+                return _final(say("user_unknown", labels=unknown))
             wanted = [
                 f
                 for f in scenario.facts
@@ -60,19 +71,21 @@ class ScriptedUser(UserSimulator):
             ]
             if wanted:
                 pairs = [f"my {f.label} is {f.value}" for f in wanted]
-                return {"role": "user", "content": phrases.say("user_reveal", seed, pairs=pairs)}
+                return {"role": "user", "content": say("user_reveal", pairs=pairs)}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:
             if not mentions(text, step_cues(pending)):
-                return {"role": "user", "content": phrases.say("user_needs_guidance", seed)}
+                return {"role": "user", "content": say("user_needs_guidance")}
             calls = [{"name": c.name, "arguments": dict(c.arguments)} for c in pending.calls]
             return {"role": "user", "content": None, "user_tool_calls": calls}
         sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
         if outcome(task) == "refused":  # no "Great, thank you!" after a refusal
-            return _final(phrases.say("user_done_refused", seed))
-        return _final(scenario.closing or phrases.say("user_done", seed))
+            return _final(say("user_done_refused"))
+        if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
+            return _final(scenario.closing)
+        return _final(say("user_done"))
 
     @staticmethod
     def _report(message: Message, phrases: Any, seed: int) -> str:

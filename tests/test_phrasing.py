@@ -55,8 +55,25 @@ def test_a_domain_replacing_an_engine_intent_drops_the_engines_registers(tmp_pat
 
 
 def test_a_composed_intent_needs_parts_with_text(tmp_path):
-    with pytest.raises(DomainError, match="composed intent 'bad' needs parts"):
+    with pytest.raises(DomainError, match="intent 'bad' needs parts"):
         _book(tmp_path, 'bad:\n  a: [""]\n  b: []\n')
+
+
+def test_a_part_may_be_a_nested_composition_so_a_whole_sentence_is_optional(tmp_path):
+    book = _book(tmp_path, """
+bye:
+  thanks: ["You're welcome", "Glad to help"]
+  end: ["!", ", take care!"]
+  offer:
+    - ""
+    - when: ["If anything comes up", "Whenever you need us"]
+      how: [", just write.", ", we're here."]
+""")
+    assert book.combinations("bye") == 2 * 2 * (1 + 4)
+    said = {book.say("bye", seed) for seed in range(300)}
+    assert len(said) == 20 and "You're welcome, take care! Whenever you need us, we're here." in said
+    assert "Glad to help!" in said
+    assert {book.render("bye", i) for i in range(20)} == said
 
 
 def test_render_reads_the_index_as_one_choice_per_part(tmp_path):
@@ -104,3 +121,48 @@ def test_polish_fixes_what_parts_leave_where_they_meet():
 )
 def test_register_of_a_persona(persona, register):
     assert register_of(persona) == register
+
+
+ASSISTANT_INTENTS = ("ask_facts", "ask_missing", "instruct", "confirm", "farewell", "decline_irrelevant", "decline_unavailable",
+                     "point_out_invalid", "refuse_policy")
+
+
+def test_only_confirmations_read_as_confirmations_and_every_one_does():
+    """The scripted user and the consent verifier tell a confirmation by its words: no other engine
+    phrasing may look like one, and every confirmation phrasing must."""
+    from toolgym.envs.conversation import asks_confirmation
+
+    book = Phrasebook(ENGINE_UTTERANCES)
+    values = {"labels": ["email", "ZIP code"], "action": "cancel order #W1 for $12.50", "instruction": "Turn it off.",
+              "scope": "orders", "value": "#W1", "label": "order id", "problem": "it has 2 digits", "rule": "it has shipped",
+              "tools": ["get_order"], "parallel": False, "evidence": "", "purpose": "read it", "source": "", "kind": "irrelevant"}
+    for intent in book.intents():
+        if intent.split("@")[0] not in ASSISTANT_INTENTS and not intent.startswith(("closer_", "reason_")):
+            continue
+        for seed in range(min(book.combinations(intent), 1500)):  # every part's variants come up in 1,500 draws
+            text = book.say(intent, seed, **values)
+            assert asks_confirmation(text) is intent.startswith("confirm"), (intent, text)
+
+
+def test_engine_phrasings_make_none_of_the_grammar_slips():
+    """Every engine intent, drawn 300 times with one and with two labels, trips no grammar detector."""
+    from toolgym.envs.phrasing import with_typos
+    from toolgym.generators.inspection.grammar import GRAMMAR_CLASSES, find_grammar
+
+    book = Phrasebook(ENGINE_UTTERANCES)
+    values = {"action": "cancel order #W1234567", "instruction": "Turn airplane mode off.", "scope": "your orders",
+              "value": "#W1", "label": "order id", "problem": "an order id has 7 digits", "rule": "shipped orders cannot be cancelled",
+              "tools": ["get_order_details"], "parallel": False, "evidence": "the user gave #W1234567", "purpose": "get an order",
+              "source": "the get_order_details result", "kind": "missing_info", "summary": "signal: 3 bars", "error": "no SIM"}
+    found = []
+    for intent in book.intents():
+        if intent.startswith(("slot_", "irrelevant_request")) or intent in ("persona", "system_tone"):
+            continue
+        role = "user" if intent.startswith("user_") else "assistant"
+        for labels in (["email"], ["email", "ZIP code"]):
+            pairs = [f"my {label} is x{i}@y.co" for i, label in enumerate(labels)]
+            for seed in range(150):
+                text = book.say(intent, seed, labels=labels, pairs=pairs, **values)
+                text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
+                found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
+    assert len(GRAMMAR_CLASSES) >= 8 and not found, found[:5]

@@ -1,0 +1,135 @@
+"""The oracle's reasoning traces: the evidence in the chat and the decision it leads to.
+
+A trace names which fact, from which message (the user's words or a tool's result), feeds the
+next call, or why no call is made (a fact is missing, a yes is needed, only the user can act, the
+request is outside what the tools do). The wording comes from the `reason_*` intents, composed of
+parts so traces vary; the facts come from the chat, so they are true of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgym.envs.conversation import Move
+from toolgym.envs.phrasebook import Phrasebook
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Step, Task
+
+_FIRST_SENTENCE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
+_MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
+
+
+def purpose_of(task: Task, step: Step) -> str:
+    """What the step's tools do, from the first sentence of the first tool's description."""
+    description = ""
+    try:
+        description = load_domain(task.domain).tool(step.calls[0].name).schema["function"].get("description") or ""
+    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
+        return "take the next step"
+    found = _FIRST_SENTENCE.match(description.strip())
+    text = (found.group(1) if found else description).strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text else "take the next step"
+
+
+def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
+    """Where the step's argument values (or the fault it fixes) were seen: 'the user gave a@b.co and
+    get_order_details returned #W1', 'the user reported "data saver is on"'."""
+    tool_names = {}
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
+    clauses: list[str] = []
+    for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
+        clause = _fault_seen(fragment, messages, tool_names)
+        if clause:
+            clauses.append(clause)
+            break
+    for call in step.calls:
+        for value in call.arguments.values():
+            if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
+                continue
+            clause = _source_of(str(value), messages, tool_names)
+            if clause and clause not in clauses:
+                clauses.append(clause)
+            if len(clauses) >= _MAX_CLAUSES:
+                return " and ".join(clauses)
+    return " and ".join(clauses)
+
+
+def _fault_seen(fragment: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
+    lowered = fragment.lower()
+    for message in reversed(messages):
+        content = message.get("content")
+        if not isinstance(content, str) or lowered not in content.lower():
+            continue
+        if message.get("role") == "user":
+            return f'the user reported "{fragment}"'
+        if message.get("role") == "tool":
+            return f'{tool_names.get(message.get("tool_call_id"), "the last tool")} showed "{fragment}"'
+    return ""
+
+
+def _source_of(value: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
+    for message in reversed(messages):
+        content = message.get("content")
+        if not isinstance(content, str) or value not in content:
+            continue
+        if message.get("role") == "user":
+            return f"the user gave {value}"
+        if message.get("role") == "tool":
+            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned {value}"
+    return ""
+
+
+def last_result(messages: list[dict[str, Any]]) -> str:
+    """The latest result, as a noun phrase: 'the get_line_details result' or 'the user's report'."""
+    for message in reversed(messages):
+        if message.get("role") == "tool":
+            for earlier in reversed(messages):
+                for call in earlier.get("tool_calls") or ():
+                    if call.get("id") == message.get("tool_call_id"):
+                        return f"the {(call.get('function') or {}).get('name', 'last tool')} result"
+            return "the last tool result"
+        if message.get("role") == "user" and (message.get("user_tool_results") or message.get("user_tool_calls")):
+            return "the user's report from the phone"
+        if message.get("role") == "user" and message.get("content"):
+            return ""
+    return ""
+
+
+def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
+    """The reasoning before one oracle move."""
+    if move.kind in ("call", "instruct", "confirm"):
+        assert move.step is not None
+        step = move.step
+        names = [c.name for c in step.calls]
+        values = {
+            "tools": names,
+            "parallel": len(names) > 1,
+            "evidence": evidence_for(step, messages),
+            "purpose": purpose_of(task, step),
+        }
+        if move.kind == "confirm":
+            return phrases.say("reason_confirm", seed, **values)
+        if move.kind == "instruct":
+            return phrases.say("reason_instruct", seed, **values)
+        return phrases.say("reason_call", seed, **values)
+    if move.kind == "ask":
+        return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts])
+    return _reply_trace(task, phrases, seed, messages)
+
+
+def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
+    spec = task.no_tool
+    if spec is not None and task.kind.startswith("no_tool/"):
+        values = {
+            "kind": task.kind.split("/", 1)[1],
+            "labels": spec.missing or ["details"],
+            "scope": spec.scope or load_domain(task.domain).scope,
+            "rule": spec.rule,
+            "problem": spec.problem,
+            "action": spec.action,
+        }
+        return phrases.say("reason_no_call", seed, **values)
+    return phrases.say("reason_reply", seed, source=last_result(messages))
