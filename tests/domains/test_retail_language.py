@@ -59,3 +59,17 @@ def test_requests_open_in_the_register_of_the_persona(domain):
 def test_irrelevant_requests_reach_the_count_as_distinct_lessons(domain):
     tasks = domain.generate_tasks(400, seed=0, kinds=["no_tool/irrelevant"])
     assert len({t.lesson_key() for t in tasks}) == 400
+
+
+@pytest.mark.parametrize("kind", toolgym.load_domain("retail").kinds)
+def test_oracle_chats_have_no_grammar_slip(domain, kind):
+    """The whole conversation, the engine's asks, confirmations and closers included."""
+    env = toolgym.make("retail")
+    slips = []
+    for task in domain.generate_tasks(20, seed=12, kinds=[kind]):
+        chat = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+        for message in chat.messages:
+            text = message.get("content")
+            if message["role"] in ("user", "assistant") and isinstance(text, str):
+                slips += [f"{m.name}: {text}" for m in find_grammar(text, message["role"])]
+    assert not slips, slips[:5]
