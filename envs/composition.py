@@ -49,6 +49,8 @@ class Composition:
 
     @classmethod
     def _variant(cls, value: Any, fail: Callable[[str], Exception]) -> Any:
+        if isinstance(value, list):  # a list inside a part would render as its Python repr
+            raise fail(f"has a list where a variant should be ({value!r}); write a nested part as a mapping of parts")
         return cls.read(value, fail) if isinstance(value, dict) else str(value)
 
     def leaves(self) -> Iterator[str]:

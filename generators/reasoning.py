@@ -41,7 +41,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
     clauses: list[str] = []
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
-        clause = _fault_seen(fragment, messages, tool_names)
+        clause = _seen_in(fragment, messages, tool_names, fault=True)
         if clause:
             clauses.append(clause)
             break
@@ -49,7 +49,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
-            clause = _source_of(str(value), messages, tool_names)
+            clause = _seen_in(str(value), messages, tool_names)
             if clause and clause not in clauses:
                 clauses.append(clause)
             if len(clauses) >= _MAX_CLAUSES:
@@ -57,28 +57,18 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return " and ".join(clauses)
 
 
-def _fault_seen(fragment: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
-    lowered = fragment.lower()
+def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> str:
+    """Who showed `needle` last: 'the user gave X' / 'get_order returned X' (a fault: 'reported' / 'showed', quoted)."""
+    lowered = needle.lower()
     for message in reversed(messages):
         content = message.get("content")
-        if not isinstance(content, str) or lowered not in content.lower():
+        if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
+        shown = f'"{needle}"' if fault else needle
         if message.get("role") == "user":
-            return f'the user reported "{fragment}"'
+            return f"the user {'reported' if fault else 'gave'} {shown}"
         if message.get("role") == "tool":
-            return f'{tool_names.get(message.get("tool_call_id"), "the last tool")} showed "{fragment}"'
-    return ""
-
-
-def _source_of(value: str, messages: list[dict[str, Any]], tool_names: dict[Any, str]) -> str:
-    for message in reversed(messages):
-        content = message.get("content")
-        if not isinstance(content, str) or value not in content:
-            continue
-        if message.get("role") == "user":
-            return f"the user gave {value}"
-        if message.get("role") == "tool":
-            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned {value}"
+            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'} {shown}"
     return ""
 
 
@@ -98,8 +88,56 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def last_said(messages: list[dict[str, Any]]) -> str:
+    """What came in last, when no argument cites it: 'the user said "..."' (its first sentence) or
+    'the check_outages result is in'."""
+    for message in reversed(messages):
+        role, content = message.get("role"), message.get("content")
+        if role == "tool":
+            return f"{last_result(messages)} is in"
+        if role == "user" and isinstance(content, str) and content.strip():
+            first = re.split(r"(?<=[.!?])\s", content.replace("###STOP###", "").strip(), maxsplit=1)[0]
+            return f'the user said "{first[:100]}"' if first else ""
+        if role == "user" and message.get("user_tool_results"):
+            return "the user's report from the phone is in"
+    return ""
+
+
+_CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
+_RESPONSE_BLOCK = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
+
+
+def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A chat in Hermes text form (calls as <tool_call> text, results as <tool_response> blocks in a
+    user turn) as the structured chat it stands for, so a trace cites the same sources either way."""
+    if not any("<tool_response>" in str(m.get("content") or "") for m in messages):
+        return messages
+    found: list[dict[str, Any]] = []
+    names: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "assistant" and isinstance(content, str) and "<tool_call>" in content:
+            names = [m.group(1) for block in _CALL_BLOCK.findall(content) if (m := _NAME.search(block))]
+            calls = [{"id": f"text_{len(found)}_{i}", "function": {"name": name}} for i, name in enumerate(names)]
+            found.append({**message, "tool_calls": calls})
+            continue
+        if message.get("role") == "user" and isinstance(content, str) and "<tool_response>" in content:
+            owner = found[-1] if found and found[-1].get("tool_calls") else None
+            for index, result in enumerate(_RESPONSE_BLOCK.findall(content)):
+                call_id = owner["tool_calls"][index]["id"] if owner and index < len(owner["tool_calls"]) else None
+                found.append({"role": "tool", "tool_call_id": call_id, "content": result})
+            rest = _RESPONSE_BLOCK.sub("", content).strip()
+            if rest:
+                found.append({**message, "content": rest})
+            continue
+        found.append(message)
+    return found
+
+
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before one oracle move."""
+    messages = structured(messages)
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
@@ -107,7 +145,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         values = {
             "tools": names,
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages),
+            "evidence": evidence_for(step, messages) or last_said(messages),
             "purpose": purpose_of(task, step),
         }
         if move.kind == "confirm":

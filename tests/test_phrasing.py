@@ -166,3 +166,15 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
                 text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
                 found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
     assert len(GRAMMAR_CLASSES) >= 8 and not found, found[:5]
+
+
+def test_every_ask_reads_as_a_request_for_every_label():
+    """The scripted user answers only what a request sentence names: every way of asking must name them there."""
+    from toolgym.envs.conversation import request_text
+
+    book = Phrasebook(ENGINE_UTTERANCES)
+    labels = ["email address", "ZIP code"]
+    for intent in [i for i in book.intents() if i.split("@")[0] in ("ask_facts", "ask_missing")]:
+        for seed in range(min(book.combinations(intent), 800)):
+            asking = request_text(book.say(intent, seed, labels=labels))
+            assert all(label in asking for label in labels), (intent, book.say(intent, seed, labels=labels))
