@@ -12,6 +12,7 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
 from .gold import check_gold
 from .grounding import ungrounded_facts
+from .phrasing import register_of
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .world import World
@@ -35,9 +36,15 @@ class GenContext:
     size: str
 
     def say(self, intent: str, **values: Any) -> str:
-        """Render the intent's variant for this task; every variant must render with `values`."""
-        self.domain.phrasebook.check_variables(intent, values)
-        return self.domain.phrasebook.say(intent, self.seed, **values)
+        """Render the intent's variant for this task; every variant must render with `values`.
+
+        When the phrasebook has `intent@register` variants, the task's persona (drawn once, see
+        `persona`) picks its register's wording."""
+        phrases = self.domain.phrasebook
+        if phrases.has_registers(intent):
+            intent = phrases.voiced(intent, register_of(self.persona()))
+        phrases.check_variables(intent, values)
+        return phrases.say(intent, self.seed, **values)
 
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
@@ -45,7 +52,11 @@ class GenContext:
         return items[self.rng.randrange(len(items))]
 
     def persona(self) -> str:
-        return self.pick(self.domain.phrasebook.variants("persona"))
+        """The task's persona, drawn once: requests said before `compose` speak in its register."""
+        chosen = self.__dict__.get("_persona")
+        if chosen is None:
+            chosen = self.__dict__["_persona"] = self.pick(self.domain.phrasebook.variants("persona"))
+        return chosen
 
     def task(self, **fields: Any) -> Task:
         """A Task with this context's domain, world, kind and seed filled in."""
@@ -62,7 +73,8 @@ class GenContext:
 
     def derive(self, kind: str) -> Task:
         """A task of another kind drawn with this context (to build a variant of it)."""
-        return self.domain.generators[kind](GenContext(**{**self.__dict__, "kind": kind}))
+        fields = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        return self.domain.generators[kind](GenContext(**{**fields, "kind": kind}))
 
 
 def finalize(domain: Domain, task: Task) -> Task:

@@ -128,6 +128,7 @@ class Phrasebook:
                         f"utterance {intent!r} (variant {index}: {variant!r}) uses "
                         f"{sorted(names - allowed)}, which the engine does not pass; it passes {sorted(allowed) or 'nothing'}"
                     )
+        self._registered: dict[str, bool] = {}  # intent -> whether it has @register wordings
 
     def _exclude(self, source: Path, exclusions: Any) -> None:
         """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
@@ -194,6 +195,13 @@ class Phrasebook:
             if self._raw.get(name):
                 return name
         return intent
+
+    def has_registers(self, intent: str) -> bool:
+        """Whether some `intent@register` wording exists (cached per intent)."""
+        found = self._registered.get(intent)
+        if found is None:
+            found = self._registered[intent] = any(name.startswith(f"{intent}@") for name in self._raw)
+        return found
 
     def combinations(self, intent: str) -> int:
         """How many distinct utterances the intent can make (the product of its parts' variants)."""

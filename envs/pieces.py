@@ -10,6 +10,7 @@ the pieces to `compose`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -17,12 +18,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from toolgym.errors import GeneratorBug
 
 from .compose import Identity, Segment, call, compose
-from .task import Fact, Forbidden, NoToolSpec, Step, Task, Utterance, WorldEdit
+from .task import Fact, Forbidden, NoToolSpec, Step, Task, ToolCall, Utterance, WorldEdit
 
 if TYPE_CHECKING:
     from .generation import GenContext
 
 P = TypeVar("P", bound="Piece")
+S = TypeVar("S", bound=Segment)
 DRAW_TRIES = 16
 
 
@@ -91,6 +93,34 @@ def lookup_identity(
         fragment=fragment,
         goal=goal,
     )
+
+
+def without_repeated_reads(ctx: GenContext, segments: Sequence[S]) -> list[S]:
+    """The segments without a read a later one would make again with nothing changed since: its
+    result is still in the chat (a second request often starts by reading what the first one read).
+    A write, or a step on the user's side, may change the world: reading again after it is fair."""
+    fresh: set[str] = set()
+    kept: list[S] = []
+    for segment in segments:
+        steps: list[Step] = []
+        for step in segment.steps:
+            if step.declined:  # the user said no: nothing changed
+                steps.append(step)
+                continue
+            if step.caller == "user" or any(ctx.domain.tool(c.name).writes for c in step.calls):
+                fresh.clear()
+                steps.append(step)
+                continue
+            calls = [c for c in step.calls if _call_key(c) not in fresh]
+            fresh.update(_call_key(c) for c in calls)
+            if calls:
+                steps.append(step if len(calls) == len(step.calls) else step.model_copy(update={"calls": calls}))
+        kept.append(replace(segment, steps=steps))
+    return kept
+
+
+def _call_key(c: ToolCall) -> str:
+    return json.dumps([c.name, c.arguments], sort_keys=True, default=str)
 
 
 IdentityBuilder = Callable[["GenContext", str], Identity]

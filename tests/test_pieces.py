@@ -7,8 +7,28 @@ import random
 import pytest
 
 from tests.toy import Account
-from toolgym.envs import Fact, Forbidden, GenContext, Utterance, World, WorldEdit, pieces, world_index
-from toolgym.envs.pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
+from toolgym.envs import (
+    Fact,
+    Forbidden,
+    GenContext,
+    Step,
+    Utterance,
+    World,
+    WorldEdit,
+    call,
+    pieces,
+    world_index,
+)
+from toolgym.envs.pieces import (
+    Piece,
+    assemble,
+    draw,
+    draw_many,
+    independent,
+    injected,
+    lookup_identity,
+    without_repeated_reads,
+)
 from toolgym.errors import GeneratorBug
 
 
@@ -64,6 +84,26 @@ def test_assemble_identifies_the_subject_once_before_its_first_piece(ctx):
     assert hidden.scenario.withheld == ["email"] and not hidden.plan
     with pytest.raises(GeneratorBug, match="no identify="):
         assemble(ctx, [_piece("a", subject="A001")])
+
+
+def test_a_read_repeated_with_nothing_changed_since_is_dropped(ctx):
+    balance = call("get_balance", account_id="A001")
+    first = Piece(request="r1", goal="g", reply=Utterance(intent="noted"), steps=[Step(calls=[balance])])
+    again = Piece(
+        request="r2",
+        goal="g",
+        reply=Utterance(intent="noted"),
+        steps=[Step(calls=[balance, call("get_balance", account_id="A002")])],
+    )
+    after_write = Piece(
+        request="r3",
+        goal="g",
+        reply=Utterance(intent="noted"),
+        steps=[Step(calls=[call("add_note", account_id="A001", text="hi")]), Step(calls=[balance])],
+    )
+    kept = without_repeated_reads(ctx, [first, again, after_write])
+    assert [c.arguments["account_id"] for c in kept[1].steps[0].calls] == ["A002"]  # A001 was read already
+    assert [c.name for s in kept[2].steps for c in s.calls] == ["add_note", "get_balance"]  # a write came between
 
 
 def test_no_tool_constructors_fill_reply_and_spec(ctx):

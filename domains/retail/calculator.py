@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Callable
 
 from toolgym.errors import ToolError
 
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -16,7 +17,7 @@ _BINARY = {
     ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 _MAX_LENGTH = 200
 _MAX_MAGNITUDE = 1e15
 

@@ -119,16 +119,15 @@ def _catalog_rows(rng: random.Random, n_products: int) -> tuple[list[Product], l
         low, high = line["price"]
         for index in chosen:
             roll = rng.random()
-            variants.append(
-                Variant.model_construct(
-                    id=f"V{next(variant_number)}",
-                    product_id=product.id,
-                    price=round(rng.uniform(low, high), 2),
-                    available=roll >= 0.1,
-                    stock=0 if roll < 0.2 else rng.randint(1, 60),
-                    **dict(zip(names, (str(v) for v in combos[index]), strict=True)),
-                )
-            )
+            values: dict[str, Any] = {
+                "id": f"V{next(variant_number)}",
+                "product_id": product.id,
+                "price": round(rng.uniform(low, high), 2),
+                "available": roll >= 0.1,
+                "stock": 0 if roll < 0.2 else rng.randint(1, 60),
+                **dict(zip(names, (str(v) for v in combos[index]), strict=True)),
+            }
+            variants.append(Variant.model_construct(**values))
     return products, variants
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from toolgym.envs import irrelevant_task
-
-from .acting import injection, multi_step, multi_turn, parallel, single
+from .acting import injection, irrelevant, multi_step, multi_turn, parallel, single
 from .asking import invalid_value, missing_info, unavailable
 from .refusals import policy_refusal
 
@@ -13,7 +11,7 @@ GENERATORS = {
     "parallel": parallel,
     "multi_step": multi_step,
     "multi_turn": multi_turn,
-    "no_tool/irrelevant": irrelevant_task,
+    "no_tool/irrelevant": irrelevant,
     "no_tool/missing_info": missing_info,
     "no_tool/unavailable": unavailable,
     "no_tool/invalid_value": invalid_value,

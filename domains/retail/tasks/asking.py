@@ -5,30 +5,28 @@ Also `unavailable`: the engine's generator, with the declined action named in wo
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, GenContext, NoToolSpec, Task, Utterance, unavailable_task_from
+from collections.abc import Sequence
+from dataclasses import replace
+
+from toolgym.envs import Fact, GenContext, Task, Utterance, draw, pieces, unavailable_task_from
 from toolgym.errors import GeneratorBug
 
 from ..rules import ORDER_ID, PRODUCT_ID
-from .assemble import assemble, first_piece
-from .base import Piece, card_number, order_fact, shop
+from .assemble import assemble
+from .base import card_number, order_fact, shop
 from .places import new_address
 
 # ---- missing information ---------------------------------------------------------------------
 
 
-def _missing(request: str, goal: str, label: str, customer_id: str | None, facts=()) -> Piece:
-    return Piece(
-        request=request,
-        goal=goal,
-        steps=[],
-        reply=Utterance(intent="ask_missing", vars={"labels": [label]}),
-        facts=list(facts),
-        unknown=[label],
-        customer_id=customer_id,
-    )
+def _missing(request: str, goal: str, label: str, customer_id: str | None, facts: Sequence[Fact] = ()) -> pieces.Piece:
+    """The user asks without `label`, which they do not know yet; it is theirs to give (about 'your')."""
+    piece = pieces.missing_info(request, goal, [label], facts=list(facts), subject=customer_id)
+    assert piece.no_tool is not None
+    return replace(piece, no_tool=piece.no_tool.model_copy(update={"about": "your"}))
 
 
-def missing_shipping_address(ctx: GenContext) -> Piece | None:
+def missing_shipping_address(ctx: GenContext) -> pieces.Piece | None:
     orders = shop(ctx).modifiable
     if not orders:
         return None
@@ -42,7 +40,7 @@ def missing_shipping_address(ctx: GenContext) -> Piece | None:
     )
 
 
-def missing_default_address(ctx: GenContext) -> Piece | None:
+def missing_default_address(ctx: GenContext) -> pieces.Piece | None:
     customer_id = ctx.pick(shop(ctx).customers_with_orders)
     return _missing(
         ctx.say("req_update_address_unsure"),
@@ -52,7 +50,7 @@ def missing_default_address(ctx: GenContext) -> Piece | None:
     )
 
 
-def missing_preference(ctx: GenContext) -> Piece | None:
+def missing_preference(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     if not s.exchangeable:
         return None
@@ -89,7 +87,7 @@ _GIVERS = (
 _OCCASIONS = ("birthday", "graduation", "retirement", "wedding", "housewarming", "anniversary", "new job")
 
 
-def missing_gift_card(ctx: GenContext) -> Piece | None:
+def missing_gift_card(ctx: GenContext) -> pieces.Piece | None:
     giver, occasion = ctx.pick(_GIVERS), ctx.pick(_OCCASIONS)
     return _missing(
         ctx.say("req_gift_balance_no_id", giver=giver, occasion=occasion),
@@ -101,24 +99,8 @@ def missing_gift_card(ctx: GenContext) -> Piece | None:
 
 
 def missing_info(ctx: GenContext) -> Task:
-    piece = first_piece(
-        ctx,
-        [
-            lambda c, _, b=b: b(c)
-            for b in (
-                missing_shipping_address,
-                missing_default_address,
-                missing_preference,
-                missing_gift_card,
-            )
-        ],
-    )
-    label = piece.unknown[0]
-    return assemble(
-        ctx,
-        [piece],
-        no_tool=NoToolSpec(reason=f"the user has not given the {label}", missing=[label], about="your"),
-    )
+    builders = (missing_shipping_address, missing_default_address, missing_preference, missing_gift_card)
+    return assemble(ctx, [draw(ctx, builders)])
 
 
 # ---- invalid values ---------------------------------------------------------------------------
@@ -146,22 +128,14 @@ def _invalid(
     problem: str,
     customer_id: str | None,
     facts: list[Fact],
-) -> tuple[Piece, dict[str, str]]:
-    """The piece, and the parameter -> invalid value a call must not use."""
-    piece = Piece(
-        request=request,
-        goal=goal,
-        steps=[],
-        reply=Utterance(
-            intent="point_out_invalid", vars={"value": value, "label": label, "problem": problem}
-        ),
-        facts=facts,
-        customer_id=customer_id,
+) -> pieces.Piece:
+    """The user gives `value` for `param`, which no call may use."""
+    return pieces.invalid_value(
+        request, goal, parameter=param, value=value, label=label, problem=problem, facts=facts, subject=customer_id
     )
-    return piece, {param: value}
 
 
-def bad_order_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+def bad_order_id(ctx: GenContext) -> pieces.Piece:
     order = ctx.pick(list(shop(ctx).orders.values()))
     bad = _corrupt_order_id(ctx, order.id)
     intent = ctx.pick(("req_order_status", "req_tracking", "req_order_total"))
@@ -178,7 +152,7 @@ def bad_order_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     )
 
 
-def bad_zip(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+def bad_zip(ctx: GenContext) -> pieces.Piece:
     customer_id = ctx.pick(shop(ctx).customers_with_orders)
     address = new_address(ctx.rng)
     bad = ctx.pick(
@@ -198,7 +172,7 @@ def bad_zip(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     )
 
 
-def bad_email(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+def bad_email(ctx: GenContext) -> pieces.Piece:
     s = shop(ctx)
     order = ctx.pick(list(s.orders.values()))
     email = s.customers[order.customer_id].email
@@ -220,7 +194,7 @@ def bad_email(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     )
 
 
-def bad_gift_card(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+def bad_gift_card(ctx: GenContext) -> pieces.Piece:
     card = ctx.pick(shop(ctx).gift_cards)
     digits = card_number(card.id)
     bad = ctx.pick((digits[:-1], f"{digits}{ctx.rng.randint(0, 9)}", f"{digits[:3]}O{digits[4:]}", digits[:-2]))
@@ -237,7 +211,7 @@ def bad_gift_card(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
     )
 
 
-def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
+def bad_product_id(ctx: GenContext) -> pieces.Piece:
     s = shop(ctx)
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
@@ -269,14 +243,8 @@ def bad_product_id(ctx: GenContext) -> tuple[Piece, dict[str, str]]:
 
 def invalid_value(ctx: GenContext) -> Task:
     """The agent points out the invalid value before any call that would use it."""
-    piece, invalid = ctx.pick((bad_order_id, bad_zip, bad_email, bad_gift_card, bad_product_id))(ctx)
-    return assemble(
-        ctx,
-        [piece],
-        auth_step=False,
-        closing=ctx.say("closing_check"),
-        no_tool=NoToolSpec(reason=f"the {piece.reply.vars['label']} given is not valid", invalid=invalid),
-    )
+    piece = ctx.pick((bad_order_id, bad_zip, bad_email, bad_gift_card, bad_product_id))(ctx)
+    return assemble(ctx, [piece], auth_step=False, closing=ctx.say("closing_check"))
 
 
 # ---- the needed tool is withheld -------------------------------------------------------------

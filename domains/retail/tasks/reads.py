@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from toolgym.envs import Fact, GenContext, Step, Utterance, call, money
+from toolgym.envs.phrasing import article
 
 from ..access import options_of
 from ..calculator import evaluate
 from ..tools import search_products
 from ..world import catalog
-from .base import Piece, any_customer, card_number, details, order_fact, order_piece, shop
-
-Builder = Callable[[GenContext, str | None], Piece | None]
+from .base import Builder, Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
 
 def _stock_state(variant) -> str:
@@ -84,7 +81,7 @@ def tracking(ctx: GenContext, customer_id: str | None) -> Piece | None:
         outputs=[str(order.tracking_number)],
         facts=[order_fact(order.id)],
         keys=frozenset({order.id}),
-        customer_id=order.customer_id,
+        subject=order.customer_id,
     )
 
 
@@ -106,7 +103,7 @@ def pending_orders(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[o.id for o in pending],
         keys=frozenset(o.id for o in orders),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -130,7 +127,7 @@ def latest_order(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[latest.id, *names],
         keys=frozenset(o.id for o in orders),
-        customer_id=customer_id,
+        subject=customer_id,
         order_id=latest.id,
     )
 
@@ -148,7 +145,7 @@ def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(intent="reply_payment_methods", vars={"methods": described, "balances": balances}),
         outputs=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances],
         keys=frozenset(m.id for m in methods),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -165,7 +162,7 @@ def default_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
         reply=Utterance(intent="reply_default_address", vars={"address": text}),
         outputs=[person.address1, person.zip],
         keys=frozenset({f"address:{customer_id}"}),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -238,13 +235,20 @@ def search_category(ctx: GenContext, customer_id: str | None = None) -> Piece | 
     )
 
 
+def _some(keyword: str) -> str:
+    """'a backpack', 'an e-reader', but 'sneakers' and 'building blocks': a plural takes no article."""
+    plural = keyword.endswith("s") and not keyword.endswith(("ss", "us"))
+    return keyword if plural else article(keyword)
+
+
 def search_keyword(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     sold = {p.name for p in shop(ctx).products.values()}
     keyword = ctx.pick([line["keyword"] for line in catalog() if line["name"] in sold])
+    wanted = _some(keyword)
     return _search(
         ctx,
-        ctx.say("req_search_keyword", keyword=keyword),
-        f"Find out whether the shop sells a {keyword}, and which products match.",
+        ctx.say("req_search_keyword", keyword=keyword, wanted=wanted),
+        f"Find out whether the shop sells {wanted}, and which products match.",
         keyword,
         query=keyword,
     )
@@ -311,7 +315,7 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
 def several_statuses(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
     if customer_id is None:
-        customer_id = ctx.pick([c for c, orders in s.orders_of.items() if len(orders) >= 2] or [None])
+        customer_id = ctx.pick([c for c, orders in s.orders_of.items() if len(orders) >= 2] or [""])
     orders = s.orders_of.get(customer_id or "", [])
     if len(orders) < 2:
         return None
@@ -326,7 +330,7 @@ def several_statuses(ctx: GenContext, customer_id: str | None) -> Piece | None:
         outputs=list(dict.fromkeys(o.status for o in chosen)),
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
         keys=frozenset(o.id for o in chosen),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -334,7 +338,7 @@ def several_trackings(ctx: GenContext, customer_id: str | None) -> Piece | None:
     s = shop(ctx)
     tracked = {c: [o for o in orders if o.tracking_number] for c, orders in s.orders_of.items()}
     if customer_id is None:
-        customer_id = ctx.pick([c for c, orders in tracked.items() if len(orders) >= 2] or [None])
+        customer_id = ctx.pick([c for c, orders in tracked.items() if len(orders) >= 2] or [""])
     orders = tracked.get(customer_id or "", [])
     if len(orders) < 2:
         return None
@@ -352,7 +356,7 @@ def several_trackings(ctx: GenContext, customer_id: str | None) -> Piece | None:
         outputs=[str(o.tracking_number) for o in chosen],
         facts=[order_fact(o.id, f"order_id_{n}") for n, o in enumerate(chosen)],
         keys=frozenset(o.id for o in chosen),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -447,7 +451,7 @@ def account_overview(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[person.address1, latest.id],
         keys=frozenset({f"address:{customer_id}", *(o.id for o in orders)}),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 

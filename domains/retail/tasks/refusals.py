@@ -5,51 +5,61 @@ The gold plan holds the reads that reveal the rule applies; the forbidden write 
 
 from __future__ import annotations
 
-from toolgym.envs import Forbidden, GenContext, NoToolSpec, Step, Task, Utterance, call
+from collections.abc import Sequence
+from typing import Any
+
+from toolgym.envs import Forbidden, GenContext, Step, Task, call, draw, pieces
+from toolgym.envs.phrasing import article
 
 from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
 from ..tables import OrderBase
-from .assemble import assemble, first_piece
-from .base import Piece, card_number, details, item_text, order_piece, shop
+from .assemble import assemble
+from .base import about_order, card_number, clause, details, item_text, shop
 from .places import new_address
+from .shop import Shop
 
 _MINEFIELD = "the policy forbids this action"
 
 
-def _forbid(tool: str, **arguments) -> Forbidden:
+def _forbid(tool: str, **arguments: Any) -> Forbidden:
     return Forbidden(reason=_MINEFIELD, tool=tool, arguments=arguments)
 
 
 def _refusal(
-    order: OrderBase, request: str, goal: str, rule: str, forbidden, reads=(), customer_id=None
-) -> Piece:
+    order: OrderBase,
+    request: str,
+    goal: str,
+    rule: str,
+    forbidden: Sequence[Forbidden],
+    reads: Sequence[Step] = (),
+    customer_id: str | None = None,
+) -> pieces.Piece:
     """The agent reads the order (and `reads`), sees that `rule` applies, and declines."""
-    return order_piece(
-        order,
-        request=request,
-        goal=goal,
-        steps=[details(order.id), *reads],
-        reply=Utterance(intent="refuse_policy", vars={"rule": rule}),
-        customer_id=customer_id,
+    return pieces.policy_refusal(
+        request,
+        goal,
+        rule=rule,
         forbidden=forbidden,
+        steps=[details(order.id), *reads],
+        **about_order(order, customer_id=customer_id),
     )
 
 
-def _choose(ctx: GenContext, candidates):
+def _choose(ctx: GenContext, candidates: Sequence[Any]) -> Any:
     """One of the candidates, or None when this world has none (a small world may lack some)."""
     return ctx.pick(candidates) if candidates else None
 
 
 def _cancel_reason(ctx: GenContext) -> str:
-    return ctx.say(ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
+    return clause(ctx, ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
 
 
-def _everything(s, order: OrderBase) -> list[str]:
+def _everything(s: Shop, order: OrderBase) -> list[str]:
     return [item_text(i) for i in s.items[order.id]]
 
 
-def _new_shipping_address(ctx: GenContext, order: OrderBase, rule: str, tools: tuple[str, ...]) -> Piece:
+def _new_shipping_address(ctx: GenContext, order: OrderBase, rule: str, tools: tuple[str, ...]) -> pieces.Piece:
     """The user wants the order shipped elsewhere; `rule` forbids every change by `tools`."""
     address = new_address(ctx.rng)
     return _refusal(
@@ -61,7 +71,7 @@ def _new_shipping_address(ctx: GenContext, order: OrderBase, rule: str, tools: t
     )
 
 
-def cancel_too_late(ctx: GenContext) -> Piece | None:
+def cancel_too_late(ctx: GenContext) -> pieces.Piece | None:
     order = _choose(ctx, shop(ctx).past_pending)
     if order is None:
         return None
@@ -74,7 +84,7 @@ def cancel_too_late(ctx: GenContext) -> Piece | None:
     )
 
 
-def modify_twice(ctx: GenContext) -> Piece | None:
+def modify_twice(ctx: GenContext) -> pieces.Piece | None:
     order = _choose(ctx, shop(ctx).modified)
     if order is None:
         return None
@@ -86,7 +96,7 @@ def modify_twice(ctx: GenContext) -> Piece | None:
     )
 
 
-def modify_too_late(ctx: GenContext) -> Piece | None:
+def modify_too_late(ctx: GenContext) -> pieces.Piece | None:
     order = _choose(ctx, [o for o in shop(ctx).past_pending if o.status != "delivered"])
     if order is None:
         return None
@@ -98,7 +108,7 @@ def modify_too_late(ctx: GenContext) -> Piece | None:
     )
 
 
-def return_expired(ctx: GenContext) -> Piece | None:
+def return_expired(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.expired)
     if order is None:
@@ -117,7 +127,7 @@ def return_expired(ctx: GenContext) -> Piece | None:
     )
 
 
-def refund_elsewhere(ctx: GenContext) -> Piece | None:
+def refund_elsewhere(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.refund_elsewhere)
     if order is None:
@@ -135,7 +145,7 @@ def refund_elsewhere(ctx: GenContext) -> Piece | None:
     )
 
 
-def exchange_other_product(ctx: GenContext) -> Piece | None:
+def exchange_other_product(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.returnable)
     if order is None:
@@ -145,14 +155,14 @@ def exchange_other_product(ctx: GenContext) -> Piece | None:
     return _refusal(
         order,
         ctx.say("req_exchange_other", order_id=order.id, item=item.name, other=other.name),
-        f"Exchange the {item.name} from order {order.id} for a {other.name}.",
-        f"an exchange can only be for another option of the same product ({item.name}); getting a {other.name} "
+        f"Exchange the {item.name} from order {order.id} for {article(other.name)}.",
+        f"an exchange can only be for another option of the same product ({item.name}); getting {article(other.name)} "
         "instead means returning the item and placing a new order",
         [_forbid("exchange_delivered_order_items", order_id=order.id)],
     )
 
 
-def exchange_unorderable(ctx: GenContext) -> Piece | None:
+def exchange_unorderable(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.with_unorderable)
     if order is None:
@@ -172,7 +182,7 @@ def exchange_unorderable(ctx: GenContext) -> Piece | None:
     )
 
 
-def not_their_order(ctx: GenContext) -> Piece | None:
+def not_their_order(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.pending)
     if order is None:
@@ -191,7 +201,7 @@ def not_their_order(ctx: GenContext) -> Piece | None:
     )
 
 
-def foreign_gift_card(ctx: GenContext) -> Piece | None:
+def foreign_gift_card(ctx: GenContext) -> pieces.Piece | None:
     s = shop(ctx)
     order = _choose(ctx, s.modifiable)
     if order is None:
@@ -224,11 +234,4 @@ _BUILDERS = (
 
 
 def policy_refusal(ctx: GenContext) -> Task:
-    piece = first_piece(ctx, [lambda c, _, b=b: b(c) for b in _BUILDERS])
-    rule = piece.reply.vars["rule"]
-    return assemble(
-        ctx,
-        [piece],
-        withhold_auth=ctx.rng.random() < 0.3,
-        no_tool=NoToolSpec(reason=f"the policy forbids it: {rule}"),
-    )
+    return assemble(ctx, [draw(ctx, _BUILDERS)], withhold_auth=ctx.rng.random() < 0.3)

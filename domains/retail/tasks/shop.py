@@ -2,17 +2,16 @@
 
 Generators must take about a millisecond each; scanning tables per task would cost far more,
 so the candidates for every kind of request (pending orders, returnable items, ...) are
-listed here once.
+listed here once per world template (the engine's `world_index` caches it).
 """
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from toolgym.envs import World
+from toolgym.envs import World, world_index
 
 from ..rules import within_return_window
 from ..tables import (
@@ -30,9 +29,8 @@ from ..tables import (
     VariantBase,
 )
 
+# a brand names the card ("your Visa ending in 1234"): "Visa card" would say card twice
 _BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
-# how the agent names a card: "Mastercard" is already a card, the others are brands of one
-_CARD_NAMES = {"visa": "Visa card", "mastercard": "Mastercard", "amex": "American Express card", "discover": "Discover card"}
 
 
 @dataclass
@@ -185,13 +183,13 @@ class Shop:
 
     # ---- how people name things --------------------------------------------------------------
     def method_name(self, method_id: str) -> str:
-        """How the agent names a payment method: 'Visa card ending in 1234', 'gift card'.
+        """How the agent names a payment method: 'Visa ending in 1234', 'gift card'.
 
         Only after reading the customer's payment methods (the brand and last four are not in an
         order); never by its internal id."""
         method = self.methods[method_id]
         if method.kind == "credit_card":
-            return f"{_CARD_NAMES[method.brand or 'visa']} ending in {method.last_four}"
+            return f"{_BRANDS[method.brand or 'visa']} ending in {method.last_four}"
         if method.kind == "paypal":
             return "PayPal account"
         return "gift card"
@@ -206,17 +204,7 @@ class Shop:
         return f"{owner} gift card"
 
 
-_SHOPS: dict[int, tuple[object, Shop]] = {}
-_LOCK = threading.Lock()
-
-
+@world_index
 def shop_of(world: World) -> Shop:
     """The index of this world's template, built on first use."""
-    template = world.template
-    found = _SHOPS.get(id(template))
-    if found is None or found[0] is not template:
-        with _LOCK:
-            found = _SHOPS.get(id(template))
-            if found is None or found[0] is not template:
-                found = _SHOPS[id(template)] = (template, Shop.of(world))
-    return found[1]
+    return Shop.of(world)

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
-from toolgym.envs import GenContext, Step, Utterance, call, money
+from toolgym.envs import GenContext, Step, Utterance, call, money, pieces
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS
 from ..tables import OrderBase, OrderItemBase, PaymentMethodBase, VariantBase
-from .base import Piece, amount, any_customer, details, details_and_methods, item_text, order_piece, shop
+from .base import (
+    Builder,
+    Piece,
+    amount,
+    any_customer,
+    clause,
+    details,
+    details_and_methods,
+    item_text,
+    order_piece,
+    shop,
+)
 from .places import new_address
-from .reads import Builder
 
 _REASON_INTENTS = {
     "no longer needed": "reason_no_longer_needed",
@@ -54,7 +65,7 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
     method = s.method_name(order.payment_method_id)
     return order_piece(
         order,
-        request=ctx.say("req_cancel", order_id=order.id, reason=ctx.say(_REASON_INTENTS[reason])),
+        request=ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
             details_and_methods(order),
@@ -353,7 +364,7 @@ def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
         facts=[fact],
         withheld=[fact.key] if withhold else [],
         keys=frozenset({f"address:{customer_id}"}),
-        customer_id=customer_id,
+        subject=customer_id,
     )
 
 
@@ -388,23 +399,23 @@ def transfer(ctx: GenContext, customer_id: str | None) -> Piece | None:
     )
 
 
-def declined(ctx: GenContext, piece: Piece) -> Piece:
+def declined(ctx: GenContext, piece: pieces.Piece) -> pieces.Piece:
     """The same request, but the user says no when asked to confirm: the gold makes no change and
     the reply says the order stays as it is (its id and status, read before asking)."""
     write = piece.steps[-1]
-    if piece.order_id is None or not write.confirm:
+    if not isinstance(piece, Piece) or piece.order_id is None or not write.confirm:
         return piece
     order = shop(ctx).orders[piece.order_id]
-    return replace(
-        piece,
-        steps=[*piece.steps[:-1], write.model_copy(update={"declined": True})],
-        reply=Utterance(intent="reply_declined", vars={"order_id": order.id, "status": order.status}),
-        outputs=[order.id, order.status],
-        goal=f"{piece.goal} When asked to confirm, change your mind and say no.",
-    )
+    changes: dict[str, Any] = {  # Segment's fields, which mypy cannot see through the engine's import
+        "steps": [*piece.steps[:-1], write.model_copy(update={"declined": True})],
+        "reply": Utterance(intent="reply_declined", vars={"order_id": order.id, "status": order.status}),
+        "outputs": [order.id, order.status],
+        "goal": f"{piece.goal} When asked to confirm, change your mind and say no.",
+    }
+    return replace(piece, **changes)
 
 
-def maybe_declined(ctx: GenContext, piece: Piece, share: float = 0.15) -> Piece:
+def maybe_declined(ctx: GenContext, piece: pieces.Piece, share: float = 0.15) -> pieces.Piece:
     """Now and then, a user who turns the change down when asked to confirm."""
     return declined(ctx, piece) if ctx.rng.random() < share else piece
 

@@ -1,0 +1,75 @@
+"""Retail's language: no grammar slip of issue #9's classes, varied openings, the persona's register."""
+
+from __future__ import annotations
+
+import pytest
+
+import toolgym
+from toolgym.envs.phrasing import register_of
+from toolgym.generators.inspection.grammar import find_grammar
+from toolgym.generators.inspection.text import normalize
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain("retail")
+
+
+def _retail_text(domain, task):
+    """(role, text) of what retail itself writes in a task: the requests, the replies (rendered in
+    several of their wordings) and the actions a confirmation names."""
+    yield from (("user", r) for r in task.scenario.requests)
+    for reply in task.replies:
+        for seed in range(task.seed, task.seed + 4):
+            yield "assistant", domain.phrasebook.say(reply.intent, seed, **reply.vars)
+    yield from (("assistant", s.confirm) for s in task.plan if s.confirm)
+
+
+@pytest.mark.parametrize("kind", toolgym.load_domain("retail").kinds)
+def test_retail_text_has_no_grammar_slip(domain, kind):
+    slips = [
+        f"{m.name}: {text}"
+        for task in domain.generate_tasks(60, seed=11, kinds=[kind])
+        for role, text in _retail_text(domain, task)
+        for m in find_grammar(text, role)
+    ]
+    assert not slips, slips[:5]
+
+
+@pytest.mark.parametrize("kind", ["single", "parallel", "multi_step", "multi_turn", "injection"])
+def test_openings_are_varied_in_every_acting_kind(domain, kind):
+    tasks = domain.generate_tasks(150, seed=3, kinds=[kind])
+    openings = {normalize(t.scenario.requests[0]) for t in tasks}
+    assert len(openings) >= 0.9 * len(tasks)
+
+
+def test_requests_open_in_the_register_of_the_persona(domain):
+    phrases = domain.phrasebook
+    checked = 0
+    for task in domain.generate_tasks(120, seed=4, kinds=["single"]):
+        register = register_of(task.scenario.persona)
+        if register not in ("elderly", "chatty"):  # registers whose every opener says something
+            continue
+        openers = phrases.variants(f"opener@{register}")
+        assert any(task.scenario.requests[0].startswith(o) for o in openers), (register, task.scenario.requests[0])
+        checked += 1
+    assert checked >= 10
+
+
+def test_irrelevant_requests_reach_the_count_as_distinct_lessons(domain):
+    tasks = domain.generate_tasks(400, seed=0, kinds=["no_tool/irrelevant"])
+    assert len({t.lesson_key() for t in tasks}) == 400
+
+
+@pytest.mark.parametrize("kind", toolgym.load_domain("retail").kinds)
+def test_oracle_chats_have_no_grammar_slip(domain, kind):
+    """The whole conversation, the engine's asks, confirmations and closers included."""
+    env = toolgym.make("retail")
+    slips = []
+    for task in domain.generate_tasks(20, seed=12, kinds=[kind]):
+        chat = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+        for message in chat.messages:
+            text = message.get("content")
+            if message["role"] in ("user", "assistant") and isinstance(text, str):
+                slips += [f"{m.name}: {text}" for m in find_grammar(text, message["role"])]
+    assert not slips, slips[:5]
