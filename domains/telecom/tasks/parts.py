@@ -7,7 +7,6 @@ short lead-in before each request after the first.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +21,7 @@ from toolgym.envs import (
     WorldEdit,
     call,
     lookup_identity,
+    pieces,
 )
 from toolgym.envs import assemble as engine_assemble
 from toolgym.envs.phrasing import register_of
@@ -78,33 +78,6 @@ def by_phone(ctx: GenContext, customer_id: str) -> Identity:
     )
 
 
-def _without_repeated_reads(ctx: GenContext, parts: list[Piece]) -> list[Piece]:
-    """Drop a read a later request would make again with nothing changed since: its result is
-    still in the chat (a second request often starts by reading what the first one read)."""
-    fresh: set[str] = set()
-    kept_parts = []
-    for part in parts:
-        steps = []
-        for step in part.steps:
-            if step.declined:  # the customer said no: nothing changed
-                steps.append(step)
-                continue
-            if step.caller == "user" or any(ctx.domain.tool(c.name).writes for c in step.calls):
-                fresh.clear()  # the world may have changed: reading again is fair
-                steps.append(step)
-                continue
-            calls = [c for c in step.calls if _key(c) not in fresh]
-            fresh.update(_key(c) for c in calls)
-            if calls:
-                steps.append(step if len(calls) == len(step.calls) else step.model_copy(update={"calls": calls}))
-        kept_parts.append(replace(part, steps=steps))
-    return kept_parts
-
-
-def _key(c: ToolCall) -> str:
-    return json.dumps([c.name, c.arguments], sort_keys=True, default=str)
-
-
 def assemble(
     ctx: GenContext,
     sub: Subscriber | None,
@@ -122,7 +95,7 @@ def assemble(
     persona = ctx.persona()
     lead_in = ctx.say("next_request")
     parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
-    parts = _without_repeated_reads(ctx, parts)
+    parts = pieces.without_repeated_reads(ctx, parts)
     task = engine_assemble(
         ctx,
         parts,
