@@ -29,7 +29,7 @@ lint: install-test
 	$(BIN)/ruff check .
 
 typecheck: install-test
-	$(BIN)/mypy envs verifiers generators toolgym
+	$(BIN)/mypy envs verifiers generators toolgym domains
 
 test: install-test lint typecheck
 	$(BIN)/python -m pytest -q

@@ -29,3 +29,30 @@ def test_a_check_that_raises_is_a_failure_not_a_traceback(toy_domain, monkeypatc
     monkeypatch.setitem(conformance.CHECKS, "broken", broken)
     [finding] = conformance.run(toy_domain, conformance.Options(), only=["broken"])
     assert finding.failures == ["the check raised RuntimeError: boom"]
+
+
+def test_language_check_names_grammar_slips_and_stock_openings(toy_domain, monkeypatch):
+    from types import SimpleNamespace
+
+    chat = SimpleNamespace(messages=[
+        {"role": "user", "content": "Please check on on my order."},
+        {"role": "assistant", "content": "Your Visa card ending in 4242 was charged."},
+    ])
+    monkeypatch.setattr(conformance, "_rollout", lambda domain, task: chat)  # every task opens alike
+    [finding] = conformance.run(toy_domain, conformance.Options(tasks_per_kind=40, kinds=("single",)), only=["language"])
+    assert finding.checked == 20
+    assert sum("doubled_word" in f for f in finding.failures) == 20
+    assert sum("card_doubled" in f for f in finding.failures) == 20
+    assert "only 1 of 20 openings are distinct (at least 80% wanted)" in finding.failures
+
+
+def test_language_check_passes_varied_clean_chats(toy_domain, monkeypatch):
+    from types import SimpleNamespace
+
+    things = iter("lamp desk sofa chair rug vase clock mirror shelf bed stool bench crib cot tray jar mug bowl pan pot".split())
+    monkeypatch.setattr(conformance, "_rollout", lambda domain, task: SimpleNamespace(messages=[
+        {"role": "user", "content": f"Please look at my {next(things)} order today, it is late."},
+        {"role": "assistant", "content": "It ships tomorrow."},
+    ]))
+    [finding] = conformance.run(toy_domain, conformance.Options(tasks_per_kind=40, kinds=("single",)), only=["language"])
+    assert finding.checked == 20 and finding.passed, finding.failures

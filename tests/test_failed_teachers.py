@@ -21,7 +21,7 @@ def _config(tmp_path: Path, url: str) -> Path:
     path.write_text(
         "domains: [toy]\nworld: {size: default}\nmix: {tasks_per_domain: 10, no_tool_share: 0.3}\n"
         f"teachers:\n  - {{name: served, type: openai, base_url: '{url}', model: toolgym-oracle, send_task: true,\n"
-        "     timeout: 1.0, max_retries: 0, concurrency: 16}\n"
+        "     timeout: 3.0, max_retries: 0, concurrency: 16}\n"
         "failures: {retry: true, max_attempts: 3, max_rate: 0.0}\n"
     )
     return path

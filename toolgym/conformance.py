@@ -301,6 +301,41 @@ def grounding(domain: Domain, options: Options) -> Iterator[Finding]:
     yield from _per_kind("grounding", domain, options, options.tasks_per_kind, judge)
 
 
+# ---- language (#9) ----------------------------------------------------------------------------
+
+MIN_DISTINCT_OPENINGS = 0.8  # share of an acting kind's rows whose normalized opening is their own
+
+
+@check("language")
+def language(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Gold chats have no grammar slip of the known classes, and acting kinds open in varied words.
+
+    The corpus-wide figures (stock sentences, repeated turns) need a corpus: `toolgym inspect`."""
+    from toolgym.generators.inspection import find_grammar
+    from toolgym.generators.inspection.metrics import openings
+
+    for kind in _kinds(domain, options):
+        finding = Finding("language", kind)
+        tasks = _generate(domain, finding, max(20, options.tasks_per_kind // 2), options, kind, domain.default_size)
+        finding.checked = len(tasks)
+        rows = [{"domain": domain.name, "kind": kind, "messages": _rollout(domain, task).messages} for task in tasks]
+        finding.failures += [
+            f"{task.id}: {match.name} in the {message['role']}'s {match.text!r}"
+            for task, row in zip(tasks, rows, strict=True)
+            for message in row["messages"]
+            if message.get("role") in ("user", "assistant") and isinstance(message.get("content"), str)
+            for match in find_grammar(message["content"], message["role"])
+        ]
+        if not kind.startswith("no_tool/") and len(tasks) >= 20:
+            for figures in openings(rows).values():
+                if figures.distinct_share < MIN_DISTINCT_OPENINGS:
+                    finding.failures.append(
+                        f"only {figures.distinct} of {figures.rows} openings are distinct "
+                        f"(at least {MIN_DISTINCT_OPENINGS:.0%} wanted)"
+                    )
+        yield finding
+
+
 # ---- running and reporting ------------------------------------------------------------------
 
 
