@@ -75,7 +75,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_ask": ("labels",),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
-        "reason_reply": ("source",),
+        "reason_reply": ("source", "facts"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
         "reason_close": (),
     }.items()

@@ -170,4 +170,12 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "action": spec.action,
         }
         return phrases.say("reason_no_call", seed, **values)
-    return phrases.say("reason_reply", seed, source=last_result(messages))
+    return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages))
+
+
+def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> list[str]:
+    """The task's required outputs already shown word for word by a tool or the user: what the
+    reply is about to state, cited in the trace (an output not seen yet is never named)."""
+    shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
+    texts = [t for t in shown if isinstance(t, str)]
+    return [o for o in task.required_outputs if any(o in t for t in texts)][:most]

@@ -135,7 +135,8 @@ def test_only_confirmations_read_as_confirmations_and_every_one_does():
     book = Phrasebook(ENGINE_UTTERANCES)
     values = {"labels": ["email", "ZIP code"], "action": "cancel order #W1 for $12.50", "instruction": "Turn it off.",
               "scope": "orders", "value": "#W1", "label": "order id", "problem": "it has 2 digits", "rule": "it has shipped",
-              "tools": ["get_order"], "parallel": False, "evidence": "", "purpose": "read it", "source": "", "kind": "irrelevant"}
+              "tools": ["get_order"], "parallel": False, "evidence": "", "purpose": "read it", "source": "", "kind": "irrelevant",
+              "facts": ["#W1", "$12.50"]}
     for intent in book.intents():
         if intent.split("@")[0] not in ASSISTANT_INTENTS and not intent.startswith(("closer_", "reason_")):
             continue
@@ -153,7 +154,8 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
     values = {"action": "cancel order #W1234567", "instruction": "Turn airplane mode off.", "scope": "your orders",
               "value": "#W1", "label": "order id", "problem": "an order id has 7 digits", "rule": "shipped orders cannot be cancelled",
               "tools": ["get_order_details"], "parallel": False, "evidence": "the user gave #W1234567", "purpose": "get an order",
-              "source": "the get_order_details result", "kind": "missing_info", "summary": "signal: 3 bars", "error": "no SIM"}
+              "source": "the get_order_details result", "kind": "missing_info", "summary": "signal: 3 bars", "error": "no SIM",
+              "facts": ["#W1234567", "$12.50"]}
     found = []
     for intent in book.intents():
         if intent.startswith(("slot_", "irrelevant_request")) or intent in ("persona", "system_tone"):

@@ -43,3 +43,12 @@ def test_irrelevant_requests_are_enough_for_a_full_job(domain):
     # configs/full.yaml asks for 800 irrelevant rows per domain; each must be a distinct lesson
     tasks = domain.generate_tasks(1000, seed=23, kinds=["no_tool/irrelevant"], size="small")
     assert len({t.lesson_key() for t in tasks}) >= 800
+
+
+def test_a_done_line_reads_as_a_clause_mid_sentence():
+    from toolgym.domains.telecom.tasks.troubleshoot import _clause
+
+    assert _clause("A technician will call you within 24 hours.") == "a technician will call you within 24 hours."
+    assert _clause("Airplane mode is off") == "airplane mode is off"
+    assert [_clause(t) for t in ("I opened ticket TKT100001", "TKT100001 is open", "5G is on")] == [
+        "I opened ticket TKT100001", "TKT100001 is open", "5G is on"]

@@ -102,7 +102,7 @@ def _clause(said: str) -> str:
     """A rendered `done_*` line as a clause inside a sentence: its first word back in lower case
     (rendering capitalises a sentence start), 'I' and ids kept."""
     first, _, rest = said.partition(" ")
-    if first[:1].isupper() and first[1:].islower() and first != "I":
+    if first[:1].isupper() and first[1:] == first[1:].lower() and not any(c.isdigit() for c in first) and first != "I":
         first = first.lower()
     return f"{first} {rest}".strip()
 
