@@ -195,11 +195,19 @@ def test_every_spoil_kind_applies_to_some_built_in_task():
 
 
 @pytest.mark.parametrize("name", DOMAINS)
-def test_gold_is_grounded_and_diagnosed_on_1000_tasks_per_kind(name):
-    """Issue #8's bar: 0 ungrounded gold turns and 0 fixes before their fault was shown."""
+def test_gold_is_grounded_diagnosed_and_grammatical_on_1000_tasks_per_kind(name):
+    """Issue #8's bar: 0 ungrounded gold turns and 0 fixes before their fault was shown; and
+    issue #9's: no turn with a slip of the grammar classes it lists."""
+    from toolgym.generators.inspection.grammar import GRAMMAR_CLASSES, find_grammar
+
+    assert set(GRAMMAR_CLASSES) == {
+        "doubled_word", "lowercase_my_opening", "capital_after_comma", "card_doubled", "a_before_vowel_or_plural",
+        "currently_finished_event", "raw_payment_id", "it_after_two_things",
+    }  # fmt: skip
     domain = load_domain(name)
     ungrounded: list[str] = []
     undiagnosed: list[str] = []
+    slips: list[str] = []
     for kind in domain.kinds:
         for task in domain.generate_tasks(1000, seed=0, kinds=[kind]):
             messages, verification = gold_messages(domain, task)
@@ -207,8 +215,15 @@ def test_gold_is_grounded_and_diagnosed_on_1000_tasks_per_kind(name):
             ungrounded += [f"{kind} {task.id}: {f.describe()}" for f in ungrounded_facts(schemas + messages)]
             if verification.components.get("diagnosis", 1.0) < 1.0:
                 undiagnosed.append(f"{kind} {task.id}: {verification.details.get('diagnosis')}")
+            slips += [
+                f"{kind} {task.id}: {slip.name} in {m['content'][:120]!r}"
+                for m in messages
+                if m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)
+                for slip in find_grammar(m["content"], m["role"])
+            ]
     assert not ungrounded, f"{len(ungrounded)} ungrounded facts, e.g. {ungrounded[:5]}"
     assert not undiagnosed, f"{len(undiagnosed)} fixes before evidence, e.g. {undiagnosed[:5]}"
+    assert not slips, f"{len(slips)} grammar slips, e.g. {slips[:5]}"
 
 
 # ---- a confirmation the user declines --------------------------------------------------------
