@@ -311,7 +311,7 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
     """Gold chats have no grammar slip of the known classes, and acting kinds open in varied words.
 
     The corpus-wide figures (stock sentences, repeated turns) need a corpus: `toolgym inspect`."""
-    from toolgym.generators.inspection import find_grammar
+    from toolgym.generators.inspection import grammar_findings
     from toolgym.generators.inspection.metrics import openings
 
     for kind in _kinds(domain, options):
@@ -320,11 +320,9 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
         finding.checked = len(tasks)
         rows = [{"domain": domain.name, "kind": kind, "messages": _rollout(domain, task).messages} for task in tasks]
         finding.failures += [
-            f"{task.id}: {match.name} in the {message['role']}'s {match.text!r}"
-            for task, row in zip(tasks, rows, strict=True)
-            for message in row["messages"]
-            if message.get("role") in ("user", "assistant") and isinstance(message.get("content"), str)
-            for match in find_grammar(message["content"], message["role"])
+            f"{name} in {tally.turns} turn(s), e.g. {tally.examples[0]!r}"
+            for name, tally in grammar_findings(rows, examples=1).items()
+            if tally.turns
         ]
         if not kind.startswith("no_tool/") and len(tasks) >= 20:
             for figures in openings(rows).values():
