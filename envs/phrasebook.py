@@ -66,6 +66,8 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_done": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
+        "user_report_lead": (),
+        "user_report_after": (),
         "user_needs_guidance": (),
         "irrelevant_request": (),
         "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language"),
