@@ -70,7 +70,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_report_after": (),
         "user_needs_guidance": (),
         "irrelevant_request": (),
-        "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language"),
+        "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language", "skill", "occasion"),
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose"),
