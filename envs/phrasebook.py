@@ -74,7 +74,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose"),
-        "reason_ask": ("labels",),
+        "reason_ask": ("labels", "tools", "purpose"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
         "reason_reply": ("source", "facts"),
