@@ -1,34 +1,30 @@
-"""The vehicle domain: members and the items they hold.
-
-Written by `toolgym new-domain vehicle` as a working start: every kind has a tiny example and
-the domain passes `toolgym check vehicle`. Rename the tables, tools and phrasings to your
-world, keep `toolgym check` green after each change, and bump `version` when tools, policy,
-world or rewards change.
-"""
+"""The vehicle domain: an in-car assistant controlling one car of a fleet, within the car's own
+limits (the tools refuse what the car cannot do) and the policy's rules (what it must not do)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .tables import Item, Member
+from .rules import POLICY_VALUES
+from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
-from .world import build_world
+from .world import NOW, build_world
 
 DOMAIN = Domain(
+    enforce_ground_truth=True,
     name="vehicle",
     version=0,
-    description="Members and their items: look them up, pause and resume them.",
-    scope="your membership and its items",  # said when declining a request no tool serves
+    description="An in-car assistant: doors, engine, climate, lights, cruise, navigation, charging and media",
+    scope="this car's doors, engine, climate, lights, cruise control, navigation, charging, media and driver profiles",
     folder=Path(__file__).parent,
-    tables=[Member, Item],
+    tables=ALL_TABLES,
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=dt.datetime(2025, 3, 1, 9, 0),  # the world's fixed clock: world.now, {{ today }} in the policy
+    now=NOW,
     sizes=("small", "default"),
-    policy_values={"item_id_example": "I00042"},  # extra names for policy.md.j2
+    policy_values=POLICY_VALUES,
 )

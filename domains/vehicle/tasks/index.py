@@ -1,42 +1,117 @@
-"""What generators draw from, listed once per built world (generators must stay ~1 ms)."""
+"""What generators draw from: every car of a built world with all its rows, read once per world."""
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolgym.envs import World, world_index
 
-from ..tables import Item, ItemBase, Member, MemberBase
+from ..tables import (
+    ClimateZone,
+    ClimateZoneBase,
+    Door,
+    DoorBase,
+    DriverProfile,
+    DriverProfileBase,
+    Place,
+    PlaceBase,
+    ServiceRecord,
+    ServiceRecordBase,
+    Tyre,
+    TyreBase,
+    Vehicle,
+    VehicleBase,
+)
+
+
+@dataclass(frozen=True)
+class Car:
+    """One car as it was built, with its doors, zones, tyres, nearby places, profiles and service log."""
+
+    v: VehicleBase
+    doors: tuple[DoorBase, ...]
+    zones: dict[str, ClimateZoneBase]
+    tyres: tuple[TyreBase, ...]
+    places: dict[str, tuple[PlaceBase, ...]]  # by category, nearest first
+    profiles: tuple[DriverProfileBase, ...]
+    service: tuple[ServiceRecordBase, ...]  # newest first
+    units: str  # of the loaded profile: metric | imperial
+
+    @property
+    def id(self) -> str:
+        return self.v.id
+
+    @property
+    def moving(self) -> bool:
+        return self.v.speed_kmh > 0
+
+    @property
+    def parked(self) -> bool:
+        return self.v.gear == "P" and self.v.speed_kmh == 0
+
+    @property
+    def electric(self) -> bool:
+        return self.v.powertrain == "electric"
+
+    @property
+    def imperial(self) -> bool:
+        return self.units == "imperial"
+
+    def unlocked(self) -> list[str]:
+        return [d.position for d in self.doors if not d.locked]
+
+    def named_places(self, category: str) -> list[PlaceBase]:
+        """Places of the category whose name no other place of this car shares (a driver can name them)."""
+        found = self.places.get(category, ())
+        names = [p.name for p in found]
+        return [p for p in found if names.count(p.name) == 1]
 
 
 @dataclass
 class Index:
-    members: dict[str, MemberBase]
-    items: dict[str, ItemBase]
-    items_of: dict[str, list[ItemBase]]
+    cars: list[Car]
+    _where: dict[str, list[Car]] = field(default_factory=dict)
 
-    def active(self, *, can_pause: bool = True) -> list[ItemBase]:
-        """Active items; with can_pause, only those of members the policy lets pause (no balance)."""
-        return [
-            i for i in self.items.values() if i.status == "active" and (not can_pause or not self.owes(i.member_id))
-        ]
+    def where(self, name: str, fits) -> list[Car]:  # type: ignore[no-untyped-def]
+        """The cars that fit, listed once per world under `name`."""
+        found = self._where.get(name)
+        if found is None:
+            found = self._where[name] = [c for c in self.cars if fits(c)]
+        return found
 
-    def paused(self) -> list[ItemBase]:
-        return [i for i in self.items.values() if i.status == "paused"]
 
-    def owes(self, member_id: str) -> bool:
-        return self.members[member_id].balance > 0
-
-    def named_by_title(self, item: ItemBase) -> bool:
-        """Whether the item's title is the only one of its kind on the member's account."""
-        return Counter(i.title for i in self.items_of[item.member_id])[item.title] == 1
+def _grouped(rows: list, key: str = "vehicle_id") -> dict[str, list]:  # type: ignore[type-arg]
+    out: dict[str, list] = {}  # type: ignore[type-arg]
+    for row in rows:
+        out.setdefault(getattr(row, key), []).append(row)
+    return out
 
 
 @world_index
 def index_of(world: World) -> Index:
-    items = {i.id: i for i in world.select(Item)}
-    items_of: dict[str, list[ItemBase]] = {}
-    for item in items.values():
-        items_of.setdefault(item.member_id, []).append(item)
-    return Index({m.id: m for m in world.select(Member)}, items, items_of)
+    doors = _grouped(world.select(Door, order_by="id"))
+    zones = _grouped(world.select(ClimateZone, order_by="id"))
+    tyres = _grouped(world.select(Tyre, order_by="id"))
+    places = _grouped(world.select(Place, order_by=["distance_km", "id"]))
+    profiles = _grouped(world.select(DriverProfile, order_by="id"))
+    service = _grouped(world.select(ServiceRecord))
+    cars = []
+    for v in world.select(Vehicle, order_by="id"):
+        by_category: dict[str, list[PlaceBase]] = {}
+        for place in places.get(v.id, []):
+            by_category.setdefault(place.category, []).append(place)
+        own = profiles.get(v.id, [])
+        loaded = next((p for p in own if p.id == v.profile_id), None)
+        cars.append(
+            Car(
+                v=v,
+                doors=tuple(doors.get(v.id, [])),
+                zones={z.zone: z for z in zones.get(v.id, [])},
+                tyres=tuple(tyres.get(v.id, [])),
+                places={k: tuple(p) for k, p in by_category.items()},
+                profiles=tuple(own),
+                service=tuple(sorted(service.get(v.id, []), key=lambda r: r.date, reverse=True)),
+                units=loaded.units if loaded else "metric",
+            )
+        )
+    return Index(cars)
