@@ -101,11 +101,10 @@ def parallel(ctx: GenContext) -> Task:
 
 def together(ctx: GenContext, parts: list[Piece]) -> Piece:
     """One request asking for all `parts`; their calls in one step; one reply saying every result."""
-    phrases = ctx.domain.phrasebook
     request = parts[0].request
     for part in parts[1:]:
         request = f"{request} {ctx.say('and_also')} {part.request}"
-    said = [phrases.say(p.reply.intent, ctx.seed + i, **p.reply.vars) for i, p in enumerate(parts)]
+    said = [_result_only(ctx, p.reply) for p in parts]
     return Piece(
         request=request,
         goal=" ".join(p.goal for p in parts),
@@ -115,6 +114,13 @@ def together(ctx: GenContext, parts: list[Piece]) -> Piece:
         keys=frozenset().union(*(p.keys for p in parts)),
         setup=[e for p in parts for e in p.setup],
     )
+
+
+def _result_only(ctx: GenContext, reply: Utterance) -> str:
+    """A reply's sentence that states the result (`result_*`), without its acknowledgement and aside:
+    several are said together under one acknowledgement."""
+    name = f"result_{reply.intent.removeprefix('reply_')}"
+    return ctx.say(name if name in ctx.domain.phrasebook.intents() else reply.intent, **reply.vars)
 
 
 MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, start_engine, airport_ready, load_profile,

@@ -31,7 +31,7 @@ def _missing_temp(ctx: GenContext, car: Car) -> Piece | None:
     return pieces.missing_info(
         ctx.say("req_missing_temp", zone=slot(ctx, f"say_zone_{zone}")),
         f"Change the temperature of {ZONE_NAMES[zone]}; you have not said to what.",
-        ["temperature"],
+        ["target temperature"],
     )
 
 
@@ -40,7 +40,7 @@ def _missing_window(ctx: GenContext, car: Car) -> Piece | None:
     return pieces.missing_info(
         ctx.say("req_missing_window", window=slot(ctx, f"say_window_{which}")),
         "Open a window part way; you have not said how far.",
-        ["how far to open it"],
+        ["opening percentage"],
     )
 
 
@@ -51,13 +51,13 @@ def missing_info(ctx: GenContext) -> Task:
 
 
 def _bad_temp(ctx: GenContext, car: Car) -> Piece | None:
-    value = ctx.pick((10.0, 12.0, 14.0, 15.0, 15.5, 30.5, 31.0, 32.0, 35.0, 40.0, 21.3, 22.7, 19.2, 24.8))
+    value = ctx.pick((10, 12, 14, 15, 15.5, 30.5, 31, 32, 35, 40, 21.3, 22.7, 19.2, 24.8))
     zone = ctx.pick(ZONES)
     return pieces.invalid_value(
         ctx.say("req_temperature", zone=slot(ctx, f"say_zone_{zone}"), temp=slot(ctx, "temp_c", t=f"{value:g}")),
         f"Set {ZONE_NAMES[zone]} to {value:g} °C.",
         parameter="temperature_c", value=value, label="temperature",
-        problem=ctx.say("problem_temp", low=f"{rules.TEMP_MIN_C:g}", high=f"{rules.TEMP_MAX_C:g}", step=f"{rules.TEMP_STEP_C:g}"),
+        problem=slot(ctx, "problem_temp", low=f"{rules.TEMP_MIN_C:g}", high=f"{rules.TEMP_MAX_C:g}", step=f"{rules.TEMP_STEP_C:g}"),
     )
 
 
@@ -69,7 +69,7 @@ def _bad_cruise(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_cruise", speed=f"{value} km/h"),
         f"Set cruise control to {value} km/h.",
         parameter="speed_kmh", value=value, label="cruise speed",
-        problem=ctx.say("problem_cruise", low=rules.CRUISE_MIN_KMH, high=rules.CRUISE_MAX_KMH, step=rules.CRUISE_STEP_KMH),
+        problem=slot(ctx, "problem_cruise", low=rules.CRUISE_MIN_KMH, high=rules.CRUISE_MAX_KMH, step=rules.CRUISE_STEP_KMH),
     )
 
 
@@ -81,7 +81,7 @@ def _bad_limit(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_charge_limit", percent=value),
         f"Set the charge limit to {value}%.",
         parameter="percent", value=value, label="charge limit",
-        problem=ctx.say("problem_limit", low=rules.CHARGE_LIMIT_MIN, high=rules.CHARGE_LIMIT_MAX, step=rules.CHARGE_LIMIT_STEP),
+        problem=slot(ctx, "problem_limit", low=rules.CHARGE_LIMIT_MIN, high=rules.CHARGE_LIMIT_MAX, step=rules.CHARGE_LIMIT_STEP),
     )
 
 
@@ -93,7 +93,7 @@ def _bad_volume(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_volume", level=value, way="up"),
         f"Set the volume to {value}.",
         parameter="level", value=value, label="volume",
-        problem=ctx.say("problem_volume", high=rules.VOLUME_MAX),
+        problem=slot(ctx, "problem_volume", high=rules.VOLUME_MAX),
     )
 
 
@@ -109,7 +109,7 @@ def _status_read() -> list:  # type: ignore[type-arg]
 
 def _refuse(ctx: GenContext, request: str, goal: str, rule: str, tool: str, arguments: dict, read: bool) -> Piece:  # type: ignore[type-arg]
     return pieces.policy_refusal(
-        request, goal, rule=ctx.say(rule),
+        request, goal, rule=slot(ctx, rule),
         forbidden=[Forbidden(reason=f"broke the policy: {rule}", tool=tool, arguments=arguments)],
         steps=_status_read() if read else [],
     )

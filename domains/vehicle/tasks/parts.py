@@ -73,4 +73,6 @@ def on_car(ctx: GenContext, car: Car, parts: list[Piece], *, setup: list[WorldEd
 def slot(ctx: GenContext, intent: str, **values: Any) -> str:
     """A phrase said inside a sentence ('the back left window'): as rendered, but not capitalised."""
     text = ctx.say(intent, **values)
+    if text.startswith(("I ", "I'")):  # the pronoun keeps its capital
+        return text
     return text[:1].lower() + text[1:]

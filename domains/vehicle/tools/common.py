@@ -7,7 +7,7 @@ from typing import Literal
 from toolgym.envs import World
 from toolgym.errors import ToolError
 
-from ..tables import SESSION_ID, CabinSession, DriverProfile, Vehicle, VehicleBase
+from ..tables import SESSION_ID, CabinSession, DriverProfile, Place, PlaceBase, Vehicle, VehicleBase
 
 Position = Literal["front_left", "front_right", "rear_left", "rear_right"]
 Zone = Literal["driver", "passenger", "rear_left", "rear_right"]
@@ -31,3 +31,11 @@ def driver_units(world: World, car: VehicleBase) -> str:
 
 def moving(car: VehicleBase) -> bool:
     return car.speed_kmh > 0
+
+
+def place_near(world: World, car: VehicleBase, place_id: str) -> PlaceBase:
+    """A place known near this car (places are listed per car, with distances from it)."""
+    place = world.require(Place, place_id, "place")
+    if place.vehicle_id != car.id:
+        raise ToolError(f"place {place_id} is not near this car; search_places lists the places that are")
+    return place

@@ -11,8 +11,8 @@ from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
 from .. import rules
-from ..tables import Door, DoorBase, DriverProfile, Place, Vehicle, VehicleBase
-from .common import POSITIONS, Position, moving, this_car
+from ..tables import Door, DoorBase, DriverProfile, Vehicle, VehicleBase
+from .common import POSITIONS, Position, moving, place_near, this_car
 
 
 @tool(writes=True)
@@ -142,9 +142,7 @@ def set_navigation(world: World, place_id: str) -> dict[str, Any]:
         place_id: The place id from search_places or find_nearest, such as 'L00042'.
     """
     car = this_car(world)
-    place = world.require(Place, place_id, "place")
-    if place.vehicle_id != car.id:
-        raise ToolError(f"place {place_id} is not near this car; search_places lists the places that are")
+    place = place_near(world, car, place_id)
     world.update(Vehicle, car.id, nav_place_id=place.id)
     return {"destination": place.name, "address": place.address, "distance_km": place.distance_km, "eta_min": place.drive_min}
 

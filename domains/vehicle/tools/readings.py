@@ -20,7 +20,7 @@ from ..tables import (
     Tyre,
 )
 from ..units import Unit, convert
-from .common import driver_units, this_car
+from .common import driver_units, place_near, this_car
 
 PlaceCategory = Literal["airport", "office", "hotel", "restaurant", "mall", "charger", "tyre_shop", "fuel_station"]
 
@@ -106,9 +106,7 @@ def estimate_trip_range(world: World, place_id: str) -> dict[str, Any]:
         place_id: The place id from search_places or find_nearest, such as 'L00042'.
     """
     car = this_car(world)
-    place = world.require(Place, place_id, "place")
-    if place.vehicle_id != car.id:
-        raise ToolError(f"place {place_id} is not near this car; search_places lists the places that are")
+    place = place_near(world, car, place_id)
     margin = round(car.range_km - place.distance_km, 1)
     return {
         "place_id": place.id,
