@@ -17,11 +17,11 @@ VOLUME_MOVING_MAX = 30
 LOW_TYRE_PSI = 3  # a tyre this far below its recommended pressure is low
 
 POLICY_VALUES = {
-    "temp_min": TEMP_MIN_C, "temp_max": TEMP_MAX_C, "temp_step": TEMP_STEP_C,
+    "temp_min": f"{TEMP_MIN_C:g}", "temp_max": f"{TEMP_MAX_C:g}", "temp_step": f"{TEMP_STEP_C:g}",
     "cruise_min": CRUISE_MIN_KMH, "cruise_max": CRUISE_MAX_KMH, "cruise_step": CRUISE_STEP_KMH,
     "trunk_max": TRUNK_MAX_KMH, "volume_max": VOLUME_MAX,
     "charge_min": CHARGE_LIMIT_MIN, "charge_max": CHARGE_LIMIT_MAX, "charge_step": CHARGE_LIMIT_STEP,
-    "seat_heat_max": SEAT_HEAT_MAX, "comfort_step": COMFORT_STEP_C, "cruise_policy_max": CRUISE_POLICY_MAX_KMH,
+    "seat_heat_max": SEAT_HEAT_MAX, "comfort_step": f"{COMFORT_STEP_C:g}", "cruise_policy_max": CRUISE_POLICY_MAX_KMH,
     "volume_moving_max": VOLUME_MOVING_MAX, "low_tyre": LOW_TYRE_PSI,
     "brands": ["Cabin Assistant", "DriveMate", "the in-car assistant", "CarPilot"],
 }

@@ -25,7 +25,8 @@ def unlock(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_unlock", door=slot(ctx, f"say_door_{door}")),
         goal=f"Unlock {DOOR_WORDS[door]}.",
-        steps=[agent(call("unlock_doors", door=door), confirm=f"unlock {DOOR_WORDS[door]}")],
+        steps=[agent(call("get_vehicle_status")),  # the policy: never while moving, so the speed is read first
+               agent(call("unlock_doors", door=door), confirm=f"unlock {DOOR_WORDS[door]}")],
         reply=Utterance(intent="reply_unlocked", vars={"door": DOOR_WORDS[door]}),
         outputs=["unlocked"],
         keys=frozenset({"doors"}),
@@ -49,7 +50,7 @@ def trunk(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_trunk_open"),
         goal="Open the trunk.",
-        steps=[agent(call("set_trunk", action="open"), confirm="open the trunk")],
+        steps=[agent(call("get_vehicle_status")), agent(call("set_trunk", action="open"), confirm="open the trunk")],
         reply=Utterance(intent="reply_trunk", vars={"state": "open"}),
         outputs=["open"],
         keys=frozenset({"trunk"}),
@@ -84,7 +85,7 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_stop"),
         goal="Turn the engine off.",
-        steps=[agent(call("stop_engine"), confirm="turn the engine off")],
+        steps=[agent(call("get_vehicle_status")), agent(call("stop_engine"), confirm="turn the engine off")],
         reply=Utterance(intent="reply_stopped", vars={}),
         outputs=["off"],
         keys=frozenset({"engine"}),
