@@ -3,6 +3,8 @@ cruise control, navigation, charging and driver profiles. Guarded writes carry `
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from .. import rules
@@ -16,13 +18,24 @@ DOOR_WORDS = {"front_left": "the driver's door", "front_right": "the front passe
 DESTINATIONS = ("airport", "hotel", "restaurant", "office", "mall", "charger")
 
 
+DECLINE_SHARE = 0.15  # of guarded actions, the driver hears what will happen and says no
+
+
+def _declined(ctx: GenContext, piece: Piece, reply: Utterance, outputs: list[str]) -> Piece:
+    """Sometimes the driver says no once told what will happen: no call, and the reply says what stays."""
+    if ctx.rng.random() >= DECLINE_SHARE:
+        return piece
+    steps = [*piece.steps[:-1], piece.steps[-1].model_copy(update={"declined": True})]
+    return replace(piece, steps=steps, reply=reply, outputs=outputs)
+
+
 def unlock(ctx: GenContext, car: Car) -> Piece | None:
     if car.moving:
         return None
     door = ctx.pick(("all", "all", "front_left", "front_right", "rear_left", "rear_right"))
     if door != "all" and door in car.unlocked():
         return None
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_unlock", door=slot(ctx, f"say_door_{door}")),
         goal=f"Unlock {DOOR_WORDS[door]}.",
         steps=[agent(call("get_vehicle_status")),  # the policy: never while moving, so the speed is read first
@@ -31,6 +44,7 @@ def unlock(ctx: GenContext, car: Car) -> Piece | None:
         outputs=["unlocked"],
         keys=frozenset({"doors"}),
     )
+    return _declined(ctx, piece, Utterance(intent="reply_unlock_declined", vars={"door": DOOR_WORDS[door]}), ["locked"])
 
 
 def trunk(ctx: GenContext, car: Car) -> Piece | None:
@@ -82,7 +96,7 @@ def start_engine(ctx: GenContext, car: Car) -> Piece | None:
 def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
     if not car.v.engine_on or car.moving:
         return None
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_stop"),
         goal="Turn the engine off.",
         steps=[agent(call("get_vehicle_status")), agent(call("stop_engine"), confirm="turn the engine off")],
@@ -90,6 +104,7 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
         outputs=["off"],
         keys=frozenset({"engine"}),
     )
+    return _declined(ctx, piece, Utterance(intent="reply_stop_declined", vars={}), ["running"])
 
 
 def cruise(ctx: GenContext, car: Car) -> Piece | None:
@@ -175,14 +190,16 @@ def start_charging(ctx: GenContext, car: Car) -> Piece | None:
     v = car.v
     if not car.electric or not v.at_charger or v.charging or v.battery_pct >= v.charge_limit_pct:
         return None
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_charge_start"),
         goal="Start charging.",
-        steps=[agent(call("get_vehicle_status")), agent(call("start_charging"), confirm="start charging the battery")],
+        steps=[agent(call("get_vehicle_status")),
+               agent(call("start_charging"), confirm=f"start charging the battery from {v.battery_pct}% up to {v.charge_limit_pct}%")],
         reply=Utterance(intent="reply_charging", vars={"battery": v.battery_pct, "limit": v.charge_limit_pct}),
         outputs=[f"{v.charge_limit_pct}%"],
         keys=frozenset({"charging", "charge_limit"}),
     )
+    return _declined(ctx, piece, Utterance(intent="reply_charge_declined", vars={"battery": v.battery_pct}), [f"{v.battery_pct}%"])
 
 
 def stop_charging(ctx: GenContext, car: Car) -> Piece | None:
