@@ -12,22 +12,15 @@ import toolgym
 from toolgym.envs import World
 
 VEHICLE = "vehicle"
-
-
-@pytest.fixture(scope="module")
-def domain():
-    return toolgym.load_domain(VEHICLE)
+domain = pytest.fixture(scope="module")(lambda: toolgym.load_domain(VEHICLE))
 
 
 @pytest.fixture(scope="module")
 def index(domain):
+    """The small world's fleet as the generators see it (cars parked, idling and driving)."""
     from toolgym.domains.vehicle.tasks.index import index_of
 
-    world = World(domain.template(0, "small"))
-    try:
-        return index_of(world)
-    finally:
-        world.close()
+    return index_of(World(domain.template(0, "small")))
 
 
 def _in_car(domain, car_id: str, **state) -> World:
