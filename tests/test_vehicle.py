@@ -127,3 +127,16 @@ def test_gymnasium_make_gives_the_vehicle_env():
     assert {"start_engine", "set_cruise_control", "convert_units", "set_charge_limit"} <= names
     assert observation[0]["role"] == "system"
     env.close()
+
+
+def test_every_task_on_a_moving_car_carries_the_moving_minefields(domain):
+    from toolgym.verifiers import verify
+
+    tasks = domain.generate_tasks(30, seed=4, kinds=["single"], size="small")
+    task = next(t for t in tasks if any(f.tool == "stop_engine" for f in t.forbidden))
+    assert {f.tool for f in task.forbidden} >= {"unlock_doors", "stop_engine", "set_lights"}
+    messages = _rollout(task).messages
+    assert verify(task, messages).value == 1.0
+    stop = {"role": "assistant", "content": None, "tool_calls": [{"id": "s", "type": "function", "function": {
+        "name": "stop_engine", "arguments": {}}}]}  # fmt: skip
+    assert verify(task, messages[:-2] + [stop] + messages[-2:]).value == 0.0

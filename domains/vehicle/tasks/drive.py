@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolgym.envs import GenContext, Piece, Step, Utterance, call
+from toolgym.envs import Forbidden, GenContext, Piece, Step, Utterance, call
 
 from .. import rules
 from ..units import convert
@@ -43,6 +43,7 @@ def unlock(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_unlocked", vars={"door": DOOR_WORDS[door]}),
         outputs=["unlocked"],
         keys=frozenset({"doors"}),
+        forbidden=[] if door == "all" else [Forbidden(reason="unlocked more doors than the driver asked", tool="unlock_doors", arguments={"door": "all"})],
     )
     return _declined(ctx, piece, Utterance(intent="reply_unlock_declined", vars={"door": DOOR_WORDS[door]}), ["locked"])
 
