@@ -1,34 +1,33 @@
-"""The travel domain: members and the items they hold.
+"""Travel: flights, hotels, fare rules, loyalty points, time zones and currencies.
 
-Written by `toolgym new-domain travel` as a working start: every kind has a tiny example and
-the domain passes `toolgym check travel`. Rename the tables, tools and phrasings to your
-world, keep `toolgym check` green after each change, and bump `version` when tools, policy,
-world or rewards change.
+A traveller books, changes and cancels flights and hotels; fare rules decide what is allowed and
+what it costs (basic economy cannot change; cancelling within 24 hours of booking is free;
+insurance only at booking). Times are stored in UTC and shown in each airport's zone by the
+tools; amounts in other currencies come only from the conversion tool.
 """
 
-from __future__ import annotations
-
-import datetime as dt
 from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .tables import Item, Member
+from .catalogue import NOW, POLICY_VALUES
+from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
 from .world import build_world
 
 DOMAIN = Domain(
+    enforce_ground_truth=True,
     name="travel",
     version=0,
-    description="Members and their items: look them up, pause and resume them.",
-    scope="your membership and its items",  # said when declining a request no tool serves
+    description="Skyward travel desk: flights, hotels, fare rules, loyalty points",
+    scope="your flights, hotel stays, bookings, seats, bags, insurance and loyalty points",
     folder=Path(__file__).parent,
-    tables=[Member, Item],
+    tables=ALL_TABLES,
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=dt.datetime(2025, 3, 1, 9, 0),  # the world's fixed clock: world.now, {{ today }} in the policy
+    now=NOW,
     sizes=("small", "default"),
-    policy_values={"item_id_example": "I00042"},  # extra names for policy.md.j2
+    policy_values=POLICY_VALUES,
 )
