@@ -29,6 +29,7 @@ from .writes import (
     book_hotel,
     cancel,
     change_date,
+    handoff,
     price_in_currency,
     redeem,
     select_seat,
@@ -63,6 +64,7 @@ SINGLE_WRITES: list[Builder] = [
     _on_booking("insurable", lambda b: b.recent and not b.insurance, add_insurance),
     _on_booking("cancel", lambda b: True, cancel),
     _on_traveller(redeem),
+    _on_traveller(handoff),
 ]
 MULTI_STEP: list[Builder] = [
     _on_traveller(book_cheapest_direct),

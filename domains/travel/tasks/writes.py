@@ -274,3 +274,24 @@ def price_in_currency(ctx: GenContext, index: Index) -> Piece | None:
                             vars={**piece.reply.vars, "currency": currency, "converted": f"{converted:.2f}"})  # fmt: skip
     piece.outputs = [best.row.flight_number, f"{converted:.2f}"]
     return piece
+
+
+HANDOFF_REASONS = ("group_booking", "special_assistance", "lost_luggage", "complaint")
+
+
+def handoff(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece:
+    """What only a person can do (a group, assistance, lost bags, a complaint): a hand-off, with consent."""
+    reason = ctx.pick(HANDOFF_REASONS)
+    return Piece(
+        subject=t.traveller_id,
+        request=ctx.say(f"ask_handoff_{reason}"),
+        goal="Get passed to a person who can help with this.",
+        steps=[agent(call("transfer_to_human", traveller_id=t.traveller_id, reason=reason),
+                     confirm=ctx.say("action_handoff", reason=ctx.say(f"handoff_{reason}")))],  # fmt: skip
+        reply=Utterance(intent="done_handoff", vars={"ticket": HANDOFF_TICKET}),
+        outputs=[HANDOFF_TICKET],
+        keys=frozenset({t.traveller_id + ":handoff"}),
+    )
+
+
+HANDOFF_TICKET = "HT700001"  # the first hand-off of an episode (no hand-off is built)

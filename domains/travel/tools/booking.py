@@ -259,18 +259,19 @@ def redeem_points(world: World, traveller_id: str, reward: Reward) -> dict[str, 
     return {**redemption.model_dump(), "points_left": after.points}
 
 
+HandoffReason = Literal["group_booking", "special_assistance", "lost_luggage", "complaint"]
+
+
 @tool(writes=True)
-def transfer_to_human(world: World, summary: str, traveller_id: str | None = None) -> dict[str, Any]:
-    """Hand the conversation to a human travel agent, with a summary of what the traveller needs.
+def transfer_to_human(world: World, traveller_id: str, reason: HandoffReason) -> dict[str, Any]:
+    """Hand the traveller to a human travel agent for what the tools do not cover: groups of more than
+    9, special assistance at the airport, lost luggage, or a complaint.
 
     Args:
-        summary: What the traveller needs and what has been done so far.
-        traveller_id: The traveller id, if identified.
+        traveller_id: The traveller id, such as 'TR0042'.
+        reason: Why a person is needed.
     """
-    if not summary.strip():
-        raise ToolError("summary is empty; say what the traveller needs")
+    traveller = world.require(Traveller, traveller_id.strip().upper(), "traveller")
     ticket = f"HT{world.new_id('handoff', start=700001)}"
-    world.insert(Handoff, {"ticket_id": ticket, "traveller_id": traveller_id, "summary": summary.strip()})
-    return {"ticket_id": ticket, "status": "a human agent will take over"}
-
-
+    world.insert(Handoff, {"ticket_id": ticket, "traveller_id": traveller.traveller_id, "summary": reason})
+    return {"ticket_id": ticket, "reason": reason, "status": "a human agent will take over"}
