@@ -9,7 +9,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Task, call, draw, pieces
 
 from ..catalogue import FREE_CANCEL_HOURS, PASSPORT_VALID_MONTHS, SEAT_LETTERS, SEAT_ROWS
 from .index import Index, index_of
-from .parts import agent, assemble, cabin_label, city, day_text
+from .parts import agent, assemble, cabin_label, city, clause, day_text
 from .reads import booking_fact
 from .writes import passport_ok
 
@@ -55,17 +55,17 @@ def invalid_value(ctx: GenContext) -> Task:
     if draw_ < 0.4:
         bad: object = _bad_seat(ctx)
         request = ctx.say("ask_seat", booking=b.booking_id, seat=bad, side="")
-        parameter, label, problem = "seat", "seat", ctx.say("problem_seat", rows=SEAT_ROWS)
+        parameter, label, problem = "seat", "seat", clause(ctx, "problem_seat", rows=SEAT_ROWS)
     elif draw_ < 0.7:
         bad = ctx.rng.randint(4, 7)
         request = ctx.say("ask_bags", booking=b.booking_id, bags=bad)
-        parameter, label, problem = "bags", "number of bags", ctx.say("problem_bags")
+        parameter, label, problem = "bags", "number of bags", clause(ctx, "problem_bags")
     else:
         origin, destination = ctx.pick(index.routes)
         bad = ctx.pick(BAD_CABINS)
         request = ctx.say("ask_cheapest", origin=city(origin), destination=city(destination),
                           day=day_text(ctx.pick(index.dates)), cabin=bad)  # fmt: skip
-        parameter, label, problem = "cabin", "cabin", ctx.say("problem_cabin")
+        parameter, label, problem = "cabin", "cabin", clause(ctx, "problem_cabin")
     piece = pieces.invalid_value(request, "Ask for something with a value that does not exist.", parameter=parameter,
                                  value=bad, label=label, problem=problem)  # fmt: skip
     if parameter == "bags":  # said with its unit; the spec keeps the number the tool would get
@@ -82,7 +82,7 @@ def _basic_change(ctx: GenContext, index: Index) -> Piece:
     return pieces.policy_refusal(
         ctx.say("ask_change_date", booking=b.booking_id, day=day_text(day)),
         f"Move basic economy booking {b.booking_id} to {day_text(day)}.",
-        rule=ctx.say("rule_basic_change"),
+        rule=clause(ctx, "rule_basic_change"),
         forbidden=[Forbidden(reason="basic economy fares cannot be changed", tool="change_flight_date")],
         subject=b.traveller_id,
         facts=[booking_fact(b.booking_id)],
@@ -95,7 +95,7 @@ def _late_insurance(ctx: GenContext, index: Index) -> Piece:
     return pieces.policy_refusal(
         ctx.say("ask_insurance", booking=b.booking_id),
         f"Add insurance to booking {b.booking_id}, booked days ago.",
-        rule=ctx.say("rule_insurance", hours=FREE_CANCEL_HOURS),
+        rule=clause(ctx, "rule_insurance", hours=FREE_CANCEL_HOURS),
         forbidden=[Forbidden(reason="insurance is sold only at booking", tool="add_insurance")],
         subject=b.traveller_id,
         facts=[booking_fact(b.booking_id)],
@@ -111,7 +111,7 @@ def _someone_elses(ctx: GenContext, index: Index) -> Piece:
     return pieces.policy_refusal(
         ctx.say(write[0], **v),
         f"Act on booking {b.booking_id}, which is not yours.",
-        rule=ctx.say("rule_own_bookings"),
+        rule=clause(ctx, "rule_own_bookings"),
         forbidden=[Forbidden(reason="the booking belongs to another traveller", tool=write[1])],
         subject=asker,
         facts=[booking_fact(b.booking_id)],
@@ -130,7 +130,7 @@ def _expiring_passport(ctx: GenContext, index: Index) -> Piece | None:
     return pieces.policy_refusal(
         ctx.say("ask_book_points", origin=city(origin), destination=city(destination), day=day_text(day), cabin=cabin_label(cabin)),
         f"Book a flight from {city(origin)} to {city(destination)} on {day_text(day)}.",
-        rule=ctx.say("rule_passport", months=PASSPORT_VALID_MONTHS),
+        rule=clause(ctx, "rule_passport", months=PASSPORT_VALID_MONTHS),
         forbidden=[Forbidden(reason="the passport expires too soon for this trip", tool="book_flight")],
         subject=t.traveller_id,
         steps=[agent(call("get_traveller_profile", traveller_id=t.traveller_id))],

@@ -87,3 +87,13 @@ def assemble(ctx: GenContext, parts: list[Piece], *, withhold: float = 0.3, **op
     requests[0] = f"{opening} {requests[0]}".strip()
     scenario = task.scenario.model_copy(update={"persona": persona, "requests": requests})
     return task.model_copy(update={"scenario": scenario})
+
+
+def clause(ctx: GenContext, intent: str, **values: Any) -> str:
+    """A phrase said inside another sentence (an action to confirm, a rule, a problem): rendered
+    text opens with a capital, which mid-sentence it must not."""
+    text = ctx.say(intent, **values)
+    word = text.split(" ", 1)[0]
+    if word == "A" or (len(word) > 1 and word[1:].islower()):  # 'Book' -> 'book'; 'I', ids like 'SW214' stay
+        return text[:1].lower() + text[1:]
+    return text

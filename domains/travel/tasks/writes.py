@@ -21,7 +21,7 @@ from ..catalogue import (
 )
 from ..tools.common import money2
 from .index import BookingInfo, Index, TravellerInfo, can_pay_points, cheapest
-from .parts import agent, cabin_label, city, day_text, flight_vars
+from .parts import agent, cabin_label, city, clause, day_text, flight_vars
 from .reads import booking_fact
 
 SEAT_LETTERS = "ABCDEF"
@@ -47,7 +47,7 @@ def select_seat(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         goal=f"Get seat {seat} on booking {b.booking_id}.",
         facts=[booking_fact(b.booking_id)],
         steps=[agent(call("select_seat", booking_id=b.booking_id, seat=seat),
-                     confirm=ctx.say("action_seat", seat=seat, booking=b.booking_id))],  # fmt: skip
+                     confirm=clause(ctx, "action_seat", seat=seat, booking=b.booking_id))],  # fmt: skip
         reply=Utterance(intent="done_seat", vars={"seat": seat, "booking": b.booking_id}),
         outputs=[seat],
         keys=frozenset({b.booking_id}),
@@ -69,7 +69,7 @@ def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),  # the fare rule's free bags and fee, read first
             agent(call("add_baggage", booking_id=b.booking_id, bags=bags),
-                  confirm=ctx.say("action_bags", bags=bags, booking=b.booking_id, free=rule.free_bags, fee=rule.bag_fee)),
+                  confirm=clause(ctx, "action_bags", bags=bags, booking=b.booking_id, free=rule.free_bags, fee=rule.bag_fee)),
         ],  # fmt: skip
         reply=Utterance(intent="done_bags", vars={"bags": bags, "booking": b.booking_id, "fee": fee}),
         outputs=[money(fee)],
@@ -87,7 +87,7 @@ def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         facts=[booking_fact(b.booking_id)],
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),
-            agent(call("add_insurance", booking_id=b.booking_id), confirm=ctx.say("action_insurance", booking=b.booking_id)),
+            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id)),
         ],
         reply=Utterance(intent="done_insurance", vars={"booking": b.booking_id, "price": price}),
         outputs=[money(price)],
@@ -103,7 +103,7 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
     steps += [
         agent(call("quote_cancellation", booking_id=b.booking_id)),
         agent(call("cancel_booking", booking_id=b.booking_id),
-              confirm=ctx.say("action_cancel", booking=b.booking_id, refund=refund, fee=fee)),
+              confirm=clause(ctx, "action_cancel", booking=b.booking_id, refund=refund, fee=fee)),
     ]  # fmt: skip
     intent = "ask_cancel_trip" if by_route else "ask_cancel"
     return Piece(
@@ -140,7 +140,7 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
             agent(call("get_booking", booking_id=b.booking_id)),
             agent(call("search_flights", origin=old.origin, destination=old.destination, date=day.isoformat(), cabin=b.cabin)),
             agent(call("change_flight_date", booking_id=b.booking_id, new_flight_id=new.flight_id),
-                  confirm=ctx.say("action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
+                  confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
         ],  # fmt: skip
         reply=Utterance(intent="done_change", vars={**nv, "booking": b.booking_id, "charged": charged}),
         outputs=[new.row.flight_number, money(charged)],
@@ -162,7 +162,7 @@ def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         steps=[
             agent(call("get_traveller_profile", traveller_id=t.traveller_id)),
             agent(call("redeem_points", traveller_id=t.traveller_id, reward=reward.reward),
-                  confirm=ctx.say("action_redeem", reward=reward.label, points=str(reward.points), balance=str(t.points))),
+                  confirm=clause(ctx, "action_redeem", reward=reward.label, points=str(reward.points), balance=str(t.points))),
         ],  # fmt: skip
         reply=Utterance(intent="done_redeem", vars={"reward": reward.label, "left": str(left), "points": str(reward.points)}),
         outputs=[str(left)],
@@ -209,7 +209,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
             agent(call("get_traveller_profile", traveller_id=t.traveller_id)),
             agent(call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin,
                        direct_only=True)),
-            agent(call("book_flight", **args), confirm=ctx.say(f"action_book_{how}", insured=insurance, **v)),
+            agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v)),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance}),
         outputs=[best.row.flight_number] + ([str(points_for(price))] if points else [money(price)]),
@@ -244,7 +244,7 @@ def book_hotel(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
             agent(call("search_hotels", city=town, check_in=check_in.isoformat(), check_out=check_out.isoformat(),
                        max_nightly_rate=budget)),
             agent(call("book_hotel", traveller_id=t.traveller_id, hotel_id=hotel.hotel_id, check_in=check_in.isoformat(),
-                       check_out=check_out.isoformat(), method_id=t.card.method_id), confirm=ctx.say("action_book_hotel", **v)),
+                       check_out=check_out.isoformat(), method_id=t.card.method_id), confirm=clause(ctx, "action_book_hotel", **v)),
         ],  # fmt: skip
         reply=Utterance(intent="done_book_hotel", vars=v),
         outputs=[hotel.name, money(total)],
@@ -287,7 +287,7 @@ def handoff(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece:
         request=ctx.say(f"ask_handoff_{reason}"),
         goal="Get passed to a person who can help with this.",
         steps=[agent(call("transfer_to_human", traveller_id=t.traveller_id, reason=reason),
-                     confirm=ctx.say("action_handoff", reason=ctx.say(f"handoff_{reason}")))],  # fmt: skip
+                     confirm=clause(ctx, "action_handoff", reason=clause(ctx, f"handoff_{reason}")))],  # fmt: skip
         reply=Utterance(intent="done_handoff", vars={"ticket": HANDOFF_TICKET}),
         outputs=[HANDOFF_TICKET],
         keys=frozenset({t.traveller_id + ":handoff"}),
