@@ -111,6 +111,13 @@ class Index:
     def confirmed(self, name: str, fits: Any = lambda b: True) -> list[BookingInfo]:
         return self.where(f"booking:{name}", self.bookings, lambda b: b.status == "confirmed" and fits(b))
 
+    def soon(self) -> list[FlightInfo]:
+        """Flights of the next three days: the ones a traveller asks the status of."""
+        found = self._where.get("soon")
+        if found is None:
+            found = self._where["soon"] = [f for f in self.flights.values() if f.row.depart_date <= self.dates[2]]
+        return found
+
     def flights_on(self, origin: str, destination: str, date: dt.date) -> list[FlightInfo]:
         return self.by_route_date.get((origin, destination, date), [])
 

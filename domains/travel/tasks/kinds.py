@@ -49,7 +49,7 @@ def _on_booking(name: str, fits: Callable[[BookingInfo], bool], build: Callable[
 
 def _on_traveller(build: Callable[..., Piece | None]) -> Builder:
     def builder(ctx: GenContext, index: Index) -> Piece | None:
-        return build(ctx, index, ctx.pick(list(index.travellers.values())))
+        return build(ctx, index, ctx.pick(index.where("travellers", list(index.travellers.values()), bool)))
 
     return builder
 

@@ -31,7 +31,7 @@ def _status_vars(f: FlightInfo) -> tuple[dict, list[str]]:
 
 def flight_status(ctx: GenContext, index: Index) -> Piece:
     """How a flight of the next days stands: on time, delayed (new local time) or cancelled."""
-    soon = index.where("soon", list(index.flights.values()), lambda f: f.row.depart_date <= index.dates[2])
+    soon = index.soon()
     f = ctx.pick(soon)
     v, outputs = _status_vars(f)
     return Piece(
@@ -194,7 +194,7 @@ def three_hotels(ctx: GenContext, index: Index) -> Piece:
 
 
 def two_statuses(ctx: GenContext, index: Index) -> Piece:
-    soon = index.where("soon", list(index.flights.values()), lambda f: f.row.depart_date <= index.dates[2])
+    soon = index.soon()
     first, second = ctx.rng.sample(soon, 2)
     lines, outputs = [], []
     for f in (first, second):

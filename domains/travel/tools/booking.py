@@ -27,6 +27,7 @@ from ..tables import (
 )
 from .common import (
     Cabin,
+    cancellable_booking,
     cancellation_terms,
     check_seat,
     flight_booking,
@@ -35,7 +36,6 @@ from .common import (
     parse_date,
     require_flight,
     require_hotel,
-    traveller_booking,
 )
 
 Reward = Literal["lounge_pass", "wifi_pass", "bag_voucher", "upgrade_voucher", "hotel_night"]
@@ -137,9 +137,7 @@ def cancel_booking(world: World, booking_id: str) -> dict[str, Any]:
     Args:
         booking_id: The booking id, such as 'FB100042' or 'HB200042'.
     """
-    booking = traveller_booking(world, booking_id)
-    if booking.status != "confirmed":
-        raise ToolError(f"booking {booking.booking_id} is {booking.status}; only a confirmed booking can be cancelled")
+    booking = cancellable_booking(world, booking_id)
     terms = cancellation_terms(world, booking)
     if isinstance(booking, HotelBookingBase):
         hotel = require_hotel(world, booking.hotel_id)

@@ -112,6 +112,13 @@ def traveller_booking(world: World, booking_id: str) -> FlightBookingBase | Hote
     return found
 
 
+def cancellable_booking(world: World, booking_id: str) -> FlightBookingBase | HotelBookingBase:
+    booking = traveller_booking(world, booking_id)
+    if booking.status != "confirmed":
+        raise ToolError(f"booking {booking.booking_id} is {booking.status}; only a confirmed booking can be cancelled")
+    return booking
+
+
 def flight_booking(world: World, booking_id: str, doing: str) -> FlightBookingBase:
     """A confirmed flight booking, for a change (`doing`) that only confirmed flight bookings allow."""
     found = traveller_booking(world, booking_id)

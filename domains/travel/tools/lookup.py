@@ -23,6 +23,7 @@ from .common import (
     Currency,
     airport_code,
     amount_paid,
+    cancellable_booking,
     cancellation_terms,
     flight_view,
     money2,
@@ -38,6 +39,13 @@ def _brief(t: TravellerBase) -> dict[str, Any]:
             "loyalty_number": t.loyalty_number, "tier": t.tier}  # fmt: skip
 
 
+def _find(world: World, column: str, value: str, hint: str) -> dict[str, Any]:
+    found = world.select(Traveller, {column: value}, limit=1)
+    if not found:
+        raise ToolError(f"no traveller has the {column.replace('_', ' ')} {value!r}; {hint}")
+    return _brief(found[0])
+
+
 @tool
 def find_traveller_by_email(world: World, email: str) -> dict[str, Any]:
     """Find a traveller by the email address on their profile.
@@ -45,10 +53,7 @@ def find_traveller_by_email(world: World, email: str) -> dict[str, Any]:
     Args:
         email: The traveller's email address, such as 'ana.lopez42@example.com'.
     """
-    found = world.select(Traveller, {"email": email.strip().lower()}, limit=1)
-    if not found:
-        raise ToolError(f"no traveller has the email {email!r}; check the spelling or try the loyalty number")
-    return _brief(found[0])
+    return _find(world, "email", email.strip().lower(), "check the spelling or try the loyalty number")
 
 
 @tool
@@ -58,10 +63,7 @@ def find_traveller_by_loyalty_number(world: World, loyalty_number: str) -> dict[
     Args:
         loyalty_number: The loyalty number: 'SK' and 7 digits, such as 'SK4821930'.
     """
-    found = world.select(Traveller, {"loyalty_number": loyalty_number.strip().upper()}, limit=1)
-    if not found:
-        raise ToolError(f"no traveller has the loyalty number {loyalty_number!r}; it is 'SK' and 7 digits, such as SK4821930")
-    return _brief(found[0])
+    return _find(world, "loyalty_number", loyalty_number.strip().upper(), "it is 'SK' and 7 digits, such as SK4821930")
 
 
 @tool
@@ -213,9 +215,7 @@ def quote_cancellation(world: World, booking_id: str) -> dict[str, Any]:
     Args:
         booking_id: The booking id, such as 'FB100042' or 'HB200042'.
     """
-    booking = traveller_booking(world, booking_id)
-    if booking.status != "confirmed":
-        raise ToolError(f"booking {booking.booking_id} is {booking.status}; only a confirmed booking can be cancelled")
+    booking = cancellable_booking(world, booking_id)
     return cancellation_terms(world, booking)
 
 
