@@ -87,6 +87,18 @@ class BookingInfo:
     invoice_total: float
 
 
+@dataclass(frozen=True)
+class StayInfo:
+    """A confirmed hotel booking, its hotel's city, and what cancelling it now refunds."""
+
+    booking_id: str
+    traveller_id: str
+    hotel: str
+    city: str
+    check_in: dt.date
+    terms: dict[str, Any]
+
+
 @dataclass
 class Index:
     travellers: dict[str, TravellerInfo]
@@ -95,7 +107,7 @@ class Index:
     dates: list[dt.date]
     bookings: list[BookingInfo]
     hotels_by_city: dict[str, list[HotelBase]]
-    hotel_bookings: list[Any]
+    stays: list[StayInfo]
     taken_seats: set[tuple[str, str]]
     cities: list[str]
     countries: dict[str, str]  # airport code -> country
@@ -166,6 +178,7 @@ def index_of(world: World) -> Index:
     hotels: dict[str, list[HotelBase]] = defaultdict(list)
     for h in world.select(Hotel, order_by=("nightly_rate", "hotel_id")):
         hotels[h.city].append(h)
+    hotel_by_id = {h.hotel_id: h for found in hotels.values() for h in found}
     countries = {code: country for code, country in world.query("SELECT code, country FROM airport")}
     return Index(
         travellers=travellers,
@@ -174,7 +187,8 @@ def index_of(world: World) -> Index:
         dates=sorted({d for _, _, d in by_route_date}),
         bookings=bookings,
         hotels_by_city=dict(hotels),
-        hotel_bookings=world.select(HotelBooking),
+        stays=[StayInfo(h.booking_id, h.traveller_id, hotel_by_id[h.hotel_id].name, hotel_by_id[h.hotel_id].city, h.check_in,
+                        cancellation_terms(world, h)) for h in world.select(HotelBooking) if h.status == "confirmed"],
         taken_seats=taken,
         cities=sorted(hotels),
         countries=countries,

@@ -20,7 +20,7 @@ from ..catalogue import (
     points_for,
 )
 from ..tools.common import money2
-from .index import BookingInfo, Index, TravellerInfo, can_pay_points, cheapest
+from .index import BookingInfo, Index, StayInfo, TravellerInfo, can_pay_points, cheapest
 from .parts import agent, cabin_label, city, clause, day_text, flight_vars
 from .reads import booking_fact
 
@@ -116,6 +116,25 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
         outputs=[b.booking_id, money(refund)],
         keys=frozenset({b.booking_id, f"{b.flight.row.origin}{b.flight.row.destination}{b.flight.row.depart_date}"}),
         forbidden=[Forbidden(reason="the traveller asked to cancel, not to change", tool="change_flight_date")],
+    )
+
+
+def cancel_stay(ctx: GenContext, index: Index, stay: StayInfo) -> Piece:
+    """A hotel booking cancelled: free up to two days before check-in, one night charged after."""
+    refund, fee = stay.terms["refund"], stay.terms["fee"]
+    return Piece(
+        subject=stay.traveller_id,
+        request=ctx.say("ask_cancel", booking=stay.booking_id),
+        goal=f"Cancel your stay at {stay.hotel} (booking {stay.booking_id}).",
+        facts=[booking_fact(stay.booking_id)],
+        steps=[
+            agent(call("quote_cancellation", booking_id=stay.booking_id)),
+            agent(call("cancel_booking", booking_id=stay.booking_id),
+                  confirm=clause(ctx, "action_cancel", booking=stay.booking_id, refund=refund, fee=fee)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_cancel", vars={"booking": stay.booking_id, "refund": refund, "fee": fee}),
+        outputs=[stay.booking_id, money(refund)],
+        keys=frozenset({stay.booking_id, f"{stay.city}:hotels"}),
     )
 
 
