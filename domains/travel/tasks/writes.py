@@ -25,6 +25,8 @@ from .parts import agent, cabin_label, city, clause, day_text, flight_vars
 from .reads import booking_fact
 
 SEAT_LETTERS = "ABCDEF"
+DECLINE_SHARE = 0.15  # date changes the traveller turns down once told the fee and fare: the gold changes nothing
+DECLINE_NOTHING_BACK = 0.5  # cancellations that would refund nothing, turned down once the quote is heard
 
 
 def _card_words(t: TravellerInfo) -> dict[str, str]:
@@ -106,14 +108,20 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
               confirm=clause(ctx, "action_cancel", booking=b.booking_id, refund=refund, fee=fee)),
     ]  # fmt: skip
     intent = "ask_cancel_trip" if by_route else "ask_cancel"
+    reply = Utterance(intent="done_cancel", vars={"booking": b.booking_id, "refund": refund, "fee": fee})
+    outputs = [b.booking_id, money(refund)]
+    if refund == 0 and ctx.rng.random() < DECLINE_NOTHING_BACK:  # told nothing comes back, the traveller keeps it
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_cancel", vars={"booking": b.booking_id})
+        outputs = [b.booking_id]
     return Piece(
         subject=b.traveller_id,
         request=ctx.say(intent, booking=b.booking_id, origin=v["origin"], destination=v["destination"], day=v["dep_day"]),
         goal=f"Cancel the booking of your flight from {v['origin']} to {v['destination']} on {v['dep_day']}.",
         facts=[] if by_route else [booking_fact(b.booking_id)],
         steps=steps,
-        reply=Utterance(intent="done_cancel", vars={"booking": b.booking_id, "refund": refund, "fee": fee}),
-        outputs=[b.booking_id, money(refund)],
+        reply=reply,
+        outputs=outputs,
         keys=frozenset({b.booking_id, f"{b.flight.row.origin}{b.flight.row.destination}{b.flight.row.depart_date}"}),
         forbidden=[Forbidden(reason="the traveller asked to cancel, not to change", tool="change_flight_date")],
     )
@@ -150,19 +158,26 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
     difference = money2(max(0.0, new.price(b.cabin) - b.fare_paid))
     charged = money2(rule.change_fee + difference)
     nv = flight_vars(new)
+    steps = [
+        agent(call("get_booking", booking_id=b.booking_id)),
+        agent(call("search_flights", origin=old.origin, destination=old.destination, date=day.isoformat(), cabin=b.cabin)),
+        agent(call("change_flight_date", booking_id=b.booking_id, new_flight_id=new.flight_id),
+              confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
+    ]  # fmt: skip
+    reply = Utterance(intent="done_change", vars={**nv, "booking": b.booking_id, "charged": charged})
+    outputs = [new.row.flight_number, money(charged)]
+    if ctx.rng.random() < DECLINE_SHARE:  # the fee and fare heard, the traveller keeps the flight they have
+        steps[-1] = steps[-1].model_copy(update={"declined": True})
+        reply = Utterance(intent="declined_change", vars={"booking": b.booking_id, **flight_vars(b.flight)})
+        outputs = [b.booking_id]
     return Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_change_date", booking=b.booking_id, day=day_text(day)),
         goal=f"Move booking {b.booking_id} to the cheapest flight on {day_text(day)}.",
         facts=[booking_fact(b.booking_id)],
-        steps=[
-            agent(call("get_booking", booking_id=b.booking_id)),
-            agent(call("search_flights", origin=old.origin, destination=old.destination, date=day.isoformat(), cabin=b.cabin)),
-            agent(call("change_flight_date", booking_id=b.booking_id, new_flight_id=new.flight_id),
-                  confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
-        ],  # fmt: skip
-        reply=Utterance(intent="done_change", vars={**nv, "booking": b.booking_id, "charged": charged}),
-        outputs=[new.row.flight_number, money(charged)],
+        steps=steps,
+        reply=reply,
+        outputs=outputs,
         keys=frozenset({b.booking_id, f"{old.origin}{old.destination}{day}", f"{old.origin}{old.destination}{old.depart_date}"}),
         forbidden=[Forbidden(reason="the traveller asked to change the date, not cancel", tool="cancel_booking")],
     )
