@@ -136,3 +136,19 @@ def test_the_env_is_registered():
     assert observation[0]["role"] == "system" and "basic economy" in observation[0]["content"].lower()
     assert {"book_flight", "convert_currency", "change_flight_date"} <= {t["function"]["name"] for t in info["tools"]}
     env.close()
+
+
+def test_bag_fees_and_insurance_follow_the_fare(domain, index):
+    economy = next(b for b in index.confirmed("any") if b.cabin == "economy" and b.bags == 0 and not b.insurance)
+    world = World(domain.template(0, "small"))
+    try:
+        _, bags = _call(domain, world, "add_baggage", booking_id=economy.booking_id, bags=2)
+        assert bags["fee"] == 35.0  # one bag is free on economy, the second costs the fare rule's fee
+        error, _ = _call(domain, world, "add_baggage", booking_id=economy.booking_id, bags=2)
+        assert "at most 3" in error
+        _, insured = _call(domain, world, "add_insurance", booking_id=economy.booking_id)
+        assert insured["price"] == round(economy.fare_paid * 0.07, 2)
+        _, invoice = _call(domain, world, "get_invoice", booking_id=economy.booking_id)
+        assert invoice["total"] == round(economy.fare_paid + 35.0 + insured["price"], 2)
+    finally:
+        world.close()

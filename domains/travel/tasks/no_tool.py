@@ -39,7 +39,7 @@ def missing_info(ctx: GenContext) -> Task:
 
 # ---- invalid_value -----------------------------------------------------------------------------
 
-BAD_CABINS = ("first class", "premium economy", "first", "economy plus", "premium")
+BAD_CABINS = ("first class", "premium economy", "first", "economy comfort", "premium", "main cabin extra")
 
 
 def _bad_seat(ctx: GenContext) -> str:
