@@ -1,34 +1,33 @@
-"""The banking domain: members and the items they hold.
+"""Banking: identity first, limits and consent before money moves, answers from the bank's own articles.
 
-Written by `toolgym new-domain banking` as a working start: every kind has a tiny example and
-the domain passes `toolgym check banking`. Rename the tables, tools and phrasings to your
-world, keep `toolgym check` green after each change, and bump `version` when tools, policy,
-world or rewards change.
+The agent verifies the caller (`verify_identity`) before any account data is shown; tools show
+masked card and account numbers only; fees and product terms come from the knowledge base.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .tables import Item, Member
+from .rules import NOW, POLICY_VALUES
+from .tables import ALL_TABLES
 from .tasks import GENERATORS
-from .tools import TOOLS
+from .tools import ALL_TOOLS
 from .world import build_world
 
 DOMAIN = Domain(
+    enforce_ground_truth=True,
     name="banking",
     version=0,
-    description="Members and their items: look them up, pause and resume them.",
-    scope="your membership and its items",  # said when declining a request no tool serves
+    description="Retail banking support: identity, accounts, cards, transfers, disputes and the bank's own articles",
+    scope="your bank accounts, cards, payments and transfers, loans, statements and our products and fees",
     folder=Path(__file__).parent,
-    tables=[Member, Item],
+    tables=ALL_TABLES,
     build_world=build_world,
-    tools=TOOLS,
+    tools=ALL_TOOLS,
     generators=GENERATORS,
-    now=dt.datetime(2025, 3, 1, 9, 0),  # the world's fixed clock: world.now, {{ today }} in the policy
+    now=NOW,
     sizes=("small", "default"),
-    policy_values={"item_id_example": "I00042"},  # extra names for policy.md.j2
+    policy_values=POLICY_VALUES,
 )

@@ -1,10 +1,9 @@
-"""Banking task generators, one per kind (the engine provides irrelevant and unavailable)."""
-
-from __future__ import annotations
+"""Task generators of the banking domain, one per kind."""
 
 from toolgym.envs import irrelevant_task, unavailable_task_from
 
-from .acting import injection, multi_step, multi_turn, parallel, single
+from .injection import injection
+from .kinds import multi_step, multi_turn, parallel, single
 from .no_tool import invalid_value, missing_info, policy_refusal
 
 GENERATORS = {
@@ -12,10 +11,10 @@ GENERATORS = {
     "parallel": parallel,
     "multi_step": multi_step,
     "multi_turn": multi_turn,
+    "injection": injection,
     "no_tool/irrelevant": irrelevant_task,
     "no_tool/missing_info": missing_info,
-    "no_tool/unavailable": unavailable_task_from("single"),
+    "no_tool/unavailable": unavailable_task_from("multi_step"),
     "no_tool/invalid_value": invalid_value,
     "no_tool/policy_refusal": policy_refusal,
-    "injection": injection,
 }
