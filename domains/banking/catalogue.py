@@ -42,7 +42,10 @@ MERCHANTS = (
 BANKS = ("First Coastal Bank", "River Valley Credit Union", "Summit National", "Pinecrest Bank", "Union Harbor Bank",
          "Golden Plains Bank", "Bayview Savings", "Northgate Credit Union", "Redwood Trust", "Keystone Bank")  # fmt: skip
 CITIES = ("Portland", "Denver", "Austin", "Boston", "Seattle", "Chicago", "Atlanta", "Phoenix", "San Diego", "Miami",
-          "Nashville", "Columbus", "Raleigh", "Omaha", "Tucson", "Madison", "Boise", "Richmond", "Tampa", "Detroit")  # fmt: skip
+          "Nashville", "Columbus", "Raleigh", "Omaha", "Tucson", "Madison", "Boise", "Richmond", "Tampa", "Detroit",
+          "Albuquerque", "Baltimore", "Charlotte", "Cleveland", "Dallas", "El Paso", "Fresno", "Houston", "Indianapolis",
+          "Jacksonville", "Kansas City", "Las Vegas", "Louisville", "Memphis", "Milwaukee", "Minneapolis", "New Orleans",
+          "Oakland", "Pittsburgh", "Sacramento", "Salt Lake City", "San Antonio", "Spokane", "St. Louis", "Tulsa")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,12 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                 digits = f"{rng.randrange(10**9, 10**10)}"
             last4s.add(digits[-4:])
             credit = kind == "credit_card"
-            balance = round(rng.uniform(40, 2400) if credit else rng.uniform(150, 6000 if kind == "checking" else 18000), 2)
+            limit = float(rng.choice((2000, 3500, 5000, 8000))) if credit else 0.0
+            balance = round(rng.uniform(40, limit * 0.9) if credit else rng.uniform(150, 6000 if kind == "checking" else 18000), 2)
             yield Account, {
                 "account_id": account_id, "customer_id": customer_id, "product_id": product["product_id"], "kind": kind,
                 "number": digits, "nickname": rng.choice(NICKNAMES) if kind == "savings" else "", "balance": balance,
-                "credit_limit": float(rng.choice((2000, 3500, 5000, 8000))) if credit else 0.0,
+                "credit_limit": limit,
                 "status": "frozen" if rng.random() < 0.05 else "active",
                 "opened": TODAY - dt.timedelta(days=rng.randrange(200, 4000)),
             }  # fmt: skip

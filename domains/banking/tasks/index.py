@@ -24,6 +24,7 @@ class Acct:
     balance: float
     credit_limit: float
     status: str
+    opened: dt.date
 
     @property
     def spendable(self) -> bool:
@@ -45,12 +46,17 @@ class CardInfo:
     daily_limit: float
 
 
+# Categories of goods or services that can fail to arrive (a "not received" dispute)
+DELIVERED = frozenset({"shopping", "electronics", "home", "clothing", "travel", "books", "pets"})
+
+
 @dataclass(frozen=True)
 class Txn:
     txn_id: str
     account_id: str
     posted: dt.date
     merchant: str
+    category: str
     amount: float
 
 
@@ -152,11 +158,11 @@ def _group(rows, key: int) -> dict[str, list]:
 def index_of(world: World) -> Index:
     products = {pid: name for pid, name in world.query("SELECT product_id, name FROM product")}
     accounts = _group(world.query(
-        "SELECT customer_id, account_id, kind, product_id, number, balance, credit_limit, status FROM account ORDER BY account_id"), 0)
+        "SELECT customer_id, account_id, kind, product_id, number, balance, credit_limit, status, opened FROM account ORDER BY account_id"), 0)
     cards = _group(world.query(
         "SELECT customer_id, card_id, account_id, brand, number, status, daily_limit FROM card ORDER BY card_id"), 0)
     txns = _group(world.query(
-        "SELECT a.customer_id, t.txn_id, t.account_id, t.posted, t.merchant, t.amount FROM txn t "
+        "SELECT a.customer_id, t.txn_id, t.account_id, t.posted, t.merchant, t.category, t.amount FROM txn t "
         "JOIN account a ON a.account_id = t.account_id ORDER BY t.posted DESC, t.txn_id DESC"), 0)
     payees = _group(world.query("SELECT customer_id, payee_id, name, bank, account_number FROM payee ORDER BY payee_id"), 0)
     schedules = _group(world.query(
@@ -170,9 +176,9 @@ def index_of(world: World) -> Index:
     ):
         people.append(Person(
             customer_id=cid, name=name, phone=phone, dob=dob, id_last4=last4, security_answer=answer, email=email,
-            accounts=tuple(Acct(a, k, products[p], n[-4:], b, lim, s) for _, a, k, p, n, b, lim, s in accounts.get(cid, [])),
+            accounts=tuple(Acct(a, k, products[p], n[-4:], b, lim, s, dt.date.fromisoformat(o)) for _, a, k, p, n, b, lim, s, o in accounts.get(cid, [])),
             cards=tuple(CardInfo(c, a, br, n[-4:], s, lim) for _, c, a, br, n, s, lim in cards.get(cid, [])),
-            txns=tuple(Txn(t, a, dt.date.fromisoformat(d), m, amt) for _, t, a, d, m, amt in txns.get(cid, [])),
+            txns=tuple(Txn(t, a, dt.date.fromisoformat(d), m, c, amt) for _, t, a, d, m, c, amt in txns.get(cid, [])),
             payees=tuple(PayeeInfo(p, n, b, num[-4:]) for _, p, n, b, num in payees.get(cid, [])),
             schedules=tuple(Sched(s, f, t, amt, dt.date.fromisoformat(d)) for _, s, f, t, amt, d in schedules.get(cid, [])),
             loans=tuple(LoanInfo(lo, products[p], b, m, dt.date.fromisoformat(d)) for _, lo, p, b, m, d in loans.get(cid, [])),

@@ -8,13 +8,22 @@ from toolgym.envs import GenContext, Piece, Task, Utterance, call, draw, draw_ma
 
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, phrase
-from .reads import READS, balance, card_status, kb_question, loan_due, next_scheduled, spending
+from .reads import (
+    READS,
+    account_opened,
+    balance,
+    card_status,
+    kb_question,
+    loan_due,
+    next_scheduled,
+    spending,
+)
 from .writes import WRITES
 
 # One call answers or does it (after verifying): the quick reads and the one-step writes.
 SINGLE = (balance, card_status, loan_due, next_scheduled, kb_question, WRITES["new_payee"], WRITES["new_email"])
 # Find, then act on what was found.
-MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending,)
+MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending, account_opened)
 
 
 def _person(ctx: GenContext, index: Index) -> Person:

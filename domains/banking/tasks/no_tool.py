@@ -19,7 +19,7 @@ from ..rules import (
     STATEMENT_MONTHS,
     TODAY,
 )
-from .index import Index, Person, index_of
+from .index import DELIVERED, Index, Person, index_of
 from .parts import account_said, agent, assemble, card_said, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 
@@ -152,7 +152,7 @@ def _old_dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if sum(t.merchant == txn.merchant for t in person.txns_of(txn.account_id)) != 1:
         return None
     account = person.account(txn.account_id)
-    reason = ctx.pick(("wrong_amount", "not_received"))
+    reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
     return pieces.policy_refusal(
         ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=txn.posted.isoformat(), account=account_said(ctx, person, account)),
         f"Dispute the charge at {txn.merchant} from {txn.posted.isoformat()}.",

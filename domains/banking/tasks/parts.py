@@ -31,7 +31,7 @@ def identity_facts(person: Person, by_answer: bool) -> list[Fact]:
     if by_answer:
         facts.append(Fact(key="security_answer", value=person.security_answer, label="security answer", keywords=["security"]))
     else:
-        facts.append(Fact(key="id_last4", value=person.id_last4, label="last four digits of your id number", keywords=["id number", "last four"]))
+        facts.append(Fact(key="id_last4", value=person.id_last4, label="id number's last four", keywords=["id number", "last four"]))
     return facts
 
 

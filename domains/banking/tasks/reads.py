@@ -65,6 +65,20 @@ def spending(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
+def account_opened(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """When an account was opened: the list gives its id, the details give the date."""
+    account = ctx.pick(person.accounts)
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_opened", account=account_said(ctx, person, account)),
+        goal=f"Find out when you opened your {account.words} ending in {account.last4}.",
+        steps=[agent(call("list_accounts")), agent(call("get_account_details", account_id=account.account_id))],
+        reply=Utterance(intent="reply_opened", vars={"kind": account.words, "last4": account.last4, "opened": account.opened.isoformat()}),
+        outputs=[account.opened.isoformat()],
+        keys=frozenset({account.account_id}),
+    )
+
+
 def card_status(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if not person.cards:
         return None
@@ -126,4 +140,4 @@ def kb_question(ctx: GenContext, person: Person | None, index: Index) -> Piece |
     )
 
 
-READS = (balance, spending, card_status, loan_due, next_scheduled, kb_question)
+READS = (balance, spending, account_opened, card_status, loan_due, next_scheduled, kb_question)

@@ -9,7 +9,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, mo
 
 from ..rules import DISPUTE_WINDOW_DAYS, NOW, PAYEE_COOLING_OFF_HOURS, TODAY
 from ..tools.common import clock
-from .index import Index, Person
+from .index import DELIVERED, Index, Person
 from .parts import account_said, agent, card_said, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 
@@ -214,7 +214,7 @@ def dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if sum(t.merchant == txn.merchant for t in person.txns_of(txn.account_id)) != 1:
         return None
     account = person.account(txn.account_id)
-    reason = ctx.pick(("wrong_amount", "not_received"))
+    reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
     date = txn.posted.isoformat()
     return Piece(
         subject=person.customer_id,
