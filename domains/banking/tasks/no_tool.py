@@ -12,6 +12,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, dr
 from ..rules import (
     CARD_LIMIT_MAX,
     CARD_LIMIT_MIN,
+    DAILY_TRANSFER_LIMIT,
     DISPUTE_WINDOW_DAYS,
     NOW,
     PAYEE_COOLING_OFF_HOURS,
@@ -19,9 +20,10 @@ from ..rules import (
     STATEMENT_MONTHS,
     TODAY,
 )
-from .index import DELIVERED, Index, Person, index_of
+from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, card_said, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
+from .writes import disputed_charge, source_and_target
 
 # ---- missing_info ------------------------------------------------------------------------------
 
@@ -102,11 +104,10 @@ def invalid_value(ctx: GenContext) -> Task:
 
 
 def _over_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    sources = [a for a in person.spendable()]
-    if not sources or len(person.accounts) < 2:
+    pair = source_and_target(ctx, person, person.spendable())
+    if pair is None:
         return None
-    source = ctx.pick(sources)
-    target = ctx.pick([a for a in person.accounts if a.account_id != source.account_id])
+    source, target = pair
     amount = float(ctx.rng.randrange(int(PER_TRANSFER_LIMIT) // 50 + 1, 400) * 50)
     setup = []
     if source.balance < amount:  # the money is there: only the limit stands in the way
@@ -123,12 +124,42 @@ def _over_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
-def _frozen_account(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    sources = [a for a in person.accounts if a.kind != "credit_card"]
-    if not sources or len(person.accounts) < 2:
+def _over_daily_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """Earlier today's transfers plus this one would pass the daily limit (each within the per-transfer one)."""
+    pair = source_and_target(ctx, person, person.spendable())
+    if pair is None:
         return None
-    source = ctx.pick(sources)
-    target = ctx.pick([a for a in person.accounts if a.account_id != source.account_id])
+    source, target = pair
+    earlier = [float(ctx.rng.randrange(40, int(PER_TRANSFER_LIMIT) // 50 + 1) * 50) for _ in range(2)]
+    room = DAILY_TRANSFER_LIMIT - sum(earlier)
+    if room >= PER_TRANSFER_LIMIT:  # one more transfer within the per-transfer limit would still fit
+        return None
+    amount = float(ctx.rng.randrange(max(1, int(room) // 50 + 1), int(PER_TRANSFER_LIMIT) // 50 + 1) * 50)
+    if amount > PER_TRANSFER_LIMIT or amount <= room:
+        return None
+    made = [NOW - dt.timedelta(minutes=ctx.rng.randrange(20, 240)) for _ in earlier]
+    setup = [WorldEdit(table="transfer", insert={"transfer_id": f"X65000{i + 1}", "customer_id": person.customer_id,
+                                                 "from_account": source.account_id, "to_account": target.account_id,
+                                                 "amount": value, "made_at": when})
+             for i, (value, when) in enumerate(zip(earlier, made, strict=True))]  # fmt: skip
+    setup.append(WorldEdit(table="account", key=source.account_id, set={"balance": round(amount + ctx.rng.randrange(200, 6000), 2)}))
+    return pieces.policy_refusal(
+        ctx.say("ask_transfer_again", amount=amount, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
+        f"Move another {amount:,.2f} dollars today, after the transfers you made this morning.",
+        rule=phrase(ctx, "rule_daily_limit", limit=DAILY_TRANSFER_LIMIT),
+        forbidden=[Forbidden(reason="a transfer over the daily limit", tool="transfer_between_accounts"),
+                   Forbidden(reason="a payment over the daily limit", tool="pay_payee")],  # fmt: skip
+        subject=person.customer_id,
+        setup=setup,
+        steps=[agent(call("list_accounts"), call("list_recent_transfers"))],
+    )
+
+
+def _frozen_account(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    pair = source_and_target(ctx, person, [a for a in person.accounts if a.kind != "credit_card"])
+    if pair is None:
+        return None
+    source, target = pair
     amount = float(ctx.rng.randrange(2, 120) * 10)
     setup = [] if source.status == "frozen" else [WorldEdit(table="account", key=source.account_id, set={"status": "frozen"})]
     return pieces.policy_refusal(
@@ -144,22 +175,17 @@ def _frozen_account(ctx: GenContext, person: Person, index: Index) -> Piece | No
 
 
 def _old_dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    window = TODAY - dt.timedelta(days=DISPUTE_WINDOW_DAYS)
-    old = [t for t in person.txns if t.posted < window and t.amount > 0]
-    if not old:
+    found = disputed_charge(ctx, person, recent=False)
+    if found is None:
         return None
-    txn = ctx.pick(old)
-    if sum(t.merchant == txn.merchant for t in person.txns_of(txn.account_id)) != 1:
-        return None
-    account = person.account(txn.account_id)
-    reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
+    txn, _, request = found
     return pieces.policy_refusal(
-        ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=txn.posted.isoformat(), account=account_said(ctx, person, account)),
+        request,
         f"Dispute the charge at {txn.merchant} from {txn.posted.isoformat()}.",
         rule=phrase(ctx, "rule_dispute_window", days=DISPUTE_WINDOW_DAYS),
         forbidden=[Forbidden(reason="a dispute past the window", tool="open_dispute")],
         subject=person.customer_id,
-        steps=[agent(call("list_accounts")), agent(call("search_transactions", account_id=account.account_id, merchant=txn.merchant))],
+        steps=[agent(call("list_accounts")), agent(call("search_transactions", account_id=txn.account_id, merchant=txn.merchant))],
     )
 
 
@@ -218,7 +244,7 @@ def _full_number(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
-REFUSALS = (_over_limit, _frozen_account, _old_dispute, _cooling_off, _card_limit_out_of_range, _full_number)
+REFUSALS = (_over_limit, _over_daily_limit, _frozen_account, _old_dispute, _cooling_off, _card_limit_out_of_range, _full_number)
 
 
 def policy_refusal(ctx: GenContext) -> Task:

@@ -12,7 +12,6 @@ from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
-from toolgym.envs.phrasing import register_of
 
 from .index import Acct, CardInfo, Person, index_of
 
@@ -70,20 +69,16 @@ def card_said(ctx: GenContext, card: CardInfo) -> str:
 
 def assemble(ctx: GenContext, person: Person | None, parts: list[Piece], *, withhold: bool | None = None, **options: Any) -> Task:
     """The task of `parts`, the caller `person` verified first where a piece is about them."""
-    persona = ctx.persona()
-    parts = [replace(p, request=f"{ctx.say('next_request')} {p.request}") if i else p for i, p in enumerate(parts)]
-    parts = pieces.without_repeated_reads(ctx, parts)
-    task = engine_assemble(
+    ctx.persona()  # drawn first: the greeting and every request speak in its register
+    leads = [ctx.say("opening"), *(ctx.say("next_request") for _ in parts[1:])]
+    parts = [replace(p, request=f"{lead} {p.request}".strip()) for lead, p in zip(leads, parts, strict=True)]
+    return engine_assemble(
         ctx,
-        parts,
+        pieces.without_repeated_reads(ctx, parts),
         identify=by_identity,
         withhold_identity=ctx.rng.random() < 0.35 if withhold is None else withhold,
+        lead=False,  # the caller greets first, then asks, then says who they are
         goal_joiner=" Then ",
         closing="",
         **options,
     )
-    opening = ctx.say(ctx.domain.phrasebook.voiced("opening", register_of(persona)))
-    requests = list(task.scenario.requests)
-    requests[0] = f"{opening} {requests[0]}".strip()
-    scenario = task.scenario.model_copy(update={"persona": persona, "requests": requests})
-    return task.model_copy(update={"scenario": scenario})

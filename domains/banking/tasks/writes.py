@@ -9,11 +9,11 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, mo
 
 from ..rules import DISPUTE_WINDOW_DAYS, NOW, PAYEE_COOLING_OFF_HOURS, TODAY
 from ..tools.common import clock
-from .index import DELIVERED, Index, Person
+from .index import DELIVERED, Acct, Index, Person, Txn
 from .parts import account_said, agent, card_said, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 
-MAX_ACTING_AMOUNT = 4000  # every acting transfer stays well inside the limits, even two in one day
+MAX_ACTING_AMOUNT = 3000  # acting transfers stay inside the limits, even three in one day
 
 
 def draw_amount(ctx: GenContext, ceiling: float) -> float | None:
@@ -25,12 +25,19 @@ def draw_amount(ctx: GenContext, ceiling: float) -> float | None:
     return float(ctx.rng.randrange(1, int(top // step) + 1) * step) if top // step >= 1 else None
 
 
-def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    sources = [a for a in person.spendable() if a.balance >= 20]
+def source_and_target(ctx: GenContext, person: Person, sources: list[Acct]) -> tuple[Acct, Acct] | None:
+    """An account money leaves (one of `sources`) and another of the customer's that it goes to."""
     if not sources or len(person.accounts) < 2:
         return None
     source = ctx.pick(sources)
-    target = ctx.pick([a for a in person.accounts if a.account_id != source.account_id])
+    return source, ctx.pick([a for a in person.accounts if a.account_id != source.account_id])
+
+
+def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    pair = source_and_target(ctx, person, [a for a in person.spendable() if a.balance >= 20])
+    if pair is None:
+        return None
+    source, target = pair
     amount = draw_amount(ctx, source.balance * 0.9)
     if amount is None:
         return None
@@ -98,11 +105,10 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    sources = [a for a in person.spendable() if a.balance >= 50]
-    if not sources or len(person.accounts) < 2:
+    pair = source_and_target(ctx, person, [a for a in person.spendable() if a.balance >= 50])
+    if pair is None:
         return None
-    source = ctx.pick(sources)
-    target = ctx.pick([a for a in person.accounts if a.account_id != source.account_id])
+    source, target = pair
     amount = draw_amount(ctx, 1500)
     if amount is None:
         return None
@@ -205,20 +211,32 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
-def dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+def disputed_charge(ctx: GenContext, person: Person, recent: bool) -> tuple[Txn, str, str] | None:
+    """A charge inside (or past) the dispute window, the only one of its merchant on its account, so
+    the customer's words name it; its dispute reason, and the request."""
     window = TODAY - dt.timedelta(days=DISPUTE_WINDOW_DAYS)
-    recent = [t for t in person.txns if t.posted >= window and t.amount > 0]
-    if not recent:
+    charges = [t for t in person.txns if t.amount > 0 and (t.posted >= window) == recent]
+    if not charges:
         return None
-    txn = ctx.pick(recent)
+    txn = ctx.pick(charges)
     if sum(t.merchant == txn.merchant for t in person.txns_of(txn.account_id)) != 1:
         return None
-    account = person.account(txn.account_id)
     reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
+    said = account_said(ctx, person, person.account(txn.account_id))
+    request = ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=txn.posted.isoformat(), account=said)
+    return txn, reason, request
+
+
+def dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    found = disputed_charge(ctx, person, recent=True)
+    if found is None:
+        return None
+    txn, reason, request = found
+    account = person.account(txn.account_id)
     date = txn.posted.isoformat()
     return Piece(
         subject=person.customer_id,
-        request=ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=date, account=account_said(ctx, person, account)),
+        request=request,
         goal=f"Dispute the {money(txn.amount)} charge at {txn.merchant} on {date}.",
         steps=[
             agent(call("list_accounts")),

@@ -14,6 +14,7 @@ from .reads import (
     list_cards,
     list_loans,
     list_payees,
+    list_recent_transfers,
     list_scheduled_transfers,
     read_article,
     search_kb,
@@ -33,7 +34,7 @@ from .service import (
 
 ALL_TOOLS = [
     verify_identity, list_accounts, get_account_details, search_transactions, list_cards, list_payees,
-    list_scheduled_transfers, list_loans, search_kb, read_article,
+    list_scheduled_transfers, list_loans, list_recent_transfers, search_kb, read_article,
     transfer_between_accounts, pay_payee, add_payee, schedule_transfer, cancel_scheduled_transfer, make_loan_payment,
     freeze_card, unfreeze_card, report_card_lost, set_card_daily_limit, open_dispute, request_statement,
     update_contact_details, transfer_to_human,

@@ -6,8 +6,11 @@ base is public.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
@@ -129,6 +132,25 @@ def search_transactions(
         for t, p, m, c, a, memo in rows
     ]
     return {"account_id": account_id, "count": len(found), "total": cents(sum(t["amount"] for t in found)), "transactions": found}
+
+
+@tool
+def list_recent_transfers(world: World, days: Annotated[int, Field(ge=1, le=90, description="How many days back to look, 1 to 90.")] = 7) -> dict[str, Any]:
+    """The verified customer's transfers and payments of the last days, newest first, and what left their accounts today."""
+    customer = verified(world)
+    since = world.now - dt.timedelta(days=days)
+    rows = world.query(
+        "SELECT transfer_id, from_account, to_account, payee_id, amount, made_at FROM transfer "
+        "WHERE customer_id = ? AND made_at >= ? ORDER BY made_at DESC, transfer_id DESC",
+        [customer.customer_id, since.isoformat()],
+    )
+    transfers = [
+        {"transfer_id": t, "from_account": f, "to_account": to, "payee_id": p, "amount": a, "made_at": str(m)[:16].replace("T", " ")}
+        for t, f, to, p, a, m in rows
+    ]
+    today = world.now.date().isoformat()
+    sent_today = cents(sum(t["amount"] for t in transfers if t["made_at"].startswith(today)))
+    return {"transfers": transfers, "sent_today": sent_today}
 
 
 @tool
