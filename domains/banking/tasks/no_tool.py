@@ -29,9 +29,9 @@ from .writes import disputed_charge, source_and_target
 
 MISSING = (
     ("missing_payee_number", "payee's account number"),
-    ("missing_amount", "amount"),
+    ("missing_amount", "transfer amount"),
     ("missing_date", "transfer date"),
-    ("missing_merchant", "merchant"),
+    ("missing_merchant", "merchant name"),
 )
 
 
