@@ -57,6 +57,20 @@ def test_money_cannot_leave_a_frozen_account(banking):
     assert not world.diff()
 
 
+def test_recent_transfers_count_what_left_today(banking):
+    world = banking.new_world(size="small")
+    identity, _ = _customer(world)
+    _run(banking, world, "verify_identity", **identity)
+    accounts = json.loads(_run(banking, world, "list_accounts").content)
+    source = next(a for a in accounts if a["kind"] == "checking" and a["status"] == "active")
+    target = next(a for a in accounts if a["account_id"] != source["account_id"])
+    assert json.loads(_run(banking, world, "list_recent_transfers").content)["sent_today"] == 0
+    assert _run(banking, world, "transfer_between_accounts", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=12.5).error is None
+    recent = json.loads(_run(banking, world, "list_recent_transfers", days=1).content)
+    assert recent["sent_today"] == 12.5 and recent["transfers"][0]["amount"] == 12.5
+    assert _run(banking, world, "list_recent_transfers", days=0).error is not None  # 1 to 90 days
+
+
 def test_a_new_payee_waits_out_its_cooling_off_period(banking):
     world = banking.new_world(size="small")
     identity, _ = _customer(world)
@@ -71,9 +85,10 @@ def test_a_new_payee_waits_out_its_cooling_off_period(banking):
 def test_a_transfer_above_the_limit_is_refused_and_making_it_zeroes_the_score(banking):
     tasks = banking.generate_tasks(60, seed=3, kinds=["no_tool/policy_refusal"], size="small")
     # the over-limit refusal forbids any transfer and any payment (no splitting around the limit)
-    task = next(t for t in tasks if {(f.tool, bool(f.arguments)) for f in t.forbidden} == {("transfer_between_accounts", False), ("pay_payee", False)})
+    task = next(t for t in tasks if {(f.tool, bool(f.arguments)) for f in t.forbidden} == {("transfer_between_accounts", False), ("pay_payee", False)}
+                and "list_recent_transfers" not in {c.name for c in t.gold_calls()})  # fmt: skip
     messages, verification = gold_messages(banking, task)
-    assert verification.value == 1.0
+    assert verification.value == 1.0, verification.details
     accounts = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"kind"' in m["content"]))
     source = next(a for a in accounts if a["kind"] != "credit_card" and a["status"] == "active" and a["balance"] > 5000)
     target = next(a for a in accounts if a["account_id"] != source["account_id"])
