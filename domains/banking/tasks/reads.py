@@ -7,7 +7,7 @@ import datetime as dt
 from toolgym.envs import GenContext, Piece, Utterance, call, money
 
 from ..rules import TODAY
-from .index import Index, Person
+from .index import Acct, Index, Person, Sched
 from .parts import account_said, agent
 
 
@@ -111,11 +111,19 @@ def loan_due(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
-def next_scheduled(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+def a_schedule(ctx: GenContext, person: Person) -> tuple[Sched, Acct] | None:
+    """One of the customer's scheduled transfers and the account it pays into."""
     if not person.schedules:
         return None
     sched = ctx.pick(person.schedules)
-    target = person.account(sched.to_account)
+    return sched, person.account(sched.to_account)
+
+
+def next_scheduled(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    found = a_schedule(ctx, person)
+    if found is None:
+        return None
+    sched, target = found
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_scheduled", kind=target.words),

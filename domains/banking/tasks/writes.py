@@ -12,6 +12,7 @@ from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
 from .parts import account_said, agent, card_said, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
+from .reads import a_schedule
 
 MAX_ACTING_AMOUNT = 3000  # acting transfers stay inside the limits, even three in one day
 
@@ -131,10 +132,10 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    if not person.schedules:
+    found = a_schedule(ctx, person)
+    if found is None:
         return None
-    sched = ctx.pick(person.schedules)
-    target = person.account(sched.to_account)
+    sched, target = found
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_cancel_schedule", amount=sched.amount, date=sched.run_on.isoformat(), kind=target.words),

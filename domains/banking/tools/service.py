@@ -23,6 +23,11 @@ def _card_in(world: World, card_id: str, statuses: tuple[str, ...], doing: str):
     return card
 
 
+def _switch(world: World, card_id: str, before: str, after: str, doing: str) -> dict[str, Any]:
+    _card_in(world, card_id, (before,), doing)
+    return card_view(world.update(Card, card_id, status=after))
+
+
 @tool(writes=True)
 def freeze_card(world: World, card_id: str) -> dict[str, Any]:
     """Freeze an active card: it is declined everywhere until unfrozen.
@@ -30,8 +35,7 @@ def freeze_card(world: World, card_id: str) -> dict[str, Any]:
     Args:
         card_id: The card id from list_cards, such as 'K30001'.
     """
-    _card_in(world, card_id, ("active",), "be frozen")
-    return card_view(world.update(Card, card_id, status="frozen"))
+    return _switch(world, card_id, "active", "frozen", "be frozen")
 
 
 @tool(writes=True)
@@ -41,8 +45,7 @@ def unfreeze_card(world: World, card_id: str) -> dict[str, Any]:
     Args:
         card_id: The card id from list_cards, such as 'K30001'.
     """
-    _card_in(world, card_id, ("frozen",), "be unfrozen")
-    return card_view(world.update(Card, card_id, status="active"))
+    return _switch(world, card_id, "frozen", "active", "be unfrozen")
 
 
 @tool(writes=True)
