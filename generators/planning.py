@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import closing
 
 from toolgym.config import JobConfig
 from toolgym.envs.registry import list_domains, load_domain
@@ -55,31 +56,45 @@ def planned_count(config: JobConfig) -> int:
 
 
 def iter_planned(config: JobConfig) -> Iterator[Task]:
-    """Every task of the job in a fixed order, generated as it is consumed (memory stays flat)."""
-    seen: set[str] = set()
+    """Every task of the job in a fixed order, generated as it is consumed (memory stays flat).
+
+    With `output.dedup`, a lesson another world already gave (the same request and calls) is
+    dropped and that world draws on, a little past its share, so the kind still reaches its count.
+    """
+    seen: set[str] | None = set() if config.output.dedup else None
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
-            for task in _across_worlds(domain, kind, count, config):
-                if config.output.dedup:
-                    key = task.lesson_key()  # the same lesson in other words is dropped
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                yield task
+            yield from _across_worlds(domain, kind, count, config, seen)
 
 
 _SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
 
 
-def _across_worlds(domain, kind: str, count: int, config: JobConfig) -> Iterator[Task]:
+def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[str] | None) -> Iterator[Task]:
     """A kind's tasks spread evenly across the job's world seeds, so no world dominates."""
     seeds = config.world.all_seeds()
     for index, world_seed in enumerate(seeds):
         share = count // len(seeds) + (1 if index < count % len(seeds) else 0)
-        if share:
-            task_seed = config.seed + index * _SEED_STRIDE
-            yield from domain.iter_tasks(share, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
+        if not share:
+            continue
+        task_seed = config.seed + index * _SEED_STRIDE
+        # A task's draw depends only on its index, so asking for more keeps the first `share` as they
+        # were; the extra draws replace lessons another world gave, and are made only when needed.
+        extra = 0 if seen is None else max(10, share // 5)
+        drawn = domain.iter_tasks(share + extra, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
+        given = 0
+        with closing(drawn):  # closes the world copy when the share is reached early
+            for task in drawn:
+                if seen is not None:
+                    key = task.lesson_key()  # the same lesson in other words is dropped
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                yield task
+                given += 1
+                if given == share:
+                    break
 
 
 def plan_tasks(config: JobConfig) -> list[Task]:

@@ -76,3 +76,14 @@ def test_each_world_seed_has_its_own_date_and_its_history_counts_back_from_it(na
         assert str(now - dt.timedelta(days=60)) < str(newest).replace("T", " ") <= str(now), (seed, now, newest)
         task = domain.generate_tasks(1, seed=1, kinds=["single"], world_seed=seed, size="small")[0]
         assert task.world_seed == seed and now.strftime("%Y") in domain.policy(seed, "small", variant=task.seed)
+
+
+def test_a_lesson_another_world_gave_is_replaced_so_the_kind_reaches_its_count():
+    # off-topic requests do not depend on the world: four worlds drawing 100 each meet often
+    config = load_config({"domains": ["retail"], "world": {"seeds": [0, 1, 2, 3]}, "mix": {"kinds": {"no_tool/irrelevant": 400}}})
+    tasks = plan_tasks(config)
+    assert len(tasks) == 400 and len({t.lesson_key() for t in tasks}) == 400
+    assert Counter(t.world_seed for t in tasks) == {0: 100, 1: 100, 2: 100, 3: 100}
+    undeduplicated = load_config({**config.model_dump(), "output": {**config.output.model_dump(), "dedup": False}})
+    repeated = plan_tasks(undeduplicated)
+    assert len(repeated) == 400 and len({t.lesson_key() for t in repeated}) < 400  # the case the top-up answers
