@@ -84,6 +84,11 @@ currently_done = _finder(
     ),
 )
 
+# "Unfortunately, but I can't", "I'm afraid, but ...": a regret that already carries the contrast, then "but"
+but_after_regret = _finder(
+    "but_after_regret", re.compile(r"\b(?:Unfortunately|Regrettably|Sadly|I'm afraid|I’m afraid),?\s+but\b", re.IGNORECASE)
+)
+
 # "credit_card_7009466": an internal id (snake_case words then digits) said to the user
 raw_id = _finder("raw_payment_id", re.compile(r"\b[a-z]+(?:_[a-z]+)*_\d{3,}\b"))
 
@@ -113,6 +118,7 @@ GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "card_doubled": (brand_card, ("user", "assistant")),
     "a_before_vowel_or_plural": (article_a, ("user", "assistant")),
     "currently_finished_event": (currently_done, ("user", "assistant")),
+    "but_after_regret": (but_after_regret, ("user", "assistant")),
     "raw_payment_id": (raw_id, ("assistant",)),
     "it_after_two_things": (it_after_two_things, ("assistant",)),
 }

@@ -37,6 +37,11 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
         ["Order #W2663655 is currently delivered.", "Your items are currently shipped."],
         ["Order #W2663655 was delivered.", "The line is currently suspended.", "It is currently pending."],
     ),
+    "but_after_regret": (
+        ["Unfortunately, but I can't do that.", "I'm afraid, but that isn't possible.", "Regrettably but no."],
+        ["I'm sorry, but I can't do that.", "Unfortunately, I can't do that.", "I'm afraid I can't.",
+         "Sadly the store is closed, but we open at nine."],
+    ),
     "raw_payment_id": (
         ["Gift card gift_card_3963329 has a balance of $177.69.", "I charged credit_card_7009466."],
         ["Your gift card ending in 3329 has $177.69.", "Order #W2663655 is pending.", "Use snake_case names."],
