@@ -8,6 +8,8 @@ from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
 from toolgym.envs.phrasing import article, card, counted, join_words, polish, register_of
 from toolgym.errors import DomainError
 
+from .conftest import builtin_domains
+
 COMPOSED = """
 offer:
   ack: ["", "Sure.", "Got it."]
@@ -180,3 +182,15 @@ def test_every_ask_reads_as_a_request_for_every_label():
         for seed in range(min(book.combinations(intent), 800)):
             asking = request_text(book.say(intent, seed, labels=labels))
             assert all(label in asking for label in labels), (intent, book.say(intent, seed, labels=labels))
+
+
+@pytest.mark.parametrize("name", builtin_domains())
+def test_every_decline_and_refusal_variant_reads_as_one_to_the_verifier(name):
+    """The no_tool verifier looks for a decline in the reply; no variant of a domain may lack one."""
+    import toolgym
+    from toolgym.verifiers.replies import _DECLINE
+
+    phrases = toolgym.load_domain(name).phrasebook
+    for intent, values in (("refuse_policy", {"rule": "R"}), ("decline_irrelevant", {"scope": "S"}), ("decline_unavailable", {"action": "do A"})):
+        said = {phrases.render(intent, i, **values) for i in range(min(phrases.combinations(intent), 5000))}
+        assert not [t for t in said if not _DECLINE.search(t)], intent
