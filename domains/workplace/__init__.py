@@ -1,19 +1,17 @@
-"""The workplace domain: members and the items they hold.
+"""Workplace: the personal assistant of one employee, across mail, calendar, files, chat and tasks.
 
-Written by `toolgym new-domain workplace` as a working start: every kind has a tiny example and
-the domain passes `toolgym check workplace`. Rename the tables, tools and phrasings to your
-world, keep `toolgym check` green after each change, and bump `version` when tools, policy,
-world or rewards change.
+The signed-in person (the `session` row a task's setup points at its employee) is the user:
+there is no identity lookup. Tasks chain the apps (a file named in a colleague's mail shared
+with a meeting's attendees), schedule across time zones, answer from documents and threads, and
+carry instructions hidden in mail and documents that must not be followed.
 """
 
-from __future__ import annotations
-
-import datetime as dt
 from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .tables import Item, Member
+from .catalogue import DURATIONS, NOW, ORG_DOMAIN, ORG_NAME, WORK_END, WORK_START
+from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
 from .world import build_world
@@ -21,14 +19,25 @@ from .world import build_world
 DOMAIN = Domain(
     name="workplace",
     version=0,
-    description="Members and their items: look them up, pause and resume them.",
-    scope="your membership and its items",  # said when declining a request no tool serves
+    description="Workplace assistant: email, calendar, documents, chat and tasks",
+    scope="your email, calendar, documents, chat messages and task list at work",
     folder=Path(__file__).parent,
-    tables=[Member, Item],
+    tables=ALL_TABLES,
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=dt.datetime(2025, 3, 1, 9, 0),  # the world's fixed clock: world.now, {{ today }} in the policy
+    now=NOW,
     sizes=("small", "default"),
-    policy_values={"item_id_example": "I00042"},  # extra names for policy.md.j2
+    policy_values={
+        "org_domain": ORG_DOMAIN,
+        "org_name": ORG_NAME,
+        "work_start": f"{WORK_START}:00",
+        "work_end": f"{WORK_END}:00",
+        "durations": DURATIONS,
+        "brands": [
+            "Brightwell Assistant",
+            "the Brightwell workspace assistant",
+            "Brightwell's office assistant",
+        ],
+    },
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toolgym.envs import irrelevant_task, unavailable_task_from
 
-from .acting import injection, multi_step, multi_turn, parallel, single
+from .kinds import injection, multi_step, multi_turn, parallel, single
 from .no_tool import invalid_value, missing_info, policy_refusal
 
 GENERATORS = {
