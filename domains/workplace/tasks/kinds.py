@@ -24,9 +24,12 @@ from .parts import (
     doc_answer,
     file_mail,
     forward_mail,
+    new_file,
     post_channel,
     reply_mail,
+    reschedule,
     schedule,
+    send_mail,
     session_edit,
     share_from_mail,
     share_with_two,
@@ -36,8 +39,10 @@ from .parts import (
 Builder = Callable[[GenContext, Desk], Piece | None]
 SINGLE: Sequence[Builder] = (
     add_todo,
+    new_file,
     post_channel,
     direct_message,
+    send_mail,
     file_mail,
     cancel_meeting,
     decline_meeting,
@@ -46,6 +51,7 @@ SINGLE: Sequence[Builder] = (
 CHAINS: Sequence[Builder] = (
     share_from_mail,
     schedule,
+    reschedule,
     doc_answer,
     thread_answer,
     reply_mail,
@@ -53,7 +59,7 @@ CHAINS: Sequence[Builder] = (
     cancel_meeting,
     complete_todo,
 )
-CHAIN_WEIGHTS = (4, 4, 2, 2, 1, 1, 1, 1)
+CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1)
 PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two)
 ANY: Sequence[Builder] = (*SINGLE, *CHAINS)
 
@@ -64,7 +70,11 @@ def pick_desk(ctx: GenContext) -> Desk:
 
 def signed_in(ctx: GenContext, desk: Desk, parts: Sequence[Piece]) -> Task:
     """The task: the desk's employee signed in, then the pieces in order."""
-    return assemble(ctx, pieces.without_repeated_reads(ctx, list(parts)), setup=[session_edit(desk)])
+    parts = list(pieces.without_repeated_reads(ctx, list(parts)))
+    opening = ctx.say("opening")  # in the persona's register
+    if opening:
+        parts[0] = replace(parts[0], request=f"{opening} {parts[0].request}")
+    return assemble(ctx, parts, setup=[session_edit(desk)])
 
 
 def _one(

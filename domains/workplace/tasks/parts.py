@@ -492,3 +492,94 @@ def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
         facts=[_fact("file_title", doc.title, "file name", "file", "title")],
         keys=frozenset({doc.id}),
     )
+
+
+def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Move a meeting the user organises to the first slot on another day when all its attendees are free."""
+    if not desk.organised:
+        return None
+    m = ctx.pick(desk.organised)
+    minutes = int((m.event.end - m.event.start).total_seconds() // 60)
+    days = [d for d in WORKDAYS if d.isoformat() != m.day]
+    if minutes not in DURATIONS or not m.others or not days:
+        return None
+    day = ctx.pick(days)
+    me = desk.person
+    starts = free_slots(ctx.world, [me, *m.others], day, minutes, me.time_zone)
+    if not starts:
+        return None
+    start = local_text(starts[0], me.time_zone)
+    return Piece(
+        request=ctx.say(
+            "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=day.isoformat()
+        ),
+        goal=f"Move your {m.event.title} on {m.day} to the first time on {day.isoformat()} when everyone invited is free.",
+        steps=[
+            Step(calls=[call("list_events", date=m.day)]),
+            Step(
+                calls=[
+                    call(
+                        "find_free_slots",
+                        emails=[o.email for o in m.others],
+                        date=day.isoformat(),
+                        duration_minutes=minutes,
+                    )
+                ]
+            ),
+            Step(
+                calls=[call("reschedule_event", event_id=m.event.id, start=start)],
+                confirm=ctx.say("do_reschedule", meeting=m.event.title, old=m.start, start=start),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_rescheduled", vars={"meeting": m.event.title, "start": start, "zone": me.time_zone}
+        ),
+        outputs=[start],
+        facts=[_fact("day", day.isoformat(), "new date", "date", "day", "when")],
+        keys=frozenset(
+            {m.event.id} | _cal_keys([me, *m.others], m.day) | _cal_keys([me, *m.others], day.isoformat())
+        ),
+    )
+
+
+def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """A new email to a colleague named by the user, with the subject and words the user gives."""
+    to = ctx.pick(list(index_of(ctx.world).people.values()))
+    if to.id == desk.person.id:
+        return None
+    subject = ctx.say("mail_subject")
+    text = ctx.say("dm_text", first=first_name(to))
+    return Piece(
+        request=ctx.say("req_send_mail", name=to.name, subject=subject, text=text),
+        goal=f"Email {to.name} with the subject '{subject}' and the text: {text}",
+        steps=[
+            Step(calls=[call("lookup_colleague", query=to.name)]),
+            Step(
+                calls=[call("send_email", to=[to.email], subject=subject, body=text)],
+                confirm=ctx.say("do_send_mail", name=to.name, email=to.email, subject=subject),
+            ),
+        ],
+        reply=Utterance(intent="reply_mail_sent", vars={"name": to.name, "subject": subject}),
+        outputs=[to.name],
+        keys=frozenset({f"sent:{desk.person.id}"}),
+    )
+
+
+def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
+    """A new file with the title, folder and text the user gives."""
+    title = f"{desk.person.team} {ctx.say('mail_subject')} notes"
+    folder = ctx.pick(("Shared", "Planning", "Reports", "Drafts", "Projects"))
+    text = ctx.say("post_text")
+    return Piece(
+        request=ctx.say("req_new_file", title=title, folder=folder, text=text),
+        goal=f"Create the file '{title}' in {folder} with the text: {text}",
+        steps=[
+            Step(
+                calls=[call("create_file", title=title, content=text, folder=folder)],
+                confirm=ctx.say("do_new_file", title=title, folder=folder),
+            )
+        ],
+        reply=Utterance(intent="reply_file_created", vars={"title": title, "folder": folder}),
+        outputs=[title],
+        keys=frozenset({f"files:{desk.person.id}"}),
+    )
