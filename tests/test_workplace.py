@@ -143,3 +143,12 @@ def test_gymnasium_make_resets_to_a_signed_in_task(domain):
     assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]
     assert {t["function"]["name"] for t in info["tools"]} >= {"search_email", "find_free_slots", "share_file"}
     env.close()
+
+
+def test_list_events_shows_the_day_asked_for_in_the_users_time_zone(domain, index):
+    desk = next(d for d in index.desk_list() if len(d.organised) >= 2)
+    world = _signed_in(domain, desk.person.id)
+    for meeting in desk.organised:
+        events = json.loads(_call(domain, world, "list_events", date=meeting.day).content)
+        assert meeting.event.id in {e["event_id"] for e in events}
+        assert all(e["start"][:10] <= meeting.day <= e["end"][:10] for e in events), (meeting.day, events)

@@ -31,6 +31,13 @@ def session_edit(desk: Desk) -> WorldEdit:
     return WorldEdit(table="session", key=1, set={"employee_id": desk.person.id})
 
 
+def fragment(ctx: GenContext, intent: str, **values: object) -> str:
+    """A phrase said mid-sentence (a confirmation's action, "tomorrow", a rule after a colon): its first
+    letter stays lower case, though rendering capitalises what opens an utterance."""
+    text = ctx.say(intent, **values)
+    return text[:1].lower() + text[1:]
+
+
 def first_name(person: EmployeeBase) -> str:
     return person.name.split()[0]
 
@@ -38,8 +45,8 @@ def first_name(person: EmployeeBase) -> str:
 def when_words(ctx: GenContext, day: str) -> str:
     """How the user names a day: 'tomorrow' for tomorrow (sometimes), else its date."""
     if day == TOMORROW.isoformat() and ctx.rng.random() < 0.7:
-        return ctx.say("day_tomorrow")
-    return ctx.say("day_on", day=day)
+        return fragment(ctx, "day_tomorrow")
+    return fragment(ctx, "day_on", day=day)
 
 
 def _fact(key: str, value: str, label: str, *keywords: str) -> Fact:
@@ -140,7 +147,7 @@ def share_from_mail(ctx: GenContext, desk: Desk) -> Piece | None:
                     call("share_file", file_id=mention.file.id, email=o.email, level=level)
                     for o in meeting.others
                 ],
-                confirm=ctx.say("do_share", title=title, names=names, level=LEVEL_WORDS[level]),
+                confirm=fragment(ctx, "do_share", title=title, names=names, level=LEVEL_WORDS[level]),
             ),
         ],
         reply=Utterance(
@@ -188,7 +195,7 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
                 calls=[
                     call("create_event", title=title, start=start, duration_minutes=minutes, attendees=emails)
                 ],
-                confirm=ctx.say("do_schedule", title=title, start=start, minutes=minutes, names=names),
+                confirm=fragment(ctx, "do_schedule", title=title, start=start, minutes=minutes, names=names),
             ),
         ],
         reply=Utterance(
@@ -214,7 +221,7 @@ def reply_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("search_email", sender=mention.sender.name)]),
             Step(
                 calls=[call("reply_to_message", message_id=mention.mail.id, body=text)],
-                confirm=ctx.say("do_reply", sender=mention.sender.name, text=text),
+                confirm=fragment(ctx, "do_reply", sender=mention.sender.name, text=text),
             ),
         ],
         reply=Utterance(
@@ -246,7 +253,7 @@ def forward_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("forward_message", message_id=mention.mail.id, to=[to.email])],
-                confirm=ctx.say("do_forward", sender=mention.sender.name, to=to.name, email=to.email),
+                confirm=fragment(ctx, "do_forward", sender=mention.sender.name, to=to.name, email=to.email),
             ),
         ],
         reply=Utterance(
@@ -281,8 +288,8 @@ def file_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("search_email", sender=mention.sender.name)]),
             Step(
                 calls=[write],
-                confirm=ctx.say(
-                    f"do_mail_{action}", sender=mention.sender.name, subject=mention.mail.subject
+                confirm=fragment(
+                    ctx, f"do_mail_{action}", sender=mention.sender.name, subject=mention.mail.subject
                 ),
             ),
         ],
@@ -310,7 +317,7 @@ def cancel_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("list_events", date=m.day)]),
             Step(
                 calls=[call("cancel_event", event_id=m.event.id)],
-                confirm=ctx.say("do_cancel", meeting=m.event.title, start=m.start),
+                confirm=fragment(ctx, "do_cancel", meeting=m.event.title, start=m.start),
             ),
         ],
         reply=Utterance(intent="reply_cancelled", vars={"meeting": m.event.title, "start": m.start}),
@@ -335,7 +342,7 @@ def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("list_events", date=m.day)]),
             Step(
                 calls=[call("respond_to_event", event_id=m.event.id, response=answer)],
-                confirm=ctx.say(f"do_respond_{answer}", meeting=m.event.title, start=m.start),
+                confirm=fragment(ctx, f"do_respond_{answer}", meeting=m.event.title, start=m.start),
             ),
         ],
         reply=Utterance(
@@ -358,7 +365,7 @@ def complete_todo(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("list_tasks", status="open")]),
             Step(
                 calls=[call("complete_task", task_id=todo.id)],
-                confirm=ctx.say("do_complete", title=todo.title),
+                confirm=fragment(ctx, "do_complete", title=todo.title),
             ),
         ],
         reply=Utterance(intent="reply_completed", vars={"title": todo.title}),
@@ -376,7 +383,7 @@ def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
         steps=[
             Step(
                 calls=[call("create_task", title=title, due=due)],
-                confirm=ctx.say("do_add_task", title=title, due=due),
+                confirm=fragment(ctx, "do_add_task", title=title, due=due),
             )
         ],
         reply=Utterance(intent="reply_task_added", vars={"title": title, "due": due}),
@@ -397,7 +404,7 @@ def post_channel(ctx: GenContext, desk: Desk) -> Piece | None:
         steps=[
             Step(
                 calls=[call("post_to_channel", channel=channel, text=text)],
-                confirm=ctx.say("do_post", channel=channel, text=text),
+                confirm=fragment(ctx, "do_post", channel=channel, text=text),
             )
         ],
         reply=Utterance(intent="reply_posted", vars={"channel": channel}),
@@ -418,7 +425,7 @@ def direct_message(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("lookup_colleague", query=to.name)]),
             Step(
                 calls=[call("send_direct_message", email=to.email, text=text)],
-                confirm=ctx.say("do_dm", name=to.name, email=to.email, text=text),
+                confirm=fragment(ctx, "do_dm", name=to.name, email=to.email, text=text),
             ),
         ],
         reply=Utterance(intent="reply_dm_sent", vars={"name": to.name}),
@@ -482,7 +489,7 @@ def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("share_file", file_id=doc.id, email=p.email, level=level) for p in (a, b)],
-                confirm=ctx.say("do_share", title=doc.title, names=names, level=LEVEL_WORDS[level]),
+                confirm=fragment(ctx, "do_share", title=doc.title, names=names, level=LEVEL_WORDS[level]),
             ),
         ],
         reply=Utterance(
@@ -528,7 +535,7 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("reschedule_event", event_id=m.event.id, start=start)],
-                confirm=ctx.say("do_reschedule", meeting=m.event.title, old=m.start, start=start),
+                confirm=fragment(ctx, "do_reschedule", meeting=m.event.title, old=m.start, start=start),
             ),
         ],
         reply=Utterance(
@@ -556,7 +563,7 @@ def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("lookup_colleague", query=to.name)]),
             Step(
                 calls=[call("send_email", to=[to.email], subject=subject, body=text)],
-                confirm=ctx.say("do_send_mail", name=to.name, email=to.email, subject=subject),
+                confirm=fragment(ctx, "do_send_mail", name=to.name, email=to.email, subject=subject),
             ),
         ],
         reply=Utterance(intent="reply_mail_sent", vars={"name": to.name, "subject": subject}),
@@ -576,7 +583,7 @@ def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
         steps=[
             Step(
                 calls=[call("create_file", title=title, content=text, folder=folder)],
-                confirm=ctx.say("do_new_file", title=title, folder=folder),
+                confirm=fragment(ctx, "do_new_file", title=title, folder=folder),
             )
         ],
         reply=Utterance(intent="reply_file_created", vars={"title": title, "folder": folder}),

@@ -79,7 +79,7 @@ def list_events(world: World, date: str) -> list[EventView]:
     rows = world.query(
         "SELECT e.id FROM event e JOIN attendee a ON a.event_id = e.id WHERE a.employee_id = ? AND e.start < ? AND e.end > ? "
         "AND e.status = 'confirmed' ORDER BY e.start, e.id",
-        (who.id, end, start),
+        (who.id, end.isoformat(), start.isoformat()),  # stored as ISO text: compare like with like
     )
     return [event_view(world, world.require(Event, r[0]), who.time_zone) for r in rows]
 
@@ -92,7 +92,7 @@ def busy_times(
     rows = world.query(
         f"SELECT e.start, e.end FROM event e JOIN attendee a ON a.event_id = e.id WHERE a.employee_id IN ({marks}) "
         "AND a.response != 'declined' AND e.status = 'confirmed' AND e.start < ? AND e.end > ?",
-        (*people, end, start),
+        (*people, end.isoformat(), start.isoformat()),
     )
     return [(_moment(s), _moment(e)) for s, e in rows]
 

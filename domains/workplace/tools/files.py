@@ -126,8 +126,12 @@ def create_file(
     return _summary(world, doc, who.time_zone)
 
 
+class Sharing(FileSummary):
+    shared_with: list[Grant]
+
+
 @tool(writes=True)
-def share_file(world: World, file_id: str, email: str, level: Level) -> FileView:
+def share_file(world: World, file_id: str, email: str, level: Level) -> Sharing:
     """Share a file you own with someone, or change their permission level. 'anyone' as the email makes a public link.
 
     Args:
@@ -155,8 +159,7 @@ def share_file(world: World, file_id: str, email: str, level: Level) -> FileView
         world.insert(Permission, {"id": key, "file_id": doc.id, "grantee": grantee, "level": level})
     else:
         world.update(Permission, key, level=level)
-    summary = _summary(world, doc, who.time_zone)
-    return FileView(**summary.model_dump(), content=doc.content, shared_with=_grants(world, doc.id))
+    return Sharing(**_summary(world, doc, who.time_zone).model_dump(), shared_with=_grants(world, doc.id))
 
 
 FILE_TOOLS = [search_files, read_file, create_file, share_file]
