@@ -17,6 +17,8 @@ from ..tables import (
     Attendee,
     Channel,
     ChannelBase,
+    ChatMessage,
+    ChatMessageBase,
     Document,
     DocumentBase,
     Employee,
@@ -90,6 +92,7 @@ class Index:
     grants: dict[str, set[str]]  # file id -> emails it is shared with
     channels: list[ChannelBase]
     by_team: dict[str, list[EmployeeBase]]
+    chat: dict[str, list[ChatMessageBase]]  # channel id -> its messages, newest first
 
     def desk_list(self) -> list[Desk]:
         return list(self.desks.values())
@@ -118,7 +121,13 @@ def index_of(world: World) -> Index:
     by_team: dict[str, list[EmployeeBase]] = defaultdict(list)
     for p in people.values():
         by_team[p.team].append(p)
-    return Index(people, desks, facts, dict(grants), world.select(Channel, order_by="name"), dict(by_team))
+    chat: dict[str, list[ChatMessageBase]] = defaultdict(list)
+    for message in sorted(world.select(ChatMessage), key=lambda m: (m.sent_at, m.id), reverse=True):
+        if message.channel_id:
+            chat[message.channel_id].append(message)
+    return Index(
+        people, desks, facts, dict(grants), world.select(Channel, order_by="name"), dict(by_team), dict(chat)
+    )
 
 
 def _mailboxes(world: World, people, by_email, by_title, desks: dict[str, Desk]) -> None:

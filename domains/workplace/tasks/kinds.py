@@ -17,6 +17,7 @@ from .index import Desk, index_of
 from .parts import (
     add_todo,
     cancel_meeting,
+    chat_search,
     colleagues_where,
     complete_todo,
     decline_meeting,
@@ -28,12 +29,14 @@ from .parts import (
     post_channel,
     reply_mail,
     reschedule,
+    same_zone,
     schedule,
     send_mail,
     session_edit,
     share_from_mail,
     share_with_two,
     thread_answer,
+    two_docs,
 )
 
 Builder = Callable[[GenContext, Desk], Piece | None]
@@ -60,8 +63,8 @@ CHAINS: Sequence[Builder] = (
     complete_todo,
 )
 CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1)
-PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two)
-ANY: Sequence[Builder] = (*SINGLE, *CHAINS)
+PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs)
+ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone)
 
 
 def pick_desk(ctx: GenContext) -> Desk:

@@ -590,3 +590,84 @@ def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
         outputs=[title],
         keys=frozenset({f"files:{desk.person.id}"}),
     )
+
+
+def same_zone(ctx: GenContext, desk: Desk) -> Piece | None:
+    """The user's own profile and a colleague's, read together: are they in the same time zone."""
+    other = ctx.pick(list(index_of(ctx.world).people.values()))
+    if other.id == desk.person.id:
+        return None
+    me = desk.person
+    return Piece(
+        request=ctx.say("req_same_zone", name=other.name),
+        goal=f"Find out whether {other.name} works in your time zone.",
+        steps=[Step(calls=[call("get_my_profile"), call("lookup_colleague", query=other.name)])],
+        reply=Utterance(
+            intent="reply_same_zone" if me.time_zone == other.time_zone else "reply_other_zone",
+            vars={
+                "name": other.name,
+                "mine": me.time_zone,
+                "theirs": other.time_zone,
+                "office": other.office,
+            },
+        ),
+        outputs=[other.time_zone],
+        keys=frozenset({other.id}),
+    )
+
+
+def two_docs(ctx: GenContext, desk: Desk) -> Piece | None:
+    """One fact from each of two documents: both searched together, then both read together."""
+    if len(desk.readable) < 2:
+        return None
+    first, second = ctx.rng.sample(desk.readable, 2)
+    field = ctx.pick(FACT_FIELDS[:3])
+    facts = index_of(ctx.world).facts
+    values = [facts[first.id][field], facts[second.id][field]]
+    return Piece(
+        request=ctx.say("req_two_docs", first=first.title, second=second.title, field=field.lower()),
+        goal=f"Compare the {field.lower()} written in '{first.title}' and in '{second.title}'.",
+        steps=[
+            Step(calls=[call("search_files", query=first.title), call("search_files", query=second.title)]),
+            Step(calls=[call("read_file", file_id=first.id), call("read_file", file_id=second.id)]),
+        ],
+        reply=Utterance(
+            intent="reply_two_docs",
+            vars={
+                "first": first.title,
+                "second": second.title,
+                "field": field.lower(),
+                "a": values[0],
+                "b": values[1],
+            },
+        ),
+        outputs=values,
+        keys=frozenset({first.id, second.id}),
+    )
+
+
+def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Who wrote the latest message in a channel that mentions a word the user remembers."""
+    index = index_of(ctx.world)
+    channel = ctx.pick(index.channels)
+    messages = index.chat.get(channel.id, [])
+    if not messages:
+        return None
+    message = ctx.pick(messages[:12])
+    words = [w.strip(".,").lower() for w in message.text.split() if len(w.strip(".,")) >= 6 and w.isalpha()]
+    if not words:
+        return None
+    word = ctx.pick(words)
+    newest = next(m for m in messages if word in m.text.lower())  # what the search lists first
+    author = index.people[newest.author_id]
+    return Piece(
+        request=ctx.say("req_chat_search", channel=f"#{channel.name}", word=word),
+        goal=f"Find who last mentioned '{word}' in #{channel.name}.",
+        steps=[Step(calls=[call("search_messages", text=word, channel=f"#{channel.name}")])],
+        reply=Utterance(
+            intent="reply_chat_search",
+            vars={"channel": f"#{channel.name}", "word": word, "email": author.email},
+        ),
+        outputs=[author.email],
+        keys=frozenset({f"chat:#{channel.name}"}),
+    )
