@@ -17,6 +17,7 @@ from .index import Desk, index_of
 from .parts import (
     add_todo,
     cancel_meeting,
+    channel_topic,
     chat_search,
     colleagues_where,
     complete_todo,
@@ -64,7 +65,7 @@ CHAINS: Sequence[Builder] = (
 )
 CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1)
 PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs)
-ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone)
+ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone, channel_topic)
 
 
 def pick_desk(ctx: GenContext) -> Desk:

@@ -671,3 +671,18 @@ def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
         outputs=[author.email],
         keys=frozenset({f"chat:#{channel.name}"}),
     )
+
+
+def channel_topic(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a channel is for: its topic, read from the channel list."""
+    channel = ctx.pick(index_of(ctx.world).channels)
+    return Piece(
+        request=ctx.say("req_channel_topic", channel=f"#{channel.name}"),
+        goal=f"Find out what #{channel.name} is about.",
+        steps=[Step(calls=[call("list_channels")])],
+        reply=Utterance(
+            intent="reply_channel_topic", vars={"channel": f"#{channel.name}", "topic": channel.topic}
+        ),
+        outputs=[channel.topic],
+        keys=frozenset({f"topic:{channel.id}"}),
+    )
