@@ -116,7 +116,7 @@ class Document(DocumentBase, WorkplaceTable, table=True):
 class PermissionBase(SQLModel):
     id: str = Field(primary_key=True)  # "<file id>/<grantee>"
     file_id: str = Field(index=True)
-    grantee: str  # an email address, or "anyone" for a public link
+    grantee: str = Field(index=True)  # an email address, or "anyone" for a public link
     level: str  # view | comment | edit
 
 
