@@ -18,7 +18,7 @@ class WorkplaceTable(SQLModel, registry=registry()):
 
 class EmployeeBase(SQLModel):
     id: str = Field(primary_key=True)  # E0042
-    name: str
+    name: str = Field(index=True)
     email: str = Field(index=True)
     team: str
     title: str

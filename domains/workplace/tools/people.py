@@ -17,7 +17,8 @@ def get_my_profile(world: World) -> EmployeeBase:
 
 @tool
 def lookup_colleague(world: World, query: str) -> list[EmployeeBase]:
-    """Find colleagues whose name or email contains the query (up to 5): email, team, title, office, time zone.
+    """Find a colleague: an exact full name or address finds that person; otherwise up to 5 colleagues whose name
+    or email contains the query. Gives their email, team, title, office and time zone.
 
     Args:
         query: Part of a colleague's name or email address, such as 'Dana' or 'dana.ruiz'.
@@ -25,6 +26,9 @@ def lookup_colleague(world: World, query: str) -> list[EmployeeBase]:
     text = query.strip().lower()
     if len(text) < 2:
         raise ToolError(f"query {query!r} is too short; give at least 2 letters of a name or email")
+    exact = world.select(Employee, {"email": text}) or world.select(Employee, {"name": query.strip()})
+    if exact:  # a full address or name, the usual case: an indexed lookup instead of a scan
+        return exact
     rows = world.query(
         "SELECT id FROM employee WHERE lower(name) LIKE ? OR email LIKE ? ORDER BY name LIMIT 5",
         (f"%{text}%", f"%{text}%"),
