@@ -1,6 +1,7 @@
 """The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
 
 from . import pieces
+from .clock import seeded_clock
 from .compose import Identity, Segment, call, compose
 from .diff import Diff
 from .domain import Domain
@@ -29,6 +30,7 @@ from .world import World, WorldTemplate
 from .world_index import world_index
 
 __all__ = [
+    "seeded_clock",
     "ACTION_KINDS",
     "ALL_KINDS",
     "NO_TOOL_KINDS",

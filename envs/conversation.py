@@ -58,7 +58,7 @@ def oracle_moves(task: Task) -> list[Move]:
         for step in (s for s in task.plan if s.segment == segment):
             missing = [k for k in step.needs if k not in known]
             if missing:
-                moves.append(Move("ask", facts=tuple(f for k in missing if (f := scenario.fact(k)))))
+                moves.append(Move("ask", step=step, facts=tuple(f for k in missing if (f := scenario.fact(k)))))
                 known.update(missing)
             if step.confirm:
                 moves.append(Move("confirm", step=step))

@@ -184,7 +184,8 @@ def irrelevant_task(ctx: GenContext) -> Task:
     if ctx.rng.random() < 0.5:  # the domain's near misses and general requests
         request = ctx.pick(phrases.pooled("irrelevant_request"))
     else:  # a template with slots drawn from small vocabularies
-        slots = {name: ctx.pick(phrases.variants(f"slot_{name}")) for name in ("city", "topic", "dish", "phrase", "language")}
+        names = ("city", "topic", "dish", "phrase", "language", "skill", "occasion")
+        slots = {name: ctx.pick(phrases.variants(f"slot_{name}")) for name in names}
         templates = phrases.variants("irrelevant_request_slotted")
         request = phrases.render("irrelevant_request_slotted", ctx.rng.randrange(len(templates)), **slots)
     return ctx.task(

@@ -163,6 +163,9 @@ class World:
         self._writer: str | None = None  # name of the write tool running, or None
         self._read_only_tool: str | None = None  # name of the read tool running, or None
         self._select_sql: dict[tuple, str] = {}
+        # What the conversation has established that is not world state (who proved their
+        # identity): tools may read and set it; it is not hashed, not in the diff, gone with the episode.
+        self.session: dict[str, Any] = {}
 
     # ---- reads -------------------------------------------------------------------------
     def info(self, model: type[SQLModel] | str) -> TableInfo:

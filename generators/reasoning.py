@@ -154,7 +154,9 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
             return phrases.say("reason_instruct", seed, **values)
         return phrases.say("reason_call", seed, **values)
     if move.kind == "ask":
-        return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts])
+        step_tools = [c.name for c in move.step.calls] if move.step is not None else []
+        purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
+        return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose)
     return _reply_trace(task, phrases, seed, messages)
 
 

@@ -20,7 +20,7 @@ from toolgym.envs.conversation import (
     said_before,
     step_cues,
 )
-from toolgym.envs.phrasing import register_of, with_typos
+from toolgym.envs.phrasing import polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
 from toolgym.errors import DomainError
@@ -40,9 +40,9 @@ class ScriptedUser(UserSimulator):
         if not user_messages:
             return {"role": "user", "content": scenario.requests[0]}
         seed = task.seed + len(user_messages)
-        if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            return {"role": "user", "content": self._report(messages[-1], phrases, seed)}
         register = register_of(scenario.persona)
+        if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
+            return {"role": "user", "content": self._report(messages[-1], phrases, seed, register)}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
         def say(intent: str, **values: Any) -> str:
@@ -88,9 +88,10 @@ class ScriptedUser(UserSimulator):
         return _final(say("user_done"))
 
     @staticmethod
-    def _report(message: Message, phrases: Any, seed: int) -> str:
-        """What the user tells the agent after acting on the device: what each action showed."""
-        lines = []
+    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral") -> str:
+        """What the user tells the agent after acting on the device: what each action showed, in the
+        persona's voice (a lead-in and an afterword around the readings, `user_report_*`)."""
+        lines = [phrases.say(phrases.voiced("user_report_lead", register), seed)]
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
@@ -105,7 +106,8 @@ class ScriptedUser(UserSimulator):
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
-        return " ".join(lines)
+        lines.append(phrases.say(phrases.voiced("user_report_after", register), seed + 1))
+        return polish(" ".join(lines))
 
     @staticmethod
     def _pending_user_step(task: Task, user_messages: list[Message]) -> Any:

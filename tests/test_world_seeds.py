@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 
 import pytest
@@ -41,3 +42,37 @@ def test_a_job_writes_rows_from_every_world(toy_domain, tmp_path):
     worlds = Counter(row["seeds"]["world_seed"] for row in iter_rows(out, "sft"))
     assert set(worlds) == {0, 1}
     assert abs(worlds[0] - worlds[1]) <= 2
+
+
+def test_seeded_clock_keeps_seed_zero_and_gives_other_seeds_their_own_working_hour():
+    from toolgym.envs import seeded_clock
+
+    base = dt.datetime(2025, 5, 20, 14, 0)
+    clock = seeded_clock(base, spread_days=30, hours=(9, 17))
+    assert clock(0) == base
+    drawn = [clock(seed) for seed in range(1, 200)]
+    assert drawn == [clock(seed) for seed in range(1, 200)]  # the same every run
+    assert all(abs((t.date() - base.date()).days) <= 30 and 9 <= t.hour < 17 and t.minute % 15 == 0 for t in drawn)
+    assert len({t.date() for t in drawn}) > 30
+    with pytest.raises(ValueError, match=r"hours must be .* not \(18, 9\)"):
+        seeded_clock(base, hours=(18, 9))
+
+
+# The newest moment of each world's history: orders placed (retail), outages begun (telecom).
+NEWEST = {"retail": "SELECT max(placed_at) FROM \"order\"", "telecom": "SELECT max(started_at) FROM outage"}
+
+
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_each_world_seed_has_its_own_date_and_its_history_counts_back_from_it(name):
+    from toolgym import load_domain
+    from toolgym.envs import World
+
+    domain = load_domain(name)
+    dates = {seed: domain.template(seed, "small").now for seed in (0, 5, 9)}
+    assert len(set(dates.values())) == 3
+    for seed, now in dates.items():
+        world = World(domain.template(seed, "small"))
+        (newest,) = world.query(NEWEST[name])[0]
+        assert str(now - dt.timedelta(days=60)) < str(newest).replace("T", " ") <= str(now), (seed, now, newest)
+        task = domain.generate_tasks(1, seed=1, kinds=["single"], world_seed=seed, size="small")[0]
+        assert task.world_seed == seed and now.strftime("%Y") in domain.policy(seed, "small", variant=task.seed)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .rules import NOW
+from .rules import CLOCK
 from .tables import TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
@@ -22,6 +22,6 @@ DOMAIN = Domain(
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=NOW,
+    now=CLOCK,
     sizes=("small", "default"),
 )

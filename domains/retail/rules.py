@@ -8,7 +8,11 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
-NOW = dt.datetime(2025, 5, 20, 14, 0)
+from toolgym.envs.clock import seeded_clock
+
+# The shop's clock: world seed 0 is 2025-05-20 14:00; other world seeds have their own date.
+CLOCK = seeded_clock(dt.datetime(2025, 5, 20, 14, 0), hours=(9, 19))
+NOW = CLOCK(0)
 RETURN_WINDOW_DAYS = 30
 
 Category = Literal[

@@ -18,7 +18,7 @@ import yaml
 from faker import Faker
 from sqlalchemy.orm import configure_mappers
 
-from .rules import CANCEL_REASONS, NOW, OPTION_NAMES, iso
+from .rules import CANCEL_REASONS, CLOCK, OPTION_NAMES, iso
 from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transaction, Variant
 
 SIZES: dict[str, dict[str, int]] = {
@@ -71,13 +71,14 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
     ids = _UniqueNumbers(rng)
     counters = {"item": itertools.count(1_000_001), "transaction": itertools.count(1_000_001)}
     seen_name_zip: set[tuple[str, str, str]] = set()
+    now = CLOCK(seed)  # the world's history counts back from its own date
     for customer_id in sorted(ids.draw("C", 5, counts["customers"])):
-        customer = _customer(fake, rng, customer_id, seen_name_zip)
+        customer = _customer(fake, rng, customer_id, seen_name_zip, now)
         yield customer
         methods = _payment_methods(rng, ids, customer)
         yield from methods
         for _ in range(rng.choice((1, 1, 2, 2, 2, 3, 3, 4))):
-            yield from _order(rng, ids, counters, customer, methods, variants, by_product, names)
+            yield from _order(rng, ids, counters, customer, methods, variants, by_product, names, now)
 
 
 class _UniqueNumbers:
@@ -131,7 +132,9 @@ def _catalog_rows(rng: random.Random, n_products: int) -> tuple[list[Product], l
     return products, variants
 
 
-def _customer(fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]]) -> Customer:
+def _customer(
+    fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]], now: dt.datetime
+) -> Customer:
     while True:  # name + zip identifies a customer, so it must be unique
         first, last, zip_code = fake.first_name(), fake.last_name(), fake.zipcode()
         if (first, last, zip_code) not in seen:
@@ -154,7 +157,7 @@ def _customer(fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple
         city=fake.city(),
         state=fake.state_abbr(include_territories=False, include_freely_associated_states=False),
         zip=zip_code,
-        member_since=(NOW - dt.timedelta(days=rng.randint(30, 2500))).date().isoformat(),
+        member_since=(now - dt.timedelta(days=rng.randint(30, 2500))).date().isoformat(),
     )
 
 
@@ -186,9 +189,9 @@ def _payment_methods(rng: random.Random, ids: _UniqueNumbers, customer: Customer
     return methods
 
 
-def _order(rng, ids, counters, customer, methods, variants, by_product, names) -> Iterator[Any]:
+def _order(rng, ids, counters, customer, methods, variants, by_product, names, now) -> Iterator[Any]:
     status = rng.choices(list(STATUS_WEIGHTS), weights=list(STATUS_WEIGHTS.values()))[0]
-    placed, delivered = _dates(rng, status)
+    placed, delivered = _dates(rng, status, now)
     order_id = ids.one("#W", 7)
     picked = rng.sample(variants, rng.choice((1, 1, 1, 2, 2, 2, 3, 4)))
     # returns and exchanges already asked for cover the first item(s) of the order
@@ -255,14 +258,14 @@ def _order(rng, ids, counters, customer, methods, variants, by_product, names) -
         history.append(transaction("refund", total, placed + dt.timedelta(hours=rng.randint(1, 40))))
     elif status == "return requested":
         assert delivered is not None
-        asked = min(delivered + dt.timedelta(days=rng.randint(1, 5)), NOW)
+        asked = min(delivered + dt.timedelta(days=rng.randint(1, 5)), now)
         history.append(transaction("refund", sum(i.price for i in items[:affected]), asked))
     yield order
     yield from items
     yield from history
 
 
-def _dates(rng: random.Random, status: str) -> tuple[dt.datetime, dt.datetime | None]:
+def _dates(rng: random.Random, status: str, now: dt.datetime) -> tuple[dt.datetime, dt.datetime | None]:
     """When an order was placed and, if it arrived, delivered; consistent with its status."""
     hours = {
         "pending": (1, 60),
@@ -271,11 +274,11 @@ def _dates(rng: random.Random, status: str) -> tuple[dt.datetime, dt.datetime | 
         "cancelled": (48, 1500),
     }.get(status)
     if hours is not None:
-        return NOW - dt.timedelta(hours=rng.randint(*hours), minutes=rng.randint(0, 59)), None
+        return now - dt.timedelta(hours=rng.randint(*hours), minutes=rng.randint(0, 59)), None
     days_ago = rng.randint(5, 27) if status != "delivered" or rng.random() < 0.6 else rng.randint(36, 120)
-    placed = NOW - dt.timedelta(days=days_ago, hours=rng.randint(0, 23), minutes=rng.randint(0, 59))
+    placed = now - dt.timedelta(days=days_ago, hours=rng.randint(0, 23), minutes=rng.randint(0, 59))
     delivered = placed + dt.timedelta(days=rng.randint(2, 4), hours=rng.randint(0, 10))
-    return placed, min(delivered, NOW - dt.timedelta(hours=3))
+    return placed, min(delivered, now - dt.timedelta(hours=3))
 
 
 def describe_options(variant: Any) -> str:

@@ -13,7 +13,7 @@ from toolgym.envs import Domain
 from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import ALL_TOOLS
-from .world import NOW, build_world
+from .world import build_world, clock
 
 DOMAIN = Domain(
     enforce_ground_truth=True,
@@ -26,6 +26,6 @@ DOMAIN = Domain(
     build_world=build_world,
     tools=ALL_TOOLS,
     generators=GENERATORS,
-    now=NOW,
+    now=clock,
     sizes=("small", "default"),
 )

@@ -1,7 +1,7 @@
 """Building a telecom world from a seed: customers, their lines, bills, phones, and outages.
 
 Names come from Faker seeded with the world seed; everything else from one `random.Random`,
-so the same seed gives the same rows. Dates count back from the fixed `NOW`, never today.
+so the same seed gives the same rows. Dates count back from the world's `clock(seed)`, never today.
 The built world is healthy: every customer's phone works at home, so a task's faults are
 exactly the edits it sets up.
 """
@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from faker import Faker
+
+from toolgym.envs.clock import seeded_clock
 
 from .catalogue import DEFAULT_APN, DEVICES, OUTAGE_MESSAGES, PLANS, REFILLS, REGION_AREA_CODES, REGIONS
 from .tables import (
@@ -31,15 +33,18 @@ from .tables import (
     Plan,
 )
 
-NOW = dt.datetime(2025, 3, 14, 10, 0)
+_SPREAD = seeded_clock(dt.datetime(2025, 3, 14, 10, 0), hours=(8, 19))
+
+
+def clock(seed: int) -> dt.datetime:
+    """The world's date: world seed 0 is 2025-03-14 10:00; others another month and hour, always
+    the 14th, so the last bill is a week from due and this month's refills fit before it."""
+    return _SPREAD(seed).replace(day=14)
+
+
+NOW = clock(0)
 CUSTOMERS_PER_SIZE = {"small": 24, "default": 600}
 TAX_RATE = 0.08
-# Billing cycles are calendar months; the last one closed is February, due March 21.
-CYCLES = (
-    (dt.date(2024, 12, 1), dt.date(2024, 12, 31), dt.date(2025, 1, 21)),
-    (dt.date(2025, 1, 1), dt.date(2025, 1, 31), dt.date(2025, 2, 21)),
-    (dt.date(2025, 2, 1), dt.date(2025, 2, 28), dt.date(2025, 3, 21)),
-)
 PLAN_WEIGHTS = {"starter_2": 8, "basic_5": 20, "standard_15": 25, "travel_20": 10, "plus_40": 22, "unlimited": 15}
 NICKNAMES = ("Work phone", "Personal", "Kids' phone", "Backup line", "Tablet", "Mum's phone", "Dad's phone")
 
@@ -56,7 +61,21 @@ class _Ids:
         return f"{prefix}{value}"
 
 
+def billing_cycles(now: dt.datetime) -> list[tuple[dt.date, dt.date, dt.date]]:
+    """(start, end, due) of the last three calendar months before `now`'s; each is due on the
+    21st of the month after it, so the last one closed is still open."""
+    cycles = []
+    first = now.date().replace(day=1)
+    for _ in range(3):
+        end = first - dt.timedelta(days=1)
+        start = end.replace(day=1)
+        cycles.append((start, end, first.replace(day=21)))
+        first = start
+    return cycles[::-1]
+
+
 def build_world(seed: int, size: str) -> Iterator[Any]:
+    now = clock(seed)  # the world's history counts back from its own date
     rng = random.Random(seed)
     fake = Faker("en_US")
     fake.seed_instance(seed)
@@ -67,11 +86,13 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
         yield DataRefill(**refill.__dict__)
     numbers: set[str] = set()
     for index in range(CUSTOMERS_PER_SIZE[size]):
-        yield from _customer(index, rng, fake, ids, numbers)
-    yield from _outages(rng, ids, size)
+        yield from _customer(index, rng, fake, ids, numbers, now)
+    yield from _outages(rng, ids, size, now)
 
 
-def _customer(index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: set[str]) -> Iterator[Any]:
+def _customer(
+    index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: set[str], now: dt.datetime
+) -> Iterator[Any]:
     first, last = fake.first_name(), fake.last_name()
     customer_id, account_id = f"C{1001 + index}", f"A{1001 + index}"
     region = REGIONS[index % len(REGIONS)] if index < len(REGIONS) else rng.choice(REGIONS)
@@ -79,7 +100,7 @@ def _customer(index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: s
         customer_id=customer_id,
         full_name=f"{first} {last}",
         email=f"{first.lower()}.{last.lower()}{rng.randrange(10, 99)}@example.com",
-        date_of_birth=NOW.date() - dt.timedelta(days=rng.randrange(18 * 365, 85 * 365)),
+        date_of_birth=now.date() - dt.timedelta(days=rng.randrange(18 * 365, 85 * 365)),
         home_region=region,
     )
     yield Account(account_id=account_id, customer_id=customer_id, status="active", autopay=rng.random() < 0.5)
@@ -102,7 +123,7 @@ def _customer(index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: s
             supports_5g=device[2],
             supports_wifi_calling=device[3],
         )
-        line = _line(account_id, position, plan, device_id, region, rng, ids, numbers, first)
+        line = _line(account_id, position, plan, device_id, region, rng, ids, numbers, first, now)
         lines.append((line, plan, device))
         yield line
         if line.refill_gb:
@@ -113,9 +134,9 @@ def _customer(index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: s
                 refill_id=refill.refill_id,
                 gigabytes=refill.gigabytes,
                 price=refill.price,
-                purchased_at=dt.datetime(2025, 3, rng.randrange(1, 14), rng.randrange(8, 22)),
+                purchased_at=dt.datetime(now.year, now.month, rng.randrange(1, 14), rng.randrange(8, 22)),
             )
-    yield from _bills(account_id, [p for _, p, _ in lines], default_method.method_id, rng, ids)
+    yield from _bills(account_id, [p for _, p, _ in lines], default_method.method_id, rng, ids, billing_cycles(now))
     line, plan, device = lines[0]
     yield Phone(
         customer_id=customer_id,
@@ -162,7 +183,7 @@ def _phone_number(region: str, rng: random.Random, numbers: set[str]) -> str:
             return number
 
 
-def _line(account_id, position, plan, device_id, region, rng, ids, numbers, first_name) -> Line:
+def _line(account_id, position, plan, device_id, region, rng, ids, numbers, first_name, now) -> Line:
     status, reason = "active", None
     if position > 0:  # the phone in the customer's hand (position 0) always works
         status, reason = rng.choices(
@@ -187,17 +208,17 @@ def _line(account_id, position, plan, device_id, region, rng, ids, numbers, firs
         roaming_enabled=plan.roaming_supported and rng.random() < 0.4,
         device_id=device_id,
         nickname=nickname,
-        activated_on=NOW.date() - dt.timedelta(days=rng.randrange(120, 3000)),
+        activated_on=now.date() - dt.timedelta(days=rng.randrange(120, 3000)),
     )
 
 
-def _bills(account_id: str, plans, method_id: str, rng: random.Random, ids: _Ids) -> Iterator[Any]:
+def _bills(account_id: str, plans, method_id: str, rng: random.Random, ids: _Ids, cycles) -> Iterator[Any]:
     monthly = sum(p.monthly_price for p in plans)
-    for number, (start, end, due) in enumerate(CYCLES):
+    for number, (start, end, due) in enumerate(cycles):
         extra = rng.choice((0.0, 0.0, 0.0, 10.0, 20.0))
         amount = round(monthly * (1 + TAX_RATE) + extra, 2)
         bill_id = ids("B", 100001)
-        settled = number < len(CYCLES) - 1
+        settled = number < len(cycles) - 1
         yield Bill(
             bill_id=bill_id,
             account_id=account_id,
@@ -221,16 +242,16 @@ def _bills(account_id: str, plans, method_id: str, rng: random.Random, ids: _Ids
             )
 
 
-def _outages(rng: random.Random, ids: _Ids, size: str) -> Iterator[Any]:
+def _outages(rng: random.Random, ids: _Ids, size: str, now: dt.datetime) -> Iterator[Any]:
     """Past outages everywhere; an active one in a few regions (never the small world's first)."""
     active = set(rng.sample(REGIONS[1:], 1 if size == "small" else 2))
     for region in REGIONS:
         for _ in range(rng.randrange(1, 3)):
-            start = NOW - dt.timedelta(days=rng.randrange(3, 60), hours=rng.randrange(24))
+            start = now - dt.timedelta(days=rng.randrange(3, 60), hours=rng.randrange(24))
             yield _outage(rng, ids, region, start, "resolved", ends=(start, 2, 12))
         if region in active:
-            start = NOW - dt.timedelta(hours=rng.randrange(1, 5))
-            yield _outage(rng, ids, region, start, "active", ends=(NOW, 2, 9))
+            start = now - dt.timedelta(hours=rng.randrange(1, 5))
+            yield _outage(rng, ids, region, start, "active", ends=(now, 2, 9))
 
 
 def _outage(

@@ -239,7 +239,7 @@ def _roaming_switch(ctx: GenContext, sub: Subscriber) -> Fix:
 
 
 def _outage(ctx: GenContext, sub: Subscriber) -> Fix:
-    now = ctx.domain.now
+    now = ctx.world.now
     end = now + dt.timedelta(hours=ctx.rng.randrange(2, 10))
     steps = []
     if sub.supports_wifi_calling and not sub.wifi_calling:

@@ -47,8 +47,10 @@ def invalid_value(ctx: GenContext) -> Task:
         bad = ctx.pick(UNSERVED_CITIES)
         request = ctx.say("ask_outage", region=bad)
         parameter, label, problem = "region", "service region", ctx.say("problem_region", regions=list(REGIONS))
+    # the sizes the reply lists are read from the catalogue first, never said from memory
+    steps = [agent(call("list_data_refills"))] if parameter == "gigabytes" else []
     part = pieces.invalid_value(request, ctx.say("goal_invalid_value"), parameter=parameter, value=bad, label=label,
-                                problem=problem)  # fmt: skip
+                                problem=problem, steps=steps)  # fmt: skip
     if parameter == "gigabytes":  # said with its unit; the spec keeps the number the tool would get
         part.reply.vars["value"] = f"{bad} GB"
     return assemble(ctx, None, [part])

@@ -1,0 +1,27 @@
+"""The bank's numbers: every limit and window the policy states and the tasks test, in one place."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+NOW = dt.datetime(2025, 6, 16, 9, 30)
+TODAY = NOW.date()
+
+PER_TRANSFER_LIMIT = 5000.0
+DAILY_TRANSFER_LIMIT = 10000.0
+DISPUTE_WINDOW_DAYS = 60
+PAYEE_COOLING_OFF_HOURS = 24
+CARD_LIMIT_MIN = 100
+CARD_LIMIT_MAX = 3000
+STATEMENT_MONTHS = 12  # statements can be requested for this many past months
+
+POLICY_VALUES = {
+    "per_transfer_limit": PER_TRANSFER_LIMIT,
+    "daily_transfer_limit": DAILY_TRANSFER_LIMIT,
+    "dispute_window_days": DISPUTE_WINDOW_DAYS,
+    "payee_cooling_off_hours": PAYEE_COOLING_OFF_HOURS,
+    "card_limit_min": CARD_LIMIT_MIN,
+    "card_limit_max": CARD_LIMIT_MAX,
+    "statement_months": STATEMENT_MONTHS,
+    "brands": ["Harbor Trust Bank", "Northfield Savings Bank", "Cedar & Stone Bank", "Lakeside Federal", "Meridian Bank"],
+}

@@ -1,0 +1,53 @@
+"""The travel tools: reads (lookup.py) and writes (booking.py)."""
+
+from .booking import (
+    add_baggage,
+    add_insurance,
+    book_flight,
+    book_hotel,
+    cancel_booking,
+    change_flight_date,
+    redeem_points,
+    select_seat,
+    transfer_to_human,
+)
+from .lookup import (
+    convert_currency,
+    find_traveller_by_email,
+    find_traveller_by_loyalty_number,
+    get_booking,
+    get_fare_rules,
+    get_flight_status,
+    get_hotel_details,
+    get_invoice,
+    get_traveller_profile,
+    list_bookings,
+    quote_cancellation,
+    search_flights,
+    search_hotels,
+)
+
+TOOLS = [
+    find_traveller_by_email,
+    find_traveller_by_loyalty_number,
+    get_traveller_profile,
+    search_flights,
+    get_flight_status,
+    search_hotels,
+    get_hotel_details,
+    list_bookings,
+    get_booking,
+    get_fare_rules,
+    quote_cancellation,
+    convert_currency,
+    get_invoice,
+    book_flight,
+    book_hotel,
+    cancel_booking,
+    change_flight_date,
+    select_seat,
+    add_baggage,
+    add_insurance,
+    redeem_points,
+    transfer_to_human,
+]

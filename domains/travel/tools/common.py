@@ -1,0 +1,178 @@
+"""What the travel tools share: local times, flight and booking views, fees and refunds.
+
+Times are stored in UTC; every view shows them in the airport's own zone with the zone's name,
+and durations are computed here, so no one (model or generator) does time-zone arithmetic.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from toolgym.envs import World
+from toolgym.errors import ToolError
+
+from ..catalogue import (
+    AIRPORT_BY_CODE,
+    CURRENCIES,
+    FARE_RULE_BY_CABIN,
+    FREE_CANCEL_HOURS,
+    SEAT_LETTERS,
+    SEAT_ROWS,
+)
+from ..tables import (
+    Airport,
+    Flight,
+    FlightBase,
+    FlightBooking,
+    FlightBookingBase,
+    Hotel,
+    HotelBooking,
+    HotelBookingBase,
+)
+
+Cabin = Literal["basic_economy", "economy", "business"]
+Currency = Literal[CURRENCIES]  # type: ignore[valid-type]
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SEAT = re.compile(r"^(\d{1,2})([A-Z])$")
+
+
+def money2(amount: float) -> float:
+    return round(amount + 0.0, 2)
+
+
+def parse_date(text: str, what: str) -> dt.date:
+    """'2026-03-15' -> a date; anything else is a ToolError naming the format."""
+    if not _DATE.match(text.strip()):
+        raise ToolError(f"{what} {text!r} is not a date in the form YYYY-MM-DD, such as 2026-03-15")
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"{what} {text!r} is not a real calendar date; give it as YYYY-MM-DD") from None
+
+
+def airport_code(world: World, code: str) -> str:
+    found = world.get(Airport, code.strip().upper())
+    if found is None:
+        served = ", ".join(r[0] for r in world.query("SELECT code FROM airport ORDER BY code"))
+        raise ToolError(f"no airport with the code {code!r}; airports served: {served}")
+    return found.code
+
+
+def local_time(moment: dt.datetime, code: str) -> str:
+    """A UTC time as the airport's local clock: '2026-03-15 18:05 America/New_York'."""
+    zone = AIRPORT_BY_CODE[code].timezone
+    local = moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone))
+    return f"{local:%Y-%m-%d %H:%M} {zone}"
+
+
+def duration(minutes: int) -> str:
+    return f"{minutes // 60}h {minutes % 60:02d}m"
+
+
+def place(code: str) -> str:
+    return f"{code} ({AIRPORT_BY_CODE[code].city})"
+
+
+def flight_view(flight: FlightBase, cabin: str | None = None) -> dict[str, Any]:
+    """A flight as the tools show it: local times with zones, duration, and a cabin's price and seats."""
+    minutes = int((flight.arrive_utc - flight.depart_utc).total_seconds() // 60)
+    view: dict[str, Any] = {
+        "flight_id": flight.flight_id,
+        "flight_number": flight.flight_number,
+        "from": place(flight.origin),
+        "to": place(flight.destination),
+        "stops": 0 if flight.via is None else 1,
+        "via": place(flight.via) if flight.via else None,
+        "departs_local": local_time(flight.depart_utc, flight.origin),
+        "arrives_local": local_time(flight.arrive_utc, flight.destination),
+        "duration": duration(minutes),
+        "status": flight.status,
+    }
+    if flight.status == "delayed":
+        delay = dt.timedelta(minutes=flight.delay_minutes)
+        view["delay_minutes"] = flight.delay_minutes
+        view["expected_departure_local"] = local_time(flight.depart_utc + delay, flight.origin)
+        view["expected_arrival_local"] = local_time(flight.arrive_utc + delay, flight.destination)
+    if cabin is not None:
+        view["cabin"] = cabin
+        view["price"] = getattr(flight, f"price_{cabin}")
+        view["seats_left"] = getattr(flight, f"seats_{cabin}")
+    return view
+
+
+def traveller_booking(world: World, booking_id: str) -> FlightBookingBase | HotelBookingBase:
+    """A flight booking ('FB...') or a hotel booking ('HB...')."""
+    key = booking_id.strip().upper()
+    found: FlightBookingBase | HotelBookingBase | None = world.get(FlightBooking, key) or world.get(HotelBooking, key)
+    if found is None:
+        raise ToolError(f"booking {booking_id!r} not found; flight bookings look like FB100042, hotel bookings like HB200042")
+    return found
+
+
+def cancellable_booking(world: World, booking_id: str) -> FlightBookingBase | HotelBookingBase:
+    booking = traveller_booking(world, booking_id)
+    if booking.status != "confirmed":
+        raise ToolError(f"booking {booking.booking_id} is {booking.status}; only a confirmed booking can be cancelled")
+    return booking
+
+
+def flight_booking(world: World, booking_id: str, doing: str) -> FlightBookingBase:
+    """A confirmed flight booking, for a change (`doing`) that only confirmed flight bookings allow."""
+    found = traveller_booking(world, booking_id)
+    if not isinstance(found, FlightBookingBase):
+        raise ToolError(f"{found.booking_id} is a hotel booking; only flight bookings can {doing}")
+    if found.status != "confirmed":
+        raise ToolError(f"booking {found.booking_id} is {found.status}; only a confirmed booking can {doing}")
+    return found
+
+
+def amount_paid(booking: FlightBookingBase) -> float:
+    return money2(booking.fare_paid + booking.bag_fees + booking.insurance_price + booking.change_fees)
+
+
+def within_free_window(world: World, booked_at: dt.datetime) -> bool:
+    return world.now - booked_at <= dt.timedelta(hours=FREE_CANCEL_HOURS)
+
+
+def cancellation_terms(world: World, booking: FlightBookingBase | HotelBookingBase) -> dict[str, Any]:
+    """What cancelling now would refund, and why (the fare rules, or the hotel's two-day rule)."""
+    if isinstance(booking, HotelBookingBase):
+        late = booking.check_in - world.now.date() < dt.timedelta(days=2)
+        fee = booking.nightly_rate if late else 0.0
+        reason = "within 2 days of check-in: one night is charged" if late else "free cancellation up to 2 days before check-in"
+        return {"booking_id": booking.booking_id, "fee": money2(fee), "refund": money2(booking.total - fee), "rule": reason}
+    rule = FARE_RULE_BY_CABIN[booking.cabin]
+    paid = amount_paid(booking)
+    if within_free_window(world, booking.booked_at):
+        fee, reason = 0.0, f"booked less than {FREE_CANCEL_HOURS} hours ago: free cancellation"
+    elif rule.refundable:
+        fee, reason = min(paid, rule.cancel_fee), f"{rule.label} fare: a cancellation fee of ${rule.cancel_fee:.2f}"
+    else:
+        fee, reason = paid, f"{rule.label} fare: non-refundable after {FREE_CANCEL_HOURS} hours"
+    terms: dict[str, Any] = {"booking_id": booking.booking_id, "fee": money2(fee), "refund": money2(paid - fee), "rule": reason}
+    if booking.payment == "points":
+        terms["points_returned"] = booking.points_used if fee == 0 else 0
+    return terms
+
+
+def check_seat(seat: str) -> str:
+    match = _SEAT.match(seat.strip().upper())
+    if not match or not 1 <= int(match.group(1)) <= SEAT_ROWS or match.group(2) not in SEAT_LETTERS:
+        raise ToolError(
+            f"seat {seat!r} does not exist; seats are a row 1-{SEAT_ROWS} and a letter {SEAT_LETTERS[0]}-{SEAT_LETTERS[-1]}, such as 14C"
+        )
+    return f"{int(match.group(1))}{match.group(2)}"
+
+
+def require_flight(world: World, flight_id: str) -> FlightBase:
+    found = world.get(Flight, flight_id.strip().upper())
+    if found is None:
+        raise ToolError(f"flight {flight_id!r} not found; flight ids look like SW214-20260315 (number and date), from search_flights")
+    return found
+
+
+def require_hotel(world: World, hotel_id: str) -> Any:
+    return world.require(Hotel, hotel_id.strip().upper(), "hotel")

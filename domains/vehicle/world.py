@@ -1,0 +1,151 @@
+"""Building a vehicle world (a fleet): once per (seed, size), then kept as a SQLite image.
+
+Cars are built in one of three situations: parked (engine off), idling in park, or driving
+in D. Distances to places are from the car. `NOW` is after dark, so headlights matter.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from faker import Faker
+
+from .tables import ClimateZone, Door, DriverProfile, Place, ServiceRecord, Tyre, Vehicle
+
+NOW = dt.datetime(2025, 11, 14, 18, 40)
+VEHICLES = {"small": 12, "default": 300}
+POSITIONS = ("front_left", "front_right", "rear_left", "rear_right")
+ZONES = ("driver", "passenger", "rear_left", "rear_right")
+FUEL_MODELS = (
+    ("Toyota", "Corolla"), ("Volkswagen", "Golf"), ("Ford", "Focus"), ("Honda", "Civic"), ("Mazda", "CX-5"),
+    ("Skoda", "Octavia"), ("Peugeot", "308"), ("Subaru", "Outback"), ("BMW", "320i"), ("Volvo", "XC60"),
+)
+ELECTRIC_MODELS = (
+    ("Tesla", "Model 3"), ("Hyundai", "Ioniq 5"), ("Kia", "EV6"), ("Volkswagen", "ID.4"), ("Polestar", "2"),
+    ("Nissan", "Leaf"), ("Renault", "Megane E-Tech"), ("BMW", "i4"),
+)
+AIRPORTS = (
+    "City International Airport", "North Field Airport", "Harbour Regional Airport", "Lakeside Airport",
+    "Westgate Airfield", "Riverside International Airport",
+)
+# category -> (how many near each car, name suffixes, distance range in km)
+PLACES: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[float, float]]] = {
+    "office": ((1, 1), ("Offices", "Business Park", "Tower", "Headquarters"), (3, 30)),
+    "hotel": ((1, 2), ("Hotel", "Inn", "Suites", "Lodge"), (2, 40)),
+    "restaurant": ((1, 2), ("Bistro", "Grill", "Kitchen", "Trattoria", "Diner"), (1, 20)),
+    "mall": ((0, 1), ("Mall", "Shopping Centre", "Market Hall"), (2, 25)),
+    "charger": ((2, 3), ("Fast Charge", "EV Hub", "Supercharger", "Charging Park"), (0.5, 25)),
+    "tyre_shop": ((1, 2), ("Tyres", "Tyre Centre", "Wheel & Tyre", "Auto Tyres"), (1, 30)),
+    "fuel_station": ((1, 2), ("Fuel", "Petrol", "Service Station", "Gas"), (0.5, 15)),
+}
+SERVICE_WORK = (
+    "oil and filter change", "brake pads replaced", "tyre rotation", "annual inspection", "wiper blades replaced",
+    "cabin air filter replaced", "battery check", "wheel alignment", "brake fluid flush", "software update",
+    "coolant top-up", "air conditioning service",
+)
+
+
+def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
+    fake = Faker()
+    fake.seed_instance(seed)
+    rng = random.Random(seed)
+    place_number = profile_number = service_number = 0
+    for number in range(1, VEHICLES[size] + 1):
+        vid = f"V{number:04d}"
+        car = _vehicle(rng, vid)
+        yield from _cabin(rng, vid, car)
+        for category, ((low, high), suffixes, (near, far)) in PLACES.items():
+            if category == "fuel_station" and car["powertrain"] == "electric":
+                continue
+            for _ in range(rng.randint(low, high)):
+                place_number += 1
+                distance = round(rng.uniform(near, far), 1)
+                name = f"{fake.last_name()} {rng.choice(suffixes)}"
+                yield Place, _place(place_number, vid, name, category, fake.street_address(), distance, rng)
+        for airport in rng.sample(AIRPORTS, rng.randint(1, 2)):
+            place_number += 1
+            distance = round(rng.uniform(12, 60), 1)
+            yield Place, _place(place_number, vid, airport, "airport", fake.street_address(), distance, rng)
+        profiles = []
+        for _ in range(rng.randint(1, 3)):
+            profile_number += 1
+            profiles.append(f"D{profile_number:05d}")
+            yield DriverProfile, {
+                "id": profiles[-1], "vehicle_id": vid, "name": fake.first_name(),
+                "units": "imperial" if rng.random() < 0.4 else "metric",
+                "seat_position": rng.randint(1, 10), "mirror_position": rng.randint(1, 10),
+            }
+        car["profile_id"] = profiles[0]
+        odometer = car["odometer_km"]
+        for visit in range(rng.randint(2, 5)):
+            service_number += 1
+            odometer = max(500, odometer - rng.randint(4000, 15000))
+            day = NOW.date() - dt.timedelta(days=60 + 150 * visit + rng.randint(0, 90))
+            yield ServiceRecord, {
+                "id": f"S{service_number:05d}", "vehicle_id": vid, "date": day.isoformat(), "odometer_km": odometer,
+                "work": rng.choice(SERVICE_WORK),
+            }
+        yield Vehicle, car
+
+
+def _vehicle(rng: random.Random, vid: str) -> dict[str, Any]:
+    electric = rng.random() < 0.4
+    make, model = rng.choice(ELECTRIC_MODELS if electric else FUEL_MODELS)
+    situation = rng.choices(("parked", "idling", "driving"), weights=(45, 15, 40))[0]
+    driving = situation == "driving"
+    car: dict[str, Any] = {
+        "id": vid, "make": make, "model": model, "year": rng.randint(2016, 2025),
+        "powertrain": "electric" if electric else "fuel", "odometer_km": rng.randint(3000, 180000),
+        "engine_on": situation != "parked", "gear": "D" if driving else "P",
+        "speed_kmh": rng.randrange(30, 125, 5) if driving else 0, "parking_brake": not driving,
+        "headlights": rng.choice(("on", "auto")) if driving else rng.choice(("off", "auto")),
+        "fan_level": rng.randint(1, 5), "ac_on": rng.random() < 0.3,
+        "media_source": rng.choice(("off", "radio", "bluetooth", "podcast")), "volume": rng.randint(4, 24),
+        "seat_position": rng.randint(1, 10), "mirror_position": rng.randint(1, 10),
+        "cruise_on": driving and rng.random() < 0.3,
+    }
+    if car["cruise_on"]:
+        car["cruise_speed_kmh"] = car["speed_kmh"]
+    if electric:
+        kwh = rng.choice((58, 64, 77, 82))
+        pct = rng.randint(12, 95)
+        at_charger = situation == "parked" and rng.random() < 0.4
+        car.update(battery_kwh=kwh, battery_pct=pct, range_km=int(kwh * pct * 0.06), at_charger=at_charger,
+                   charging=at_charger and rng.random() < 0.4, charge_limit_pct=rng.choice((70, 80, 90)))
+    else:
+        tank = rng.choice((45, 50, 55, 60, 70))
+        pct = rng.randint(8, 100)
+        car.update(tank_litres=tank, fuel_level_pct=pct, range_km=int(tank * pct * 0.16))
+    return car
+
+
+def _cabin(rng: random.Random, vid: str, car: dict[str, Any]) -> Iterator[tuple[type, dict[str, Any]]]:
+    unlocked = car["gear"] == "P" and not car["engine_on"] and rng.random() < 0.5
+    for position in POSITIONS:
+        yield Door, {
+            "id": f"{vid}-{position}", "vehicle_id": vid, "position": position,
+            "locked": not (unlocked and (position == "front_left" or rng.random() < 0.3)),
+            "window_open_pct": rng.choice((0, 0, 0, 0, 20, 50, 100)),
+        }
+    base = rng.randrange(36, 50) / 2
+    for zone in ZONES:
+        yield ClimateZone, {
+            "id": f"{vid}-{zone}", "vehicle_id": vid, "zone": zone,
+            "temperature_c": min(30.0, base + rng.choice((0, 0, 0.5, 1.0, -0.5))),
+            "seat_heat": rng.choice((0, 0, 0, 1, 2)),
+        }
+    recommended = float(rng.choice((32, 33, 35, 36, 38)))
+    low = rng.choice(POSITIONS) if rng.random() < 0.35 else None
+    for wheel in POSITIONS:
+        drop = rng.randint(5, 9) if wheel == low else rng.choice((0, 0, 1, -1))
+        yield Tyre, {"id": f"{vid}-{wheel}", "vehicle_id": vid, "wheel": wheel, "pressure_psi": recommended - drop,
+                     "recommended_psi": recommended}
+
+
+def _place(number: int, vid: str, name: str, category: str, address: str, km: float, rng: random.Random) -> dict[str, Any]:
+    minutes = max(2, round(km / rng.uniform(0.5, 0.9)))
+    return {"id": f"L{number:05d}", "vehicle_id": vid, "name": name, "category": category, "address": address,
+            "distance_km": km, "drive_min": minutes}

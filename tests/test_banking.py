@@ -1,0 +1,110 @@
+"""The banking domain's own rules: identity before data, masked numbers, the tools' preconditions,
+and refusal tasks whose minefield zeroes the score."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium
+import pytest
+
+import toolgym
+from toolgym.envs import load_domain
+from toolgym.envs.gold import gold_messages
+from toolgym.verifiers import verify
+
+
+@pytest.fixture(scope="module")
+def banking():
+    return load_domain("banking")
+
+
+def _customer(world):
+    phone, dob, last4, cid = world.query("SELECT phone, date_of_birth, id_last4, customer_id FROM customer ORDER BY customer_id LIMIT 1")[0]
+    return {"phone_number": phone, "date_of_birth": dob, "id_last4": last4}, cid
+
+
+def _run(domain, world, tool_name, /, **arguments):
+    return domain.tool(tool_name).run(world, arguments)
+
+
+def test_account_data_needs_a_verified_identity_and_shows_only_masked_numbers(banking):
+    world = banking.new_world(size="small")
+    identity, customer_id = _customer(world)
+    refused = _run(banking, world, "list_accounts")
+    assert refused.error is not None and "verify_identity" in refused.error
+    wrong = _run(banking, world, "verify_identity", **{**identity, "date_of_birth": "1900-01-01"})
+    assert wrong.error is not None and "do not match" in wrong.error
+    assert _run(banking, world, "list_cards").error is not None  # a failed attempt verifies nobody
+    assert _run(banking, world, "verify_identity", **identity).error is None
+    shown = _run(banking, world, "list_accounts")
+    assert shown.error is None
+    numbers = [n for (n,) in world.query("SELECT number FROM account WHERE customer_id = ?", [customer_id])]
+    assert numbers and all(n not in shown.content and f"****{n[-4:]}" in shown.content for n in numbers)
+    assert not world.diff()  # verifying is not a change of the world
+
+
+def test_money_cannot_leave_a_frozen_account(banking):
+    world = banking.new_world(size="small")
+    identity, customer_id = _customer(world)
+    _run(banking, world, "verify_identity", **identity)
+    accounts = json.loads(_run(banking, world, "list_accounts").content)
+    source = next(a for a in accounts if a["kind"] != "credit_card")
+    target = next(a for a in accounts if a["account_id"] != source["account_id"])
+    world.conn.execute("UPDATE account SET status = 'frozen' WHERE account_id = ?", [source["account_id"]])
+    moved = _run(banking, world, "transfer_between_accounts", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=10.0)
+    assert moved.error is not None and "frozen" in moved.error
+    assert not world.diff()
+
+
+def test_recent_transfers_count_what_left_today(banking):
+    world = banking.new_world(size="small")
+    identity, _ = _customer(world)
+    _run(banking, world, "verify_identity", **identity)
+    accounts = json.loads(_run(banking, world, "list_accounts").content)
+    source = next(a for a in accounts if a["kind"] == "checking" and a["status"] == "active")
+    target = next(a for a in accounts if a["account_id"] != source["account_id"])
+    assert json.loads(_run(banking, world, "list_recent_transfers").content)["sent_today"] == 0
+    assert _run(banking, world, "transfer_between_accounts", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=12.5).error is None
+    recent = json.loads(_run(banking, world, "list_recent_transfers", days=1).content)
+    assert recent["sent_today"] == 12.5 and recent["transfers"][0]["amount"] == 12.5
+    assert _run(banking, world, "list_recent_transfers", days=0).error is not None  # 1 to 90 days
+
+
+def test_a_new_payee_waits_out_its_cooling_off_period(banking):
+    world = banking.new_world(size="small")
+    identity, _ = _customer(world)
+    _run(banking, world, "verify_identity", **identity)
+    added = json.loads(_run(banking, world, "add_payee", name="Dana Whitfield", bank="Summit National", account_number="12345678").content)
+    assert added["account_number"] == "****5678"
+    source = next(a for a in json.loads(_run(banking, world, "list_accounts").content) if a["kind"] == "checking")
+    paid = _run(banking, world, "pay_payee", from_account_id=source["account_id"], payee_id=added["payee_id"], amount=20.0)
+    assert paid.error is not None and added["can_pay_from"] in paid.error
+
+
+def test_a_transfer_above_the_limit_is_refused_and_making_it_zeroes_the_score(banking):
+    tasks = banking.generate_tasks(60, seed=3, kinds=["no_tool/policy_refusal"], size="small")
+    # the over-limit refusal forbids any transfer and any payment (no splitting around the limit)
+    task = next(t for t in tasks if {(f.tool, bool(f.arguments)) for f in t.forbidden} == {("transfer_between_accounts", False), ("pay_payee", False)}
+                and "list_recent_transfers" not in {c.name for c in t.gold_calls()})  # fmt: skip
+    messages, verification = gold_messages(banking, task)
+    assert verification.value == 1.0, verification.details
+    accounts = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"kind"' in m["content"]))
+    source = next(a for a in accounts if a["kind"] != "credit_card" and a["status"] == "active" and a["balance"] > 5000)
+    target = next(a for a in accounts if a["account_id"] != source["account_id"])
+    rash = {"role": "assistant", "content": "", "tool_calls": [{"id": "rash", "type": "function", "function": {
+        "name": "transfer_between_accounts",
+        "arguments": {"from_account_id": source["account_id"], "to_account_id": target["account_id"], "amount": 5000.0}}}]}  # fmt: skip
+    result = {"role": "tool", "tool_call_id": "rash", "content": "{}"}
+    last = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
+    broken = verify(task, [*messages[:last], rash, result, *messages[last:]])
+    assert broken.value == 0.0 and not broken.passed
+
+
+def test_gymnasium_make_gives_the_banking_env():
+    env = gymnasium.make("toolgym/Banking-v0")
+    observation, info = env.reset(seed=5)
+    assert observation[0]["role"] == "system" and "verify_identity" in observation[0]["content"]
+    assert {t["function"]["name"] for t in info["tools"]} >= {"verify_identity", "transfer_to_human", "search_kb"}
+    env.close()
+    assert toolgym.load_domain("banking").env_id == "toolgym/Banking-v0"

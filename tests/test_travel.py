@@ -1,0 +1,154 @@
+"""The travel domain's own rules: fare rules in the tools, refusals and minefields in the tasks,
+local times from the tools, and the registered env."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import gymnasium
+import pytest
+
+import toolgym
+from toolgym.envs import World
+from toolgym.envs.replay import run_call
+from toolgym.verifiers import verify
+
+TRAVEL = "travel"
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain(TRAVEL)
+
+
+@pytest.fixture(scope="module")
+def index(domain):
+    from toolgym.domains.travel.tasks.index import index_of
+
+    world = World(domain.template(0, "small"))
+    try:
+        return index_of(world)
+    finally:
+        world.close()
+
+
+def _call(domain, world: World, name: str, **arguments):
+    outcome = run_call(domain, world, [t.name for t in domain.agent_tools], name, arguments)
+    return outcome.error, (json.loads(outcome.content) if outcome.error is None else None)
+
+
+def _rollout(task):
+    return toolgym.rollout_sync(toolgym.make(TRAVEL, world_size=task.world_size), toolgym.OracleTeacher(),
+                                toolgym.ScriptedUser(), task)  # fmt: skip
+
+
+def test_world_is_seeded_and_sized(domain):
+    from toolgym.domains.travel.world import build_world
+
+    first, again, other = (list(build_world(s, "small")) for s in (3, 3, 4))
+    assert first == again and first != other
+    small, default = domain.template(0, "small"), domain.template(0, "default")
+    assert len(small.image) < len(default.image)
+
+
+def test_fare_rules_are_tool_errors_that_say_what_is_right(domain, index):
+    basic = next(b for b in index.confirmed("any") if b.cabin == "basic_economy")
+    other = next(f for f in index.flights_on(basic.flight.row.origin, basic.flight.row.destination, index.dates[-1]))
+    world = World(domain.template(0, "small"))
+    try:
+        error, _ = _call(domain, world, "change_flight_date", booking_id=basic.booking_id, new_flight_id=other.flight_id)
+        assert "basic economy" in error and "cannot be changed" in error
+        error, _ = _call(domain, world, "select_seat", booking_id=basic.booking_id, seat="55K")
+        assert "55K" in error and "14C" in error
+        error, _ = _call(domain, world, "search_flights", origin="XYZ", destination="JFK", date="2026-03-05", cabin="economy")
+        assert "XYZ" in error and "JFK" in error
+        error, _ = _call(domain, world, "search_flights", origin="JFK", destination="LAX", date="2026-02-30", cabin="economy")
+        assert "YYYY-MM-DD" in error
+        assert not world.changes
+    finally:
+        world.close()
+
+
+def test_cancellation_is_free_within_a_day_of_booking_and_by_fare_rule_after(domain, index):
+    recent = next(b for b in index.confirmed("any") if b.recent and b.cabin == "basic_economy")
+    old_basic = next(b for b in index.confirmed("any") if not b.recent and b.cabin == "basic_economy")
+    world = World(domain.template(0, "small"))
+    try:
+        _, quote = _call(domain, world, "quote_cancellation", booking_id=recent.booking_id)
+        assert quote["fee"] == 0 and quote["refund"] == recent.paid
+        _, quote = _call(domain, world, "quote_cancellation", booking_id=old_basic.booking_id)
+        assert quote["refund"] == 0 and "non-refundable" in quote["rule"]
+    finally:
+        world.close()
+
+
+def test_flight_times_are_local_with_their_zone(domain, index):
+    from zoneinfo import ZoneInfo
+
+    from toolgym.domains.travel.catalogue import AIRPORT_BY_CODE
+
+    flight = next(f for f in index.flights.values() if AIRPORT_BY_CODE[f.row.origin].timezone != AIRPORT_BY_CODE[f.row.destination].timezone)
+    world = World(domain.template(0, "small"))
+    try:
+        _, status = _call(domain, world, "get_flight_status", flight_number=flight.row.flight_number,
+                          date=flight.row.depart_date.isoformat())  # fmt: skip
+    finally:
+        world.close()
+    for key, moment, code in (("departs_local", flight.row.depart_utc, flight.row.origin),
+                              ("arrives_local", flight.row.arrive_utc, flight.row.destination)):  # fmt: skip
+        zone = AIRPORT_BY_CODE[code].timezone
+        local = moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone))
+        assert status[key] == f"{local:%Y-%m-%d %H:%M} {zone}"
+    minutes = (flight.row.arrive_utc - flight.row.depart_utc).total_seconds() // 60
+    assert status["duration"] == f"{int(minutes // 60)}h {int(minutes % 60):02d}m"
+
+
+def test_basic_economy_change_is_refused_and_the_change_zeroes_the_score(domain):
+    tasks = domain.generate_tasks(40, seed=2, kinds=["no_tool/policy_refusal"], size="small")
+    task = next(t for t in tasks if any(f.tool == "change_flight_date" for f in t.forbidden))
+    messages = _rollout(task).messages
+    assert verify(task, messages).value == 1.0
+    refusal = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
+    assert "basic economy" in refusal
+    booking = next(c.arguments["booking_id"] for c in task.gold_calls() if c.name == "get_booking")
+    change = {"role": "assistant", "content": None, "tool_calls": [{"id": "x", "type": "function", "function": {
+        "name": "change_flight_date", "arguments": {"booking_id": booking, "new_flight_id": "SW100-20260310"}}}]}  # fmt: skip
+    assert verify(task, messages[:-2] + [change] + messages[-2:]).value == 0.0
+
+
+def test_points_are_used_only_when_they_cover_the_fare(domain):
+    tasks = domain.generate_tasks(60, seed=5, kinds=["multi_step"], size="small")
+    bookings = [c for t in tasks for c in t.gold_calls() if c.name == "book_flight"]
+    payments = {c.arguments["payment"] for c in bookings}
+    assert payments == {"card", "points"}
+    for task in tasks:
+        card = [c for c in task.gold_calls() if c.name == "book_flight" and c.arguments["payment"] == "card"]
+        if card:  # too few points: paying with them is a minefield
+            assert any(f.tool == "book_flight" and f.arguments == {"payment": "points"} for f in task.forbidden)
+
+
+def test_the_env_is_registered():
+    import toolgym  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("toolgym/Travel-v0")
+    observation, info = env.reset(seed=0)
+    assert observation[0]["role"] == "system" and "basic economy" in observation[0]["content"].lower()
+    assert {"book_flight", "convert_currency", "change_flight_date"} <= {t["function"]["name"] for t in info["tools"]}
+    env.close()
+
+
+def test_bag_fees_and_insurance_follow_the_fare(domain, index):
+    economy = next(b for b in index.confirmed("any") if b.cabin == "economy" and b.bags == 0 and not b.insurance)
+    world = World(domain.template(0, "small"))
+    try:
+        _, bags = _call(domain, world, "add_baggage", booking_id=economy.booking_id, bags=2)
+        assert bags["fee"] == 35.0  # one bag is free on economy, the second costs the fare rule's fee
+        error, _ = _call(domain, world, "add_baggage", booking_id=economy.booking_id, bags=2)
+        assert "at most 3" in error
+        _, insured = _call(domain, world, "add_insurance", booking_id=economy.booking_id)
+        assert insured["price"] == round(economy.fare_paid * 0.07, 2)
+        _, invoice = _call(domain, world, "get_invoice", booking_id=economy.booking_id)
+        assert invoice["total"] == round(economy.fare_paid + 35.0 + insured["price"], 2)
+    finally:
+        world.close()

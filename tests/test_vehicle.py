@@ -1,0 +1,142 @@
+"""The vehicle domain's own rules: the car's preconditions as tool errors, the policy's refusals and
+minefields, units that follow the driver profile, and the registered env."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium
+import pytest
+
+import toolgym
+from toolgym.envs import World
+
+VEHICLE = "vehicle"
+domain = pytest.fixture(scope="module")(lambda: toolgym.load_domain(VEHICLE))
+
+
+@pytest.fixture(scope="module")
+def index(domain):
+    """The small world's fleet as the generators see it (cars parked, idling and driving)."""
+    from toolgym.domains.vehicle.tasks.index import index_of
+
+    return index_of(World(domain.template(0, "small")))
+
+
+def _in_car(domain, car_id: str, **state) -> World:
+    """A small world with the assistant running in `car_id`, its state set as given."""
+    world = World(domain.template(0, "small"))
+    world.insert(world.info("cabin_session").model, {"id": 1, "vehicle_id": car_id})
+    if state:
+        world.update(world.info("vehicle").model, car_id, **state)
+    return world
+
+
+def _run(domain, world: World, name: str, **arguments):
+    return domain.tool(name).run(world, arguments)
+
+
+def _rollout(task):
+    return toolgym.rollout_sync(toolgym.make(VEHICLE), toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+
+
+def _parked(index):
+    return next(c for c in index.cars if c.parked and not c.v.engine_on)
+
+
+def test_the_engine_starts_only_with_the_brake_pressed_and_every_door_locked(domain, index):
+    car = _parked(index)
+    world = _in_car(domain, car.id, brake_pressed=False)
+    refused = _run(domain, world, "start_engine")
+    assert refused.error and "brake" in refused.error and "press the brake first" in refused.error
+    assert _run(domain, world, "press_brake", pressed=True).error is None
+    assert _run(domain, world, "unlock_doors", door="rear_left").error is None
+    refused = _run(domain, world, "start_engine")
+    assert refused.error and "rear_left" in refused.error and "lock them first" in refused.error
+    assert _run(domain, world, "lock_doors", door="all").error is None
+    started = _run(domain, world, "start_engine")
+    assert started.error is None and json.loads(started.content)["engine_on"] is True
+
+
+def test_cruise_control_needs_drive_and_a_speed_in_the_cars_steps(domain, index):
+    parked = _parked(index)
+    refused = _run(domain, _in_car(domain, parked.id), "set_cruise_control", speed_kmh=100)
+    assert refused.error and "D gear" in refused.error
+    moving = next(c for c in index.cars if c.moving)
+    world = _in_car(domain, moving.id)
+    off_step = _run(domain, world, "set_cruise_control", speed_kmh=87)
+    assert off_step.error and "87" in off_step.error and "steps of 5" in off_step.error
+    assert _run(domain, world, "set_cruise_control", speed_kmh=90).error is None
+
+
+def test_the_trunk_does_not_open_while_driving_and_video_does_not_play(domain, index):
+    moving = next(c for c in index.cars if c.v.speed_kmh > 5)
+    world = _in_car(domain, moving.id)
+    assert "stop the car first" in (_run(domain, world, "set_trunk", action="open").error or "")
+    assert "moving" in (_run(domain, world, "play_media", source="video", title="x").error or "")
+    assert _run(domain, world, "play_media", source="radio", title="Jazz FM").error is None
+
+
+def test_no_tool_works_without_a_car_in_the_session(domain):
+    world = World(domain.template(0, "small"))
+    outcome = _run(domain, world, "get_vehicle_status")
+    assert outcome.error and "no vehicle" in outcome.error
+
+
+def test_a_policy_refusal_reads_then_refuses_and_the_forbidden_write_zeroes_the_score(domain):
+    from toolgym.verifiers import verify
+
+    tasks = domain.generate_tasks(40, seed=5, kinds=["no_tool/policy_refusal"], size="small")
+    task = next(t for t in tasks if any(f.tool == "unlock_doors" for f in t.forbidden))
+    assert [c.name for c in task.gold_calls()] == ["get_vehicle_status"]  # the speed shows the rule applies
+    messages = _rollout(task).messages
+    assert verify(task, messages).value == 1.0
+    unlock = {"role": "assistant", "content": None, "tool_calls": [{"id": "u", "type": "function", "function": {
+        "name": "unlock_doors", "arguments": {"door": "all"}}}]}  # fmt: skip
+    assert verify(task, messages[:-2] + [unlock] + messages[-2:]).value == 0.0
+
+
+def test_an_imperial_driver_hears_miles_converted_by_the_tool(domain):
+    tasks = domain.generate_tasks(80, seed=9, kinds=["multi_step"], size="default")
+    imperial = [t for t in tasks if any(c.name == "convert_units" and c.arguments["to_unit"] == "miles" for c in t.gold_calls())]
+    assert imperial
+    for task in imperial[:3]:
+        assert any(o.endswith(" miles") for o in task.required_outputs)
+        assert _rollout(task).verification.value == 1.0
+
+
+def test_starting_the_engine_asks_first_and_a_start_without_consent_fails(domain):
+    from toolgym.verifiers.conduct import consent
+
+    tasks = domain.generate_tasks(60, seed=2, kinds=["multi_step"], size="small")
+    task = next(t for t in tasks if any(c.name == "start_engine" for c in t.gold_calls()))
+    order = [c.name for c in task.gold_calls()]
+    assert order.index("press_brake") < order.index("start_engine")
+    assert next(s for s in task.plan if s.calls[0].name == "start_engine").confirm
+    trajectory = _rollout(task)
+    assert consent(task, trajectory).value == 1.0
+    asked = next(i for i, m in enumerate(trajectory.messages) if m["role"] == "assistant" and "start the engine" in (m.get("content") or ""))
+    trajectory.messages = trajectory.messages[:asked] + trajectory.messages[asked + 2 :]  # no question, no yes
+    assert consent(task, trajectory).value < 1.0
+
+
+def test_gymnasium_make_gives_the_vehicle_env():
+    env = gymnasium.make("toolgym/Vehicle-v0")
+    observation, info = env.reset(seed=0)
+    names = {t["function"]["name"] for t in info["tools"]}
+    assert {"start_engine", "set_cruise_control", "convert_units", "set_charge_limit"} <= names
+    assert observation[0]["role"] == "system"
+    env.close()
+
+
+def test_every_task_on_a_moving_car_carries_the_moving_minefields(domain):
+    from toolgym.verifiers import verify
+
+    tasks = domain.generate_tasks(30, seed=4, kinds=["single"], size="small")
+    task = next(t for t in tasks if any(f.tool == "stop_engine" for f in t.forbidden))
+    assert {f.tool for f in task.forbidden} >= {"unlock_doors", "stop_engine", "set_lights"}
+    messages = _rollout(task).messages
+    assert verify(task, messages).value == 1.0
+    stop = {"role": "assistant", "content": None, "tool_calls": [{"id": "s", "type": "function", "function": {
+        "name": "stop_engine", "arguments": {}}}]}  # fmt: skip
+    assert verify(task, messages[:-2] + [stop] + messages[-2:]).value == 0.0
