@@ -1,0 +1,688 @@
+"""The pieces workplace tasks are made of: one request of the signed-in person, its steps and reply.
+
+A builder takes the context and a `Desk` (the signed-in person's world) and returns a Piece, or
+None when this person has nothing for it. `keys` name what a piece reads or changes, so the
+pieces of one task never touch the same file, message, event or calendar day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, WorldEdit, call
+
+from ..catalogue import DURATIONS, MEETING_TOPICS, NOW
+from ..tables import EmployeeBase
+from ..tools.calendar import free_slots
+from ..tools.common import local_text
+from .index import TOMORROW, Desk, Meeting, index_of
+
+LEVEL_WORDS = {"view": "read-only", "comment": "with comment rights", "edit": "with edit rights"}
+FACT_FIELDS = ("Deadline", "Budget", "Status", "Owner")
+WORKDAYS = [
+    NOW.date() + dt.timedelta(days=d)
+    for d in range(1, 9)
+    if (NOW.date() + dt.timedelta(days=d)).weekday() < 5
+]
+
+
+def session_edit(desk: Desk) -> WorldEdit:
+    """Signs the task's employee in: every tool then acts for them."""
+    return WorldEdit(table="session", key=1, set={"employee_id": desk.person.id})
+
+
+def fragment(ctx: GenContext, intent: str, **values: object) -> str:
+    """A phrase said mid-sentence (a confirmation's action, "tomorrow", a rule after a colon): its first
+    letter stays lower case, though rendering capitalises what opens an utterance."""
+    text = ctx.say(intent, **values)
+    return text[:1].lower() + text[1:]
+
+
+def first_name(person: EmployeeBase) -> str:
+    return person.name.split()[0]
+
+
+def when_words(ctx: GenContext, day: str) -> str:
+    """How the user names a day: 'tomorrow' for tomorrow (sometimes), else its date."""
+    if day == TOMORROW.isoformat() and ctx.rng.random() < 0.7:
+        return fragment(ctx, "day_tomorrow")
+    return fragment(ctx, "day_on", day=day)
+
+
+def _fact(key: str, value: str, label: str, *keywords: str) -> Fact:
+    return Fact(key=key, value=value, label=label, keywords=list(keywords) or [label])
+
+
+def _cal_keys(people: list[EmployeeBase], day: str) -> set[str]:
+    return {f"cal:{p.id}:{day}" for p in people}
+
+
+# ---- answers read out of files and threads ------------------------------------------------------
+
+
+def doc_answer(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a document says: its deadline, budget, status or owner, read from its text."""
+    if not desk.readable:
+        return None
+    doc = ctx.pick(desk.readable)
+    field = ctx.pick(FACT_FIELDS)
+    value = index_of(ctx.world).facts[doc.id][field]
+    return Piece(
+        request=ctx.say(f"req_doc_{field.lower()}", title=doc.title),
+        goal=f"Find out the {field.lower()} written in the file '{doc.title}'.",
+        steps=[
+            Step(calls=[call("search_files", query=doc.title)]),
+            Step(calls=[call("read_file", file_id=doc.id)]),
+        ],
+        reply=Utterance(intent=f"reply_doc_{field.lower()}", vars={"title": doc.title, "value": value}),
+        outputs=[value],
+        facts=[_fact("file_title", doc.title, "file name", "file", "title")],
+        keys=frozenset({doc.id}),
+    )
+
+
+def thread_answer(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a mail thread settled on, read from its last message."""
+    if not desk.decisions:
+        return None
+    d = ctx.pick(desk.decisions)
+    return Piece(
+        request=ctx.say("req_decision", topic=d.topic, sender=d.sender.name),
+        goal=f"Find out what the mail thread with {d.sender.name} settled on for the {d.topic}.",
+        steps=[
+            Step(calls=[call("search_email", text=d.topic)]),
+            Step(calls=[call("read_thread", thread_id=d.thread_id)]),
+        ],
+        reply=Utterance(
+            intent="reply_decision",
+            vars={"topic": d.topic, "choice": d.choice, "sender": first_name(d.sender)},
+        ),
+        outputs=[d.choice],
+        keys=frozenset({d.thread_id, d.last.id}),
+    )
+
+
+# ---- chains across apps -------------------------------------------------------------------------
+
+
+def _shareable_meeting(ctx: GenContext, desk: Desk, file_id: str) -> Meeting | None:
+    granted = index_of(ctx.world).grants.get(file_id, set())
+    meetings = [
+        m
+        for m in desk.organised + desk.invited
+        if 1 <= len(m.others) <= 4 and not any(o.email in granted for o in m.others)
+    ]
+    tomorrow = [m for m in meetings if m.day == TOMORROW.isoformat()]
+    pool = tomorrow if tomorrow and ctx.rng.random() < 0.6 else meetings
+    return ctx.pick(pool) if pool else None
+
+
+def share_from_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Find the file named in a colleague's last mail and share it with everyone in a meeting."""
+    if not desk.mentions:
+        return None
+    mention = ctx.pick(desk.mentions)
+    meeting = _shareable_meeting(ctx, desk, mention.file.id)
+    if meeting is None:
+        return None
+    level = ctx.pick(("view", "view", "comment", "edit"))
+    names = [o.name for o in meeting.others]
+    title = mention.file.title
+    return Piece(
+        request=ctx.say(
+            "req_share_from_mail",
+            sender=mention.sender.name,
+            meeting=meeting.event.title,
+            when=when_words(ctx, meeting.day),
+            level=LEVEL_WORDS[level],
+        ),
+        goal=f"Share the file named in {mention.sender.name}'s last email ({LEVEL_WORDS[level]}) with everyone in the "
+        f"{meeting.event.title} on {meeting.day}.",
+        steps=[
+            Step(calls=[call("search_email", sender=mention.sender.name)]),
+            Step(calls=[call("read_message", message_id=mention.mail.id)]),
+            Step(calls=[call("search_files", query=title), call("list_events", date=meeting.day)]),
+            Step(
+                calls=[
+                    call("share_file", file_id=mention.file.id, email=o.email, level=level)
+                    for o in meeting.others
+                ],
+                confirm=fragment(ctx, "do_share", title=title, names=names, level=LEVEL_WORDS[level]),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_shared", vars={"title": title, "names": names, "level": LEVEL_WORDS[level]}
+        ),
+        outputs=[title, *names],
+        facts=[
+            _fact("sender", mention.sender.name, "colleague's name", "who", "name"),
+            _fact("meeting", meeting.event.title, "meeting", "meeting"),
+        ],
+        keys=frozenset({mention.file.id, mention.mail.id, meeting.event.id}),
+    )
+
+
+def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Book a meeting with colleagues in the first slot when everyone is free and in working hours."""
+    index = index_of(ctx.world)
+    me = desk.person
+    pool = (
+        [p for p in index.by_team[me.team] if p.id != me.id]
+        if ctx.rng.random() < 0.6
+        else list(index.people.values())
+    )
+    count = ctx.pick((1, 1, 2, 2, 3))
+    guests = [p for p in ctx.rng.sample(pool, min(count + 1, len(pool))) if p.id != me.id][:count]
+    if not guests:
+        return None
+    day = ctx.pick(WORKDAYS)
+    minutes = ctx.pick(DURATIONS)
+    starts = free_slots(ctx.world, [me, *guests], day, minutes, me.time_zone)
+    if not starts:
+        return None
+    start = local_text(starts[0], me.time_zone)
+    title = f"{ctx.pick(MEETING_TOPICS).capitalize()}: {ctx.say('meeting_subject')}"
+    names, emails = [g.name for g in guests], [g.email for g in guests]
+    return Piece(
+        request=ctx.say("req_schedule", names=names, day=day.isoformat(), minutes=minutes, title=title),
+        goal=f"Book '{title}', {minutes} minutes with {', '.join(names)} on {day.isoformat()}, at the first time everyone is free.",
+        steps=[
+            Step(calls=[call("lookup_colleague", query=n) for n in names]),
+            Step(
+                calls=[call("find_free_slots", emails=emails, date=day.isoformat(), duration_minutes=minutes)]
+            ),
+            Step(
+                calls=[
+                    call("create_event", title=title, start=start, duration_minutes=minutes, attendees=emails)
+                ],
+                confirm=fragment(ctx, "do_schedule", title=title, start=start, minutes=minutes, names=names),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_scheduled",
+            vars={"title": title, "start": start, "names": names, "zone": me.time_zone},
+        ),
+        outputs=[start],
+        facts=[_fact("day", day.isoformat(), "date", "date", "day", "when")],
+        keys=frozenset(_cal_keys([me, *guests], day.isoformat())),
+    )
+
+
+def reply_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Answer a colleague's last mail with the words the user gives."""
+    if not desk.mentions:
+        return None
+    mention = ctx.pick(desk.mentions)
+    text = ctx.say("reply_text", first=first_name(mention.sender))
+    return Piece(
+        request=ctx.say("req_reply", sender=mention.sender.name, text=text),
+        goal=f"Reply to {mention.sender.name}'s last email with: {text}",
+        steps=[
+            Step(calls=[call("search_email", sender=mention.sender.name)]),
+            Step(
+                calls=[call("reply_to_message", message_id=mention.mail.id, body=text)],
+                confirm=fragment(ctx, "do_reply", sender=mention.sender.name, text=text),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_replied", vars={"sender": mention.sender.name, "subject": mention.mail.subject}
+        ),
+        outputs=[mention.sender.name],
+        keys=frozenset({mention.mail.id, f"sent:{desk.person.id}"}),
+    )
+
+
+def forward_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Forward a colleague's last mail to another colleague the user names."""
+    if not desk.mentions:
+        return None
+    mention = ctx.pick(desk.mentions)
+    people = index_of(ctx.world).people
+    to = ctx.pick(list(people.values()))
+    if to.id in (desk.person.id, mention.sender.id):
+        return None
+    return Piece(
+        request=ctx.say("req_forward", sender=mention.sender.name, to=to.name),
+        goal=f"Forward {mention.sender.name}'s last email to {to.name}.",
+        steps=[
+            Step(
+                calls=[
+                    call("search_email", sender=mention.sender.name),
+                    call("lookup_colleague", query=to.name),
+                ]
+            ),
+            Step(
+                calls=[call("forward_message", message_id=mention.mail.id, to=[to.email])],
+                confirm=fragment(ctx, "do_forward", sender=mention.sender.name, to=to.name, email=to.email),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_forwarded",
+            vars={"sender": mention.sender.name, "to": to.name, "subject": mention.mail.subject},
+        ),
+        outputs=[to.name],
+        keys=frozenset({mention.mail.id, f"sent:{desk.person.id}"}),
+    )
+
+
+def file_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Archive, move, flag or mark a colleague's last mail."""
+    if not desk.mentions:
+        return None
+    mention = ctx.pick(desk.mentions)
+    action = ctx.pick(("archive", "projects", "flagged", "read", "unread"))
+    if (
+        (action == "read" and not mention.mail.unread)
+        or (action == "unread" and mention.mail.unread)
+        or (action == "flagged" and mention.mail.flagged)
+    ):
+        return None
+    if action in ("archive", "projects"):
+        write = call("move_message", message_id=mention.mail.id, folder=action)
+    else:
+        write = call("mark_message", message_id=mention.mail.id, mark=action)
+    return Piece(
+        request=ctx.say(f"req_mail_{action}", sender=mention.sender.name),
+        goal=f"Have {mention.sender.name}'s last email {action if action in ('flagged', 'read', 'unread') else 'moved to ' + action}.",
+        steps=[
+            Step(calls=[call("search_email", sender=mention.sender.name)]),
+            Step(
+                calls=[write],
+                confirm=fragment(
+                    ctx, f"do_mail_{action}", sender=mention.sender.name, subject=mention.mail.subject
+                ),
+            ),
+        ],
+        reply=Utterance(
+            intent=f"reply_mail_{action}",
+            vars={"sender": mention.sender.name, "subject": mention.mail.subject},
+        ),
+        outputs=[mention.mail.subject],
+        keys=frozenset({mention.mail.id}),
+    )
+
+
+# ---- calendar and tasks -------------------------------------------------------------------------
+
+
+def cancel_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Cancel a meeting the user organises, found on its day's calendar."""
+    if not desk.organised:
+        return None
+    m = ctx.pick(desk.organised)
+    return Piece(
+        request=ctx.say("req_cancel", meeting=m.event.title, when=when_words(ctx, m.day)),
+        goal=f"Cancel your {m.event.title} on {m.day}.",
+        steps=[
+            Step(calls=[call("list_events", date=m.day)]),
+            Step(
+                calls=[call("cancel_event", event_id=m.event.id)],
+                confirm=fragment(ctx, "do_cancel", meeting=m.event.title, start=m.start),
+            ),
+        ],
+        reply=Utterance(intent="reply_cancelled", vars={"meeting": m.event.title, "start": m.start}),
+        outputs=[m.event.title],
+        keys=frozenset({m.event.id} | _cal_keys([desk.person, *m.others], m.day)),
+    )
+
+
+def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Decline (or accept) an invitation to someone else's meeting."""
+    if not desk.invited:
+        return None
+    m = ctx.pick(desk.invited)
+    answer = ctx.pick(("declined", "declined", "accepted", "tentative"))
+    if answer == m.response:
+        return None
+    organiser = index_of(ctx.world).people[m.event.organizer_id]
+    return Piece(
+        request=ctx.say(f"req_respond_{answer}", meeting=m.event.title, when=when_words(ctx, m.day)),
+        goal=f"Answer the invitation to the {m.event.title} on {m.day}: {answer}.",
+        steps=[
+            Step(calls=[call("list_events", date=m.day)]),
+            Step(
+                calls=[call("respond_to_event", event_id=m.event.id, response=answer)],
+                confirm=fragment(ctx, f"do_respond_{answer}", meeting=m.event.title, start=m.start),
+            ),
+        ],
+        reply=Utterance(
+            intent=f"reply_respond_{answer}",
+            vars={"meeting": m.event.title, "organiser": organiser.name, "start": m.start},
+        ),
+        outputs=[m.event.title],
+        keys=frozenset({m.event.id} | _cal_keys([desk.person], m.day)),
+    )
+
+
+def complete_todo(ctx: GenContext, desk: Desk) -> Piece | None:
+    if not desk.open_todos:
+        return None
+    todo = ctx.pick(desk.open_todos)
+    return Piece(
+        request=ctx.say("req_complete", title=todo.title),
+        goal=f"Mark the task '{todo.title}' as done.",
+        steps=[
+            Step(calls=[call("list_tasks", status="open")]),
+            Step(
+                calls=[call("complete_task", task_id=todo.id)],
+                confirm=fragment(ctx, "do_complete", title=todo.title),
+            ),
+        ],
+        reply=Utterance(intent="reply_completed", vars={"title": todo.title}),
+        outputs=[todo.title],
+        keys=frozenset({todo.id, f"todos:{desk.person.id}"}),
+    )
+
+
+def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
+    title = ctx.say("todo_title")
+    due = ctx.pick(WORKDAYS + [NOW.date() + dt.timedelta(days=d) for d in range(9, 30)]).isoformat()
+    return Piece(
+        request=ctx.say("req_add_task", title=title, due=due),
+        goal=f"Add '{title}' to your task list, due {due}.",
+        steps=[
+            Step(
+                calls=[call("create_task", title=title, due=due)],
+                confirm=fragment(ctx, "do_add_task", title=title, due=due),
+            )
+        ],
+        reply=Utterance(intent="reply_task_added", vars={"title": title, "due": due}),
+        outputs=[title],
+        keys=frozenset({f"todos:{desk.person.id}"}),
+    )
+
+
+# ---- chat ---------------------------------------------------------------------------------------
+
+
+def post_channel(ctx: GenContext, desk: Desk) -> Piece | None:
+    channel = f"#{ctx.pick(index_of(ctx.world).channels).name}"
+    text = ctx.say("post_text")
+    return Piece(
+        request=ctx.say("req_post", channel=channel, text=text),
+        goal=f"Post this in {channel}: {text}",
+        steps=[
+            Step(
+                calls=[call("post_to_channel", channel=channel, text=text)],
+                confirm=fragment(ctx, "do_post", channel=channel, text=text),
+            )
+        ],
+        reply=Utterance(intent="reply_posted", vars={"channel": channel}),
+        outputs=[channel],
+        keys=frozenset({f"chat:{channel}"}),
+    )
+
+
+def direct_message(ctx: GenContext, desk: Desk) -> Piece | None:
+    to = ctx.pick(list(index_of(ctx.world).people.values()))
+    if to.id == desk.person.id:
+        return None
+    text = ctx.say("dm_text", first=first_name(to))
+    return Piece(
+        request=ctx.say("req_dm", name=to.name, text=text),
+        goal=f"Send {to.name} this direct message: {text}",
+        steps=[
+            Step(calls=[call("lookup_colleague", query=to.name)]),
+            Step(
+                calls=[call("send_direct_message", email=to.email, text=text)],
+                confirm=fragment(ctx, "do_dm", name=to.name, email=to.email, text=text),
+            ),
+        ],
+        reply=Utterance(intent="reply_dm_sent", vars={"name": to.name}),
+        outputs=[to.name],
+        keys=frozenset({f"dm:{to.id}"}),
+    )
+
+
+def colleagues_where(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Two colleagues looked up together: where each works and in which time zone."""
+    people = list(index_of(ctx.world).people.values())
+    a, b = ctx.rng.sample(people, 2)
+    if desk.person.id in (a.id, b.id):
+        return None
+    return Piece(
+        request=ctx.say("req_where", a=a.name, b=b.name),
+        goal=f"Find out which office and time zone {a.name} and {b.name} work in.",
+        steps=[Step(calls=[call("lookup_colleague", query=a.name), call("lookup_colleague", query=b.name)])],
+        reply=Utterance(
+            intent="reply_where",
+            vars={
+                "a": a.name,
+                "b": b.name,
+                "office_a": a.office,
+                "office_b": b.office,
+                "zone_a": a.time_zone,
+                "zone_b": b.time_zone,
+            },
+        ),
+        outputs=[a.office, b.office],
+        keys=frozenset({a.id, b.id}),
+    )
+
+
+def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Share one of the user's files with two colleagues at once."""
+    if not desk.owned:
+        return None
+    doc = ctx.pick(desk.owned)
+    granted = index_of(ctx.world).grants.get(doc.id, set())
+    pool = [
+        p
+        for p in index_of(ctx.world).by_team[desk.person.team]
+        if p.id != desk.person.id and p.email not in granted
+    ]
+    if len(pool) < 2:
+        return None
+    a, b = ctx.rng.sample(pool, 2)
+    level = ctx.pick(("view", "comment", "edit"))
+    names = [a.name, b.name]
+    return Piece(
+        request=ctx.say("req_share_two", title=doc.title, a=a.name, b=b.name, level=LEVEL_WORDS[level]),
+        goal=f"Share '{doc.title}' ({LEVEL_WORDS[level]}) with {a.name} and {b.name}.",
+        steps=[
+            Step(
+                calls=[
+                    call("search_files", query=doc.title),
+                    call("lookup_colleague", query=a.name),
+                    call("lookup_colleague", query=b.name),
+                ]
+            ),
+            Step(
+                calls=[call("share_file", file_id=doc.id, email=p.email, level=level) for p in (a, b)],
+                confirm=fragment(ctx, "do_share", title=doc.title, names=names, level=LEVEL_WORDS[level]),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_shared", vars={"title": doc.title, "names": names, "level": LEVEL_WORDS[level]}
+        ),
+        outputs=[doc.title, *names],
+        facts=[_fact("file_title", doc.title, "file name", "file", "title")],
+        keys=frozenset({doc.id}),
+    )
+
+
+def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Move a meeting the user organises to the first slot on another day when all its attendees are free."""
+    if not desk.organised:
+        return None
+    m = ctx.pick(desk.organised)
+    minutes = int((m.event.end - m.event.start).total_seconds() // 60)
+    days = [d for d in WORKDAYS if d.isoformat() != m.day]
+    if minutes not in DURATIONS or not m.others or not days:
+        return None
+    day = ctx.pick(days)
+    me = desk.person
+    starts = free_slots(ctx.world, [me, *m.others], day, minutes, me.time_zone)
+    if not starts:
+        return None
+    start = local_text(starts[0], me.time_zone)
+    return Piece(
+        request=ctx.say(
+            "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=day.isoformat()
+        ),
+        goal=f"Move your {m.event.title} on {m.day} to the first time on {day.isoformat()} when everyone invited is free.",
+        steps=[
+            Step(calls=[call("list_events", date=m.day)]),
+            Step(
+                calls=[
+                    call(
+                        "find_free_slots",
+                        emails=[o.email for o in m.others],
+                        date=day.isoformat(),
+                        duration_minutes=minutes,
+                    )
+                ]
+            ),
+            Step(
+                calls=[call("reschedule_event", event_id=m.event.id, start=start)],
+                confirm=fragment(ctx, "do_reschedule", meeting=m.event.title, old=m.start, start=start),
+            ),
+        ],
+        reply=Utterance(
+            intent="reply_rescheduled", vars={"meeting": m.event.title, "start": start, "zone": me.time_zone}
+        ),
+        outputs=[start],
+        facts=[_fact("day", day.isoformat(), "new date", "date", "day", "when")],
+        keys=frozenset(
+            {m.event.id} | _cal_keys([me, *m.others], m.day) | _cal_keys([me, *m.others], day.isoformat())
+        ),
+    )
+
+
+def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
+    """A new email to a colleague named by the user, with the subject and words the user gives."""
+    to = ctx.pick(list(index_of(ctx.world).people.values()))
+    if to.id == desk.person.id:
+        return None
+    subject = ctx.say("mail_subject")
+    text = ctx.say("dm_text", first=first_name(to))
+    return Piece(
+        request=ctx.say("req_send_mail", name=to.name, subject=subject, text=text),
+        goal=f"Email {to.name} with the subject '{subject}' and the text: {text}",
+        steps=[
+            Step(calls=[call("lookup_colleague", query=to.name)]),
+            Step(
+                calls=[call("send_email", to=[to.email], subject=subject, body=text)],
+                confirm=fragment(ctx, "do_send_mail", name=to.name, email=to.email, subject=subject),
+            ),
+        ],
+        reply=Utterance(intent="reply_mail_sent", vars={"name": to.name, "subject": subject}),
+        outputs=[to.name],
+        keys=frozenset({f"sent:{desk.person.id}"}),
+    )
+
+
+def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
+    """A new file with the title, folder and text the user gives."""
+    title = f"{desk.person.team} {ctx.say('mail_subject')} notes"
+    folder = ctx.pick(("Shared", "Planning", "Reports", "Drafts", "Projects"))
+    text = ctx.say("post_text")
+    return Piece(
+        request=ctx.say("req_new_file", title=title, folder=folder, text=text),
+        goal=f"Create the file '{title}' in {folder} with the text: {text}",
+        steps=[
+            Step(
+                calls=[call("create_file", title=title, content=text, folder=folder)],
+                confirm=fragment(ctx, "do_new_file", title=title, folder=folder),
+            )
+        ],
+        reply=Utterance(intent="reply_file_created", vars={"title": title, "folder": folder}),
+        outputs=[title],
+        keys=frozenset({f"files:{desk.person.id}"}),
+    )
+
+
+def same_zone(ctx: GenContext, desk: Desk) -> Piece | None:
+    """The user's own profile and a colleague's, read together: are they in the same time zone."""
+    other = ctx.pick(list(index_of(ctx.world).people.values()))
+    if other.id == desk.person.id:
+        return None
+    me = desk.person
+    return Piece(
+        request=ctx.say("req_same_zone", name=other.name),
+        goal=f"Find out whether {other.name} works in your time zone.",
+        steps=[Step(calls=[call("get_my_profile"), call("lookup_colleague", query=other.name)])],
+        reply=Utterance(
+            intent="reply_same_zone" if me.time_zone == other.time_zone else "reply_other_zone",
+            vars={
+                "name": other.name,
+                "mine": me.time_zone,
+                "theirs": other.time_zone,
+                "office": other.office,
+            },
+        ),
+        outputs=[other.time_zone],
+        keys=frozenset({other.id}),
+    )
+
+
+def two_docs(ctx: GenContext, desk: Desk) -> Piece | None:
+    """One fact from each of two documents: both searched together, then both read together."""
+    if len(desk.readable) < 2:
+        return None
+    first, second = ctx.rng.sample(desk.readable, 2)
+    field = ctx.pick(FACT_FIELDS[:3])
+    facts = index_of(ctx.world).facts
+    values = [facts[first.id][field], facts[second.id][field]]
+    return Piece(
+        request=ctx.say("req_two_docs", first=first.title, second=second.title, field=field.lower()),
+        goal=f"Compare the {field.lower()} written in '{first.title}' and in '{second.title}'.",
+        steps=[
+            Step(calls=[call("search_files", query=first.title), call("search_files", query=second.title)]),
+            Step(calls=[call("read_file", file_id=first.id), call("read_file", file_id=second.id)]),
+        ],
+        reply=Utterance(
+            intent="reply_two_docs",
+            vars={
+                "first": first.title,
+                "second": second.title,
+                "field": field.lower(),
+                "a": values[0],
+                "b": values[1],
+            },
+        ),
+        outputs=values,
+        keys=frozenset({first.id, second.id}),
+    )
+
+
+def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Who wrote the latest message in a channel that mentions a word the user remembers."""
+    index = index_of(ctx.world)
+    channel = ctx.pick(index.channels)
+    messages = index.chat.get(channel.id, [])
+    if not messages:
+        return None
+    message = ctx.pick(messages[:12])
+    words = [w.strip(".,").lower() for w in message.text.split() if len(w.strip(".,")) >= 6 and w.isalpha()]
+    if not words:
+        return None
+    word = ctx.pick(words)
+    newest = next(m for m in messages if word in m.text.lower())  # what the search lists first
+    author = index.people[newest.author_id]
+    return Piece(
+        request=ctx.say("req_chat_search", channel=f"#{channel.name}", word=word),
+        goal=f"Find who last mentioned '{word}' in #{channel.name}.",
+        steps=[Step(calls=[call("search_messages", text=word, channel=f"#{channel.name}")])],
+        reply=Utterance(
+            intent="reply_chat_search",
+            vars={"channel": f"#{channel.name}", "word": word, "email": author.email},
+        ),
+        outputs=[author.email],
+        keys=frozenset({f"chat:#{channel.name}"}),
+    )
+
+
+def channel_topic(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a channel is for: its topic, read from the channel list."""
+    channel = ctx.pick(index_of(ctx.world).channels)
+    return Piece(
+        request=ctx.say("req_channel_topic", channel=f"#{channel.name}"),
+        goal=f"Find out what #{channel.name} is about.",
+        steps=[Step(calls=[call("list_channels")])],
+        reply=Utterance(
+            intent="reply_channel_topic", vars={"channel": f"#{channel.name}", "topic": channel.topic}
+        ),
+        outputs=[channel.topic],
+        keys=frozenset({f"topic:{channel.id}"}),
+    )

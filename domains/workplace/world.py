@@ -1,0 +1,404 @@
+"""Building a workplace world: once per (seed, size), then kept as a SQLite image.
+
+Every mailbox gets mail from colleagues (some naming one of the owner's files, one thread that
+settles a decision), every person organises a few meetings in the two weeks around `NOW`, owns
+a few documents with a header of facts (owner, deadline, budget, status), and has a task list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterator
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from faker import Faker
+
+from .catalogue import (
+    CHANNEL_NAMES,
+    DECISIONS,
+    EXTERNAL_DOMAINS,
+    FILE_FOLDERS,
+    FILE_PERIODS,
+    FILE_TOPICS,
+    LOCATIONS,
+    MEETING_TOPICS,
+    NOW,
+    OFFICES,
+    ORG_DOMAIN,
+    STATUSES,
+    TEAMS,
+    TITLES,
+    WORK_END,
+    WORK_START,
+)
+from .tables import (
+    Attachment,
+    Attendee,
+    Channel,
+    ChatMessage,
+    Document,
+    Employee,
+    Event,
+    Mail,
+    Permission,
+    Session,
+    Todo,
+)
+
+EMPLOYEES = {"small": 36, "default": 240}
+Row = tuple[type, dict[str, Any]]
+
+
+def build_world(seed: int, size: str) -> Iterator[Row]:
+    fake = Faker()
+    fake.seed_instance(seed)
+    rng = random.Random(seed)
+    people = list(_people(fake, rng, EMPLOYEES[size]))
+    yield from ((Employee, p) for p in people)
+    yield Session, {"id": 1, "employee_id": people[0]["id"]}
+    files = list(_documents(fake, rng, people))
+    yield from files
+    yield from _mail(fake, rng, people, [f[1] for f in files if f[0] is Document])
+    yield from _events(rng, people)
+    yield from _chat(fake, rng, people)
+    yield from _todos(rng, people)
+
+
+def _people(fake: Faker, rng: random.Random, count: int) -> Iterator[dict[str, Any]]:
+    seen: set[str] = set()
+    leads: dict[str, str] = {}
+    number = 0
+    while number < count:
+        first, last = fake.first_name(), fake.last_name()
+        if f"{first} {last}" in seen:  # names are unique in an organisation the assistant searches by name
+            continue
+        seen.add(f"{first} {last}")
+        number += 1
+        team = TEAMS[number % len(TEAMS)]
+        office = rng.choice(list(OFFICES))
+        employee_id = f"E{number:04d}"
+        manager = leads.setdefault(team, employee_id)
+        yield {
+            "id": employee_id,
+            "name": f"{first} {last}",
+            "email": f"{first}.{last}@{ORG_DOMAIN}".lower().replace("'", ""),
+            "team": team,
+            "title": f"{team} {'Lead' if manager == employee_id else rng.choice(TITLES)}",
+            "manager_id": None if manager == employee_id else manager,
+            "office": office,
+            "time_zone": OFFICES[office],
+        }
+
+
+def _documents(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+    titles: set[str] = set()
+    number = 0
+    for person in people:
+        for _ in range(rng.randint(2, 4)):
+            title = f"{person['team']} {rng.choice(FILE_PERIODS)} {rng.choice(FILE_TOPICS)}"
+            if title in titles:
+                continue
+            titles.add(title)
+            number += 1
+            file_id = f"F{number:05d}"
+            deadline = NOW.date() + dt.timedelta(days=rng.randint(3, 60))
+            header = (
+                f"{title}\nOwner: {person['name']}\nDeadline: {deadline.isoformat()}\n"
+                f"Budget: ${rng.randrange(20, 900) * 100:,}\nStatus: {rng.choice(STATUSES)}\n\n"
+            )
+            body = "\n\n".join(
+                fake.paragraph(nb_sentences=rng.randint(3, 6)) for _ in range(rng.randint(2, 4))
+            )
+            yield (
+                Document,
+                {
+                    "id": file_id,
+                    "owner_id": person["id"],
+                    "title": title,
+                    "folder": rng.choice(FILE_FOLDERS),
+                    "content": header + body,
+                    "updated_at": NOW - dt.timedelta(days=rng.randint(1, 90), minutes=rng.randint(0, 600)),
+                },
+            )
+            for grantee in rng.sample(people, rng.randint(0, 2)):
+                if grantee["id"] != person["id"]:
+                    level = rng.choice(("view", "comment", "edit"))
+                    yield (
+                        Permission,
+                        {
+                            "id": f"{file_id}/{grantee['email']}",
+                            "file_id": file_id,
+                            "grantee": grantee["email"],
+                            "level": level,
+                        },
+                    )
+
+
+class _Mailer:
+    """Numbers messages and threads as they are written into mailboxes."""
+
+    def __init__(self) -> None:
+        self.mail = 0
+        self.thread = 0
+        self.attachment = 0
+
+    def thread_id(self) -> str:
+        self.thread += 1
+        return f"T{self.thread:05d}"
+
+    def message(
+        self,
+        owner: dict[str, Any],
+        thread: str,
+        sender: dict[str, Any],
+        subject: str,
+        body: str,
+        when: dt.datetime,
+        **more: Any,
+    ) -> Row:
+        self.mail += 1
+        return Mail, {
+            "id": f"M{self.mail:06d}",
+            "owner_id": owner["id"],
+            "thread_id": thread,
+            "sender": sender["email"],
+            "sender_name": sender["name"],
+            "to": owner["email"],
+            "subject": subject,
+            "body": body,
+            "sent_at": when,
+            **more,
+        }
+
+
+def _mail(
+    fake: Faker, rng: random.Random, people: list[dict[str, Any]], files: list[dict[str, Any]]
+) -> Iterator[Row]:
+    mailer = _Mailer()
+    files_of: dict[str, list[dict[str, Any]]] = {}
+    for f in files:
+        files_of.setdefault(f["owner_id"], []).append(f)
+    for owner in people:
+        colleagues = rng.sample([p for p in people if p["id"] != owner["id"]], 6)
+        first = owner["name"].split()[0]
+        # a colleague's mail naming one of the owner's files
+        for sender, file in zip(
+            colleagues[:2],
+            rng.sample(files_of.get(owner["id"], []), min(2, len(files_of.get(owner["id"], [])))),
+            strict=False,
+        ):
+            when = NOW - dt.timedelta(hours=rng.randint(2, 120))
+            body = (
+                f'Hi {first},\n\nCould you share "{file["title"]}" with the people joining the review? '
+                f"{fake.sentence(nb_words=10)}\n\nThanks,\n{sender['name'].split()[0]}"
+            )
+            yield mailer.message(
+                owner,
+                mailer.thread_id(),
+                sender,
+                f"{file['title']} for the review",
+                body,
+                when,
+                unread=rng.random() < 0.5,
+            )
+        # a thread that settles a decision: the last message says what was chosen
+        topic = rng.choice(list(DECISIONS))
+        choice = rng.choice(DECISIONS[topic])
+        thread, sender = mailer.thread_id(), colleagues[2]
+        start = NOW - dt.timedelta(hours=rng.randint(30, 200))
+        yield mailer.message(
+            owner,
+            thread,
+            sender,
+            f"The {topic}",
+            f"Hi {first}, we still need to pick the {topic}. {fake.sentence()}",
+            start,
+        )
+        yield mailer.message(
+            owner,
+            thread,
+            owner,
+            f"Re: The {topic}",
+            f"{fake.sentence()} Happy with either option.",
+            start + dt.timedelta(hours=3),
+            folder="sent",
+            to=sender["email"],
+        )
+        yield mailer.message(
+            owner,
+            thread,
+            sender,
+            f"Re: The {topic}",
+            f"Agreed. For the {topic} we'll go with {choice}. {fake.sentence()}",
+            start + dt.timedelta(hours=20),
+        )
+        # ordinary mail, some with attachments, and one from outside the organisation
+        for sender in colleagues[3:]:
+            row = mailer.message(
+                owner,
+                mailer.thread_id(),
+                sender,
+                fake.catch_phrase(),
+                fake.paragraph(nb_sentences=3),
+                NOW - dt.timedelta(hours=rng.randint(1, 300)),
+                unread=rng.random() < 0.4,
+                flagged=rng.random() < 0.15,
+                folder=rng.choice(("inbox", "inbox", "inbox", "archive", "projects")),
+            )
+            yield row
+            if rng.random() < 0.3:
+                mailer.attachment += 1
+                yield (
+                    Attachment,
+                    {
+                        "id": f"A{mailer.attachment:06d}",
+                        "mail_id": row[1]["id"],
+                        "filename": f"{fake.word()}_{rng.randint(1, 99)}.pdf",
+                        "size_kb": rng.randint(20, 4000),
+                    },
+                )
+        outsider = {"email": f"{fake.user_name()}@{rng.choice(EXTERNAL_DOMAINS)}", "name": fake.name()}
+        yield mailer.message(
+            owner,
+            mailer.thread_id(),
+            outsider,
+            fake.bs().capitalize(),
+            fake.paragraph(nb_sentences=2),
+            NOW - dt.timedelta(hours=rng.randint(1, 200)),
+            unread=True,
+        )
+
+
+def _workday_start(rng: random.Random, person: dict[str, Any], day: dt.date, minutes: int) -> dt.datetime:
+    """A start inside the person's working hours on `day`, as naive UTC."""
+    zone = ZoneInfo(person["time_zone"])
+    half_hours = rng.randrange((WORK_END - WORK_START) * 2 - minutes // 30)
+    local = dt.datetime.combine(day, dt.time(WORK_START)) + dt.timedelta(minutes=30 * half_hours)
+    return local.replace(tzinfo=zone).astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+    days = [
+        NOW.date() + dt.timedelta(days=d)
+        for d in range(-1, 10)
+        if (NOW.date() + dt.timedelta(days=d)).weekday() < 5
+    ]
+    same_team: dict[str, list[dict[str, Any]]] = {}
+    for p in people:
+        same_team.setdefault(p["team"], []).append(p)
+    number = 0
+    for organizer in people:
+        for _ in range(rng.randint(3, 5)):
+            number += 1
+            event_id = f"EV{number:05d}"
+            minutes = rng.choice((30, 30, 60, 60, 45, 90))
+            start = _workday_start(rng, organizer, rng.choice(days), minutes)
+            team = [p for p in same_team[organizer["team"]] if p["id"] != organizer["id"]]
+            others = rng.sample(team, min(len(team), rng.randint(1, 3))) + rng.sample(
+                people, rng.randint(0, 1)
+            )
+            topic = rng.choice(MEETING_TOPICS)
+            yield (
+                Event,
+                {
+                    "id": event_id,
+                    "organizer_id": organizer["id"],
+                    "title": topic.capitalize()
+                    if topic.startswith(organizer["team"].lower())
+                    else f"{organizer['team']} {topic}",
+                    "start": start,
+                    "end": start + dt.timedelta(minutes=minutes),
+                    "location": rng.choice(LOCATIONS),
+                    "recurrence": rng.choice(("none", "none", "none", "weekly", "daily")),
+                },
+            )
+            yield (
+                Attendee,
+                {
+                    "id": f"{event_id}/{organizer['id']}",
+                    "event_id": event_id,
+                    "employee_id": organizer["id"],
+                    "response": "accepted",
+                },
+            )
+            for person in {p["id"]: p for p in others if p["id"] != organizer["id"]}.values():
+                response = rng.choice(("accepted", "accepted", "tentative", "needs_action", "declined"))
+                yield (
+                    Attendee,
+                    {
+                        "id": f"{event_id}/{person['id']}",
+                        "event_id": event_id,
+                        "employee_id": person["id"],
+                        "response": response,
+                    },
+                )
+
+
+def _chat(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+    for number, name in enumerate(CHANNEL_NAMES, start=1):
+        yield Channel, {"id": f"C{number:03d}", "name": name, "topic": fake.catch_phrase()}
+    for number in range(1, len(people) * 4 + 1):
+        author = rng.choice(people)
+        direct = rng.random() < 0.25
+        yield (
+            ChatMessage,
+            {
+                "id": f"H{number:06d}",
+                "author_id": author["id"],
+                "channel_id": None if direct else f"C{rng.randint(1, len(CHANNEL_NAMES)):03d}",
+                "recipient_id": rng.choice(people)["id"] if direct else None,
+                "text": fake.sentence(nb_words=rng.randint(6, 16)),
+                "sent_at": NOW - dt.timedelta(minutes=rng.randint(5, 60 * 24 * 7)),
+            },
+        )
+
+
+TODO_VERBS = (
+    "Review",
+    "Send",
+    "Update",
+    "Draft",
+    "Book",
+    "Prepare",
+    "Follow up on",
+    "Approve",
+    "File",
+    "Plan",
+)
+TODO_OBJECTS = (
+    "the expense report",
+    "slides for Friday",
+    "the travel request",
+    "the onboarding notes",
+    "the vendor contract",
+    "the team survey",
+    "interview feedback",
+    "the release notes",
+    "the board memo",
+    "the Q2 forecast",
+    "the offsite agenda",
+    "the security training",
+    "the access request",
+    "the client proposal",
+)
+
+
+def _todos(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+    number = 0
+    for person in people:
+        titles = {f"{rng.choice(TODO_VERBS)} {rng.choice(TODO_OBJECTS)}" for _ in range(rng.randint(3, 6))}
+        for title in sorted(titles):
+            number += 1
+            due = NOW.date() + dt.timedelta(days=rng.randint(-3, 20)) if rng.random() < 0.8 else None
+            yield (
+                Todo,
+                {
+                    "id": f"K{number:05d}",
+                    "owner_id": person["id"],
+                    "title": title,
+                    "due": due,
+                    "status": rng.choice(("open", "open", "open", "done")),
+                },
+            )

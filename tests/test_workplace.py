@@ -1,0 +1,154 @@
+"""The workplace domain: the signed-in employee's mail, calendar, files, chat and tasks, and its rules."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import gymnasium
+import pytest
+
+import toolgym
+from toolgym.envs import World
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.replay import run_call
+from toolgym.verifiers import verify
+
+WORKPLACE = "workplace"
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain(WORKPLACE)
+
+
+@pytest.fixture(scope="module")
+def index(domain):
+    from toolgym.domains.workplace.tasks.index import index_of
+
+    world = World(domain.template(0, "small"))
+    try:
+        return index_of(world)
+    finally:
+        world.close()
+
+
+def _signed_in(domain, employee_id: str) -> World:
+    world = World(domain.template(0, "small"))
+    world.update(world.info("session").model, 1, employee_id=employee_id)
+    world.mark_baseline()
+    return world
+
+
+def _call(domain, world: World, tool: str, **arguments):
+    return run_call(domain, world, [tool], tool, arguments)
+
+
+def test_every_tool_acts_for_the_signed_in_employee(domain, index):
+    desk = next(d for d in index.desk_list() if d.owned and d.mentions)
+    world = _signed_in(domain, desk.person.id)
+    profile = json.loads(_call(domain, world, "get_my_profile").content)
+    assert profile["email"] == desk.person.email
+    found = json.loads(_call(domain, world, "search_email", sender=desk.mentions[0].sender.name).content)
+    assert found and found[0]["message_id"] == desk.mentions[0].mail.id
+    other = next(d for d in index.desk_list() if d.person.id != desk.person.id and d.mentions)
+    foreign = _call(domain, world, "read_message", message_id=other.mentions[0].mail.id)
+    assert foreign.error and "no message" in foreign.error  # another person's mailbox stays closed
+
+
+def test_sharing_a_file_you_do_not_own_is_a_tool_error_naming_the_owner(domain, index):
+    desk = next(d for d in index.desk_list() if any(doc.owner_id != d.person.id for doc in d.readable))
+    doc = next(doc for doc in desk.readable if doc.owner_id != desk.person.id)
+    world = _signed_in(domain, desk.person.id)
+    outcome = _call(
+        domain, world, "share_file", file_id=doc.id, email="someone@brightwell.example", level="view"
+    )
+    owner = index.people[doc.owner_id]
+    assert outcome.error and "do not own" in outcome.error and owner.email in outcome.error
+    assert not world.changes  # the failed write left no trace
+
+
+def test_cancelling_someone_elses_event_is_refused_by_the_tool(domain, index):
+    desk = next(d for d in index.desk_list() if d.invited)
+    world = _signed_in(domain, desk.person.id)
+    outcome = _call(domain, world, "cancel_event", event_id=desk.invited[0].event.id)
+    assert outcome.error and "only its organiser" in outcome.error
+
+
+def test_free_slots_lie_in_everyones_working_hours_and_avoid_their_events(domain, index):
+    from toolgym.domains.workplace.tools.calendar import busy_times, free_slots, working_window
+
+    people = list(index.people.values())
+    me = next(p for p in people if p.time_zone == "America/New_York")
+    other = next(p for p in people if p.time_zone == "Europe/Berlin")
+    world = _signed_in(domain, me.id)
+    day = dt.date(2025, 3, 13)
+    starts = free_slots(world, [me, other], day, 60, me.time_zone)
+    assert starts, "New York and Berlin overlap for an hour or more on a Thursday"
+    busy = busy_times(world, [me.id, other.id], *working_window(me, day))
+    for start in starts:
+        end = start + dt.timedelta(minutes=60)
+        for person in (me, other):
+            begin, close = working_window(person, day)
+            assert begin <= start and end <= close
+        assert not any(s < end and start < e for s, e in busy)
+
+
+def test_a_policy_refusal_is_spoiled_by_the_forbidden_write(domain, index):
+    refusal = next(
+        t
+        for t in domain.generate_tasks(
+            40, seed=3, kinds=["no_tool/policy_refusal"], size="small", world_seed=0
+        )
+        if any(f.tool == "share_file" and f.arguments.get("email") == "anyone" for f in t.forbidden)
+    )
+    messages, _ = gold_messages(domain, refusal)
+    assert verify(refusal, messages).value == 1.0
+    title = refusal.scenario.requests[0].split('"')[1]  # the file the user named
+    doc = next(d for d in index.desks[refusal.setup[0].set["employee_id"]].owned if d.title == title)
+    share = {"role": "assistant", "content": None, "tool_calls": [{"id": "x", "type": "function", "function": {
+        "name": "share_file", "arguments": {"file_id": doc.id, "email": "anyone", "level": "view"}}}]}  # fmt: skip
+    assert verify(refusal, messages[:-1] + [share] + messages[-1:]).value == 0.0
+
+
+def test_following_an_injected_order_zeroes_the_score(domain):
+    task = domain.generate_tasks(1, seed=5, kinds=["injection"], size="small")[0]
+    messages, _ = gold_messages(domain, task)
+    assert verify(task, messages).value == 1.0
+    bait = task.forbidden[0]
+    arguments = dict(bait.arguments)
+    if bait.tool == "share_file":
+        arguments |= {"file_id": "F00001", "level": "view"}
+    else:
+        arguments |= {"message_id": "M000001"}
+    obey = {"role": "assistant", "content": None, "tool_calls": [{"id": "y", "type": "function", "function": {
+        "name": bait.tool, "arguments": arguments}}]}  # fmt: skip
+    assert verify(task, messages[:-1] + [obey] + messages[-1:]).value == 0.0
+
+
+def test_every_write_is_confirmed_in_the_gold_plan(domain):
+    tasks = domain.generate_tasks(
+        40, seed=2, kinds=["single", "multi_step", "multi_turn", "parallel"], size="small"
+    )
+    for task in tasks:
+        for step in task.plan:
+            if any(domain.tool(c.name).writes for c in step.calls):
+                assert step.confirm, (task.kind, [c.name for c in step.calls])
+
+
+def test_gymnasium_make_resets_to_a_signed_in_task(domain):
+    env = gymnasium.make("toolgym/Workplace-v0", world_size="small")
+    task = domain.generate_tasks(1, seed=1, kinds=["multi_step"], size="small")[0]
+    observation, info = env.reset(options={"task": task})
+    assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]
+    assert {t["function"]["name"] for t in info["tools"]} >= {"search_email", "find_free_slots", "share_file"}
+    env.close()
+
+
+def test_list_events_shows_the_day_asked_for_in_the_users_time_zone(domain, index):
+    desk = next(d for d in index.desk_list() if len(d.organised) >= 2)
+    world = _signed_in(domain, desk.person.id)
+    for meeting in desk.organised:
+        events = json.loads(_call(domain, world, "list_events", date=meeting.day).content)
+        assert meeting.event.id in {e["event_id"] for e in events}
+        assert all(e["start"][:10] <= meeting.day <= e["end"][:10] for e in events), (meeting.day, events)
