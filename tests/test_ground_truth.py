@@ -127,6 +127,18 @@ def test_consent_needs_a_named_question_and_a_yes():
     assert not consent(task, _trajectory(task, opening + vague + _call(_CANCEL))).passed
 
 
+def test_two_guarded_writes_of_one_tool_each_need_their_own_yes():
+    other = ToolCall(name="cancel_pending_order", arguments={"order_id": "#W2000002", "reason": "no longer needed"})
+    task = _task(plan=[Step(calls=[_CANCEL], confirm="cancel order #W1000001"), Step(calls=[other], confirm="cancel order #W2000002")])
+    opening = _chat(("system", "policy"), ("user", "Cancel orders #W1000001 and #W2000002."))
+    first = _chat(("assistant", "To confirm: cancel order #W1000001. Shall I go ahead?"), ("user", "Yes."))
+    second = _chat(("assistant", "And #W2000002 as well. Shall I go ahead?"), ("user", "Yes, go ahead."))
+    assert consent(task, _trajectory(task, opening + first + _call(_CANCEL) + second + _call(other, 1))).passed
+    # the second cancel made on the strength of the first yes has no consent of its own
+    rash = consent(task, _trajectory(task, opening + first + _call(_CANCEL) + _call(other, 1)))
+    assert not rash.passed and "message" in rash.details["problems"][0]
+
+
 def test_diagnosis_needs_the_fault_shown_before_the_fix():
     fix = ToolCall(name="toggle_airplane_mode", arguments={})
     task = _task(domain="telecom", plan=[Step(calls=[fix], caller="user", evidence=["airplane mode: on"])])
