@@ -37,9 +37,10 @@ _SPREAD = seeded_clock(dt.datetime(2025, 3, 14, 10, 0), hours=(8, 19))
 
 
 def clock(seed: int) -> dt.datetime:
-    """The world's date: world seed 0 is 2025-03-14 10:00; others another month and hour, always
-    the 14th, so the last bill is a week from due and this month's refills fit before it."""
-    return _SPREAD(seed).replace(day=14)
+    """The world's date: world seed 0 is 2025-03-14 10:00; others the 10th of another month at
+    another hour, so the open bill (due the 21st) is still ahead and the last one paid (paid the
+    14th to 20th of last month) is inside the 30-day refund window even after a 31-day month."""
+    return _SPREAD(seed) if seed == 0 else _SPREAD(seed).replace(day=10)
 
 
 NOW = clock(0)
@@ -134,7 +135,7 @@ def _customer(
                 refill_id=refill.refill_id,
                 gigabytes=refill.gigabytes,
                 price=refill.price,
-                purchased_at=dt.datetime(now.year, now.month, rng.randrange(1, 14), rng.randrange(8, 22)),
+                purchased_at=dt.datetime(now.year, now.month, min(rng.randrange(1, 14), now.day - 1), rng.randrange(8, 22)),
             )
     yield from _bills(account_id, [p for _, p, _ in lines], default_method.method_id, rng, ids, billing_cycles(now))
     line, plan, device = lines[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 import random
 from typing import get_args
@@ -551,3 +552,18 @@ def test_every_acting_task_has_outputs_its_final_reply_states(domain):
             for m in trajectory.messages
         ]
         assert final_answer(task, trajectory).value < 1.0, (task.kind, task.seed)
+
+
+@pytest.mark.parametrize("world_seed", [0, *range(1, 40, 3)])
+def test_every_world_date_keeps_the_last_payment_refundable_and_the_open_bill_ahead(world_seed):
+    """Other world seeds have other dates (other month lengths): the refund window and the
+    billing cycle the tasks rely on hold in each of them."""
+    domain = toolgym.load_domain("telecom")
+    world = World(domain.template(world_seed, "small"))
+    now = world.now
+    for (paid_at,) in world.query("SELECT max(paid_at) FROM payment WHERE status = 'completed' GROUP BY account_id"):
+        assert (now - dt.datetime.fromisoformat(str(paid_at))).days < 30, (now, paid_at)
+    for (due,) in world.query("SELECT due_date FROM bill WHERE status = 'open'"):
+        assert str(due) > now.date().isoformat()
+    for (bought,) in world.query("SELECT purchased_at FROM line_refill"):
+        assert str(bought).replace("T", " ") < str(now)
