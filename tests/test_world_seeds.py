@@ -58,22 +58,33 @@ def test_seeded_clock_keeps_seed_zero_and_gives_other_seeds_their_own_working_ho
         seeded_clock(base, hours=(18, 9))
 
 
-# The newest moment of each world's history: orders placed (retail), outages begun (telecom).
-NEWEST = {"retail": "SELECT max(placed_at) FROM \"order\"", "telecom": "SELECT max(started_at) FROM outage"}
+# The newest moment of each world's history, and how young and how old (days before the world's
+# date) it may be: orders placed (retail), outages begun (telecom), card charges posted (banking),
+# flights booked (travel), the last service (vehicle: the log starts two months back).
+NEWEST = {
+    "retail": ("SELECT max(placed_at) FROM \"order\"", 0, 60),
+    "telecom": ("SELECT max(started_at) FROM outage", 0, 60),
+    "banking": ("SELECT max(posted) FROM txn", 0, 60),
+    "travel": ("SELECT max(booked_at) FROM flight_booking", 0, 60),
+    "vehicle": ("SELECT max(date) FROM service_record", 60, 150),
+}
 
 
-@pytest.mark.parametrize("name", ["retail", "telecom"])
+@pytest.mark.parametrize("name", sorted(NEWEST))
 def test_each_world_seed_has_its_own_date_and_its_history_counts_back_from_it(name):
     from toolgym import load_domain
     from toolgym.envs import World
 
     domain = load_domain(name)
-    dates = {seed: domain.template(seed, "small").now for seed in (0, 5, 9)}
+    # world seed 13 is weeks to months before seed 0's date in every domain, seed 5 after it
+    dates = {seed: domain.template(seed, "small").now for seed in (0, 5, 13)}
     assert len(set(dates.values())) == 3
+    query, youngest, oldest = NEWEST[name]
     for seed, now in dates.items():
         world = World(domain.template(seed, "small"))
-        (newest,) = world.query(NEWEST[name])[0]
-        assert str(now - dt.timedelta(days=60)) < str(newest).replace("T", " ") <= str(now), (seed, now, newest)
+        (newest,) = world.query(query)[0]
+        newest = str(newest).replace("T", " ")
+        assert str(now - dt.timedelta(days=oldest)) < newest <= str(now - dt.timedelta(days=youngest)), (seed, now, newest)
         task = domain.generate_tasks(1, seed=1, kinds=["single"], world_seed=seed, size="small")[0]
         assert task.world_seed == seed and now.strftime("%Y") in domain.policy(seed, "small", variant=task.seed)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .rules import NOW, POLICY_VALUES
+from .rules import CLOCK, POLICY_VALUES
 from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import ALL_TOOLS
@@ -27,7 +27,7 @@ DOMAIN = Domain(
     build_world=build_world,
     tools=ALL_TOOLS,
     generators=GENERATORS,
-    now=NOW,
+    now=CLOCK,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
 )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-NOW = dt.datetime(2025, 6, 16, 9, 30)
-TODAY = NOW.date()
+from toolgym.envs.clock import seeded_clock
+
+# The bank's clock: world seed 0 is 2025-06-16 09:30; other world seeds have their own date, always
+# a morning (8:00 to 11:45), so transfers "made this morning", up to four hours back, fall on the same day.
+CLOCK = seeded_clock(dt.datetime(2025, 6, 16, 9, 30), hours=(8, 12))
 
 PER_TRANSFER_LIMIT = 5000.0
 DAILY_TRANSFER_LIMIT = 10000.0

@@ -1,8 +1,9 @@
 """Building a banking world from a seed: products and their articles, customers and their money.
 
 Names come from Faker seeded with the world seed; everything else from one `random.Random`.
-Dates count back from the fixed `rules.NOW`. Every built payee is past its cooling-off period,
-and every account and card is active unless drawn frozen here.
+Dates count back (or forward) from the world's own date `rules.CLOCK(seed)`, never the wall clock.
+Every built payee is past its cooling-off period, and every account and card is active unless
+drawn frozen here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from faker import Faker
 
 from .catalogue import BANKS, MERCHANTS, articles, draw_products
-from .rules import NOW, TODAY
+from .rules import CLOCK
 from .tables import Account, Article, Card, Customer, Loan, Payee, Product, ScheduledTransfer, Transaction
 
 CUSTOMERS_PER_SIZE = {"small": 30, "default": 400}
@@ -28,6 +29,8 @@ NICKNAMES = ("", "", "", "Bills", "Rainy day", "Holiday fund", "Everyday", "Hous
 
 
 def build_world(seed: int, size: str) -> Iterator[Any]:
+    now = CLOCK(seed)  # the world's history counts back from its own date
+    today = now.date()
     rng = random.Random(seed)
     fake = Faker("en_US")
     fake.seed_instance(seed)
@@ -56,7 +59,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
         yield Customer, {
             "customer_id": customer_id, "full_name": f"{first} {last}", "phone": phone,
             "email": f"{first}.{last}{number}@example.com".lower(),
-            "date_of_birth": TODAY - dt.timedelta(days=rng.randrange(19 * 365, 82 * 365)),
+            "date_of_birth": today - dt.timedelta(days=rng.randrange(19 * 365, 82 * 365)),
             "id_last4": f"{rng.randrange(10000):04d}", "security_answer": rng.choice(SECURITY_ANSWERS),
             "address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}",
         }  # fmt: skip
@@ -80,7 +83,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                 "number": digits, "nickname": rng.choice(NICKNAMES) if kind == "savings" else "", "balance": balance,
                 "credit_limit": limit,
                 "status": "frozen" if rng.random() < 0.05 else "active",
-                "opened": TODAY - dt.timedelta(days=rng.randrange(200, 4000)),
+                "opened": today - dt.timedelta(days=rng.randrange(200, 4000)),
             }  # fmt: skip
             if kind == "checking" and not checking_id:
                 checking_id = account_id
@@ -98,21 +101,21 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                 for merchant, category, low, high in rng.sample(MERCHANTS, TRANSACTIONS_PER_ACCOUNT[size]):
                     yield Transaction, {
                         "txn_id": next_id("T"), "account_id": account_id, "merchant": merchant, "category": category,
-                        "posted": TODAY - dt.timedelta(days=rng.randrange(1, HISTORY_DAYS)),
+                        "posted": today - dt.timedelta(days=rng.randrange(1, HISTORY_DAYS)),
                         "amount": round(rng.uniform(low, high), 2),
                     }  # fmt: skip
         for _ in range(rng.choice((0, 1, 2, 2, 3, 4))):
             yield Payee, {
                 "payee_id": next_id("P"), "customer_id": customer_id, "name": fake.name(), "bank": rng.choice(BANKS),
                 "account_number": f"{rng.randrange(10**7, 10**10)}",
-                "added_at": NOW - dt.timedelta(days=rng.randrange(10, 700), hours=rng.randrange(24)),
+                "added_at": now - dt.timedelta(days=rng.randrange(10, 700), hours=rng.randrange(24)),
             }  # fmt: skip
         savings = [i for i, k in enumerate(kinds) if k == "savings"]
         if savings and rng.random() < 0.5:
             yield ScheduledTransfer, {
                 "schedule_id": next_id("S"), "customer_id": customer_id, "from_account": checking_id,
                 "to_account": f"A{ids['A'] - len(kinds) + savings[0]}", "amount": float(rng.choice((50, 100, 150, 200, 250, 400, 500))),
-                "run_on": TODAY + dt.timedelta(days=rng.randrange(2, 40)),
+                "run_on": today + dt.timedelta(days=rng.randrange(2, 40)),
             }  # fmt: skip
         if rng.random() < 0.35:
             product = rng.choice(by_kind["personal_loan"] + by_kind["auto_loan"])
@@ -120,5 +123,5 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
             yield Loan, {
                 "loan_id": next_id("L"), "customer_id": customer_id, "product_id": product["product_id"], "principal": principal,
                 "balance": round(principal * rng.uniform(0.2, 0.95), 2), "monthly_payment": round(principal / rng.choice((36, 48, 60)), 2),
-                "next_due": TODAY + dt.timedelta(days=rng.randrange(3, 28)),
+                "next_due": today + dt.timedelta(days=rng.randrange(3, 28)),
             }  # fmt: skip

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .catalogue import NOW, POLICY_VALUES
+from .catalogue import CLOCK, POLICY_VALUES
 from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
@@ -27,7 +27,7 @@ DOMAIN = Domain(
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=NOW,
+    now=CLOCK,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
 )

@@ -9,8 +9,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-# The world's fixed clock (UTC). Flights leave from the day after; bookings were made before it.
-NOW = dt.datetime(2026, 3, 2, 9, 0)
+from toolgym.envs.clock import seeded_clock
+
+# The world's clock (UTC): world seed 0 is 2026-03-02 09:00, other world seeds have their own date.
+# Flights leave from the next day, 06:00 local at the earliest, which in Sydney (UTC+11) is 19:00 UTC
+# the day before: the clock stays before 17:00 UTC so even that first flight is still ahead.
+# Bookings were made before it.
+CLOCK = seeded_clock(dt.datetime(2026, 3, 2, 9, 0), hours=(7, 17))
 AIRLINE = "Skyward"
 FLIGHT_PREFIX = "SW"
 

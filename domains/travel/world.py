@@ -1,8 +1,8 @@
 """Building a travel world from a seed: airports, a month of flights, hotels, travellers, bookings.
 
 Names come from Faker seeded with the world seed; everything else from one `random.Random`,
-so the same seed gives the same rows. Every time counts from the fixed `NOW` (UTC), never the
-wall clock; flight times are stored in UTC and computed from local departure times.
+so the same seed gives the same rows. Every time counts from the world's own `CLOCK(seed)` (UTC),
+never the wall clock; flight times are stored in UTC and computed from local departure times.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from faker import Faker
 
-from .catalogue import AIRPORTS, AIRPORTS_PER_SIZE, FARE_RULES, FLIGHT_PREFIX, NOW, TIERS, AirportSpec
+from .catalogue import AIRPORTS, AIRPORTS_PER_SIZE, CLOCK, FARE_RULES, FLIGHT_PREFIX, TIERS, AirportSpec
 from .tables import Airport, FareRule, Flight, FlightBooking, Hotel, HotelBooking, PaymentMethod, Traveller
 
 TRAVELLERS_PER_SIZE = {"small": 30, "default": 400}
@@ -57,7 +57,7 @@ def _routes(rng: random.Random, airports: list[AirportSpec], size: str) -> list[
     return routes
 
 
-def _flights(rng: random.Random, airports: list[AirportSpec], size: str) -> Iterator[Row]:
+def _flights(rng: random.Random, airports: list[AirportSpec], size: str, now: dt.datetime) -> Iterator[Row]:
     hubs = [a for a in airports if a.hub]
     number = 100
     for origin, destination in _routes(rng, airports, size):
@@ -78,7 +78,7 @@ def _flights(rng: random.Random, airports: list[AirportSpec], size: str) -> Iter
             if via is not None:
                 minutes = flight_minutes(distance_km(origin, via)) + flight_minutes(distance_km(via, destination)) + 75
             for day in range(1, DAYS_PER_SIZE[size] + 1):
-                date = (NOW + dt.timedelta(days=day)).date()
+                date = (now + dt.timedelta(days=day)).date()
                 local = dt.datetime.combine(date, dt.time(minute_of_day // 60, minute_of_day % 60), tzinfo=zone)
                 depart = local.astimezone(dt.UTC).replace(tzinfo=None)
                 economy = round(base * rng.uniform(0.75, 1.45) * (0.85 if via else 1.0))
@@ -108,6 +108,7 @@ def _flights(rng: random.Random, airports: list[AirportSpec], size: str) -> Iter
 
 
 def build_world(seed: int, size: str) -> Iterator[Any]:
+    now = CLOCK(seed)  # the world's flights, passports and bookings count from its own date
     rng = random.Random(seed)
     fake = Faker()
     fake.seed_instance(seed)
@@ -119,7 +120,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                          "refundable": r.refundable, "cancel_fee": r.cancel_fee, "free_bags": r.free_bags,
                          "bag_fee": r.bag_fee}  # fmt: skip
     flights: list[dict[str, Any]] = []
-    for row in _flights(rng, airports, size):
+    for row in _flights(rng, airports, size, now):
         flights.append(row[1])
         yield row
     hotels: list[dict[str, Any]] = []
@@ -140,12 +141,12 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
             }
             hotels.append(hotel)
             yield Hotel, hotel
-    yield from _travellers(rng, fake, size, airports, flights, hotels)
+    yield from _travellers(rng, fake, size, airports, flights, hotels, now)
 
 
 def _travellers(
     rng: random.Random, fake: Faker, size: str, airports: list[AirportSpec], flights: list[dict[str, Any]],
-    hotels: list[dict[str, Any]],
+    hotels: list[dict[str, Any]], now: dt.datetime,
 ) -> Iterator[Row]:  # fmt: skip
     booking = hotel_booking = method = 0
     taken_seats: set[tuple[str, str]] = set()
@@ -158,7 +159,7 @@ def _travellers(
             email = email.replace("@", f"{rng.randrange(10)}@")
         emails.add(email)
         # about one in eight passports runs out within the next half year
-        expiry = (NOW + dt.timedelta(days=rng.randrange(20, 170) if rng.random() < 0.12 else rng.randrange(400, 3500))).date()
+        expiry = (now + dt.timedelta(days=rng.randrange(20, 170) if rng.random() < 0.12 else rng.randrange(400, 3500))).date()
         home = rng.choice(airports)
         yield Traveller, {
             "traveller_id": traveller_id,
@@ -200,7 +201,7 @@ def _travellers(
                 "flight_id": flight["flight_id"],
                 "cabin": cabin,
                 "status": "cancelled" if rng.random() < 0.08 else "confirmed",
-                "booked_at": NOW - dt.timedelta(hours=hours, minutes=rng.randrange(60)),
+                "booked_at": now - dt.timedelta(hours=hours, minutes=rng.randrange(60)),
                 "fare_paid": fare,
                 "payment": "card",
                 "method_id": methods[0],
@@ -211,7 +212,7 @@ def _travellers(
         if rng.random() < 0.5:
             hotel = rng.choice(hotels)
             hotel_booking += 1
-            check_in = (NOW + dt.timedelta(days=rng.randrange(2, 25))).date()
+            check_in = (now + dt.timedelta(days=rng.randrange(2, 25))).date()
             nights = rng.randrange(1, 6)
             yield HotelBooking, {
                 "booking_id": f"HB{hotel_booking + 200000}",
@@ -222,6 +223,6 @@ def _travellers(
                 "nights": nights,
                 "nightly_rate": hotel["nightly_rate"],
                 "total": round(hotel["nightly_rate"] * nights, 2),
-                "booked_at": NOW - dt.timedelta(days=rng.randrange(1, 40)),
+                "booked_at": now - dt.timedelta(days=rng.randrange(1, 40)),
                 "method_id": methods[0],
             }

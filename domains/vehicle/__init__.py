@@ -11,7 +11,7 @@ from .rules import POLICY_VALUES
 from .tables import ALL_TABLES
 from .tasks import GENERATORS
 from .tools import TOOLS
-from .world import NOW, build_world
+from .world import build_world, clock
 
 DOMAIN = Domain(
     enforce_ground_truth=True,
@@ -24,7 +24,7 @@ DOMAIN = Domain(
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=NOW,
+    now=clock,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
 )

@@ -1,7 +1,7 @@
 """Building a vehicle world (a fleet): once per (seed, size), then kept as a SQLite image.
 
 Cars are built in one of three situations: parked (engine off), idling in park, or driving
-in D. Distances to places are from the car. `NOW` is after dark, so headlights matter.
+in D. Distances to places are from the car. The world's `clock(seed)` is after dark, so headlights matter.
 """
 
 from __future__ import annotations
@@ -13,9 +13,13 @@ from typing import Any
 
 from faker import Faker
 
+from toolgym.envs.clock import seeded_clock
+
 from .tables import ClimateZone, Door, DriverProfile, Place, ServiceRecord, Tyre, Vehicle
 
-NOW = dt.datetime(2025, 11, 14, 18, 40)
+# After dark in every world: seed 0 is 2025-11-14 18:40; other seeds an evening (20:00 to 22:45)
+# within 60 days of it, between mid-September and mid-January, when it is dark by 20:00.
+clock = seeded_clock(dt.datetime(2025, 11, 14, 18, 40), spread_days=60, hours=(20, 23))
 VEHICLES = {"small": 12, "default": 300}
 POSITIONS = ("front_left", "front_right", "rear_left", "rear_right")
 ZONES = ("driver", "passenger", "rear_left", "rear_right")
@@ -49,13 +53,14 @@ SERVICE_WORK = (
 
 
 def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
+    now = clock(seed)  # the service log counts back from the world's own date
     fake = Faker()
     fake.seed_instance(seed)
     rng = random.Random(seed)
     place_number = profile_number = service_number = 0
     for number in range(1, VEHICLES[size] + 1):
         vid = f"V{number:04d}"
-        car = _vehicle(rng, vid)
+        car = _vehicle(rng, vid, now)
         yield from _cabin(rng, vid, car)
         for category, ((low, high), suffixes, (near, far)) in PLACES.items():
             if category == "fuel_station" and car["powertrain"] == "electric":
@@ -83,7 +88,7 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
         for visit in range(rng.randint(2, 5)):
             service_number += 1
             odometer = max(500, odometer - rng.randint(4000, 15000))
-            day = NOW.date() - dt.timedelta(days=60 + 150 * visit + rng.randint(0, 90))
+            day = now.date() - dt.timedelta(days=60 + 150 * visit + rng.randint(0, 90))
             yield ServiceRecord, {
                 "id": f"S{service_number:05d}", "vehicle_id": vid, "date": day.isoformat(), "odometer_km": odometer,
                 "work": rng.choice(SERVICE_WORK),
@@ -91,13 +96,13 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
         yield Vehicle, car
 
 
-def _vehicle(rng: random.Random, vid: str) -> dict[str, Any]:
+def _vehicle(rng: random.Random, vid: str, now: dt.datetime) -> dict[str, Any]:
     electric = rng.random() < 0.4
     make, model = rng.choice(ELECTRIC_MODELS if electric else FUEL_MODELS)
     situation = rng.choices(("parked", "idling", "driving"), weights=(45, 15, 40))[0]
     driving = situation == "driving"
     car: dict[str, Any] = {
-        "id": vid, "make": make, "model": model, "year": rng.randint(2016, 2025),
+        "id": vid, "make": make, "model": model, "year": rng.randint(now.year - 9, now.year),
         "powertrain": "electric" if electric else "fuel", "odometer_km": rng.randint(3000, 180000),
         "engine_on": situation != "parked", "gear": "D" if driving else "P",
         "speed_kmh": rng.randrange(30, 125, 5) if driving else 0, "parking_brake": not driving,

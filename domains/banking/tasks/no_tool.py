@@ -14,11 +14,9 @@ from ..rules import (
     CARD_LIMIT_MIN,
     DAILY_TRANSFER_LIMIT,
     DISPUTE_WINDOW_DAYS,
-    NOW,
     PAYEE_COOLING_OFF_HOURS,
     PER_TRANSFER_LIMIT,
     STATEMENT_MONTHS,
-    TODAY,
 )
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, card_said, phrase
@@ -58,10 +56,11 @@ def missing_info(ctx: GenContext) -> Task:
 
 
 def _bad_month(ctx: GenContext) -> tuple[str, str]:
-    year = TODAY.year - ctx.rng.randrange(0, 2)
+    this_year = ctx.world.now.year
+    year = this_year - ctx.rng.randrange(0, 2)
     if ctx.rng.random() < 0.6:
         return f"{year}-{ctx.pick((0, 13, 14, 15, 20, 31, 44, 99)):02d}", phrase(ctx, "problem_month_number")
-    return f"{TODAY.year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}", phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS)
+    return f"{this_year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}", phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS)
 
 
 def _bad_account_number(ctx: GenContext) -> str:
@@ -137,7 +136,7 @@ def _over_daily_limit(ctx: GenContext, person: Person, index: Index) -> Piece | 
     amount = float(ctx.rng.randrange(max(1, int(room) // 50 + 1), int(PER_TRANSFER_LIMIT) // 50 + 1) * 50)
     if amount > PER_TRANSFER_LIMIT or amount <= room:
         return None
-    made = [NOW - dt.timedelta(minutes=ctx.rng.randrange(20, 240)) for _ in earlier]
+    made = [ctx.world.now - dt.timedelta(minutes=ctx.rng.randrange(20, 240)) for _ in earlier]
     setup = [WorldEdit(table="transfer", insert={"transfer_id": f"X65000{i + 1}", "customer_id": person.customer_id,
                                                  "from_account": source.account_id, "to_account": target.account_id,
                                                  "amount": value, "made_at": when})
@@ -196,7 +195,7 @@ def _cooling_off(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     source = ctx.pick(sources)
     name = f"{ctx.pick(FIRST_NAMES)} {ctx.pick(LAST_NAMES)}"
     payee_id = "P99001"
-    added = NOW - dt.timedelta(minutes=ctx.rng.randrange(5, 60 * 20))
+    added = ctx.world.now - dt.timedelta(minutes=ctx.rng.randrange(5, 60 * 20))
     payee = {"payee_id": payee_id, "customer_id": person.customer_id, "name": name, "bank": ctx.pick(OTHER_BANKS),
              "account_number": f"{ctx.rng.randrange(10**7, 10**10)}", "added_at": added}  # fmt: skip
     amount = float(ctx.rng.randrange(2, 200) * 5)

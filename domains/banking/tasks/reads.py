@@ -6,7 +6,6 @@ import datetime as dt
 
 from toolgym.envs import GenContext, Piece, Utterance, call, money
 
-from ..rules import TODAY
 from .index import Acct, Index, Person, Sched
 from .parts import account_said, agent
 
@@ -41,13 +40,13 @@ def spending(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     said = account_said(ctx, person, account)
     if ctx.rng.random() < 0.6:
         merchant = ctx.pick(txns).merchant
-        since = TODAY - dt.timedelta(days=ctx.rng.randrange(20, 150))
+        since = ctx.world.now.date() - dt.timedelta(days=ctx.rng.randrange(20, 150))
         found = [t for t in txns if merchant.lower() in t.merchant.lower() and t.posted >= since]
         args = {"account_id": account.account_id, "start_date": since.isoformat(), "merchant": merchant}
         request = ctx.say("ask_spent_at", merchant=merchant, since=since.isoformat(), account=said)
         what = f"at {merchant} since {since.isoformat()}"
     else:
-        end = TODAY - dt.timedelta(days=ctx.rng.randrange(0, 60))
+        end = ctx.world.now.date() - dt.timedelta(days=ctx.rng.randrange(0, 60))
         start = end - dt.timedelta(days=ctx.rng.randrange(7, 45))
         found = [t for t in txns if start <= t.posted <= end]
         args = {"account_id": account.account_id, "start_date": start.isoformat(), "end_date": end.isoformat()}

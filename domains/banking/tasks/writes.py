@@ -7,7 +7,7 @@ import datetime as dt
 
 from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, money
 
-from ..rules import DISPUTE_WINDOW_DAYS, NOW, PAYEE_COOLING_OFF_HOURS, TODAY
+from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
 from .parts import account_said, agent, card_said, phrase
@@ -90,7 +90,7 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     name = f"{ctx.pick(FIRST_NAMES)} {ctx.pick(LAST_NAMES)}"
     bank = ctx.pick(OTHER_BANKS)
     number = f"{ctx.rng.randrange(10**7, 10**10)}"
-    ready = clock(NOW + dt.timedelta(hours=PAYEE_COOLING_OFF_HOURS))
+    ready = clock(ctx.world.now + dt.timedelta(hours=PAYEE_COOLING_OFF_HOURS))
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_add_payee", name=name, bank=bank, number=number),
@@ -113,7 +113,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     amount = draw_amount(ctx, 1500)
     if amount is None:
         return None
-    day = (TODAY + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
+    day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_schedule", amount=amount, date=day, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
@@ -215,7 +215,7 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 def disputed_charge(ctx: GenContext, person: Person, recent: bool) -> tuple[Txn, str, str] | None:
     """A charge inside (or past) the dispute window, the only one of its merchant on its account, so
     the customer's words name it; its dispute reason, and the request."""
-    window = TODAY - dt.timedelta(days=DISPUTE_WINDOW_DAYS)
+    window = ctx.world.now.date() - dt.timedelta(days=DISPUTE_WINDOW_DAYS)
     charges = [t for t in person.txns if t.amount > 0 and (t.posted >= window) == recent]
     if not charges:
         return None
@@ -279,7 +279,7 @@ def loan_payment(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     account = ctx.pick(person.accounts)
     back = ctx.rng.randrange(1, 12)
-    first = TODAY.replace(day=1)
+    first = ctx.world.now.date().replace(day=1)
     month = f"{(first.year * 12 + first.month - 1 - back) // 12}-{(first.month - 1 - back) % 12 + 1:02d}"
     delivery = ctx.pick(("email", "post"))
     return Piece(
