@@ -81,7 +81,7 @@ def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[s
         task_seed = config.seed + index * _SEED_STRIDE
         # A task's draw depends only on its index, so asking for more keeps the first `share` as they
         # were; the extra draws replace lessons another world gave, and are made only when needed.
-        extra = 0 if seen is None else max(10, share // 5)
+        extra = 0 if seen is None else max(10, share)  # up to twice the share: a shared pool (off-topic requests) repeats often
         drawn = domain.iter_tasks(share + extra, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
         given = 0
         with closing(drawn):  # closes the world copy when the share is reached early
