@@ -15,3 +15,18 @@ def toy_domain():
 
 def builtin_domains() -> list[str]:
     return [name for name in toolgym.list_domains() if name != "toy"]
+
+
+def small_world_index(name: str):
+    """A built-in domain's task index (`tasks/index.py: index_of`) over its small world 0."""
+    import importlib
+
+    from toolgym.envs import World
+
+    index_of = importlib.import_module(f"toolgym.domains.{name}.tasks.index").index_of
+    domain = toolgym.load_domain(name)
+    world = World(domain.template(0, "small"))
+    try:
+        return index_of(world)
+    finally:
+        world.close()

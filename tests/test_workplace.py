@@ -9,6 +9,7 @@ import gymnasium
 import pytest
 
 import toolgym
+from tests.conftest import small_world_index
 from toolgym.envs import World
 from toolgym.envs.gold import gold_messages
 from toolgym.envs.replay import run_call
@@ -23,14 +24,8 @@ def domain():
 
 
 @pytest.fixture(scope="module")
-def index(domain):
-    from toolgym.domains.workplace.tasks.index import index_of
-
-    world = World(domain.template(0, "small"))
-    try:
-        return index_of(world)
-    finally:
-        world.close()
+def index():
+    return small_world_index(WORKPLACE)
 
 
 def _signed_in(domain, employee_id: str) -> World:

@@ -11,6 +11,7 @@ from typing import get_args
 import pytest
 
 import toolgym
+from tests.conftest import small_world_index
 from toolgym.envs import GenContext, World
 from toolgym.envs.generation import finalize
 from toolgym.envs.replay import replay_plan, run_call
@@ -26,14 +27,8 @@ def domain():
 
 
 @pytest.fixture(scope="module")
-def index(domain):
-    from toolgym.domains.telecom.tasks.index import index_of
-
-    world = World(domain.template(0, "small"))
-    try:
-        return index_of(world)
-    finally:
-        world.close()
+def index():
+    return small_world_index(TELECOM)
 
 
 def _context(domain, seed: int = 0, kind: str = "multi_step") -> GenContext:
