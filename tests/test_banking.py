@@ -108,3 +108,12 @@ def test_gymnasium_make_gives_the_banking_env():
     assert {t["function"]["name"] for t in info["tools"]} >= {"verify_identity", "transfer_to_human", "search_kb"}
     env.close()
     assert toolgym.load_domain("banking").env_id == "toolgym/Banking-v0"
+
+
+@pytest.mark.parametrize("world_seed", [0, 2, 7])
+def test_a_payee_said_to_be_added_earlier_today_was_added_today(banking, world_seed):
+    tasks = banking.generate_tasks(60, seed=3, kinds=["no_tool/policy_refusal"], world_seed=world_seed, size="small")
+    today = banking.template(world_seed, "small").now.date()
+    added = [e.insert["added_at"] for t in tasks for e in t.setup if e.table == "payee" and e.insert]
+    assert added, "the cooling-off refusal should be among 60 refusals"
+    assert all(str(a)[:10] == today.isoformat() for a in added), (today, added)

@@ -195,7 +195,9 @@ def _cooling_off(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     source = ctx.pick(sources)
     name = f"{ctx.pick(FIRST_NAMES)} {ctx.pick(LAST_NAMES)}"
     payee_id = "P99001"
-    added = ctx.world.now - dt.timedelta(minutes=ctx.rng.randrange(5, 60 * 20))
+    now = ctx.world.now
+    since_midnight = now.hour * 60 + now.minute  # the customer says "earlier today": keep it today
+    added = now - dt.timedelta(minutes=ctx.rng.randrange(5, max(6, since_midnight)))
     payee = {"payee_id": payee_id, "customer_id": person.customer_id, "name": name, "bank": ctx.pick(OTHER_BANKS),
              "account_number": f"{ctx.rng.randrange(10**7, 10**10)}", "added_at": added}  # fmt: skip
     amount = float(ctx.rng.randrange(2, 200) * 5)
