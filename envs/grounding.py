@@ -241,7 +241,7 @@ def _shows(index: _TextIndex, fact: StatedFact) -> bool:
         return value in index.times
     if kind == "phone":
         return any(value in run for run in index.digit_runs)
-    return value in index.tokens or (value.isdigit() and value in index.digit_runs)
+    return value in index.tokens or (value in index.digit_runs and value.isdigit())  # a set lookup first: isdigit reads it all
 
 
 @dataclass(frozen=True)
