@@ -15,3 +15,11 @@ def toy_domain():
 
 def builtin_domains() -> list[str]:
     return [name for name in toolgym.list_domains() if name != "toy"]
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`-n auto --dist loadgroup`), every Ray test runs on one worker, one at a time:
+    two local Ray clusters on a small machine would starve each other."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(pytest.mark.xdist_group("ray"))
