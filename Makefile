@@ -31,8 +31,9 @@ lint: install-test
 typecheck: install-test
 	$(BIN)/mypy envs verifiers generators toolgym domains
 
+# One pytest worker per core; tests that must not overlap share an xdist_group (tests/conftest.py).
 test: install-test lint typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 bench: install
 	$(BIN)/python benchmarks/engine.py

@@ -7,11 +7,13 @@ that does not report the outcome is a generator bug, raised like a gold call tha
 
 from __future__ import annotations
 
+import copy
 import threading
 from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import GeneratorBug
 
+from .caches import Bounded
 from .task import ACTION_KINDS, Task
 
 if TYPE_CHECKING:
@@ -19,6 +21,12 @@ if TYPE_CHECKING:
 
 
 _local = threading.local()  # one env per thread and domain, reused: building one costs more than an episode
+# The gold chats of the tasks proven last: generation plays each task's gold conversation, and the
+# spoil suite or a reader of a task just generated asks for the same chat again (a task's id is a
+# hash of its content; the domain object and its enforce_ground_truth complete the key).
+_RECENT_GOLD = 256
+_played: Bounded[tuple[int, bool, str], tuple[Domain, list[dict[str, Any]], Any]] = Bounded(lambda: _RECENT_GOLD)
+_played_lock = threading.Lock()
 
 
 def _env(domain: Domain) -> Any:
@@ -35,7 +43,27 @@ def gold_messages(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any
     """The chat the oracle teacher and the scripted user have on the task, and its verification.
 
     Driven step by step without an event loop (both play synchronously), so it also runs inside one.
+    The chats of the tasks played last are remembered; every caller gets its own copy.
     """
+    messages, verification = _remembered(domain, task)
+    return copy.deepcopy(messages), copy.deepcopy(verification)
+
+
+def _remembered(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
+    """The gold chat, played now or remembered from a recent play (not to be changed by the caller)."""
+    key = (id(domain), domain.enforce_ground_truth, task.id)
+    with _played_lock:
+        found = _played.get(key) if task.id else None
+    if found is not None and found[0] is domain:
+        return found[1], found[2]
+    messages, verification = _play(domain, task)
+    if task.id:
+        with _played_lock:
+            _played[key] = (domain, messages, verification)
+    return messages, verification
+
+
+def _play(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
     # Imported here: the generators build on the engine, not the other way round.
     from toolgym.generators.oracle import OracleTeacher
     from toolgym.generators.user import ScriptedUser
@@ -57,7 +85,7 @@ def check_gold(domain: Domain, task: Task) -> None:
     where = f"{domain.name} {task.kind} (seed {task.seed})"
     if task.kind in ACTION_KINDS and not task.required_outputs:
         raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
-    messages, verification = gold_messages(domain, task)
+    _, verification = _remembered(domain, task)
     if verification is None or not verification.passed or verification.value < 1.0:
         components = [k for k, v in (verification.components if verification else {}).items() if "." not in k and v < 1.0]
         details = verification.details if verification else {}

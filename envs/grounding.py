@@ -202,16 +202,29 @@ def _index(text: str) -> _TextIndex:
 
 @dataclass
 class SeenFacts:
-    """What the assistant has seen so far: one cached index per text (nothing is copied per chat)."""
+    """What the assistant has seen so far, indexed lazily.
 
-    seen: list[_TextIndex] = field(default_factory=list)
+    A text is indexed only when a fact is looked up, newest text first, and the search stops at the
+    first text that shows it: the long texts at the front of every chat (the policy, the offered
+    tool schemas) are indexed only for a fact that nothing later showed.
+    """
+
+    texts: list[str] = field(default_factory=list)
+    indexes: list[_TextIndex | None] = field(default_factory=list)
 
     def add(self, text: str | None) -> None:
         if text:
-            self.seen.append(_index(text))
+            self.texts.append(text)
+            self.indexes.append(None)
 
     def has(self, fact: StatedFact) -> bool:
-        return any(_shows(index, fact) for index in self.seen)
+        for position in range(len(self.texts) - 1, -1, -1):
+            index = self.indexes[position]
+            if index is None:
+                index = self.indexes[position] = _index(self.texts[position])
+            if _shows(index, fact):
+                return True
+        return False
 
 
 def _shows(index: _TextIndex, fact: StatedFact) -> bool:
@@ -228,7 +241,7 @@ def _shows(index: _TextIndex, fact: StatedFact) -> bool:
         return value in index.times
     if kind == "phone":
         return any(value in run for run in index.digit_runs)
-    return value in index.tokens or (value.isdigit() and value in index.digit_runs)
+    return value in index.tokens or (value in index.digit_runs and value.isdigit())  # a set lookup first: isdigit reads it all
 
 
 @dataclass(frozen=True)

@@ -30,3 +30,11 @@ def small_world_index(name: str):
         return index_of(world)
     finally:
         world.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`-n auto --dist loadgroup`), every Ray test runs on one worker, one at a time:
+    two local Ray clusters on a small machine would starve each other."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(pytest.mark.xdist_group("ray"))

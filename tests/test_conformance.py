@@ -16,8 +16,10 @@ OPTIONS = conformance.Options(tasks_per_kind=200)
 pytestmark = pytest.mark.skipif(not DOMAINS, reason="no built-in domain is installed yet")
 
 
+# A domain's checks run on one xdist worker: they draw and play the same tasks, which
+# toolgym.conformance remembers within a process (gold's chats serve grounding and language).
 @pytest.mark.parametrize("check", list(conformance.CHECKS))
-@pytest.mark.parametrize("name", DOMAINS)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xdist_group(f"conformance-{name}")) for name in DOMAINS])
 def test_conformance(name, check):
     findings = conformance.run(name, OPTIONS, only=[check])
     failures = [f"{f.kind or name}: {failure}" for f in findings for failure in f.failures]

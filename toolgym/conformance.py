@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgym.envs import ALL_KINDS, Domain, Task
+from toolgym.envs.caches import Bounded
 from toolgym.errors import ToolgymError
 
 MAX_FAILURES_SHOWN = 5
@@ -60,20 +61,40 @@ def _kinds(domain: Domain, options: Options) -> list[str]:
     return [k for k in domain.kinds if options.kinds is None or k in options.kinds]
 
 
+# The checks draw the same tasks (the options' seed) and several play them (gold, grounding and
+# language read the oracle's chat): what one check generated or played, the next one reuses.
+# Keys carry the domain object's id, and an entry is used only for that very object.
+_generated: Bounded[tuple[int, int, str, str], tuple[Domain, list[Task]]] = Bounded(lambda: 64)
+_played: Bounded[tuple[int, str], tuple[Domain, Any]] = Bounded(lambda: 4096)
+
+
 def _rollout(domain: Domain, task: Task):
+    """The oracle teacher and the scripted user play the task through the public API (remembered)."""
     import toolgym
 
+    found = _played.get((id(domain), task.id))
+    if found is not None and found[0] is domain:
+        return found[1]
     env = toolgym.make(domain.name, world_size=task.world_size)
-    return toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+    trajectory = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+    _played[(id(domain), task.id)] = (domain, trajectory)
+    return trajectory
 
 
 def _generate(domain: Domain, finding: Finding, n: int, options: Options, kind: str, size: str) -> list[Task]:
-    """Tasks of one kind, or none with the generator's error recorded."""
+    """Tasks of one kind (remembered), or none with the generator's error recorded."""
+    key = (id(domain), options.seed, kind, size)
+    found = _generated.get(key)
+    if found is not None and found[0] is domain and len(found[1]) >= n:
+        return found[1][:n]  # the first n of a longer draw are the n tasks asked for (tasks stream in order)
     try:
-        return domain.generate_tasks(n, seed=options.seed, kinds=[kind], size=size)
+        tasks = domain.generate_tasks(n, seed=options.seed, kinds=[kind], size=size)
     except ToolgymError as exc:
         finding.failures.append(f"generating {kind} in world size {size!r}: {exc}")
         return []
+    if found is None or found[0] is not domain or len(found[1]) < len(tasks):
+        _generated[key] = (domain, tasks)
+    return list(tasks)
 
 
 # ---- the checks -----------------------------------------------------------------------------
