@@ -212,10 +212,10 @@ def test_gold_is_grounded_diagnosed_and_grammatical_on_1000_tasks_per_kind(name)
     issue #9's: no turn with a slip of the grammar classes it lists."""
     from toolgym.generators.inspection.grammar import GRAMMAR_CLASSES, grammar_findings
 
-    assert set(GRAMMAR_CLASSES) == {
+    assert set(GRAMMAR_CLASSES) >= {
         "doubled_word", "lowercase_my_opening", "capital_after_comma", "card_doubled", "a_before_vowel_or_plural",
         "currently_finished_event", "raw_payment_id", "it_after_two_things",
-    }  # fmt: skip
+    }  # fmt: skip  (the issue's classes; inspection may count more, and this test checks them all)
     domain = load_domain(name)
     ungrounded: list[str] = []
     undiagnosed: list[str] = []
