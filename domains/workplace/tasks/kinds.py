@@ -13,31 +13,33 @@ from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, assemble
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import EXTERNAL_DOMAINS
+from .answers import (
+    channel_topic,
+    chat_search,
+    colleagues_where,
+    doc_answer,
+    same_zone,
+    thread_answer,
+    two_docs,
+)
 from .index import Desk, index_of
 from .parts import (
     add_todo,
     cancel_meeting,
-    channel_topic,
-    chat_search,
-    colleagues_where,
     complete_todo,
     decline_meeting,
     direct_message,
-    doc_answer,
     file_mail,
     forward_mail,
     new_file,
     post_channel,
     reply_mail,
     reschedule,
-    same_zone,
     schedule,
     send_mail,
     session_edit,
     share_from_mail,
     share_with_two,
-    thread_answer,
-    two_docs,
 )
 
 Builder = Callable[[GenContext, Desk], Piece | None]

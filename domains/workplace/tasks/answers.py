@@ -1,0 +1,179 @@
+"""Answers read out of the workplace: documents, threads, chat and the directory (read-only pieces)."""
+
+from __future__ import annotations
+
+from toolgym.envs import GenContext, Piece, Step, Utterance, call
+
+from .index import Desk, index_of
+from .parts import (
+    FACT_FIELDS,
+    first_name,
+    named_fact,
+)
+
+
+def doc_answer(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a document says: its deadline, budget, status or owner, read from its text."""
+    if not desk.readable:
+        return None
+    doc = ctx.pick(desk.readable)
+    field = ctx.pick(FACT_FIELDS)
+    value = index_of(ctx.world).facts[doc.id][field]
+    return Piece(
+        request=ctx.say(f"req_doc_{field.lower()}", title=doc.title),
+        goal=f"Find out the {field.lower()} written in the file '{doc.title}'.",
+        steps=[
+            Step(calls=[call("search_files", query=doc.title)]),
+            Step(calls=[call("read_file", file_id=doc.id)]),
+        ],
+        reply=Utterance(intent=f"reply_doc_{field.lower()}", vars={"title": doc.title, "value": value}),
+        outputs=[value],
+        facts=[named_fact("file_title", doc.title, "file name", "file", "title")],
+        keys=frozenset({doc.id}),
+    )
+
+
+def thread_answer(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a mail thread settled on, read from its last message."""
+    if not desk.decisions:
+        return None
+    d = ctx.pick(desk.decisions)
+    return Piece(
+        request=ctx.say("req_decision", topic=d.topic, sender=d.sender.name),
+        goal=f"Find out what the mail thread with {d.sender.name} settled on for the {d.topic}.",
+        steps=[
+            Step(calls=[call("search_email", text=d.topic)]),
+            Step(calls=[call("read_thread", thread_id=d.thread_id)]),
+        ],
+        reply=Utterance(
+            intent="reply_decision",
+            vars={"topic": d.topic, "choice": d.choice, "sender": first_name(d.sender)},
+        ),
+        outputs=[d.choice],
+        keys=frozenset({d.thread_id, d.last.id}),
+    )
+
+
+# ---- chains across apps -------------------------------------------------------------------------
+
+
+def colleagues_where(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Two colleagues looked up together: where each works and in which time zone."""
+    people = list(index_of(ctx.world).people.values())
+    a, b = ctx.rng.sample(people, 2)
+    if desk.person.id in (a.id, b.id):
+        return None
+    return Piece(
+        request=ctx.say("req_where", a=a.name, b=b.name),
+        goal=f"Find out which office and time zone {a.name} and {b.name} work in.",
+        steps=[Step(calls=[call("lookup_colleague", query=a.name), call("lookup_colleague", query=b.name)])],
+        reply=Utterance(
+            intent="reply_where",
+            vars={
+                "a": a.name,
+                "b": b.name,
+                "office_a": a.office,
+                "office_b": b.office,
+                "zone_a": a.time_zone,
+                "zone_b": b.time_zone,
+            },
+        ),
+        outputs=[a.office, b.office],
+        keys=frozenset({a.id, b.id}),
+    )
+
+
+def same_zone(ctx: GenContext, desk: Desk) -> Piece | None:
+    """The user's own profile and a colleague's, read together: are they in the same time zone."""
+    other = ctx.pick(list(index_of(ctx.world).people.values()))
+    if other.id == desk.person.id:
+        return None
+    me = desk.person
+    return Piece(
+        request=ctx.say("req_same_zone", name=other.name),
+        goal=f"Find out whether {other.name} works in your time zone.",
+        steps=[Step(calls=[call("get_my_profile"), call("lookup_colleague", query=other.name)])],
+        reply=Utterance(
+            intent="reply_same_zone" if me.time_zone == other.time_zone else "reply_other_zone",
+            vars={
+                "name": other.name,
+                "mine": me.time_zone,
+                "theirs": other.time_zone,
+                "office": other.office,
+            },
+        ),
+        outputs=[other.time_zone],
+        keys=frozenset({other.id}),
+    )
+
+
+def two_docs(ctx: GenContext, desk: Desk) -> Piece | None:
+    """One fact from each of two documents: both searched together, then both read together."""
+    if len(desk.readable) < 2:
+        return None
+    first, second = ctx.rng.sample(desk.readable, 2)
+    field = ctx.pick(FACT_FIELDS[:3])
+    facts = index_of(ctx.world).facts
+    values = [facts[first.id][field], facts[second.id][field]]
+    return Piece(
+        request=ctx.say("req_two_docs", first=first.title, second=second.title, field=field.lower()),
+        goal=f"Compare the {field.lower()} written in '{first.title}' and in '{second.title}'.",
+        steps=[
+            Step(calls=[call("search_files", query=first.title), call("search_files", query=second.title)]),
+            Step(calls=[call("read_file", file_id=first.id), call("read_file", file_id=second.id)]),
+        ],
+        reply=Utterance(
+            intent="reply_two_docs",
+            vars={
+                "first": first.title,
+                "second": second.title,
+                "field": field.lower(),
+                "a": values[0],
+                "b": values[1],
+            },
+        ),
+        outputs=values,
+        keys=frozenset({first.id, second.id}),
+    )
+
+
+def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
+    """Who wrote the latest message in a channel that mentions a word the user remembers."""
+    index = index_of(ctx.world)
+    channel = ctx.pick(index.channels)
+    messages = index.chat.get(channel.id, [])
+    if not messages:
+        return None
+    message = ctx.pick(messages[:12])
+    words = [w.strip(".,").lower() for w in message.text.split() if len(w.strip(".,")) >= 6 and w.isalpha()]
+    if not words:
+        return None
+    word = ctx.pick(words)
+    newest = next(m for m in messages if word in m.text.lower())  # what the search lists first
+    author = index.people[newest.author_id]
+    return Piece(
+        request=ctx.say("req_chat_search", channel=f"#{channel.name}", word=word),
+        goal=f"Find who last mentioned '{word}' in #{channel.name}.",
+        steps=[Step(calls=[call("search_messages", text=word, channel=f"#{channel.name}")])],
+        reply=Utterance(
+            intent="reply_chat_search",
+            vars={"channel": f"#{channel.name}", "word": word, "email": author.email},
+        ),
+        outputs=[author.email],
+        keys=frozenset({f"chat:#{channel.name}"}),
+    )
+
+
+def channel_topic(ctx: GenContext, desk: Desk) -> Piece | None:
+    """What a channel is for: its topic, read from the channel list."""
+    channel = ctx.pick(index_of(ctx.world).channels)
+    return Piece(
+        request=ctx.say("req_channel_topic", channel=f"#{channel.name}"),
+        goal=f"Find out what #{channel.name} is about.",
+        steps=[Step(calls=[call("list_channels")])],
+        reply=Utterance(
+            intent="reply_channel_topic", vars={"channel": f"#{channel.name}", "topic": channel.topic}
+        ),
+        outputs=[channel.topic],
+        keys=frozenset({f"topic:{channel.id}"}),
+    )
