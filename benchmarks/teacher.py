@@ -61,7 +61,7 @@ def load(domain_name: str):
     from toolgym.generators.serve_policy import register_domain_module
 
     register_domain_module("tests.toy")  # the tests' tiny domain, when no built-in is asked for
-    return registry.domains()["toy"], ["--import", "tests.toy"]
+    return registry.load_domain("toy"), ["--import", "tests.toy"]
 
 
 def chat_states(domain, tasks) -> list[State]:

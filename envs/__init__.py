@@ -1,33 +1,89 @@
-"""The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
+"""The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration.
 
-from . import pieces
-from .clock import seeded_clock
-from .compose import Identity, Segment, call, compose
-from .diff import Diff
-from .domain import Domain
-from .env import ToolEnv
-from .generation import GenContext, irrelevant_task, unavailable_task_from
-from .phrasebook import money
-from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
-from .registry import list_domains, load_domain
-from .task import (
-    ACTION_KINDS,
-    ALL_KINDS,
-    NO_TOOL_KINDS,
-    Fact,
-    Forbidden,
-    NoToolSpec,
-    Scenario,
-    Step,
-    Task,
-    ToolCall,
-    Utterance,
-    WorldEdit,
-)
-from .tools import Tool, tool
-from .trajectory import Trajectory
-from .world import World, WorldTemplate
-from .world_index import world_index
+Names are imported on first use (`toolgym.envs.Domain` loads SQLModel then), so finding domains
+and registering their Gymnasium ids stays cheap.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from . import pieces
+    from .clock import seeded_clock
+    from .compose import Identity, Segment, call, compose
+    from .diff import Diff
+    from .domain import Domain
+    from .env import ToolEnv
+    from .generation import GenContext, irrelevant_task, unavailable_task_from
+    from .phrasebook import money
+    from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
+    from .registry import list_domains, load_domain
+    from .task import (
+        ACTION_KINDS,
+        ALL_KINDS,
+        NO_TOOL_KINDS,
+        Fact,
+        Forbidden,
+        NoToolSpec,
+        Scenario,
+        Step,
+        Task,
+        ToolCall,
+        Utterance,
+        WorldEdit,
+    )
+    from .tools import Tool, tool
+    from .trajectory import Trajectory
+    from .world import World, WorldTemplate
+    from .world_index import world_index
+
+_WHERE = {
+    ".clock": ["seeded_clock"],
+    ".compose": ["Identity", "Segment", "call", "compose"],
+    ".diff": ["Diff"],
+    ".domain": ["Domain"],
+    ".env": ["ToolEnv"],
+    ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from"],
+    ".phrasebook": ["money"],
+    ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity"],
+    ".registry": ["list_domains", "load_domain"],
+    ".task": ["ACTION_KINDS", "ALL_KINDS", "NO_TOOL_KINDS", "Fact", "Forbidden", "NoToolSpec", "Scenario", "Step",
+              "Task", "ToolCall", "Utterance", "WorldEdit"],
+    ".tools": ["Tool", "tool"],
+    ".trajectory": ["Trajectory"],
+    ".world": ["World", "WorldTemplate"],
+    ".world_index": ["world_index"],
+}
+_LAZY = {name: module for module, names in _WHERE.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "pieces":
+        return import_module(".pieces", __name__)
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Engine(ModuleType):
+    """The package, keeping `compose` and `world_index` the functions of the same-named modules.
+
+    Importing a submodule binds it on its package; these two names export the function instead."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("compose", "world_index") and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Engine
+
 
 __all__ = [
     "seeded_clock",

@@ -11,10 +11,8 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-import jinja2
 
 
 def _hash(text: str) -> int:
@@ -26,7 +24,6 @@ def _hash(text: str) -> int:
 @dataclass
 class Composition:
     parts: list[list[Any]]  # each variant: a template string or a nested Composition
-    _compiled: dict[str, jinja2.Template] = field(default_factory=dict, repr=False)
 
     @classmethod
     def read(cls, data: Any, fail: Callable[[str], Exception]) -> Composition:
@@ -108,8 +105,3 @@ class Composition:
                 within -= size
         return chosen
 
-    def template(self, environment: jinja2.Environment, source: str) -> jinja2.Template:
-        found = self._compiled.get(source)
-        if found is None:  # compiled once: compiling costs ~5 ms, rendering ~30 µs
-            found = self._compiled[source] = environment.from_string(source)
-        return found

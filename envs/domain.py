@@ -80,7 +80,7 @@ class Domain:
         self.policy_path = self.folder / "policy.md.j2"
         if not self.policy_path.exists():
             raise DomainError(f"domain {name!r}: missing {self.policy_path}")
-        self.phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
+        self._phrasebook: Phrasebook | None = None  # built on first use: loading a domain stays cheap
         self._templates: Bounded[tuple[int, str], WorldTemplate] = Bounded("world_templates")
         self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(lambda: 64 * SIZES["world_templates"])
         self._lock = threading.Lock()
@@ -89,8 +89,21 @@ class Domain:
         return f"<Domain {self.env_id}: {len(self.tools)} tools, {len(self.tables)} tables>"
 
     @property
+    def phrasebook(self) -> Phrasebook:
+        """The domain's phrasings with the engine's, read and checked on first use."""
+        found = self._phrasebook
+        if found is None:
+            with self._lock:
+                found = self._phrasebook
+                if found is None:
+                    found = self._phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
+        return found
+
+    @property
     def env_id(self) -> str:
-        return f"toolgym/{self.name.replace('_', ' ').title().replace(' ', '')}-v{self.version}"
+        from .registry import env_id_for
+
+        return env_id_for(self.name, self.version)
 
     @property
     def kinds(self) -> list[str]:

@@ -10,8 +10,8 @@ them in order: four parts of six variants give 1,296 sentences. A part with an e
 is optional. `intent@register` (`confirm@terse`) replaces the intent for a persona's register
 (see `phrasing.register_of`); `voiced()` picks it.
 
-Every variant is parsed when the domain loads: a syntax error, or a variable in an engine
-intent that the engine does not pass, fails there. A domain's own intents are checked on first
+Every variant is parsed when the phrasebook is built (on a domain's first use of it): a syntax
+error, or a variable in an engine intent that the engine does not pass, fails there. A domain's own intents are checked on first
 use: every variant must render with the variables the caller gives (see `check_variables`).
 """
 
@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.meta
 import yaml
 
 from toolgym.errors import DomainError, UnknownNameError
 
 from .composition import Composition
 from .phrasing import FILTERS, polish
+from .snippets import snippet
 
 ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
@@ -83,13 +83,14 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_close": (),
     }.items()
 }
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads the phrasebooks ~10x faster
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
 def variables_of(source: str) -> frozenset[str]:
     """The variables a template reads (raises jinja2.TemplateSyntaxError on bad syntax)."""
-    return frozenset(jinja2.meta.find_undeclared_variables(_JINJA.parse(source)))
+    return snippet(source, _JINJA).variables
 
 
 def _allowed(intent: str) -> frozenset[str] | None:
@@ -112,7 +113,7 @@ class Phrasebook:
         for source in sources:
             if not source.exists():
                 continue
-            data = yaml.safe_load(source.read_text()) or {}
+            data = yaml.load(source.read_text(), Loader=_YAML_LOADER) or {}
             self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
             for intent in [i for i in data if "@" not in i and i in self._raw]:
                 for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:
@@ -236,15 +237,10 @@ class Phrasebook:
         return self._parts[intent]
 
     def _render(self, intent: str, chosen: list[str], values: dict[str, Any]) -> str:
-        parts = self._parts[intent]
         pieces = []
         for source in chosen:
-            template = parts.template(_JINJA, source)
             try:
-                # A context over `values` alone: phrasings use no Jinja globals, and merging the
-                # environment's globals into every context costs more than the render itself.
-                context = template.new_context(values, shared=True)
-                pieces.append(_JINJA.concat(template.root_render_func(context)))  # type: ignore[attr-defined]
+                pieces.append(snippet(source, _JINJA).render(values, _JINJA))
             except jinja2.UndefinedError as exc:
                 raise DomainError(f"utterance {intent!r} (variant {source!r}) needs a value: {exc.message}") from None
         return polish(" ".join(pieces))

@@ -1,23 +1,23 @@
-"""Gymnasium ids: every discovered domain is `toolgym/<Name>-v<version>`."""
+"""Gymnasium ids: every discovered domain is `toolgym/<Name>-v<version>`, registered without building it."""
 
 from __future__ import annotations
 
 import gymnasium
 
-from .registry import domains
+from .registry import _loaded, found
 
 
 def register_all() -> list[str]:
-    """Register every domain found (idempotent); returns the ids."""
-    ids = []
-    for name, domain in domains().items():
-        if domain.env_id not in gymnasium.registry:
+    """Register every domain found or added (idempotent); returns the ids. No domain is built."""
+    names = {entry.name: entry.env_id for entry in found().values()}
+    names.update({domain.name: domain.env_id for domain in _loaded.values()})
+    for name, env_id in names.items():
+        if env_id not in gymnasium.registry:
             gymnasium.register(
-                id=domain.env_id,
+                id=env_id,
                 entry_point="toolgym.envs.env:ToolEnv",
                 kwargs={"domain": name},
                 disable_env_checker=True,
                 order_enforce=False,
             )
-        ids.append(domain.env_id)
-    return ids
+    return list(names.values())

@@ -1,7 +1,13 @@
 """Finding domains: built-ins by scanning `toolgym.domains`, others by entry point.
 
-Adding a domain never edits a central file: a folder under domains/ exporting `DOMAIN`, or an
-installed package declaring an entry point in the group `toolgym.domains`.
+Adding a domain never edits a central file: a folder under domains/, or an installed package
+declaring an entry point in the group `toolgym.domains`.
+
+Finding is cheap and building is lazy. A domain package names itself in its `__init__.py`
+(`NAME`, `VERSION`) and builds its `Domain` in its `domain` module (`DOMAIN`), which is imported
+only when the domain is first used; so listing domains and registering their Gymnasium ids
+import no tables, tools or generators. A package that exports `DOMAIN` itself (the older
+layout), or an entry point naming a `Domain` object, is built when it is found.
 """
 
 from __future__ import annotations
@@ -10,39 +16,81 @@ import importlib
 import importlib.metadata
 import pkgutil
 import threading
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import DomainError, UnknownNameError
 
-from .domain import Domain
+if TYPE_CHECKING:
+    from .domain import Domain
 
 ENTRY_POINT_GROUP = "toolgym.domains"
-_found: dict[str, Domain] | None = None
-_lock = threading.Lock()
 
 
-def _scan() -> dict[str, Domain]:
+def env_id_for(name: str, version: int) -> str:
+    """The Gymnasium id of a domain: `toolgym/<Name>-v<version>`."""
+    return f"toolgym/{name.replace('_', ' ').title().replace(' ', '')}-v{version}"
+
+
+@dataclass
+class _Found:
+    """A domain found but maybe not built: its name and version, and where its Domain comes from."""
+
+    name: str
+    version: int
+    origin: str
+    module: str | None = None  # the package whose `domain` module builds it (lazy)
+    built: Domain | None = None
+
+    @property
+    def env_id(self) -> str:
+        return env_id_for(self.name, self.version)
+
+
+_found: dict[str, _Found] | None = None
+_loaded: dict[str, Domain] = {}  # built domains by name, and domains added with add()
+_lock = threading.RLock()
+
+
+def _describe(loaded: Any, origin: str) -> _Found:
+    """What a package or entry point offers: a lazy package (NAME, VERSION) or a built Domain."""
+    if isinstance(loaded, ModuleType):
+        name, version = getattr(loaded, "NAME", None), getattr(loaded, "VERSION", None)
+        if isinstance(name, str) and isinstance(version, int):
+            return _Found(name, version, origin, module=loaded.__name__)
+        loaded = getattr(loaded, "DOMAIN", None)
+        if loaded is None:
+            raise DomainError(f"{origin} must set NAME and VERSION (and build DOMAIN in its domain.py), or export DOMAIN")
+    from .domain import Domain  # a built domain was handed over: the engine is loaded anyway
+
+    if not isinstance(loaded, Domain):
+        raise DomainError(f"{origin} must provide a toolgym Domain, got {type(loaded).__name__}")
+    return _Found(loaded.name, loaded.version, origin, built=loaded)
+
+
+def _scan() -> dict[str, _Found]:
     import toolgym.domains as package
 
-    found: dict[str, Domain] = {}
+    found: dict[str, _Found] = {}
 
-    def add(domain: object, origin: str) -> None:
-        if not isinstance(domain, Domain):
-            raise DomainError(f"{origin} must provide a toolgym Domain, got {type(domain).__name__}")
-        if domain.name in found:
-            raise DomainError(f"two domains are named {domain.name!r} (second from {origin})")
-        found[domain.name] = domain
+    def add(entry: _Found) -> None:
+        if entry.name in found:
+            raise DomainError(f"two domains are named {entry.name!r} (second from {entry.origin})")
+        found[entry.name] = entry
 
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg and not module.name.startswith("_"):
             loaded = importlib.import_module(f"{package.__name__}.{module.name}")
-            if hasattr(loaded, "DOMAIN"):
-                add(loaded.DOMAIN, f"toolgym.domains.{module.name}")
+            if hasattr(loaded, "NAME") or hasattr(loaded, "DOMAIN"):
+                add(_describe(loaded, f"toolgym.domains.{module.name}"))
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(entry.load(), f"entry point {entry.name!r} ({entry.value})")
+        add(_describe(entry.load(), f"entry point {entry.name!r} ({entry.value})"))
     return found
 
 
-def domains() -> dict[str, Domain]:
+def found() -> dict[str, _Found]:
+    """Every domain found (name, version, env id), none of them built for it."""
     global _found
     if _found is None:
         with _lock:
@@ -51,19 +99,57 @@ def domains() -> dict[str, Domain]:
     return _found
 
 
+def _build(entry: _Found) -> Domain:
+    """The entry's Domain, built now if it was not yet; it must be the name and version the package declared."""
+    if entry.built is None:
+        assert entry.module is not None
+        domain = importlib.import_module(f"{entry.module}.domain").DOMAIN
+        if (domain.name, domain.version) != (entry.name, entry.version):
+            raise DomainError(
+                f"{entry.origin} declares {entry.name!r} version {entry.version}, but its domain.py builds "
+                f"{domain.name!r} version {domain.version}: build DOMAIN with name=NAME, version=VERSION"
+            )
+        entry.built = domain
+    return entry.built
+
+
+def add(domain: Domain) -> Domain:
+    """Make a Domain built outside discovery known by name (a test's domain, `serve-policy --import`)."""
+    with _lock:
+        return _loaded.setdefault(domain.name, domain)
+
+
 def list_domains() -> list[str]:
-    return sorted(domains())
+    return sorted({*found(), *_loaded})
 
 
 def load_domain(name: str) -> Domain:
-    """A domain by name ('retail') or env id ('toolgym/Retail-v0')."""
-    found = domains()
-    if name in found:
-        return found[name]
-    by_id = {d.env_id: d for d in found.values()}
-    if name in by_id:
-        return by_id[name]
-    lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
-    if lowered in found:
-        return found[lowered]
-    raise UnknownNameError("domain", name, list(found) + list(by_id))
+    """A domain by name ('retail') or env id ('toolgym/Retail-v0'), built on first use."""
+    domain = _loaded.get(name)
+    if domain is not None:
+        return domain
+    entries = found()
+    entry = entries.get(name)
+    if entry is None:
+        by_id = {e.env_id: e for e in entries.values()} | {d.env_id: d for d in _loaded.values()}
+        match = by_id.get(name)
+        if match is None:
+            lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
+            match = _loaded.get(lowered) or entries.get(lowered)
+        if match is None:
+            raise UnknownNameError("domain", name, [*list_domains(), *by_id])
+        if not isinstance(match, _Found):
+            return match
+        entry = match
+    with _lock:
+        domain = _loaded.get(entry.name)
+        if domain is None:
+            domain = _loaded[entry.name] = _build(entry)
+    return domain
+
+
+def domains() -> dict[str, Domain]:
+    """Every domain, built: the live mapping of built domains (adding to it makes a domain known)."""
+    for name in found():
+        load_domain(name)
+    return _loaded

@@ -1,18 +1,32 @@
 """Teachers, user simulators, rollouts, executors and writers.
 
-Names that need heavy packages (pyarrow and datasets for the readers, openai for served
-teachers) are imported on first use, so `import toolgym` stays light for env users.
+Every name is imported on first use (the engine for the oracle, pyarrow and datasets for the
+readers, openai for served teachers), so `import toolgym` and the CLI's start stay light.
 """
 
-from importlib import import_module
-from typing import Any
+from __future__ import annotations
 
-from .base import Policy, UserSimulator
-from .oracle import OracleTeacher
-from .rollout import rollout, rollout_sync
-from .user import ScriptedUser
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Policy, UserSimulator
+    from .http_client import EndpointDown, TeacherError
+    from .llm_user import LLMUser
+    from .openai_teacher import OpenAITeacher
+    from .oracle import OracleTeacher
+    from .reading import iter_rows, load_split
+    from .rollout import rollout, rollout_sync
+    from .usage import usage_scope
+    from .user import ScriptedUser
 
 _LAZY = {
+    "Policy": ".base",
+    "UserSimulator": ".base",
+    "OracleTeacher": ".oracle",
+    "rollout": ".rollout",
+    "rollout_sync": ".rollout",
+    "ScriptedUser": ".user",
     "EndpointDown": ".http_client",
     "TeacherError": ".http_client",
     "LLMUser": ".llm_user",

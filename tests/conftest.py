@@ -9,7 +9,7 @@ def toy_domain():
     """The tests' tiny domain, registered for the session (it is not a built-in)."""
     from tests.toy import DOMAIN
 
-    registry.domains().setdefault(DOMAIN.name, DOMAIN)
+    registry.add(DOMAIN)
     return DOMAIN
 
 

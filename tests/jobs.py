@@ -29,7 +29,7 @@ if __name__ == "__main__":  # python -m tests.jobs OUT [SLOW]: run the toy job (
     from tests.toy import DOMAIN
     from toolgym.envs import registry
 
-    registry.domains().setdefault(DOMAIN.name, DOMAIN)
+    registry.add(DOMAIN)
     if len(sys.argv) > 2:  # slow every task down so a kill lands mid-run
         original = job.rows_for
 

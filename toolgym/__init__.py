@@ -6,25 +6,50 @@ The public API is small on purpose:
     Domain.generate_tasks(n, seed, kinds=None), toolgym.OracleTeacher, toolgym.ScriptedUser,
     toolgym.rollout(env, policy, user, task) / toolgym.rollout_sync(...),
     toolgym.verify(task, messages)
+
+Importing it registers the Gymnasium ids (`toolgym/Retail-v0`, ...) without building a domain;
+the engine, the domains and their phrasings load on first use.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from toolgym.envs.env import ToolEnv
 from toolgym.envs.registration import register_all
 from toolgym.envs.registry import list_domains, load_domain
-from toolgym.envs.task import Task
-from toolgym.generators import OracleTeacher, ScriptedUser, rollout, rollout_sync
-from toolgym.verifiers import Score, verify
 
 from .errors import ConfigError, DomainError, GeneratorBug, ToolError, ToolgymError
 from .version import SCHEMA_VERSION, __version__
 
+if TYPE_CHECKING:
+    from toolgym.envs.env import ToolEnv
+    from toolgym.envs.task import Task
+    from toolgym.generators import OracleTeacher, ScriptedUser, rollout, rollout_sync
+    from toolgym.verifiers import Score, verify
+
+_LAZY = {
+    "ToolEnv": "toolgym.envs.env",
+    "Task": "toolgym.envs.task",
+    "OracleTeacher": "toolgym.generators",
+    "ScriptedUser": "toolgym.generators",
+    "rollout": "toolgym.generators",
+    "rollout_sync": "toolgym.generators",
+    "Score": "toolgym.verifiers",
+    "verify": "toolgym.verifiers",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def make(name_or_id: str, **kwargs: Any) -> ToolEnv:
     """A ToolEnv for a domain name ('retail') or env id ('toolgym/Retail-v0')."""
+    from toolgym.envs.env import ToolEnv
+
     return ToolEnv(load_domain(name_or_id), **kwargs)
 
 

@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 from toolgym.errors import ToolgymError, describe_os_error
-from toolgym.generators.redaction import scrub
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -37,6 +36,13 @@ def _demo(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def scrub(text: str) -> str:
+    """The text with keys and credentials masked (imported when there is something to print)."""
+    from toolgym.generators.redaction import scrub as masked
+
+    return masked(text)
+
+
 def _generate(args: argparse.Namespace) -> int:
     from toolgym.config import load_config
     from toolgym.generators.job import run_job
@@ -56,6 +62,12 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"toolgym: job failed: {scrub(result['verdict'])}", file=sys.stderr)
         return 1
     return 0
+
+
+def _serve_policy(args: argparse.Namespace) -> int:
+    from toolgym.generators import serve_policy
+
+    return serve_policy.run_args(args)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -108,13 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
                           help="a shard whose checksum does not match: drop its flush and redo those tasks")
     generate.set_defaults(run=_generate)
 
-    from toolgym.generators import serve_policy
+    from toolgym.generators import serve_args
 
     serve = commands.add_parser(
         "serve-policy", help="an OpenAI-compatible server on 127.0.0.1 answering as the oracle teacher (for testing)"
     )
-    serve_policy.build_parser(serve)
-    serve.set_defaults(run=serve_policy.run_args)
+    serve_args.add_arguments(serve)
+    serve.set_defaults(run=_serve_policy)
 
     inspect = commands.add_parser(
         "inspect", help="what a data engineer reads before training: shape, stock sentences, openings, grammar"

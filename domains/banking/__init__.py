@@ -4,30 +4,6 @@ The agent verifies the caller (`verify_identity`) before any account data is sho
 masked card and account numbers only; fees and product terms come from the knowledge base.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .rules import CLOCK, POLICY_VALUES
-from .tables import ALL_TABLES
-from .tasks import GENERATORS
-from .tools import ALL_TOOLS
-from .world import build_world
-
-DOMAIN = Domain(
-    enforce_ground_truth=True,
-    name="banking",
-    version=0,
-    description="Retail banking support: identity, accounts, cards, transfers, disputes and the bank's own articles",
-    scope="your bank accounts, cards, payments and transfers, loans, statements and our products and fees",
-    folder=Path(__file__).parent,
-    tables=ALL_TABLES,
-    build_world=build_world,
-    tools=ALL_TOOLS,
-    generators=GENERATORS,
-    now=CLOCK,
-    sizes=("small", "default"),
-    policy_values=POLICY_VALUES,
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "banking"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Banking-v0

@@ -1,27 +1,5 @@
 """The retail reference domain: an online shop's customers, catalog, orders and service policy."""
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .rules import CLOCK
-from .tables import TABLES
-from .tasks import GENERATORS
-from .tools import TOOLS
-from .world import build_world
-
-DOMAIN = Domain(
-    name="retail",
-    version=0,
-    description="an online shop selling clothing, electronics, home goods and more",
-    scope="orders, returns, exchanges, payments, your account and our product catalog",
-    folder=Path(__file__).parent,
-    tables=TABLES,
-    build_world=build_world,
-    tools=TOOLS,
-    generators=GENERATORS,
-    now=CLOCK,
-    sizes=("small", "default"),
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "retail"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Retail-v0

@@ -6,26 +6,6 @@ faults into the world and are solved when both sides are right: the account as t
 allows, and a phone whose speed test passes.
 """
 
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .tables import ALL_TABLES
-from .tasks import GENERATORS
-from .tools import ALL_TOOLS
-from .world import build_world, clock
-
-DOMAIN = Domain(
-    enforce_ground_truth=True,
-    name="telecom",
-    version=0,
-    description="Nimbus Mobile telecom support",
-    scope="your mobile lines, plans, data, roaming, bills and payments, and getting your phone connected",
-    folder=Path(__file__).parent,
-    tables=ALL_TABLES,
-    build_world=build_world,
-    tools=ALL_TOOLS,
-    generators=GENERATORS,
-    now=clock,
-    sizes=("small", "default"),
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "telecom"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Telecom-v0

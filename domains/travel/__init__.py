@@ -6,28 +6,6 @@ insurance only at booking). Times are stored in UTC and shown in each airport's 
 tools; amounts in other currencies come only from the conversion tool.
 """
 
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .catalogue import CLOCK, POLICY_VALUES
-from .tables import ALL_TABLES
-from .tasks import GENERATORS
-from .tools import TOOLS
-from .world import build_world
-
-DOMAIN = Domain(
-    enforce_ground_truth=True,
-    name="travel",
-    version=0,
-    description="Skyward travel desk: flights, hotels, fare rules, loyalty points",
-    scope="your flights, hotel stays, bookings, seats, bags, insurance and loyalty points",
-    folder=Path(__file__).parent,
-    tables=ALL_TABLES,
-    build_world=build_world,
-    tools=TOOLS,
-    generators=GENERATORS,
-    now=CLOCK,
-    sizes=("small", "default"),
-    policy_values=POLICY_VALUES,
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "travel"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Travel-v0

@@ -6,38 +6,6 @@ with a meeting's attendees), schedule across time zones, answer from documents a
 carry instructions hidden in mail and documents that must not be followed.
 """
 
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .catalogue import DURATIONS, NOW, ORG_DOMAIN, ORG_NAME, WORK_END, WORK_START
-from .tables import ALL_TABLES
-from .tasks import GENERATORS
-from .tools import TOOLS
-from .world import build_world
-
-DOMAIN = Domain(
-    name="workplace",
-    version=0,
-    description="Workplace assistant: email, calendar, documents, chat and tasks",
-    scope="your email, calendar, documents, chat messages and task list at work",
-    folder=Path(__file__).parent,
-    tables=ALL_TABLES,
-    build_world=build_world,
-    tools=TOOLS,
-    generators=GENERATORS,
-    now=NOW,
-    sizes=("small", "default"),
-    policy_values={
-        "org_domain": ORG_DOMAIN,
-        "org_name": ORG_NAME,
-        "work_start": f"{WORK_START}:00",
-        "work_end": f"{WORK_END}:00",
-        "durations": DURATIONS,
-        "brands": [
-            "Brightwell Assistant",
-            "the Brightwell workspace assistant",
-            "Brightwell's office assistant",
-        ],
-    },
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "workplace"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Workplace-v0

@@ -1,0 +1,40 @@
+"""The workplace Domain: its tables, world, tools, policy, phrasings and task generators (built on first use)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolgym.envs import Domain
+
+from . import NAME, VERSION
+from .catalogue import DURATIONS, NOW, ORG_DOMAIN, ORG_NAME, WORK_END, WORK_START
+from .tables import ALL_TABLES
+from .tasks import GENERATORS
+from .tools import TOOLS
+from .world import build_world
+
+DOMAIN = Domain(
+    name=NAME,
+    version=VERSION,
+    description="Workplace assistant: email, calendar, documents, chat and tasks",
+    scope="your email, calendar, documents, chat messages and task list at work",
+    folder=Path(__file__).parent,
+    tables=ALL_TABLES,
+    build_world=build_world,
+    tools=TOOLS,
+    generators=GENERATORS,
+    now=NOW,
+    sizes=("small", "default"),
+    policy_values={
+        "org_domain": ORG_DOMAIN,
+        "org_name": ORG_NAME,
+        "work_start": f"{WORK_START}:00",
+        "work_end": f"{WORK_END}:00",
+        "durations": DURATIONS,
+        "brands": [
+            "Brightwell Assistant",
+            "the Brightwell workspace assistant",
+            "Brightwell's office assistant",
+        ],
+    },
+)
