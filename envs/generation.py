@@ -20,7 +20,7 @@ from .world import World
 if TYPE_CHECKING:
     from .domain import Domain
 
-_MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
+MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
 
 
 @dataclass
@@ -151,28 +151,42 @@ def iter_tasks(
         for index in range(n):
             kind = kinds[index % len(kinds)]
             fallback: Task | None = None
-            for attempt in range(_MAX_ATTEMPTS):
-                task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
-                ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world_seed, size)
-                task = finalize(domain, domain.generators[kind](ctx))
+            for attempt in range(MAX_ATTEMPTS):
+                task = draw(domain, world, seed, kind, index, attempt)
                 if task.lesson_key() not in seen_lessons:
                     break  # a task unlike any before
                 if fallback is None and task.id not in seen_ids:
                     fallback = task  # the same lesson in other words: used only if nothing new turns up
             else:
                 if fallback is None:
-                    raise GeneratorBug(
-                        f"{domain.name}: found only {len(seen_ids)} distinct tasks of kinds {kinds} in world size "
-                        f"{size!r} ({_MAX_ATTEMPTS} draws in a row repeated earlier ones); ask for fewer or use a bigger world"
-                    )
+                    raise too_few_distinct(domain, len(seen_ids), kinds, size)
                 task = fallback
             seen_ids.add(task.id)
             seen_lessons.add(task.lesson_key())
-            if world.changes:
-                raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
             yield task
     finally:
         world.close()
+
+
+def draw(domain: Domain, world: World, seed: int, kind: str, index: int, attempt: int) -> Task:
+    """The `index`-th task of a stream (domain, kind, seed, world) at one attempt, proven.
+
+    A draw depends only on these: any process holding the same world makes the same task, so
+    the draws of one stream can be made apart and put in order afterwards (generators/plan.py).
+    """
+    task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
+    ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world.template.seed, world.template.size)
+    task = finalize(domain, domain.generators[kind](ctx))
+    if world.changes:
+        raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
+    return task
+
+
+def too_few_distinct(domain: Domain, found: int, kinds: Sequence[str], size: str) -> GeneratorBug:
+    return GeneratorBug(
+        f"{domain.name}: found only {found} distinct tasks of kinds {list(kinds)} in world size "
+        f"{size!r} ({MAX_ATTEMPTS} draws in a row repeated earlier ones); ask for fewer or use a bigger world"
+    )
 
 
 # ---- generators the engine offers every domain ----------------------------------------------
@@ -199,7 +213,7 @@ def unavailable_task_from(kind: str):
     """A generator that withholds the tool a `kind` task needs first: the agent must say so."""
 
     def generate(ctx: GenContext) -> Task:
-        for _ in range(_MAX_ATTEMPTS):  # some tasks of `kind` may only read: draw again
+        for _ in range(MAX_ATTEMPTS):  # some tasks of `kind` may only read: draw again
             base = ctx.derive(kind)
             needed = next(
                 (c.name for s in base.plan if s.caller == "agent" for c in s.calls if ctx.domain.tool(c.name).writes),
@@ -208,7 +222,7 @@ def unavailable_task_from(kind: str):
             if needed is not None:
                 break
         else:
-            raise GeneratorBug(f"{ctx.domain.name}: {_MAX_ATTEMPTS} {kind} tasks in a row had no write call to withhold")
+            raise GeneratorBug(f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call to withhold")
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 
 _local = threading.local()  # one env per thread and domain, reused: building one costs more than an episode
+GOLD_MAX_TURNS = 30  # assistant turns the gold play allows (the env's default)
 # The gold chats of the tasks proven last: generation plays each task's gold conversation, and the
 # spoil suite or a reader of a task just generated asks for the same chat again (a task's id is a
 # hash of its content; the domain object and its enforce_ground_truth complete the key).
@@ -35,7 +36,7 @@ def _env(domain: Domain) -> Any:
     envs = _local.__dict__.setdefault("envs", {})
     env = envs.get(id(domain))
     if env is None or env.domain is not domain:
-        env = envs[id(domain)] = ToolEnv(domain)
+        env = envs[id(domain)] = ToolEnv(domain, max_turns=GOLD_MAX_TURNS)
     return env
 
 
@@ -47,6 +48,12 @@ def gold_messages(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any
     """
     messages, verification = _remembered(domain, task)
     return copy.deepcopy(messages), copy.deepcopy(verification)
+
+
+def gold_chat(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
+    """The gold chat and its verification as proven: remembered from a recent play (the task's
+    generation) or played now. Shared with the cache: read them, copy before changing anything."""
+    return _remembered(domain, task)
 
 
 def _remembered(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:

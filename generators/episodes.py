@@ -6,11 +6,17 @@ import hashlib
 import json
 from typing import Any
 
+from toolgym.envs.conversation import assistant_turns
 from toolgym.envs.env import ToolEnv
+from toolgym.envs.gold import GOLD_MAX_TURNS, gold_chat
+from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
+from .base import Policy
+from .oracle import OracleTeacher
 from .roles import Roles
 from .rollout import rollout
+from .user import ScriptedUser
 
 
 class JobStop(Exception):
@@ -27,19 +33,23 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
     episodes: list[dict[str, Any]] = []
     try:
         for sample in range(samples):
-            env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
-            trajectory = await rollout(env, policy, None, task)
+            played = gold_copy(task, policy, roles, max_turns) if roles.reuse_gold else None
+            if played is None:
+                env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
+                trajectory = await rollout(env, policy, None, task)
+                env.close()
+                played = (trajectory.messages, trajectory.verification.to_dict(), trajectory.truncated)
+            messages, verification, truncated = played
             usage = getattr(policy, "pop_usage", lambda _task_id: None)(task.id)
             episode: dict[str, Any] = {
                 "sample": sample,
-                "messages": trajectory.messages,
-                "verification": trajectory.verification.to_dict(),
+                "messages": messages,
+                "verification": verification,
                 "teacher": {"route": teacher_name, **policy.describe()},
                 "user": roles.user.describe(),
                 "usage": usage,
-                "truncated": trajectory.truncated,
+                "truncated": truncated,
             }
-            env.close()
             if roles.rewriter is not None:  # a chat that will be kept gets its text rewritten and verified again
                 await roles.rewriter.run(task, episode)
             episodes.append(episode)
@@ -48,6 +58,30 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
             raise
         return {"task_id": task.id, "episodes": episodes, "error": f"{type(exc).__name__}: {exc}"}
     return {"task_id": task.id, "episodes": episodes, "error": None}
+
+
+def gold_copy(task: Task, policy: Policy, roles: Roles, max_turns: int) -> tuple[list[dict[str, Any]], dict, bool] | None:
+    """The episode the oracle teacher and the scripted user would play, taken from the gold chat proven
+    when the task was made: (messages, verification, truncated), or None when it must be played.
+
+    Both roles are deterministic and read only the chat, so playing again gives the same chat (with the
+    teacher's reasoning traces, added here as it would add them) and the same verification. A chat longer
+    than this job's `max_turns`, another teacher or user, or a subclass of them, is played.
+    """
+    if type(policy) is not OracleTeacher or type(roles.user) is not ScriptedUser:
+        return None
+    messages, verification = gold_chat(load_domain(task.domain), task)
+    turns = assistant_turns(messages)
+    if verification is None or turns > max_turns or turns >= GOLD_MAX_TURNS:
+        return None
+    chat = policy.with_reasoning(task, messages)
+    if chat is None:
+        return None
+    if roles.reverify:
+        from toolgym.verifiers import verify
+
+        return chat, verify(task, chat).to_dict(), False
+    return chat, verification.to_dict(), False
 
 
 def messages_key(messages: list[dict[str, Any]]) -> str:

@@ -1,24 +1,25 @@
-"""The main job: plan tasks -> roll out -> verify -> filter -> write, resumable at any point."""
+"""The main job: plan draws -> workers make, prove, roll out and build rows -> put in plan order -> write.
+
+Resumable at any point: tasks whose rows were published are made again (for their ids) but not
+rolled out or written.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from toolgym.config import JobConfig
 from toolgym.envs import caches
-from toolgym.envs.task import Task
 
 from .executors import make_executor
 from .features import RowError
-from .planning import asked_counts, iter_planned
+from .planning import asked_counts, plan_streams
 from .progress import JobProgress, JobStats
-from .rewrite import rewrite_counts
-from .rows import rows_for
+from .resolver import PlanResolver
 from .writer import DatasetWriter
 
 
@@ -37,41 +38,26 @@ async def run_job_async(
     policy = config.failures
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True,
                            max_attempts=policy.max_attempts if policy.retry else 1, repair=repair)
-    finished = writer.finished_task_ids()
+    finished = frozenset(writer.finished_task_ids())
     asked = asked_counts(config)
     stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
     planned = 0
-
-    def pending() -> Iterator[Task]:
-        nonlocal planned
-        for task in iter_planned(config):
-            planned += 1
-            stats.planned_by[(task.domain, task.kind)] += 1
-            if task.id not in finished:
-                yield task
-
     executor = make_executor(config)
+    resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=config.executor.batch_size,
+                            ahead=executor.ahead)
     show = sys.stderr.isatty() if progress is None else progress
     display = JobProgress(stats, enabled=show)
     try:
         with display:
-            async for task, result in executor.run(pending()):
-                failure = None
-                if result.get("error"):  # an unfinished task writes no rows, so a retry cannot duplicate any
-                    rows = {}
-                    failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
-                else:
-                    rows = rows_for(task, result, config)
-                counts = {"rewrite": rewrite_counts(result)} if config.rewrite is not None and not failure else None
-                try:
-                    writer.add(task.id, rows, failure, counts)
-                except RowError as exc:  # one unstorable chat must not stop the job
-                    rows = {}
-                    failure = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": f"row not storable: {exc}"}
-                    writer.add(task.id, rows, failure)
-                    counts = None
-                stats.record(task, result, rows, counts)
-                display.update()
+            async for outcomes in executor.run(resolver, finished):
+                resolver.add(outcomes)
+                for outcome in resolver.resolved():  # the plan's tasks in plan order, whatever made them
+                    planned += 1
+                    stats.planned_by[(outcome["domain"], outcome["kind"])] += 1
+                    if outcome.get("skipped") or outcome["task_id"] in finished:
+                        continue
+                    _write(writer, stats, outcome)
+                    display.update()
         stats.planned = planned  # the plan after duplicates were dropped
         stats.plan_complete = True
     finally:
@@ -88,6 +74,20 @@ async def run_job_async(
     if summary:
         display.summary(out)
     return {"out_dir": str(out), "stats": report, "writer": written, **verdict}
+
+
+def _write(writer: DatasetWriter, stats: JobStats, outcome: dict[str, Any]) -> None:
+    """One task's rows (or its failure) to the writer; a chat the writer cannot store fails its task."""
+    rows = outcome.get("rows", {})
+    try:
+        writer.add(outcome["task_id"], rows, outcome.get("failure"), outcome.get("counts"))
+    except RowError as exc:  # one unstorable chat must not stop the job
+        rows = {}
+        failure = {"task_id": outcome["task_id"], "domain": outcome["domain"], "kind": outcome["kind"],
+                   "error": f"row not storable: {exc}"}
+        writer.add(outcome["task_id"], rows, failure)
+        outcome = {**outcome, "counts": None}
+    stats.record(outcome, rows)
 
 
 def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from collections import OrderedDict
 from typing import Any
 
 from toolgym.envs.conversation import Move, assistant_turns, oracle_moves
+from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
@@ -83,3 +84,27 @@ class OracleTeacher(Policy):
         if self.reasoning:
             message["reasoning_content"] = trace(task, move, phrases, seed, messages or [])
         return message
+
+    def with_reasoning(self, task: Task, chat: list[Message]) -> list[Message] | None:
+        """The chat this teacher has on the task, given the chat the oracle without reasoning had.
+
+        Its moves do not depend on reasoning, so the chat is the same but for each assistant
+        message's trace, made from the chat before it as `act` would make it. Messages are new
+        dicts (their tool calls are shared). None when a trace is not storable as it stands
+        (the env would have reported a format problem): the caller plays the task instead.
+        """
+        copied: list[Message] = []
+        moves = self.moves(task)
+        phrases = load_domain(task.domain).phrasebook
+        for message in chat:
+            message = dict(message)
+            if message.get("role") == "assistant" and self.reasoning:
+                turn = assistant_turns(copied)
+                if turn < len(moves):
+                    reasoning, problems = clean_text(trace(task, moves[turn], phrases, task.seed + turn, copied))
+                    if problems:
+                        return None
+                    if reasoning:
+                        message["reasoning_content"] = reasoning
+            copied.append(message)
+        return copied

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass
 
 from toolgym.config import JobConfig
 from toolgym.envs.registry import list_domains, load_domain
@@ -55,34 +56,57 @@ def planned_count(config: JobConfig) -> int:
     return sum(asked_counts(config).values())
 
 
-def iter_planned(config: JobConfig) -> Iterator[Task]:
-    """Every task of the job in a fixed order, generated as it is consumed (memory stays flat).
+@dataclass(frozen=True)
+class Stream:
+    """One world's share of a kind: its tasks are draws 0, 1, ... of (domain, kind, seed, world).
 
-    With `output.dedup`, a lesson another world already gave (the same request and calls) is
-    dropped and that world draws on, a little past its share, so the kind still reaches its count.
+    `share` is what the plan takes from it; up to `cap` draws may be made, the extra ones
+    replacing lessons another stream gave first (only with `output.dedup`).
     """
-    seen: set[str] | None = set() if config.output.dedup else None
-    for name in selected_domains(config):
-        domain = load_domain(name)
-        for kind, count in kind_counts(config, domain.kinds).items():
-            yield from _across_worlds(domain, kind, count, config, seen)
+
+    domain: str
+    kind: str
+    world_seed: int
+    size: str
+    seed: int
+    share: int
+    cap: int
 
 
 _SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
 
 
-def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[str] | None) -> Iterator[Task]:
-    """A kind's tasks spread evenly across the job's world seeds, so no world dominates."""
+def plan_streams(config: JobConfig) -> list[Stream]:
+    """The job's streams in plan order: domains, then kinds, then worlds (a kind spread evenly across worlds)."""
+    streams = []
     seeds = config.world.all_seeds()
-    for index, world_seed in enumerate(seeds):
-        share = count // len(seeds) + (1 if index < count % len(seeds) else 0)
-        if not share:
-            continue
-        task_seed = config.seed + index * _SEED_STRIDE
-        # A task's draw depends only on its index, so asking for more keeps the first `share` as they
-        # were; the extra draws replace lessons another world gave, and are made only when needed.
-        extra = 0 if seen is None else max(10, share)  # up to twice the share: a shared pool (off-topic requests) repeats often
-        drawn = domain.iter_tasks(share + extra, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
+    for name in selected_domains(config):
+        domain = load_domain(name)
+        for kind, count in kind_counts(config, domain.kinds).items():
+            for index, world_seed in enumerate(seeds):
+                share = count // len(seeds) + (1 if index < count % len(seeds) else 0)
+                if not share:
+                    continue
+                # A task's draw depends only on its index, so asking for more keeps the first `share` as they
+                # were; the extra draws replace lessons another world gave, and are made only when needed.
+                extra = max(10, share) if config.output.dedup else 0  # up to twice the share: off-topic pools repeat often
+                streams.append(Stream(name, kind, world_seed, config.world.size, config.seed + index * _SEED_STRIDE,
+                                      share, share + extra))
+    return streams
+
+
+def iter_planned(config: JobConfig) -> Iterator[Task]:
+    """Every task of the job in a fixed order, generated in this process as it is consumed.
+
+    With `output.dedup`, a lesson another world already gave (the same request and calls) is
+    dropped and that world draws on, a little past its share, so the kind still reaches its count.
+    Jobs make the same tasks on their workers (`generators/plan.py`); this is the reference order.
+    """
+    seen: set[str] | None = set() if config.output.dedup else None
+    for stream in plan_streams(config):
+        domain = load_domain(stream.domain)
+        drawn = domain.iter_tasks(stream.cap, seed=stream.seed, kinds=[stream.kind], world_seed=stream.world_seed,
+                                  size=stream.size)
         given = 0
         with closing(drawn):  # closes the world copy when the share is reached early
             for task in drawn:
@@ -93,7 +117,7 @@ def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[s
                     seen.add(key)
                 yield task
                 given += 1
-                if given == share:
+                if given == stream.share:
                     break
 
 

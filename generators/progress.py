@@ -45,16 +45,16 @@ class JobStats:
         self.counts: dict[str, Any] = {}  # per-task extras summed (rewrite: rewritten, kept, dropped by reason)
         self.memory_mb: dict[int, int] = {}  # resident memory by tasks done: it should stay flat
 
-    def record(self, task: Any, result: dict[str, Any], rows: dict[str, list],
-               counts: dict[str, Any] | None = None) -> None:
-        key = (task.domain, task.kind)
-        if counts:
-            merge(self.counts, counts)
+    def record(self, outcome: dict[str, Any], rows: dict[str, list]) -> None:
+        """One task finished (a worker's outcome: domain, kind, episodes passed, failure, counts) and the rows written."""
+        key = (outcome["domain"], outcome["kind"])
+        if outcome.get("counts"):
+            merge(self.counts, outcome["counts"])
         self.done += 1
-        for episode in result["episodes"]:
+        for passed in outcome.get("passed", ()):
             self.episodes[key] += 1
-            self.passed[key] += bool(episode["verification"]["passed"])
-        if result.get("error"):
+            self.passed[key] += passed
+        if outcome.get("failure"):
             self.failures[key] += 1
         for split, items in rows.items():
             self.rows[split] += len(items)

@@ -40,6 +40,8 @@ class Roles:
     teachers: list[tuple[TeacherConfig, Policy]]
     user: UserSimulator
     rewriter: RewriteStage | None = None  # the job's rewrite stage, when its config has one
+    reuse_gold: bool = False  # the oracle with the scripted user copies the proven gold chat (episodes.gold_copy)
+    reverify: bool = False  # and grades that copy again
 
     @classmethod
     def from_config(cls, config: JobConfig) -> Roles:
@@ -48,7 +50,8 @@ class Roles:
             from .rewrite import RewriteStage
 
             rewriter = RewriteStage(config)
-        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter)
+        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter,
+                   reuse_gold=config.rollout.reuse_gold, reverify=config.rollout.reverify)
 
     def teacher_for(self, task: Task) -> tuple[str, Policy]:
         """The first teacher whose routes (domains, kinds) admit the task."""

@@ -26,16 +26,17 @@ if __name__ == "__main__":  # python -m tests.jobs OUT [SLOW]: run the toy job (
     import time
 
     import toolgym.generators.job as job
+    import toolgym.generators.worker as worker
     from tests.toy import DOMAIN
     from toolgym.envs import registry
 
     registry.add(DOMAIN)
     if len(sys.argv) > 2:  # slow every task down so a kill lands mid-run
-        original = job.rows_for
+        original = worker.rows_for
 
         def slow_rows(*args, **kwargs):
             time.sleep(float(sys.argv[2]))
             return original(*args, **kwargs)
 
-        job.rows_for = slow_rows
+        worker.rows_for = slow_rows
     job.run_job(toy_config(Path(sys.argv[1])), progress=False)

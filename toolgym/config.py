@@ -182,6 +182,17 @@ class FailuresConfig(_Strict):
                             description="share of planned tasks that may end failed before the job exits non-zero")
 
 
+class RolloutConfig(_Strict):
+    """How episodes are played once a task is made."""
+
+    reuse_gold: bool = Field(
+        default=True,
+        description="oracle teacher with the scripted user: the episode is the gold chat proven when the task was made "
+                    "(the teacher's reasoning added), not a second play of it; served teachers always play",
+    )
+    reverify: bool = Field(default=False, description="grade each reused gold chat again on a fresh world")
+
+
 class RLTasksConfig(_Strict):
     enabled: bool = True
     next_action_items: bool = Field(default=True, description="one item per tool step of verified multi-step chats")
@@ -199,6 +210,7 @@ class JobConfig(_Strict):
     samples_per_task: int = Field(default=1, ge=1)
     keep: Literal["all_distinct", "best"] = Field(default="all_distinct", description="which passing samples of a task to keep")
     max_turns: int = Field(default=30, ge=1, description="assistant turns before an episode is truncated")
+    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
     selection: SFTSelectionConfig = Field(default_factory=SFTSelectionConfig)
     rl_tasks: RLTasksConfig = Field(default_factory=RLTasksConfig)

@@ -1,9 +1,10 @@
-"""Local executor: many episodes in flight on one asyncio loop."""
+"""Local executor: the job's own process makes the draws, several batches in flight on one asyncio loop."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+import math
+from collections.abc import AsyncIterator, Collection, Iterable
 from typing import Any
 
 from toolgym.config import JobConfig
@@ -11,7 +12,9 @@ from toolgym.envs.task import Task
 
 from ..episodes import run_task
 from ..http_client import close_endpoints, endpoint_stats
+from ..resolver import PlanResolver
 from ..roles import Roles
+from ..worker import Outcome, TaskWorker
 
 
 async def run_tasks_concurrently(
@@ -53,20 +56,37 @@ async def run_tasks_concurrently(
 
 
 class LocalExecutor:
+    """Runs the job's TaskWorker in this process. A batch is made (CPU) while earlier ones wait on
+    served teachers, so `executor.concurrency` episodes stay in flight across batches."""
+
     name = "local"
 
     def __init__(self, config: JobConfig):
         self.config = config
         self.endpoint_stats: dict[str, Any] = {}
+        settings = config.executor
+        self.slots = math.ceil(settings.concurrency / settings.batch_size) + 1
+        self.ahead = 4 * self.slots * settings.batch_size  # draws asked for ahead of the plan's head
 
-    async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
-        roles = Roles.from_config(self.config)
+    async def run(self, resolver: PlanResolver, finished: Collection[str] = ()) -> AsyncIterator[list[Outcome]]:
+        """Outcomes of the draws the resolver asks for, a batch at a time, until its plan is walked."""
+        worker = TaskWorker(self.config)
+        worker.finished = finished
+        running: set[asyncio.Task[list[Outcome]]] = set()
         try:
-            async for item in run_tasks_concurrently(
-                tasks, roles, self.config.executor.concurrency, self.config.samples_per_task, self.config.max_turns
-            ):
-                yield item
+            while not resolver.finished:
+                while len(running) < self.slots and (batch := resolver.next_batch()):
+                    running.add(asyncio.create_task(worker.run(batch)))
+                if not running:
+                    raise RuntimeError(f"the plan waits for draws nobody makes ({resolver.waiting} asked for)")
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()  # the job adds them to the resolver before this resumes
         finally:
+            for future in running:
+                future.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            worker.close()
             self.endpoint_stats = endpoint_stats()  # calls, retries, failures: for the dataset card
             await close_endpoints()  # HTTP connections of this run's teachers and users
 

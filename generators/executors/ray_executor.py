@@ -1,15 +1,18 @@
-"""Ray executor: rollout actors each running a batch of tasks concurrently.
+"""Ray executor: actors that make, prove, roll out and build the rows of batches of draws.
 
+The driver sends draws (three integers each: stream, index, attempt) and gets back outcomes
+(rows and counts), so everything a task costs is spent on the workers and adding workers adds
+throughput; the driver only puts outcomes in plan order and writes (resolver.py, job.py).
 Actors get batches, never single steps (a Ray call costs ~1–2 ms). A dead actor is restarted
-by Ray and its batch retried; a batch that still fails has its tasks recorded as failures with
-the reason, and a fresh actor takes the slot, so no task is silently lost.
+by Ray and its batch retried; a batch whose actor is gone for good goes to a fresh actor, and
+a batch that kills every actor it meets stops the job, naming its draws, so no task is lost.
 
 On a small machine the actors share the cores with the driver and Ray's own processes, so every
 bit of work outside the actors costs rollouts. Hence: actors are started once per executor (a
-second `run` reuses them and the worlds they built), each batch and each batch of results
-travels as one compressed blob small enough to ride inside Ray's RPC messages (anything over
-100 KB goes through the object store and costs the raylet ~1.5 ms and the actor a wait), and
-the last tasks of a run go out in shrinking batches so the actors finish together.
+second `run` reuses them and the worlds they built), each batch of outcomes travels as one
+compressed blob small enough to ride inside Ray's RPC messages (anything over 100 KB goes
+through the object store and costs the raylet ~1.5 ms and the actor a wait), and the last draws
+of a run go out in shrinking batches so the actors finish together.
 """
 
 from __future__ import annotations
@@ -21,17 +24,15 @@ import os
 import pickle
 import zlib
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from toolgym.config import JobConfig
-from toolgym.envs.task import Task
+from toolgym.errors import GeneratorBug
 
-from .local import run_tasks_concurrently
+from ..resolver import PlanResolver
+from ..worker import Draw, Outcome, TaskWorker
 
-_TASK_LIST = TypeAdapter(list[Task])
 _DEPTH = 2  # batches queued per actor: one running, one waiting, so it never waits for the driver
 _SMALLEST = 4  # a call costs ~1 ms: below this many episodes a batch is mostly overhead
 
@@ -47,9 +48,8 @@ def _codec() -> Any:
     return None
 
 
-# zstd level 1 (through pyarrow, already a dependency) shrinks task JSON ~8x and pickled
-# results ~6x for 3–7 µs per task (a retail batch stays inline up to ~120 tasks); zlib, the
-# fallback, costs ~3x more CPU, much of it the driver's.
+# zstd level 1 (through pyarrow, already a dependency) shrinks pickled outcomes ~6x for a few µs
+# per task (a batch of 64 stays inline); zlib, the fallback, costs ~3x more CPU, much of it the driver's.
 _ZSTD = _codec()
 
 
@@ -69,76 +69,48 @@ def _unpack(blob: bytes) -> bytes:
     return zlib.decompress(memoryview(blob)[1:])
 
 
-def encode_tasks(tasks: list[Task]) -> bytes:
-    return _pack(_TASK_LIST.dump_json(tasks))
+def encode_outcomes(outcomes: list[Outcome]) -> bytes:
+    try:
+        data = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - a generator's error that does not pickle travels as its text
+        outcomes = [{**o, "error": GeneratorBug(f"{type(o['error']).__name__}: {o['error']}")} if o.get("error") else o
+                    for o in outcomes]
+        data = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+    return _pack(data)
 
 
-def decode_results(blob: bytes) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = pickle.loads(_unpack(blob))
-    return results
+def decode_outcomes(blob: bytes) -> list[Outcome]:
+    outcomes: list[Outcome] = pickle.loads(_unpack(blob))
+    return outcomes
 
 
-class RolloutActor:
-    """Runs batches of tasks inside one Ray worker process."""
+class WorkerActor:
+    """A TaskWorker inside one Ray worker process."""
 
     def __init__(self, config: JobConfig):
-        from ..roles import Roles
-
-        self.config = config
-        self.roles = Roles.from_config(config)
+        self.worker = TaskWorker(config)
         self._loop = asyncio.new_event_loop()
         self._frozen = False
 
-    def run_batch(self, blob: bytes) -> bytes:
+    def begin(self, finished: frozenset[str]) -> None:
+        """A run starts: the tasks already written (made for their ids, not rolled out)."""
+        self.worker.finished = finished
+
+    def run_batch(self, draws: list[Draw]) -> bytes:
         # A plain method (a class with any `async def` becomes an async actor, whose event-loop
         # thread fights Ray's own threads for the GIL): the batch runs on a loop this actor keeps,
         # so endpoints and their connections live from one batch to the next.
-        tasks = _TASK_LIST.validate_json(_unpack(blob))  # one parse for the whole batch
-        results = self._loop.run_until_complete(_run_batch(tasks, self.roles, self.config))
+        outcomes = self._loop.run_until_complete(self.worker.run(draws))
         if not self._frozen:
             # The first batch built the worlds (~180k objects): every full collection would walk
             # them again (~70 ms each), so what lives now is moved out of the collector's sight.
             gc.collect()
             gc.freeze()
             self._frozen = True
-        return _pack(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+        return encode_outcomes(outcomes)
 
     def pid(self) -> int:
         return os.getpid()
-
-
-async def _run_batch(tasks: list[Task], roles: Any, config: JobConfig) -> list[dict[str, Any]]:
-    settings = config.executor
-    return [
-        result
-        async for _, result in run_tasks_concurrently(
-            tasks, roles, settings.concurrency, config.samples_per_task, config.max_turns
-        )
-    ]
-
-
-class _Batches:
-    """Draws tasks lazily into batches; once the plan runs dry, batches shrink so no actor is
-    left with a full batch while the others idle."""
-
-    def __init__(self, tasks: Iterable[Task], size: int, slots: int):
-        self._source: Iterator[Task] | None = iter(tasks)
-        self._size = size
-        self._slots = slots
-        self._ahead: deque[Task] = deque()  # bounded look-ahead: the plan is never held whole
-
-    def next(self) -> list[Task]:
-        want = self._size * self._slots
-        while self._source is not None and len(self._ahead) < want:
-            task = next(self._source, None)
-            if task is None:
-                self._source = None
-            else:
-                self._ahead.append(task)
-        size = self._size
-        if self._source is None:  # the end is in sight: split what is left over every slot
-            size = min(size, max(_SMALLEST, math.ceil(len(self._ahead) / self._slots)))
-        return [self._ahead.popleft() for _ in range(min(size, len(self._ahead)))]
 
 
 class RayExecutor:
@@ -148,6 +120,8 @@ class RayExecutor:
         self.config = config
         self.actors: list[Any] = []
         self._started_ray = False
+        settings = config.executor
+        self.ahead = 4 * settings.workers * _DEPTH * settings.batch_size  # draws asked for ahead of the plan's head
 
     def _start(self) -> None:
         import ray
@@ -160,47 +134,76 @@ class RayExecutor:
             ray.init(**kwargs)
             self._started_ray = True
         cpus = max(ray.cluster_resources().get("CPU", 1.0), 1.0)
-        self._actor_class = ray.remote(RolloutActor).options(
+        self._actor_class = ray.remote(WorkerActor).options(
             num_cpus=min(1.0, cpus / settings.workers),
             max_restarts=settings.max_restarts,
             max_task_retries=settings.max_task_retries,
         )
         self.actors = [self._actor_class.remote(self.config) for _ in range(settings.workers)]
 
-    async def run(self, tasks: Iterable[Task]) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
+    async def run(self, resolver: PlanResolver, finished: frozenset[str] = frozenset()) -> AsyncIterator[list[Outcome]]:
+        """Outcomes of the draws the resolver asks for, a batch per actor call, until its plan is walked."""
         import ray
 
         if not self.actors:  # a second run reuses the actors (and the worlds they built)
             self._start()
-        batches = _Batches(tasks, self.config.executor.batch_size, len(self.actors) * _DEPTH)
-        running: dict[asyncio.Future, tuple[int, Any, dict[str, Task]]] = {}
+        finished_ref = ray.put(frozenset(finished))
+        await asyncio.gather(*(_await_ref(a.begin.remote(finished_ref)) for a in self.actors))
+        slots = len(self.actors) * _DEPTH
+        running: dict[asyncio.Future, tuple[int, Any, list[Draw], int]] = {}
+        retry: deque[tuple[list[Draw], int]] = deque()  # batches whose actor died for good, with their tries
 
-        def submit(slot: int) -> None:
-            batch = batches.next()
-            if batch:
-                actor = self.actors[slot]
-                ref = actor.run_batch.remote(encode_tasks(batch))
-                running[asyncio.ensure_future(_await_ref(ref))] = (slot, actor, {t.id: t for t in batch})
+        def submit(slot: int) -> bool:
+            if retry:
+                batch, tries = retry.popleft()
+            else:
+                size = self.config.executor.batch_size
+                if resolver.left_to_ask < size * slots:  # the end is in sight: split what is left over every slot
+                    size = max(_SMALLEST, math.ceil(resolver.left_to_ask / slots))
+                batch, tries = resolver.next_batch(size), 0
+            if not batch:
+                return False
+            actor = self.actors[slot]
+            running[asyncio.ensure_future(_await_ref(actor.run_batch.remote(batch)))] = (slot, actor, batch, tries)
+            return True
 
+        idle: set[int] = set()  # slots with nothing queued: the resolver had nothing to ask for
         for slot in range(len(self.actors)):
             for _ in range(_DEPTH):
-                submit(slot)
-        while running:
-            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for future in done:
-                slot, actor, batch = running.pop(future)
-                try:
-                    results = decode_results(future.result())
-                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
-                    reason = f"rollout worker died and retries were exhausted: {type(exc).__name__}"
-                    results = [{"task_id": t, "episodes": [], "error": reason} for t in batch]
-                    if self.actors[slot] is actor:  # its other queued batch fails too: replace once
-                        self.actors[slot] = self._actor_class.remote(self.config)
-                except ray.exceptions.RayTaskError as exc:
-                    raise exc.as_instanceof_cause() from None
-                submit(slot)  # before handing results on, so the actor's queue never runs dry
-                for result in results:
-                    yield batch[result["task_id"]], result
+                if not submit(slot):
+                    idle.add(slot)
+        try:
+            while not resolver.finished:
+                for slot in list(idle):  # the resolver may have more to ask for now
+                    if submit(slot):
+                        idle.discard(slot)
+                if not running:
+                    raise RuntimeError(f"the plan waits for draws nobody makes ({resolver.waiting} asked for)")
+                done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    slot, actor, batch, tries = running.pop(future)
+                    try:
+                        outcomes = decode_outcomes(future.result())
+                    except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
+                        if tries >= self.config.executor.max_restarts:
+                            raise RuntimeError(
+                                f"a batch of draws killed {tries + 1} rollout workers ({type(exc).__name__}); "
+                                f"its draws (stream, index, attempt): {batch[:8]}"
+                            ) from None
+                        retry.append((batch, tries + 1))
+                        if self.actors[slot] is actor:  # its other queued batch fails too: replace once
+                            self.actors[slot] = self._actor_class.remote(self.config)
+                            await _await_ref(self.actors[slot].begin.remote(finished_ref))
+                        outcomes = []
+                    except ray.exceptions.RayTaskError as exc:
+                        raise exc.as_instanceof_cause() from None
+                    if not submit(slot):  # before handing outcomes on, so the actor's queue never runs dry
+                        idle.add(slot)
+                    if outcomes:
+                        yield outcomes
+        finally:
+            for future in running:  # extra draws of a walked plan: not waited for
+                future.cancel()
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
