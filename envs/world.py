@@ -59,11 +59,17 @@ class WorldTemplate:
     highest_ids: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def connection(self) -> sqlite3.Connection:
+        """A connection holding the built world, inside a transaction that keeps an episode's writes.
+
+        A connection given back (`release`) has its transaction rolled back, which restores the
+        built world in a few µs; copying the image in (`deserialize`) costs ~0.2 ms for 1-2 MB.
+        """
         try:
             conn = self.idle.pop()
         except IndexError:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.deserialize(self.image)
+            conn.deserialize(self.image)
+        conn.execute("BEGIN")
         return conn
 
     def highest_id(self, table: str) -> int:
@@ -85,7 +91,11 @@ class WorldTemplate:
         return found
 
     def release(self, conn: sqlite3.Connection) -> None:
-        if len(self.idle) < _IDLE_CONNECTIONS:
+        """Take a connection back: its writes are rolled back, so it holds the built world again.
+
+        One whose transaction ended some other way (a COMMIT) may hold other rows: it is closed."""
+        if conn.in_transaction and len(self.idle) < _IDLE_CONNECTIONS:
+            conn.execute("ROLLBACK")
             self.idle.append(conn)
         else:
             conn.close()

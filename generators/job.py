@@ -15,6 +15,7 @@ from typing import Any
 from toolgym.config import JobConfig
 from toolgym.envs import caches
 
+from . import collector
 from .executors import make_executor
 from .features import RowError
 from .planning import asked_counts, plan_streams
@@ -58,10 +59,12 @@ async def run_job_async(
                         continue
                     _write(writer, stats, outcome)
                     display.update()
+                collector.settle()  # the driver's rows and buffers: out of the cycle collector's way
         stats.planned = planned  # the plan after duplicates were dropped
         stats.plan_complete = True
     finally:
         executor.close()
+        collector.release()
         report = stats.to_dict()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from toolgym.config import JobConfig
@@ -52,14 +53,15 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
     }
 
 
-def _rl_item(task: Task, item_id: str, prompt, tools, verifier, preset: str, item_type: str, target) -> dict[str, Any]:
+def _rl_item(task: Task, dumped: dict[str, Any], item_id: str, prompt, tools, verifier, preset: str, item_type: str,
+             target) -> dict[str, Any]:
     return {
         "id": item_id,
         "env_id": load_domain(task.domain).env_id,
         "environment": task_environment(task),  # the name environment_classes() keys TRL's environments by
         "domain": task.domain,
         "kind": task.kind,
-        "task": task.model_dump(mode="json"),
+        "task": dumped,
         "prompt": prompt,
         "tools": tools,
         "verifier": verifier,
@@ -80,7 +82,10 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     preset = "no_tool" if task.kind in NO_TOOL_KINDS else "action"
     first = kept[0]["messages"] if kept else None
     prompt = first[:2] if first else []
-    rows = [_rl_item(task, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None)]
+    # The task as JSON values, made once for all its items (pydantic's JSON dump and a parse cost a
+    # fifth of model_dump(mode="json")); the rows share it, nothing changes it.
+    dumped = json.loads(task.model_dump_json())
+    rows = [_rl_item(task, dumped, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None)]
     if next_actions and first:
         tool_steps = [i for i, m in enumerate(first) if m.get("role") == "assistant" and m.get("tool_calls")]
         if len(tool_steps) >= 2:  # a multi-step chat: each tool step is an item
@@ -88,6 +93,7 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
                 rows.append(
                     _rl_item(
                         task,
+                        dumped,
                         f"{task.id}-na{number}",
                         with_tools_prompt(first[:index], tools),
                         tools,

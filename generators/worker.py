@@ -21,6 +21,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.world import World
 
+from . import collector
 from .episodes import run_task
 from .planning import Stream, plan_streams
 from .rewrite import rewrite_counts
@@ -49,7 +50,9 @@ class TaskWorker:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.config.executor.concurrency)
         made = [self._make(d) for d in draws]
-        return list(await asyncio.gather(*(self._finish(outcome, task) for outcome, task in made)))
+        outcomes = list(await asyncio.gather(*(self._finish(outcome, task) for outcome, task in made)))
+        collector.settle()
+        return outcomes
 
     # ---- making a task ---------------------------------------------------------------------------
     def _make(self, spec: Draw) -> tuple[Outcome, Task | None]:

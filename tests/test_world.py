@@ -1,7 +1,7 @@
 import pytest
 
 from tests.toy import Account, AccountBase, Note, sneaky_read
-from toolgym.envs.world import World
+from toolgym.envs.world import World, format_hash
 from toolgym.errors import DomainError, ToolError
 
 
@@ -26,6 +26,23 @@ def test_episodes_are_isolated_copies(toy_domain, world):
     other = toy_domain.new_world(seed=0, size="small")
     assert other.get(Account, "A001").status == "active"
     assert other.state_hash() != world.state_hash()
+
+
+def test_a_closed_episode_gives_its_connection_back_holding_the_built_world(toy_domain):
+    first = toy_domain.new_world(seed=0, size="small")
+    connection = first.conn
+    first.update(Account, "A001", status="closed")
+    first.insert(Note, {"id": 7, "account_id": "A000", "text": "x"})
+    assert first.new_id("ticket") == 1
+    first.close()
+    second = toy_domain.new_world(seed=0, size="small")
+    assert second.conn is connection  # reused: its writes were rolled back, no copy of the image made
+    assert second.get(Account, "A001").status == "active" and second.get(Note, 7) is None
+    assert second.new_id("ticket") == 1
+    assert second.state_hash() == format_hash(toy_domain.template(0, "small").state_hash)
+    second.conn.execute("COMMIT")  # an episode whose transaction ended otherwise is not reused
+    second.close()
+    assert toy_domain.new_world(seed=0, size="small").conn is not connection
 
 
 def test_hash_equal_for_equal_content_however_reached(toy_domain, world):

@@ -18,7 +18,6 @@ of a run go out in shrinking batches so the actors finish together.
 from __future__ import annotations
 
 import asyncio
-import gc
 import math
 import os
 import pickle
@@ -90,7 +89,6 @@ class WorkerActor:
     def __init__(self, config: JobConfig):
         self.worker = TaskWorker(config)
         self._loop = asyncio.new_event_loop()
-        self._frozen = False
 
     def begin(self, finished: frozenset[str]) -> None:
         """A run starts: the tasks already written (made for their ids, not rolled out)."""
@@ -100,14 +98,7 @@ class WorkerActor:
         # A plain method (a class with any `async def` becomes an async actor, whose event-loop
         # thread fights Ray's own threads for the GIL): the batch runs on a loop this actor keeps,
         # so endpoints and their connections live from one batch to the next.
-        outcomes = self._loop.run_until_complete(self.worker.run(draws))
-        if not self._frozen:
-            # The first batch built the worlds (~180k objects): every full collection would walk
-            # them again (~70 ms each), so what lives now is moved out of the collector's sight.
-            gc.collect()
-            gc.freeze()
-            self._frozen = True
-        return encode_outcomes(outcomes)
+        return encode_outcomes(self._loop.run_until_complete(self.worker.run(draws)))
 
     def pid(self) -> int:
         return os.getpid()

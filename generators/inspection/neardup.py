@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import cache
 
 from datasketch import MinHash, MinHashLSH
 
@@ -15,6 +16,14 @@ from .text import jaccard, normalize, shingles
 
 _PERMUTATIONS = 128
 _LSH_THRESHOLD = 0.6  # below the bar, so pairs just above it are rarely missed
+
+
+@cache
+def _bands() -> tuple[int, int]:
+    """The LSH's (bands, rows per band) for the threshold: datasketch finds them by numerical
+    integration (~40 ms), the same every time, so once per process rather than once per group."""
+    lsh = MinHashLSH(threshold=_LSH_THRESHOLD, num_perm=_PERMUTATIONS)
+    return lsh.b, lsh.r
 
 
 def near_duplicate_flags(texts: Sequence[str], threshold: float = 0.8, ngram: int = 5) -> list[bool]:
@@ -25,7 +34,7 @@ def near_duplicate_flags(texts: Sequence[str], threshold: float = 0.8, ngram: in
     distinct = list(groups)
     flagged = [len(groups[s]) > 1 for s in distinct]
     if len(distinct) > 1:
-        lsh = MinHashLSH(threshold=_LSH_THRESHOLD, num_perm=_PERMUTATIONS)
+        lsh = MinHashLSH(num_perm=_PERMUTATIONS, params=_bands())
         hashes = MinHash.bulk([[s.encode() for s in sorted(d)] for d in distinct], num_perm=_PERMUTATIONS)
         for key, minhash in enumerate(hashes):
             lsh.insert(key, minhash)
