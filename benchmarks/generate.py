@@ -112,7 +112,7 @@ def install_stage_clocks() -> StageClock:
     clock.wrap(worker, "rows_for", "rows")
     clock.wrap(writer, "encode_row", "encode")
     clock.wrap(writer, "to_batch", "arrow")
-    clock.wrap(writer, "write_shard", "arrow")
+    clock.wrap(writer, "write_shard", "parquet")
     return clock
 
 
@@ -207,7 +207,7 @@ def stage_table(run: dict[str, Any], title: str) -> None:
     stages = run["stages_cpu_s"]
     total = run["driver_cpu_s"]
     print(f"\n{title}: CPU ms per task, stage by stage ({tasks:,} tasks, one core)")
-    order = ["generate", "replay", "proof", "rollout", "rows", "encode", "arrow"]
+    order = ["generate", "replay", "proof", "rollout", "rows", "encode", "arrow", "parquet"]
     for name in order:
         print(f"  {name:10s} {1000 * stages.get(name, 0.0) / tasks:6.3f}")
     rest = total - sum(stages.values())

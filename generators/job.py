@@ -64,15 +64,18 @@ async def run_job_async(
         stats.plan_complete = True
     finally:
         executor.close()
-        collector.release()
         report = stats.to_dict()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
         written: dict[str, Any] = {}
-        if writer.healthy:
-            written = writer.close(report)
-        else:  # a flush failed (disk full): its error is on its way up; the rerun redoes the unflushed tasks
-            writer.abort()
+        try:
+            if writer.healthy:
+                collector.settle()  # the card reads every row back: keep the collector off the job's objects
+                written = writer.close(report)
+            else:  # a flush failed (disk full): its error is on its way up; the rerun redoes the unflushed tasks
+                writer.abort()
+        finally:
+            collector.release()
     verdict = failure_verdict(writer.failed_tasks(), stats.planned, config)
     if summary:
         display.summary(out)

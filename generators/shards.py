@@ -18,6 +18,12 @@ import pyarrow.parquet as pq
 
 from .features import RowError, features
 
+# Arrow's default pool here (mimalloc) gives pages back to the system between batches and takes
+# them again: converting a job's rows cost ~100 µs a row against ~27 with the system allocator
+# (measured on the six-domain job). ARROW_DEFAULT_MEMORY_POOL, when set, still decides.
+if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
+    pa.set_memory_pool(pa.system_memory_pool())
+
 
 def _storage_type(arrow_type: pa.DataType) -> pa.DataType:
     if isinstance(arrow_type, pa.BaseExtensionType):

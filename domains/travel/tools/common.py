@@ -7,6 +7,7 @@ and durations are computed here, so no one (model or generator) does time-zone a
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -61,10 +62,15 @@ def airport_code(world: World, code: str) -> str:
     return found.code
 
 
+# ZoneInfo keeps only the last 8 zones it made; the airports span more, so each call re-read its
+# zone file (40,000 reads to index one world): each zone is made once here.
+_zone = functools.cache(ZoneInfo)
+
+
 def local_time(moment: dt.datetime, code: str) -> str:
     """A UTC time as the airport's local clock: '2026-03-15 18:05 America/New_York'."""
     zone = AIRPORT_BY_CODE[code].timezone
-    local = moment.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone))
+    local = moment.replace(tzinfo=dt.UTC).astimezone(_zone(zone))
     return f"{local:%Y-%m-%d %H:%M} {zone}"
 
 
