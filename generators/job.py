@@ -67,6 +67,8 @@ async def run_job_async(
         report = stats.to_dict()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
+        if getattr(executor, "worker_stats", None):
+            report["workers"] = executor.worker_stats  # where the draws were made (Ray: node per actor)
         written: dict[str, Any] = {}
         try:
             if writer.healthy:

@@ -109,7 +109,12 @@ class ExecutorConfig(_Strict):
     type: Literal["local", "ray"] = "local"
     concurrency: int = Field(default=32, ge=1, description="episodes in flight per process")
     workers: int = Field(default=2, ge=1, description="ray: rollout actors")
-    address: str | None = Field(default=None, description="ray: cluster address; default starts Ray on this machine")
+    address: str | None = Field(
+        default=None, description="ray: cluster address (ray://host:10001 or host:6379); default starts Ray on this machine"
+    )
+    runtime_env: dict[str, Any] | None = Field(
+        default=None, description="ray: the workers' runtime environment (pip, working_dir, env_vars), as ray.init takes it"
+    )
     batch_size: int = Field(default=32, ge=1, description="ray: tasks per actor call")
     max_restarts: int = Field(default=3, ge=0, description="ray: restarts of a dead actor")
     max_task_retries: int = Field(default=2, ge=0, description="ray: retries of a batch whose actor died")

@@ -103,6 +103,11 @@ class WorkerActor:
     def pid(self) -> int:
         return os.getpid()
 
+    def node_id(self) -> str:
+        import ray
+
+        return str(ray.get_runtime_context().get_node_id())
+
 
 class RayExecutor:
     name = "ray"
@@ -111,6 +116,7 @@ class RayExecutor:
         self.config = config
         self.actors: list[Any] = []
         self._started_ray = False
+        self.worker_stats: list[dict[str, Any]] = []  # per actor slot: its node and the draws it made
         settings = config.executor
         self.ahead = 4 * settings.workers * _DEPTH * settings.batch_size  # draws asked for ahead of the plan's head
 
@@ -122,6 +128,8 @@ class RayExecutor:
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
             if settings.address:
                 kwargs["address"] = settings.address
+            if settings.runtime_env:
+                kwargs["runtime_env"] = settings.runtime_env
             ray.init(**kwargs)
             self._started_ray = True
         cpus = max(ray.cluster_resources().get("CPU", 1.0), 1.0)
@@ -140,6 +148,8 @@ class RayExecutor:
             self._start()
         finished_ref = ray.put(frozenset(finished))
         await asyncio.gather(*(_await_ref(a.begin.remote(finished_ref)) for a in self.actors))
+        nodes = await self.actor_nodes()
+        self.worker_stats = [{"node": node, "batches": 0, "draws": 0} for node in nodes]
         slots = len(self.actors) * _DEPTH
         running: dict[asyncio.Future, tuple[int, Any, list[Draw], int]] = {}
         retry: deque[tuple[list[Draw], int]] = deque()  # batches whose actor died for good, with their tries
@@ -188,6 +198,8 @@ class RayExecutor:
                         outcomes = []
                     except ray.exceptions.RayTaskError as exc:
                         raise exc.as_instanceof_cause() from None
+                    self.worker_stats[slot]["batches"] += 1
+                    self.worker_stats[slot]["draws"] += len(batch)
                     if not submit(slot):  # before handing outcomes on, so the actor's queue never runs dry
                         idle.add(slot)
                     if outcomes:
@@ -198,6 +210,10 @@ class RayExecutor:
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
+
+    async def actor_nodes(self) -> list[str]:
+        """The Ray node each actor runs on."""
+        return [await _await_ref(a.node_id.remote()) for a in self.actors]
 
     def close(self) -> None:
         import ray
