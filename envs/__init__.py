@@ -6,10 +6,9 @@ and registering their Gymnasium ids stays cheap.
 
 from __future__ import annotations
 
-import sys
-from importlib import import_module
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolgym.lazy import lazy_names
 
 if TYPE_CHECKING:
     from . import pieces
@@ -49,7 +48,7 @@ _WHERE = {
     ".env": ["ToolEnv"],
     ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from"],
     ".phrasebook": ["money"],
-    ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity"],
+    ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity", "pieces"],
     ".registry": ["list_domains", "load_domain"],
     ".task": ["ACTION_KINDS", "ALL_KINDS", "NO_TOOL_KINDS", "Fact", "Forbidden", "NoToolSpec", "Scenario", "Step",
               "Task", "ToolCall", "Utterance", "WorldEdit"],
@@ -58,33 +57,7 @@ _WHERE = {
     ".world": ["World", "WorldTemplate"],
     ".world_index": ["world_index"],
 }
-_LAZY = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name == "pieces":
-        return import_module(".pieces", __name__)
-    if name in _LAZY:
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class _Engine(ModuleType):
-    """The package, keeping `compose` and `world_index` the functions of the same-named modules.
-
-    Importing a submodule binds it on its package; these two names export the function instead."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("compose", "world_index") and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Engine
-
-
+__getattr__ = lazy_names(__name__, {name: module for module, names in _WHERE.items() for name in names})
 __all__ = [
     "seeded_clock",
     "ACTION_KINDS",

@@ -6,8 +6,9 @@ readers, openai for served teachers), so `import toolgym` and the CLI's start st
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolgym.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .base import Policy, UserSimulator
@@ -37,10 +38,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -123,25 +123,26 @@ def _api_call(call: Any) -> dict[str, Any]:
     }
 
 
-_PROMPTS: dict[tuple[int, str], tuple[list, str]] = {}
+_TOOL_BLOCKS: dict[tuple[int, ...], tuple[list, str]] = {}
 
 
 def with_tools_prompt(messages: list[Message], tools: list[dict[str, Any]]) -> list[Message]:
     """Text mode: the tools rendered into the system prompt (a system message is added if none).
 
-    Rendered once per (tools list, system text): an episode asks for the same prompt every turn.
+    The template puts the system text first and the tools after it, so the tools part is rendered
+    once per set of tool schemas (the domain's cached dicts) and joined to each system text.
     """
     if not tools:
         return messages
     first = messages[0] if messages and messages[0].get("role") == "system" else None
     system = (first or {}).get("content") or ""
-    found = _PROMPTS.get((id(tools), system))
-    if found is None or found[0] is not tools:
-        if len(_PROMPTS) > 256:
-            _PROMPTS.clear()
-        found = _PROMPTS[(id(tools), system)] = (tools, template("tools_prompt.md.j2").render(
-            system=system, tools=tools).strip())
-    rendered = found[1]
+    key = tuple(map(id, tools))
+    found = _TOOL_BLOCKS.get(key)
+    if found is None or any(a is not b for a, b in zip(found[0], tools, strict=True)):
+        if len(_TOOL_BLOCKS) > 256:
+            _TOOL_BLOCKS.clear()
+        found = _TOOL_BLOCKS[key] = (list(tools), template("tools_prompt.md.j2").render(system="", tools=tools))
+    rendered = (system + found[1]).strip()
     if first is None:
         return [{"role": "system", "content": rendered}, *messages]
     return [{"role": "system", "content": rendered}, *messages[1:]]

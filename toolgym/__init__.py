@@ -13,13 +13,13 @@ the engine, the domains and their phrasings load on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from toolgym.envs.registration import register_all
 from toolgym.envs.registry import list_domains, load_domain
 
 from .errors import ConfigError, DomainError, GeneratorBug, ToolError, ToolgymError
+from .lazy import lazy_names
 from .version import SCHEMA_VERSION, __version__
 
 if TYPE_CHECKING:
@@ -40,10 +40,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 def make(name_or_id: str, **kwargs: Any) -> ToolEnv:
