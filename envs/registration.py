@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import gymnasium
 
-from .registry import _loaded, found
+from .registry import env_ids
 
 
 def register_all() -> list[str]:
     """Register every domain found or added (idempotent); returns the ids. No domain is built."""
-    names = {entry.name: entry.env_id for entry in found().values()}
-    names.update({domain.name: domain.env_id for domain in _loaded.values()})
-    for name, env_id in names.items():
+    ids = env_ids()
+    for name, env_id in ids.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
@@ -20,4 +19,4 @@ def register_all() -> list[str]:
                 disable_env_checker=True,
                 order_enforce=False,
             )
-    return list(names.values())
+    return list(ids.values())

@@ -119,6 +119,13 @@ def add(domain: Domain) -> Domain:
         return _loaded.setdefault(domain.name, domain)
 
 
+def env_ids() -> dict[str, str]:
+    """Every known domain's Gymnasium id by name, found or added, none built for it."""
+    ids = {entry.name: entry.env_id for entry in found().values()}
+    ids.update({domain.name: domain.env_id for domain in _loaded.values()})
+    return ids
+
+
 def list_domains() -> list[str]:
     return sorted({*found(), *_loaded})
 

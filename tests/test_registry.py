@@ -6,7 +6,7 @@ import pytest
 
 import toolgym
 from toolgym.envs import registry
-from toolgym.errors import UnknownNameError
+from toolgym.errors import DomainError, UnknownNameError
 
 
 def test_builtins_are_found_by_scanning():
@@ -29,3 +29,45 @@ def test_an_installed_package_adds_a_domain_through_its_entry_point(tmp_path, mo
 def test_unknown_domain_suggests_the_close_name():
     with pytest.raises(UnknownNameError, match="did you mean 'telecom'"):
         toolgym.load_domain("telcom")
+
+
+def _modules_after(code: str) -> set[str]:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_importing_toolgym_registers_every_id_and_builds_no_domain():
+    loaded = _modules_after(
+        "import gymnasium, toolgym\n"
+        "assert {'toolgym/Retail-v0', 'toolgym/Workplace-v0'} <= set(gymnasium.registry), 'ids registered'"
+    )
+    assert "toolgym.domains.retail" in loaded  # found: its NAME and VERSION were read
+    assert not {m for m in loaded if m.endswith(".domain") and m.startswith("toolgym.domains.")}
+    assert not {"sqlmodel", "jinja2", "pyarrow", "toolgym.envs.env"} & loaded
+
+
+def test_the_cli_help_loads_no_engine_and_no_server():
+    loaded = _modules_after("import sys; sys.argv = ['toolgym', '--help']\nfrom toolgym.cli import build_parser\nbuild_parser()")
+    assert not {"sqlmodel", "aiohttp", "toolgym.generators.serve_policy", "toolgym.envs.env"} & loaded
+
+
+def test_a_domain_is_built_on_first_use_and_must_be_what_its_package_declares(tmp_path, monkeypatch):
+    package = tmp_path / "shiftdomain"
+    package.mkdir()
+    (package / "__init__.py").write_text('NAME = "toy"\nVERSION = 3\n')
+    (package / "domain.py").write_text("from tests.toy import DOMAIN\n")  # version 0, not 3
+    dist = tmp_path / "shiftdomain-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: shiftdomain\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[toolgym.domains]\ntoy = shiftdomain\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_found", None)
+    monkeypatch.setattr(registry, "_loaded", {})
+    assert "toolgym/Toy-v3" in [entry.env_id for entry in registry.found().values()]
+    with pytest.raises(DomainError, match=r"declares 'toy' version 3, but its domain.py builds 'toy' version 0"):
+        toolgym.load_domain("toolgym/Toy-v3")
