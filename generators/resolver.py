@@ -13,7 +13,7 @@ walk finds missing (another attempt, an index more) is asked for first.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from toolgym.envs.generation import MAX_ATTEMPTS, too_few_distinct
@@ -74,23 +74,39 @@ class PlanResolver:
         return len(self._asked) - len(self._made)
 
     # ---- handing out work ------------------------------------------------------------------------
-    def next_batch(self, size: int | None = None) -> list[Draw]:
+    def next_batch(self, size: int | None = None, prefer: Callable[[Stream], bool] | None = None) -> list[Draw]:
         """The next draws to make (at most `size`, default batch_size); empty when there is nothing to ask
-        for until more outcomes come."""
+        for until more outcomes come.
+
+        `prefer`: draws of streams it accepts are handed out first, from anywhere in the plan's
+        window (a worker asks for the worlds it has built); failing those, the plan's next draws.
+        """
         size = size or self.batch_size
         if self._urgent:
             return [self._urgent.popleft() for _ in range(min(size, len(self._urgent)))]
-        batch: list[Draw] = []
         room = min(size, self.ahead - len(self._asked))
+        batch: list[Draw] = []
+        if prefer is not None:
+            for number in range(self._next_stream, len(self._walks)):
+                if len(batch) >= room:
+                    break
+                if number >= self._current and prefer(self._walks[number].stream):
+                    self._take(number, room, batch)
         while len(batch) < room and self._next_stream < len(self._walks):
             walk = self._walks[self._next_stream]
             if self._next_stream < self._current or walk.asked >= min(walk.stream.share, walk.stream.cap):
                 self._next_stream += 1
                 continue
-            batch.append(self._ask((self._next_stream, walk.asked, 0)))
+            self._take(self._next_stream, room, batch)
+        return batch
+
+    def _take(self, number: int, room: int, batch: list[Draw]) -> None:
+        """Ask for the stream's next share draws, filling the batch up to `room`."""
+        walk = self._walks[number]
+        while len(batch) < room and walk.asked < min(walk.stream.share, walk.stream.cap):
+            batch.append(self._ask((number, walk.asked, 0)))
             walk.asked += 1
             self.left_to_ask -= 1
-        return batch
 
     def _ask(self, spec: Draw) -> Draw:
         self._asked.add(spec)

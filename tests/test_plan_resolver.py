@@ -18,16 +18,19 @@ class _Everything:
         return True
 
 
-def _made_in_shuffled_order(config, seed: int, batch_size: int) -> list[str]:
-    """Task ids of the plan, its draws made a batch at a time in a shuffled order."""
+def _made_in_shuffled_order(config, seed: int, batch_size: int, by_world: bool = False) -> list[str]:
+    """Task ids of the plan, its draws made a batch at a time in a shuffled order (`by_world`: asked for
+    by two workers each preferring the worlds of one seed parity, as Ray's actors prefer theirs)."""
     resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=batch_size, ahead=60)
     worker = TaskWorker(config)
     worker.finished = _Everything()  # type: ignore[assignment]
     shuffle = random.Random(seed)
     pending, ids = [], []
     while not resolver.finished:
-        while batch := resolver.next_batch():
+        turn = 0
+        while batch := resolver.next_batch(prefer=(lambda s, t=turn: s.world_seed % 2 == t % 2) if by_world else None):
             pending.append(batch)
+            turn += 1
         assert pending, "the plan waits for draws nobody was asked to make"
         batch = pending.pop(shuffle.randrange(len(pending)))
         resolver.add(asyncio.run(worker.run(batch)))
@@ -46,6 +49,7 @@ def test_draws_made_in_any_order_give_the_plan_of_one_process():
     reference = [task.id for task in plan_tasks(config)]
     assert _made_in_shuffled_order(config, seed=1, batch_size=7) == reference
     assert _made_in_shuffled_order(config, seed=2, batch_size=40) == reference
+    assert _made_in_shuffled_order(config, seed=4, batch_size=5, by_world=True) == reference
 
 
 def test_without_dedup_every_stream_gives_its_share():

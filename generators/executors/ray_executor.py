@@ -29,6 +29,7 @@ from typing import Any
 from toolgym.config import JobConfig
 from toolgym.errors import GeneratorBug
 
+from ..planning import Stream
 from ..resolver import PlanResolver
 from ..worker import Draw, Outcome, TaskWorker
 
@@ -153,6 +154,12 @@ class RayExecutor:
         slots = len(self.actors) * _DEPTH
         running: dict[asyncio.Future, tuple[int, Any, list[Draw], int]] = {}
         retry: deque[tuple[list[Draw], int]] = deque()  # batches whose actor died for good, with their tries
+        # Which actor builds which world: a world's draws go to the actor that took its first batch (when
+        # it asks), so each world and its index is built by one worker, not by all (~0.5 s each).
+        owner: dict[tuple[str, int, str], int] = {}
+
+        def world(stream: Stream) -> tuple[str, int, str]:
+            return stream.domain, stream.world_seed, stream.size
 
         def submit(slot: int) -> bool:
             if retry:
@@ -161,7 +168,10 @@ class RayExecutor:
                 size = self.config.executor.batch_size
                 if resolver.left_to_ask < size * slots:  # the end is in sight: split what is left over every slot
                     size = max(_SMALLEST, math.ceil(resolver.left_to_ask / slots))
-                batch, tries = resolver.next_batch(size), 0
+                batch = resolver.next_batch(size, prefer=lambda stream: owner.get(world(stream), slot) == slot)
+                for number, _, _ in batch:
+                    owner.setdefault(world(resolver.streams[number]), slot)
+                tries = 0
             if not batch:
                 return False
             actor = self.actors[slot]
