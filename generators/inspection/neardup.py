@@ -2,6 +2,10 @@
 
 Identical shingle sets are grouped first (they are duplicates without any comparison), so LSH
 only indexes distinct sets; a candidate pair is kept only if its true Jaccard reaches the bar.
+The LSH's buckets are those of datasketch's MinHashLSH (two sets are candidates when one band of
+their signatures is equal), found by sorting the bands of all signatures at once with numpy: the
+same candidates as inserting and querying one set at a time, ~10x faster (a job's card checks
+every opening it wrote).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from functools import cache
 
+import numpy as np
 from datasketch import MinHash, MinHashLSH
 
 from .text import jaccard, normalize, shingles
@@ -34,15 +39,15 @@ def near_duplicate_flags(texts: Sequence[str], threshold: float = 0.8, ngram: in
     distinct = list(groups)
     flagged = [len(groups[s]) > 1 for s in distinct]
     if len(distinct) > 1:
-        lsh = MinHashLSH(num_perm=_PERMUTATIONS, params=_bands())
         hashes = MinHash.bulk([[s.encode() for s in sorted(d)] for d in distinct], num_perm=_PERMUTATIONS)
-        for key, minhash in enumerate(hashes):
-            lsh.insert(key, minhash)
-        for key, minhash in enumerate(hashes):
+        buckets = _buckets(np.stack([h.hashvalues for h in hashes]))
+        for key in range(len(distinct)):
             if flagged[key]:
                 continue  # already known to have a partner; whether others match it is checked from their side
-            for other in lsh.query(minhash):
-                if other != key and jaccard(set(distinct[key]), set(distinct[other])) >= threshold:
+            shingle_set = set(distinct[key])
+            for bucket in buckets[key]:
+                other = next((o for o in bucket if o != key and jaccard(shingle_set, set(distinct[o])) >= threshold), None)
+                if other is not None:
                     flagged[key] = flagged[other] = True
                     break
     result = [False] * len(texts)
@@ -50,6 +55,23 @@ def near_duplicate_flags(texts: Sequence[str], threshold: float = 0.8, ngram: in
         for index in groups[shingle_set]:
             result[index] = flag
     return result
+
+
+def _buckets(signatures: np.ndarray) -> list[list[list[int]]]:
+    """For each signature, the LSH buckets it shares with others (one per band whose values another has too)."""
+    bands, rows = _bands()
+    found: list[list[list[int]]] = [[] for _ in range(len(signatures))]
+    for band in range(bands):
+        values = np.ascontiguousarray(signatures[:, band * rows : (band + 1) * rows])
+        keys = values.view(np.dtype((np.void, values.dtype.itemsize * rows))).ravel()
+        _, group, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        members: dict[int, list[int]] = defaultdict(list)
+        for index in np.flatnonzero(counts[group] > 1):
+            members[int(group[index])].append(int(index))
+        for bucket in members.values():
+            for index in bucket:
+                found[index].append(bucket)
+    return found
 
 
 def near_duplicate_rate(texts: Sequence[str], threshold: float = 0.8) -> float:
