@@ -80,6 +80,7 @@ class PlanResolver:
 
         `prefer`: draws of streams it accepts are handed out first, from anywhere in the plan's
         window (a worker asks for the worlds it has built); failing those, the plan's next draws.
+        It is asked only about streams with draws left to hand out, and each it accepts gives some.
         """
         size = size or self.batch_size
         if self._urgent:
@@ -90,7 +91,8 @@ class PlanResolver:
             for number in range(self._next_stream, len(self._walks)):
                 if len(batch) >= room:
                     break
-                if number >= self._current and prefer(self._walks[number].stream):
+                walk = self._walks[number]
+                if number >= self._current and walk.asked < min(walk.stream.share, walk.stream.cap) and prefer(walk.stream):
                     self._take(number, room, batch)
         while len(batch) < room and self._next_stream < len(self._walks):
             walk = self._walks[self._next_stream]

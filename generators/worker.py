@@ -107,6 +107,10 @@ class TaskWorker:
             outcome["counts"] = {"rewrite": rewrite_counts(result)}
         return outcome
 
+    def worlds(self) -> list[tuple[str, int, str]]:
+        """(domain, world seed, size) of the worlds this worker draws from."""
+        return list(self._worlds)
+
     def close(self) -> None:
         for world in self._worlds.values():
             world.close()

@@ -104,6 +104,10 @@ class WorkerActor:
     def pid(self) -> int:
         return os.getpid()
 
+    def worlds(self) -> list[str]:
+        """The worlds this worker has drawn tasks from (and so built)."""
+        return [f"{domain}/{seed}/{size}" for domain, seed, size in self.worker.worlds()]
+
     def node_id(self) -> str:
         import ray
 
@@ -154,12 +158,20 @@ class RayExecutor:
         slots = len(self.actors) * _DEPTH
         running: dict[asyncio.Future, tuple[int, Any, list[Draw], int]] = {}
         retry: deque[tuple[list[Draw], int]] = deque()  # batches whose actor died for good, with their tries
-        # Which actor builds which world: a world's draws go to the actor that took its first batch (when
-        # it asks), so each world and its index is built by one worker, not by all (~0.5 s each).
+        # Which actor builds which world: a new world goes to an actor owning the fewest, and its draws
+        # go to its owner when the owner asks, so each world and its index (~0.5 s) is built by one worker.
         owner: dict[tuple[str, int, str], int] = {}
+        owned = [0] * len(self.actors)
 
         def world(stream: Stream) -> tuple[str, int, str]:
             return stream.domain, stream.world_seed, stream.size
+
+        def mine(slot: int, stream: Stream) -> bool:
+            found = owner.get(world(stream))
+            if found is None and owned[slot] == min(owned):
+                found = owner[world(stream)] = slot
+                owned[slot] += 1
+            return found == slot
 
         def submit(slot: int) -> bool:
             if retry:
@@ -168,9 +180,7 @@ class RayExecutor:
                 size = self.config.executor.batch_size
                 if resolver.left_to_ask < size * slots:  # the end is in sight: split what is left over every slot
                     size = max(_SMALLEST, math.ceil(resolver.left_to_ask / slots))
-                batch = resolver.next_batch(size, prefer=lambda stream: owner.get(world(stream), slot) == slot)
-                for number, _, _ in batch:
-                    owner.setdefault(world(resolver.streams[number]), slot)
+                batch = resolver.next_batch(size, prefer=lambda stream: mine(slot, stream))
                 tries = 0
             if not batch:
                 return False
@@ -217,6 +227,8 @@ class RayExecutor:
         finally:
             for future in running:  # extra draws of a walked plan: not waited for
                 future.cancel()
+        for stats, actor in zip(self.worker_stats, self.actors, strict=True):
+            stats["worlds"] = await _await_ref(actor.worlds.remote())
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
