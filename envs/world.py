@@ -1,8 +1,9 @@
 """The state of one episode: a private SQLite database copied from a per-world template.
 
 A template is built once per (domain, world seed, size) and kept as a serialized SQLite image;
-every episode deserializes its own copy (tens of µs). Tools read and write through the World,
-which logs every row change. From that log come `diff()` and an order-independent state hash
+every episode gets its own copy: a connection holding the image, whose writes are rolled back
+when the episode closes (the image is copied in, ~0.2 ms, only for a new connection). Tools read
+and write through the World, which logs every row change. From that log come `diff()` and an order-independent state hash
 that is updated per change, so verifying costs O(changes) rather than O(world).
 """
 
