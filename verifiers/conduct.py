@@ -217,9 +217,19 @@ def final_answer(task: Task, trajectory: Trajectory) -> Score:
 
 
 def repeats(task: Task, trajectory: Trajectory) -> Score:
-    """No write made twice, and no read repeated with nothing changed in between."""
+    """No write made twice, and no read repeated with nothing changed in between.
+
+    A multiplier: a repeated write (a second charge, a second message) zeroes the score, each
+    repeated read costs a tenth of it (down to half).
+    """
     problems = repeated_calls(task, trajectory.messages)
-    return binary(not problems, **({"problems": problems[:5]} if problems else {}))
+    if not problems:
+        return binary(True)
+    if any(p.startswith("write") for p in problems):
+        value = 0.0
+    else:
+        value = max(0.5, 1.0 - 0.1 * len(problems))
+    return Score(value, False, details={"problems": problems[:5]})
 
 
 def repeated_calls(task: Task, messages: list[dict[str, Any]]) -> list[str]:

@@ -17,7 +17,7 @@ the domain's name and tasks, so `toolgym check` and the conformance suite both c
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from toolgym.envs.conversation import asks_confirmation
@@ -29,7 +29,6 @@ from .conduct import final_reply_index
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
-SPOIL_KINDS = ("lazy", "claimed_success", "empty_final", "no_consent", "no_diagnosis", "duplicated_write")
 
 
 def _prompt(messages: Chat) -> Chat:
@@ -93,18 +92,39 @@ def _duplicated_write(task: Task, messages: Chat) -> Chat | None:
     return None
 
 
+def _lazy(task: Task, messages: Chat) -> Chat | None:
+    return [*_prompt(messages), {"role": "assistant", "content": "OK."}]
+
+
+def _claimed_success(task: Task, messages: Chat) -> Chat | None:
+    return [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}]
+
+
+def _empty_final(task: Task, messages: Chat) -> Chat | None:
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    emptied = copy.deepcopy(messages)
+    emptied[final]["content"] = ""
+    return emptied
+
+
+# Spoil kind -> a maker that returns the spoiled chat, or None where the spoil does not apply.
+SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
+    "lazy": _lazy,
+    "claimed_success": _claimed_success,
+    "empty_final": _empty_final,
+    "no_consent": _without_consent,
+    "no_diagnosis": _without_evidence,
+    "duplicated_write": _duplicated_write,
+}
+SPOIL_KINDS = tuple(SPOILS)
+
+
 def spoil_variants(task: Task, messages: Chat) -> dict[str, Chat]:
     """The spoiled variants of a gold chat that apply to this task, by spoil kind."""
-    variants: dict[str, Chat] = {
-        "lazy": [*_prompt(messages), {"role": "assistant", "content": "OK."}],
-        "claimed_success": [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}],
-    }
-    final = final_reply_index(messages)
-    if final is not None:
-        emptied = copy.deepcopy(messages)
-        emptied[final]["content"] = ""
-        variants["empty_final"] = emptied
-    for name, make in (("no_consent", _without_consent), ("no_diagnosis", _without_evidence), ("duplicated_write", _duplicated_write)):
+    variants: dict[str, Chat] = {}
+    for name, make in SPOILS.items():
         spoiled = make(task, messages)
         if spoiled is not None:
             variants[name] = spoiled
