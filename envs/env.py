@@ -283,7 +283,22 @@ class ToolEnv(gym.Env):
 
     @property
     def verification(self):
+        """The final Score once the episode has ended (None before)."""
         return self._verification
+
+    def grade(self):
+        """The verifier's Score of the conversation so far; the final one once the episode has ended.
+
+        Grading mid-episode changes nothing: the episode goes on, and its last step still carries
+        the score of the whole conversation.
+        """
+        if self._verification is not None:
+            return self._verification
+        if self.task is None or self.world is None:
+            raise ToolgymError("no episode to grade: call reset() first")
+        from toolgym.verifiers import score_trajectory
+
+        return score_trajectory(self.task, self.trajectory())
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

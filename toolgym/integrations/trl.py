@@ -6,7 +6,8 @@ domain's agent tools (signature and docstring built from each tool, so transform
 to the simulated user: TRL's loop has no user turn, so every question, confirmation,
 instruction and answer goes through it and the user's reply (with what they did on their
 phone) comes back as its result. `reset(**row)` starts the task of an `rl_tasks` row;
-`get_reward()` grades the conversation so far with the task's verifier.
+`get_reward()` grades the conversation so far with the task's verifier and keeps the whole
+verification (`passed`, components) in `last_verification`.
 
 TRL renders one fixed tool list per environment, so a task offered fewer tools runs in an
 environment named after what it withholds (the `environment` column of `rl_tasks`);
@@ -31,8 +32,8 @@ from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool
 from toolgym.errors import ConfigError
 from toolgym.generators.chat_format import USER_CHANNEL
-from toolgym.verifiers.compose import score_trajectory
 from toolgym.verifiers.rewards import load_task
+from toolgym.verifiers.score import Score
 
 from .names import environment_name, parse_environment
 
@@ -52,6 +53,7 @@ class ToolgymEnvironment:
         self._env: ToolEnv | None = None
         self._task: Task | None = None
         self._actions: list[dict[str, Any]] = []
+        self.last_verification: Score | None = None  # set by get_reward()
 
     # ---- what TRL calls ----------------------------------------------------------------------
     def reset(self, **row: Any) -> str | None:
@@ -68,7 +70,7 @@ class ToolgymEnvironment:
         if self._env is None:
             self._env = ToolEnv(self.domain, user=self.user, max_turns=_MAX_STEPS, world_size=task.world_size)
         observation, _ = self._env.reset(options={"task": task})
-        self._task, self._actions = task, []
+        self._task, self._actions, self.last_verification = task, [], None
         if row.get("prompt"):
             return None
         return observation[-1].get("content") or None
@@ -85,11 +87,13 @@ class ToolgymEnvironment:
         return self._act({"role": "assistant", "content": str(message)})
 
     def get_reward(self) -> float:
-        """The task's verifier score for the conversation so far."""
-        env = self._require()
-        if env.verification is not None:
-            return env.verification.value
-        return score_trajectory(env.task, env.trajectory()).value
+        """The task's verifier score for the conversation so far (the final one once it has ended).
+
+        The whole verification is kept in `last_verification`: `passed`, and the named components
+        behind the score (outcome, multipliers, conduct violations), for a trainer to log.
+        """
+        self.last_verification = self._require().grade()
+        return self.last_verification.value
 
     # ---- the episode -------------------------------------------------------------------------
     def _require(self) -> ToolEnv:
