@@ -21,6 +21,7 @@ from .matching import (
     subset_matches,
 )
 from .replies import reply_content
+from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
 
 
@@ -177,4 +178,6 @@ CHECKS = {
     "final_answer": final_answer,
     "repeats": repeats,
     "reply_content": reply_content,
+    "reply_acts": reply_acts,
+    "no_echo": no_echo,
 }
