@@ -108,10 +108,10 @@ def test_every_do_nothing_episode_ends_with_its_reward_on_the_last_step(name):
     env = toolgym.make(name)
     for seed in range(10):
         env.reset(seed=seed)
-        for steps in range(1, 40):
+        steps, terminated, truncated = 0, False, False
+        while not (terminated or truncated) and steps < 40:
             _, reward, terminated, truncated, info = env.step({"role": "assistant", "content": "OK."})
-            if terminated or truncated:
-                break
+            steps += 1
         assert terminated and not truncated, f"seed {seed}: the user never left"
         assert steps <= 6 and "verification" in info
         assert reward == info["verification"]["score"] < 1.0
