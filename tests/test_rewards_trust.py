@@ -158,3 +158,26 @@ def test_gold_through_trls_one_call_at_a_time_loop_scores_one_on_every_acting_ki
                 assert lazy.get_reward() < 1.0 and not lazy.last_verification.passed
                 played += 1
     assert played == 20 * len(DOMAINS)
+
+
+def test_a_trainer_may_soften_the_violation_cap_in_the_env_and_the_trl_class():
+    import pickle
+
+    task, messages = _gold("retail", "multi_step")
+    rash = spoil_variants(task, messages)["no_consent"]
+    strict, soft = _play_through_trl(task, rash), None
+    assert strict.get_reward() == 0.0 and "consent" in strict.last_verification.details["violations"]
+    domain = toolgym.load_domain("retail")
+    soft_class = environment_class("retail", violation_cap=0.4, withheld=[t.name for t in domain.agent_tools if t.name not in set(task.tools)])
+    soft = soft_class()
+    soft.reset(task=task.model_dump(mode="json"), prompt=True)
+    for message in rash:
+        if message["role"] == "assistant":
+            for call in message.get("tool_calls") or []:
+                getattr(soft, call["function"]["name"])(**call["function"]["arguments"])
+            if message.get("content"):
+                soft.send_message_to_user(message["content"])
+    assert 0.0 < soft.get_reward() <= 0.4 and not soft.last_verification.passed
+    assert pickle.loads(pickle.dumps(soft)).get_reward() == soft.get_reward()
+    with pytest.raises(toolgym.ConfigError, match="violation_cap"):
+        toolgym.make("retail", violation_cap=1.5)
