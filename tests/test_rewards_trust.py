@@ -181,3 +181,16 @@ def test_a_trainer_may_soften_the_violation_cap_in_the_env_and_the_trl_class():
     assert pickle.loads(pickle.dumps(soft)).get_reward() == soft.get_reward()
     with pytest.raises(toolgym.ConfigError, match="violation_cap"):
         toolgym.make("retail", violation_cap=1.5)
+
+
+def test_trl_reward_functions_log_passed_violations_and_components():
+    from toolgym.verifiers.rewards import environment_reward
+
+    task, messages = _gold("retail", "multi_step")
+    gold, rash = _play_through_trl(task, messages), _play_through_trl(task, spoil_variants(task, messages)["no_consent"])
+    metrics, extra = {}, {}
+    rewards = environment_reward(environments=[gold, rash], log_metric=metrics.__setitem__, log_extra=extra.__setitem__)
+    assert rewards == [1.0, 0.0]
+    assert metrics["toolgym/passed"] == 0.5 and metrics["toolgym/violation"] == 0.5
+    assert metrics["toolgym/consent"] == 0.5 and metrics["toolgym/end_state"] == 1.0
+    assert extra["toolgym_passed"] == [True, False] and extra["toolgym_violations"] == ["", "consent"]
