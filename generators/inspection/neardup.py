@@ -44,9 +44,9 @@ def near_duplicate_flags(texts: Sequence[str], threshold: float = 0.8, ngram: in
         for key in range(len(distinct)):
             if flagged[key]:
                 continue  # already known to have a partner; whether others match it is checked from their side
-            shingle_set = set(distinct[key])
+            own = set(distinct[key])
             for bucket in buckets[key]:
-                other = next((o for o in bucket if o != key and jaccard(shingle_set, set(distinct[o])) >= threshold), None)
+                other = next((o for o in bucket if o != key and jaccard(own, set(distinct[o])) >= threshold), None)
                 if other is not None:
                     flagged[key] = flagged[other] = True
                     break
@@ -66,11 +66,11 @@ def _buckets(signatures: np.ndarray) -> list[list[list[int]]]:
         keys = values.view(np.dtype((np.void, values.dtype.itemsize * rows))).ravel()
         _, group, counts = np.unique(keys, return_inverse=True, return_counts=True)
         members: dict[int, list[int]] = defaultdict(list)
-        for index in np.flatnonzero(counts[group] > 1):
-            members[int(group[index])].append(int(index))
+        for position in np.flatnonzero(counts[group] > 1):
+            members[int(group[position])].append(int(position))
         for bucket in members.values():
-            for index in bucket:
-                found[index].append(bucket)
+            for member in bucket:
+                found[member].append(bucket)
     return found
 
 
