@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from toolgym.envs.caches import Bounded
 from toolgym.envs.conversation import asks_confirmation, is_request, mentions
@@ -124,32 +123,55 @@ def reply_acts(task: Task, trajectory: Trajectory) -> Score:
 def no_echo(task: Task, trajectory: Trajectory) -> Score:
     """No assistant turn says the user's message or the system prompt back (every kind)."""
     problems: list[str] = []
+    sources = [_Source(m["role"], m["content"]) for m in trajectory.messages
+               if m.get("role") in ("user", "system") and isinstance(m.get("content"), str)]
     for message in trajectory.agent_messages:
         text = message.get("content") or ""
         # A confirmation reads the request back on purpose ("I would now post '...' in #data: OK?").
-        problems += _echoes(trajectory.messages, words(text), users=not asks_confirmation(text))
+        problems += _echoes(sources, words(text), users=not asks_confirmation(text))
     problems = list(dict.fromkeys(problems))
     return binary(not problems, **({"problems": problems} if problems else {}))
 
 
-def _echoes(messages: list[dict[str, Any]], reply: list[str], users: bool = True) -> list[str]:
+class _Source:
+    """A user or system text and its words, read once for all the assistant's turns."""
+
+    def __init__(self, role: str, text: str):
+        self.role, self.text = role, text
+        self._words: list[str] | None = None
+        self._joined = ""
+
+    @property
+    def words(self) -> list[str]:
+        if self._words is None:
+            self._words = words(self.text)
+            self._joined = f" {' '.join(self._words)} "
+        return self._words
+
+    def copied_into(self, reply: list[str], size: int) -> bool:
+        """Whether `reply` copies a run of `size` of these words (as `echoes`; a run is looked up in the
+        joined words, so a long system prompt is not cut into runs for every reply)."""
+        if len(reply) < size or len(self.words) < size:
+            return False
+        return any(f" {' '.join(reply[i : i + size])} " in self._joined for i in range(len(reply) - size + 1))
+
+
+def _echoes(sources: list[_Source], reply: list[str], users: bool = True) -> list[str]:
     found: list[str] = []
     if not reply:
         return found
-    for message in messages:
-        role = message.get("role")
-        if role not in ("user", "system") or not isinstance(message.get("content"), str) or (role == "user" and not users):
+    for source in sources:
+        if source.role == "user" and not users:
             continue
-        source = words(message["content"])
-        if role == "system":
-            copied = echoes(reply, source, SYSTEM_ECHO_WORDS)
+        if source.role == "system":
+            copied = source.copied_into(reply, SYSTEM_ECHO_WORDS)
         else:
-            run = math.ceil(USER_ECHO_SHARE * len(source))
+            run = math.ceil(USER_ECHO_SHARE * len(source.words))
             # A confirmation may read a short request back inside its own words; a turn that is
             # mostly the user's message is an echo.
-            copied = len(source) >= 4 and 2 * run >= len(reply) and echoes(reply, source, run)
+            copied = len(source.words) >= 4 and 2 * run >= len(reply) and echoes(reply, source.words, run)
         if copied:
-            found.append(f"repeats the {'system prompt' if role == 'system' else 'user'}'s words back")
+            found.append(f"repeats the {'system prompt' if source.role == 'system' else 'user'}'s words back")
     return list(dict.fromkeys(found))
 
 
