@@ -35,6 +35,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,20 +68,25 @@ class StageClock:
         self.cpu: Counter[str] = Counter()
         self._stack: list[list[float]] = []  # per open call: [started, time of inner stages]
 
+    @contextmanager
+    def timing(self, stage: str) -> Iterator[None]:
+        frame = [time.thread_time(), 0.0]
+        self._stack.append(frame)
+        try:
+            yield
+        finally:
+            self._stack.pop()
+            spent = time.thread_time() - frame[0]
+            self.cpu[stage] += spent - frame[1]
+            if self._stack:
+                self._stack[-1][1] += spent
+
     def wrap(self, module: Any, name: str, stage: str) -> None:
         original = getattr(module, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            frame = [time.thread_time(), 0.0]
-            self._stack.append(frame)
-            try:
+            with self.timing(stage):
                 return original(*args, **kwargs)
-            finally:
-                self._stack.pop()
-                spent = time.thread_time() - frame[0]
-                self.cpu[stage] += spent - frame[1]
-                if self._stack:
-                    self._stack[-1][1] += spent
 
         setattr(module, name, timed)
 
@@ -87,16 +94,8 @@ class StageClock:
         original = getattr(module, name)
 
         async def timed(*args: Any, **kwargs: Any) -> Any:  # the oracle's episodes never wait: timed like a call
-            frame = [time.thread_time(), 0.0]
-            self._stack.append(frame)
-            try:
+            with self.timing(stage):
                 return await original(*args, **kwargs)
-            finally:
-                self._stack.pop()
-                spent = time.thread_time() - frame[0]
-                self.cpu[stage] += spent - frame[1]
-                if self._stack:
-                    self._stack[-1][1] += spent
 
         setattr(module, name, timed)
 
