@@ -27,13 +27,16 @@ def _fatal(exc: BaseException) -> bool:
     return isinstance(exc, JobStop) or type(exc).__name__ == "EndpointDown"
 
 
-async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> dict[str, Any]:
-    """Roll a task out `samples` times; an error of this task is recorded, not raised."""
+async def run_task(task: Task, roles: Roles, samples: int, max_turns: int, gold: Gold | None = None) -> dict[str, Any]:
+    """Roll a task out `samples` times; an error of this task is recorded, not raised.
+
+    gold: the task's gold chat and verification as proven when it was made (else looked up: see gold_copy).
+    """
     teacher_name, policy = roles.teacher_for(task)
     episodes: list[dict[str, Any]] = []
     try:
         for sample in range(samples):
-            played = gold_copy(task, policy, roles, max_turns) if roles.reuse_gold else None
+            played = gold_copy(task, policy, roles, max_turns, gold) if roles.reuse_gold else None
             if played is None:
                 env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
                 trajectory = await rollout(env, policy, None, task)
@@ -60,7 +63,12 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
     return {"task_id": task.id, "episodes": episodes, "error": None}
 
 
-def gold_copy(task: Task, policy: Policy, roles: Roles, max_turns: int) -> tuple[list[dict[str, Any]], dict, bool] | None:
+Gold = tuple[list[dict[str, Any]], Any]  # a gold chat and its verification (envs.gold.gold_chat)
+
+
+def gold_copy(
+    task: Task, policy: Policy, roles: Roles, max_turns: int, gold: Gold | None = None
+) -> tuple[list[dict[str, Any]], dict, bool] | None:
     """The episode the oracle teacher and the scripted user would play, taken from the gold chat proven
     when the task was made: (messages, verification, truncated), or None when it must be played.
 
@@ -70,7 +78,7 @@ def gold_copy(task: Task, policy: Policy, roles: Roles, max_turns: int) -> tuple
     """
     if type(policy) is not OracleTeacher or type(roles.user) is not ScriptedUser:
         return None
-    messages, verification = gold_chat(load_domain(task.domain), task)
+    messages, verification = gold if gold is not None else gold_chat(load_domain(task.domain), task)
     turns = assistant_turns(messages)
     if verification is None or turns > max_turns or turns >= GOLD_MAX_TURNS:
         return None

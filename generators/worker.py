@@ -17,6 +17,7 @@ from typing import Any
 from toolgym.config import JobConfig
 from toolgym.envs import caches
 from toolgym.envs.generation import draw
+from toolgym.envs.gold import gold_chat
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.world import World
@@ -43,6 +44,7 @@ class TaskWorker:
         self.finished: Collection[str] = frozenset()  # tasks already written: made (for their ids), not rolled out
         self._worlds: OrderedDict[tuple[str, int, str], World] = OrderedDict()
         self._slots: asyncio.Semaphore | None = None
+        self._gold: dict[str, Any] = {}  # gold chats of the batch's tasks, from their proof to their episode
 
     async def run(self, draws: list[Draw]) -> list[Outcome]:
         """Outcomes of the draws, in their order. Tasks are made one after another (CPU), then rolled
@@ -68,6 +70,8 @@ class TaskWorker:
             self._drop_world(stream)  # a failed generator may have left the world changed
             return outcome, None
         outcome.update(task_id=task.id, lesson=task.lesson_key())
+        if self.roles.reuse_gold and domain.enforce_ground_truth:  # proven just now: held until its episode is made
+            self._gold[task.id] = gold_chat(domain, task)
         return outcome, task
 
     def _world(self, stream: Stream) -> World:
@@ -91,12 +95,14 @@ class TaskWorker:
         if task is None:
             return outcome
         if task.id in self.finished:
+            self._gold.pop(task.id, None)
             outcome["skipped"] = True  # written by an earlier run of the job
             return outcome
         assert self._slots is not None
         config = self.config
         async with self._slots:
-            result = await run_task(task, self.roles, config.samples_per_task, config.max_turns)
+            gold = self._gold.pop(task.id, None)
+            result = await run_task(task, self.roles, config.samples_per_task, config.max_turns, gold)
         outcome["passed"] = [bool(e["verification"]["passed"]) for e in result["episodes"]]
         if result.get("error"):  # an unfinished task writes no rows, so a retry cannot duplicate any
             outcome["rows"] = {}
