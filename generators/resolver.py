@@ -177,7 +177,9 @@ class PlanResolver:
         return walk.fallback
 
     def _close(self, number: int) -> None:
-        """A stream is complete: forget its extra draws (asked for, made or on their way)."""
+        """A stream is complete: forget its extra draws (asked for, made or on their way) and its own lessons."""
+        walk = self._walks[number]
+        walk.lessons, walk.ids, walk.fallback = set(), set(), None
         extra = [spec for spec in self._asked if spec[0] == number]
         for spec in extra:
             self._asked.discard(spec)
