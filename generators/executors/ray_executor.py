@@ -205,6 +205,8 @@ class RayExecutor:
                     slot, actor, batch, tries = running.pop(future)
                     try:
                         outcomes = decode_outcomes(future.result())
+                        self.worker_stats[slot]["batches"] += 1
+                        self.worker_stats[slot]["draws"] += len(batch)
                     except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
                         if tries >= self.config.executor.max_restarts:
                             raise RuntimeError(
@@ -218,8 +220,6 @@ class RayExecutor:
                         outcomes = []
                     except ray.exceptions.RayTaskError as exc:
                         raise exc.as_instanceof_cause() from None
-                    self.worker_stats[slot]["batches"] += 1
-                    self.worker_stats[slot]["draws"] += len(batch)
                     if not submit(slot):  # before handing outcomes on, so the actor's queue never runs dry
                         idle.add(slot)
                     if outcomes:
