@@ -82,7 +82,11 @@ class Domain:
             raise DomainError(f"domain {name!r}: missing {self.policy_path}")
         self._phrasebook: Phrasebook | None = None  # built on first use: loading a domain stays cheap
         self._templates: Bounded[tuple[int, str], WorldTemplate] = Bounded("world_templates")
-        self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(lambda: 64 * SIZES["world_templates"])
+        # Every prompt variant of every kept world (a policy is 3-5 KB: ~2 MB a world): a job draws
+        # variants at random, and a smaller cache re-rendered most of them (~80 µs each).
+        self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(
+            lambda: (PROMPT_VARIANTS + 1) * SIZES["world_templates"]
+        )
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
