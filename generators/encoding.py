@@ -34,11 +34,22 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
+_last_json: tuple[Any, str] = (None, "")  # the last large dict made JSON text, and its text
+
+
 def _json_text(value: Any) -> str:
+    # The RL items of a task share its dict (rows.rl_rows): it is made text once, not per item.
+    # Rows are not changed once built, so the same object gives the same text.
+    global _last_json
+    if value is _last_json[0]:
+        return _last_json[1]
     try:
-        return _JSON_TEXT.encode(value)
+        text = _JSON_TEXT.encode(value)
     except (TypeError, ValueError) as error:
         raise RowError(f"holds a value that is not JSON: {error}") from None
+    if isinstance(value, dict) and len(text) > 512:
+        _last_json = (value, text)
+    return text
 
 
 # Tool schemas are the domain's cached dicts, the same objects in every row of a domain: their
