@@ -37,6 +37,7 @@ test: install-test lint typecheck
 
 bench: install
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/generate.py
 	$(BIN)/python benchmarks/teacher.py
 	$(BIN)/python benchmarks/hostile.py
