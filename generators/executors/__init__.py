@@ -1,7 +1,8 @@
-"""Executors run tasks and yield their results as plain dicts, in completion order.
+"""Executors make the draws a PlanResolver asks for and yield the outcomes, a batch at a time.
 
-`local` runs episodes concurrently on one asyncio loop; `ray` hands batches of tasks to
-rollout actors. Both run the same `run_task`, so the same config gives the same rows.
+`local` runs a TaskWorker in the job's process (batches interleaved on one asyncio loop); `ray`
+runs one in each actor and hands them batches. Both run the same worker, and the resolver puts
+outcomes in plan order, so the same config gives the same rows.
 """
 
 from __future__ import annotations

@@ -4,55 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import AsyncIterator, Collection, Iterable
+from collections.abc import AsyncIterator, Collection
 from typing import Any
 
 from toolgym.config import JobConfig
-from toolgym.envs.task import Task
 
-from ..episodes import run_task
 from ..http_client import close_endpoints, endpoint_stats
 from ..resolver import PlanResolver
-from ..roles import Roles
 from ..worker import Outcome, TaskWorker
-
-
-async def run_tasks_concurrently(
-    tasks: Iterable[Task], roles: Roles, concurrency: int, samples: int, max_turns: int
-) -> AsyncIterator[tuple[Task, dict[str, Any]]]:
-    """Yield (task, result) as each task finishes, with at most `concurrency` tasks running.
-
-    Tasks are drawn from the iterable only when a worker is free, so a lazily generated plan
-    is never held whole.
-    """
-    queue: asyncio.Queue[Any] = asyncio.Queue()
-    source = iter(tasks)
-    finished = object()
-
-    async def worker() -> None:
-        try:
-            for task in source:  # workers share one iterator: each task is taken once
-                await queue.put((task, await run_task(task, roles, samples, max_turns)))
-        except BaseException as exc:  # a job-stopping error: hand it to the consumer
-            await queue.put(exc)
-        finally:
-            await queue.put(finished)
-
-    workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
-    running = len(workers)
-    try:
-        while running:
-            item = await queue.get()
-            if item is finished:
-                running -= 1
-            elif isinstance(item, BaseException):
-                raise item
-            else:
-                yield item
-    finally:
-        for w in workers:
-            w.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
 
 
 class LocalExecutor:
