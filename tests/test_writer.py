@@ -221,6 +221,10 @@ BAD_ROWS = [
     (lambda r: r["messages"][2]["tool_calls"][0]["function"].update(arguments={"when": object()}), "function.arguments: holds a value that is not JSON"),
     (lambda r: r.update(schema_version="0"), f"schema_version: is '0'; allowed: {SCHEMA_VERSION}"),
     (lambda r: r.update(task_id="other"), "belongs to task 'other'"),
+    # a lone surrogate would pass every check and fail the flush of every task buffered with it
+    (lambda r: r["messages"][1].update(content="hi \ud800"), "messages[1].content: holds a lone surrogate '\\ud800'"),
+    (lambda r: r["messages"][2]["tool_calls"][0]["function"].update(arguments={"city": "\udfff"}),
+     "function.arguments: holds a lone surrogate"),
 ]
 
 
