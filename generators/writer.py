@@ -52,6 +52,7 @@ class _Shard(TypedDict):
     rows: int
     sha256: str  # of the file's bytes: resume detects a damaged shard
     bytes: int
+    ids: list[str]  # the row ids it holds, in order: resume knows every published id without reading shards
 
 
 class DatasetWriter:
