@@ -76,3 +76,23 @@ def test_a_world_that_reads_the_wall_clock_fails_check(tmp_path, monkeypatch, ca
     assert main(["check", "clocky", "--checks", "determinism"]) == 1
     out = capsys.readouterr().out
     assert "days later holds other rows: it reads the wall clock" in out and "date_of_birth" in out, out
+
+
+def test_the_guide_documents_every_field_of_the_building_blocks_and_its_config_loads():
+    import dataclasses
+    import re
+
+    import yaml
+
+    from toolgym.config import load_config
+    from toolgym.envs import Fact, Identity, Piece, Step
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "domains.md").read_text()
+    section = guide.split("### The building blocks, field by field", 1)[1].split("### Recipes", 1)[0]
+    for fields in (Fact.model_fields, Step.model_fields, [f.name for f in dataclasses.fields(Identity)],
+                   [f.name for f in dataclasses.fields(Piece)]):
+        missing = [name for name in fields if f"`{name}`" not in section]
+        assert not missing, f"docs/domains.md does not describe {missing}"
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    config = load_config({**example, "domains": ["retail"]})  # the example's domain, swapped for a built-in
+    assert config.mix.kinds and sum(config.mix.kinds.values()) == 750
