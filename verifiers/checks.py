@@ -21,7 +21,8 @@ from .matching import (
     subset_matches,
 )
 from .replies import reply_content
-from .score import Score, binary
+from .reply_acts import no_echo, reply_acts
+from .score import Score, binary, vacuous
 
 
 def agent_calls(trajectory: Trajectory) -> list[tuple[str, dict[str, Any]]]:
@@ -57,15 +58,20 @@ def agent_text(trajectory: Trajectory) -> str:
 
 
 def end_state(task: Task, trajectory: Trajectory) -> Score:
-    """The world ends where the gold plan left it (order-independent content hash)."""
+    """The world ends where the gold plan left it (order-independent content hash).
+
+    Vacuous when the task changes nothing and nothing was changed: leaving a world alone is no work.
+    """
     ok = trajectory.state_hash == task.expected_state_hash
+    if ok and not task.expected_writes and not trajectory.diff:
+        return vacuous()
     return binary(ok, **({} if ok else {"diff": trajectory.diff.to_dict()}))
 
 
 def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     """Every fact the reply must state appears in the agent's text."""
     if not task.required_outputs:
-        return binary(True)
+        return vacuous()
     text = normalize_text(agent_text(trajectory))
     missing = [o for o in task.required_outputs if normalize_text(o) not in text]
     found = len(task.required_outputs) - len(missing)
@@ -74,6 +80,8 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
 
 def tool_calls(task: Task, trajectory: Trajectory) -> Score:
     """Partial credit: tool names, parameter names and values; calls paired regardless of order."""
+    if not task.gold_calls("agent") and not agent_calls(trajectory):
+        return vacuous()
     credit, parts, _ = match_calls(gold_calls(task), agent_calls(trajectory))
     return Score(credit, credit == 1.0, components=parts)
 
@@ -87,7 +95,7 @@ def milestones(task: Task, trajectory: Trajectory) -> Score:
     """The gold calls reached in order (longest in-order match over the gold count)."""
     gold = canonical_gold_calls(task, trajectory)
     if not gold:
-        return binary(True)
+        return vacuous()
     reached = in_order_matches(gold, canonical_agent_calls(trajectory))
     return Score(reached / len(gold), reached == len(gold), details={"reached": reached, "of": len(gold)})
 
@@ -170,4 +178,6 @@ CHECKS = {
     "final_answer": final_answer,
     "repeats": repeats,
     "reply_content": reply_content,
+    "reply_acts": reply_acts,
+    "no_echo": no_echo,
 }

@@ -14,6 +14,8 @@ class Score:
     passed: bool
     components: dict[str, float] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
+    # Passed with nothing to judge (no calls expected, nothing to change): left out of a weighted mean.
+    vacuous: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.value <= 1.0:
@@ -30,3 +32,8 @@ class Score:
 
 def binary(ok: bool, **details: Any) -> Score:
     return Score(1.0 if ok else 0.0, ok, details=details)
+
+
+def vacuous() -> Score:
+    """A pass with nothing to judge: it neither earns nor costs credit."""
+    return Score(1.0, True, vacuous=True)

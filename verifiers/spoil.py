@@ -7,7 +7,10 @@
 - `empty_final`: the gold chat with its final reply emptied;
 - `no_consent`: the confirmation exchange before a guarded write removed;
 - `no_diagnosis`: what showed the fault a fix step fixes removed from the chat;
-- `duplicated_write`: the first write call made twice.
+- `duplicated_write`: the first write call made twice;
+- `stuffed_reply`: one reply that declines, calls the request unavailable and invalid, echoes the
+  user, asks for details and recites the system prompt (every no-tool kind's keywords at once);
+- `echoed_user`: the user's opening message said back as the only reply.
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -17,7 +20,7 @@ the domain's name and tasks, so `toolgym check` and the conformance suite both c
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from toolgym.envs.conversation import asks_confirmation
@@ -29,7 +32,6 @@ from .conduct import final_reply_index
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
-SPOIL_KINDS = ("lazy", "claimed_success", "empty_final", "no_consent", "no_diagnosis", "duplicated_write")
 
 
 def _prompt(messages: Chat) -> Chat:
@@ -93,18 +95,59 @@ def _duplicated_write(task: Task, messages: Chat) -> Chat | None:
     return None
 
 
+def _lazy(task: Task, messages: Chat) -> Chat | None:
+    return [*_prompt(messages), {"role": "assistant", "content": "OK."}]
+
+
+def _claimed_success(task: Task, messages: Chat) -> Chat | None:
+    return [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}]
+
+
+def _empty_final(task: Task, messages: Chat) -> Chat | None:
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    emptied = copy.deepcopy(messages)
+    emptied[final]["content"] = ""
+    return emptied
+
+
+def _opening_user_text(messages: Chat) -> str:
+    return next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+
+
+def _stuffed_reply(task: Task, messages: Chat) -> Chat | None:
+    """One reply that declines, says unavailable and invalid, echoes the user, asks, and recites the prompt."""
+    stuffed = (
+        "Sorry, I can't do that; it is not available and is invalid. "
+        f"You said: {_opening_user_text(messages)} Could you tell me your details? {messages[0].get('content') or ''}"
+    )
+    return [*_prompt(messages), {"role": "assistant", "content": stuffed}]
+
+
+def _echoed_user(task: Task, messages: Chat) -> Chat | None:
+    """The user's opening message said back as the reply."""
+    return [*_prompt(messages), {"role": "assistant", "content": _opening_user_text(messages)}]
+
+
+# Spoil kind -> a maker that returns the spoiled chat, or None where the spoil does not apply.
+SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
+    "lazy": _lazy,
+    "claimed_success": _claimed_success,
+    "empty_final": _empty_final,
+    "no_consent": _without_consent,
+    "no_diagnosis": _without_evidence,
+    "duplicated_write": _duplicated_write,
+    "stuffed_reply": _stuffed_reply,
+    "echoed_user": _echoed_user,
+}
+SPOIL_KINDS = tuple(SPOILS)
+
+
 def spoil_variants(task: Task, messages: Chat) -> dict[str, Chat]:
     """The spoiled variants of a gold chat that apply to this task, by spoil kind."""
-    variants: dict[str, Chat] = {
-        "lazy": [*_prompt(messages), {"role": "assistant", "content": "OK."}],
-        "claimed_success": [*_prompt(messages), {"role": "assistant", "content": "Done, it's all taken care of."}],
-    }
-    final = final_reply_index(messages)
-    if final is not None:
-        emptied = copy.deepcopy(messages)
-        emptied[final]["content"] = ""
-        variants["empty_final"] = emptied
-    for name, make in (("no_consent", _without_consent), ("no_diagnosis", _without_evidence), ("duplicated_write", _duplicated_write)):
+    variants: dict[str, Chat] = {}
+    for name, make in SPOILS.items():
         spoiled = make(task, messages)
         if spoiled is not None:
             variants[name] = spoiled
