@@ -10,6 +10,7 @@ import importlib
 import importlib.metadata
 import pkgutil
 import threading
+import warnings
 
 from toolgym.errors import DomainError, UnknownNameError
 
@@ -17,7 +18,21 @@ from .domain import Domain
 
 ENTRY_POINT_GROUP = "toolgym.domains"
 _found: dict[str, Domain] | None = None
+_broken: dict[str, str] = {}  # domain name -> why it could not be loaded (the scan skipped it)
 _lock = threading.Lock()
+
+
+class DomainImportWarning(UserWarning):
+    """A domain package failed to import; it is skipped and every other domain still works."""
+
+
+def _skip(name: str, origin: str, exc: BaseException) -> None:
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = f" ({exc.filename}, line {exc.lineno})"
+    _broken[name] = f"{origin} failed to import: {type(exc).__name__}: {exc}{where}"
+    warnings.warn(f"toolgym: skipping domain {name!r}: {_broken[name]}; fix it, then run again", DomainImportWarning,
+                  stacklevel=2)
 
 
 def _scan() -> dict[str, Domain]:
@@ -32,14 +47,32 @@ def _scan() -> dict[str, Domain]:
             raise DomainError(f"two domains are named {domain.name!r} (second from {origin})")
         found[domain.name] = domain
 
+    _broken.clear()
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg and not module.name.startswith("_"):
-            loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+            origin = f"toolgym.domains.{module.name}"
+            try:  # a half-edited domain must not stop the others
+                loaded = importlib.import_module(origin)
+            except Exception as exc:  # noqa: BLE001 - whatever the domain's code raises
+                _skip(module.name, origin, exc)
+                continue
             if hasattr(loaded, "DOMAIN"):
-                add(loaded.DOMAIN, f"toolgym.domains.{module.name}")
+                add(loaded.DOMAIN, origin)
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(entry.load(), f"entry point {entry.name!r} ({entry.value})")
+        origin = f"entry point {entry.name!r} ({entry.value})"
+        try:
+            domain = entry.load()
+        except Exception as exc:  # noqa: BLE001 - an installed package that does not import
+            _skip(entry.name, origin, exc)
+            continue
+        add(domain, origin)
     return found
+
+
+def broken_domains() -> dict[str, str]:
+    """Domains found but skipped because they failed to import: name -> why."""
+    domains()
+    return dict(_broken)
 
 
 def domains() -> dict[str, Domain]:
@@ -66,4 +99,12 @@ def load_domain(name: str) -> Domain:
     lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
     if lowered in found:
         return found[lowered]
-    raise UnknownNameError("domain", name, list(found) + list(by_id))
+    if lowered in _broken:
+        raise DomainError(f"domain {lowered!r} was skipped: {_broken[lowered]}")
+    from .domain_search import not_installed_hint
+
+    error = UnknownNameError("domain", name, list(found) + list(by_id))
+    hint = not_installed_hint(lowered)
+    if hint:
+        error.args = (f"{error.args[0]}. {hint}",)
+    raise error

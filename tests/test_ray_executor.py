@@ -1,4 +1,5 @@
-"""The Ray executor against the local one, and surviving a killed worker (starts local Ray)."""
+"""The Ray executor against the local one, surviving a killed worker, and resuming after a killed worker or
+driver with the rows of an uninterrupted run (starts local Ray)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ from toolgym.generators.planning import plan_tasks
 pytestmark = pytest.mark.ray
 
 
-def _config(out, executor):
+def _config(out, executor, shard_rows=50):
     return load_config(
         {
             "domains": ["retail"],
             "world": {"size": "small"},
             "mix": {"tasks_per_domain": 60},
             "executor": executor,
-            "output": {"dir": str(out), "shard_rows": 50},
+            "output": {"dir": str(out), "shard_rows": shard_rows},
         }
     )
 
@@ -70,3 +71,89 @@ def test_a_killed_worker_loses_no_task(ray_session, tmp_path):
     assert sorted(ids) == sorted(t.id for t in tasks), "every task ends as a result or a recorded failure"
     assert len(ids) == len(set(ids))
     assert all(r["episodes"] or r["error"] for r in results)
+
+
+# ---- faults mid-job, then resume ------------------------------------------------------------------------
+def _same_rows(out, baseline) -> None:
+    assert _ids(out) == _ids(baseline)
+    for split in ("sft", "no_tool"):
+        resumed = {r["id"]: (r["messages"], r["verification"]) for r in _rows(out, split)}
+        clean = {r["id"]: (r["messages"], r["verification"]) for r in _rows(baseline, split)}
+        assert resumed == clean and clean, split
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    out = tmp_path_factory.mktemp("uninterrupted") / "run"
+    run_job(_config(out, {"type": "local"}), progress=False)  # the Ray executor gives the same rows (above)
+    return out
+
+
+def test_a_worker_killed_mid_job_then_resume_gives_the_uninterrupted_rows(ray_session, uninterrupted, tmp_path,
+                                                                         monkeypatch):
+    from toolgym.generators.executors.ray_executor import RayExecutor
+
+    original = RayExecutor.run
+    killed: list[int] = []
+
+    async def run_and_kill(self, tasks):
+        async for item in original(self, tasks):
+            yield item
+            if not killed:  # one worker dies with its batches in flight; no retry saves them
+                killed.append((await self.actor_pids())[0])
+                os.kill(killed[0], signal.SIGKILL)
+
+    monkeypatch.setattr(RayExecutor, "run", run_and_kill)
+    out = tmp_path / "run"
+    executor = {"type": "ray", "workers": 2, "batch_size": 4, "max_task_retries": 0}
+    first = run_job(_config(out, executor), progress=False)
+    assert killed and first["failed_tasks"] > 0, first  # the killed batches' tasks failed, with no rows
+    monkeypatch.setattr(RayExecutor, "run", original)
+    resumed = run_job(_config(out, executor), progress=False)
+    assert resumed["ok"] and resumed["stats"]["tasks_run"] == first["failed_tasks"], resumed["stats"]
+    _same_rows(out, uninterrupted)
+
+
+DRIVER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import toolgym.generators.job as job
+from tests.test_ray_executor import _config
+
+original = job.rows_for
+
+def slow_rows(*args, **kwargs):  # the driver takes its time, so a kill lands mid-run
+    time.sleep(0.1)
+    return original(*args, **kwargs)
+
+job.rows_for = slow_rows
+job.run_job(_config(sys.argv[2], {"type": "ray", "workers": 2, "batch_size": 4, "address": sys.argv[3]},
+                    shard_rows=5), progress=False)
+"""
+
+
+def test_the_driver_killed_mid_job_then_resume_gives_the_uninterrupted_rows(ray_session, uninterrupted, tmp_path):
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    out = tmp_path / "run"
+    root = str(Path(__file__).resolve().parents[1])
+    address = ray_session.get_runtime_context().gcs_address  # the driver joins this test's cluster
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, root, str(out), address], stderr=subprocess.PIPE)
+    manifest = out / "manifest.jsonl"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and driver.poll() is None:
+        if manifest.exists() and manifest.read_text().count('"type":"flush"') >= 2:
+            driver.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.05)
+    driver.wait(timeout=60)
+    assert driver.returncode == -signal.SIGKILL, driver.stderr.read().decode()[-2000:]
+    finished_before = manifest.read_text().count('"type":"flush"')
+    resumed = run_job(_config(out, {"type": "ray", "workers": 2, "batch_size": 4, "address": address}, shard_rows=5),
+                      progress=False)
+    assert finished_before >= 2 and resumed["ok"], resumed
+    assert resumed["stats"]["tasks_resumed"] > 0 and resumed["stats"]["tasks_run"] > 0, resumed["stats"]
+    _same_rows(out, uninterrupted)
