@@ -1,4 +1,5 @@
-"""Hostile input: how long `env.step` takes on 1 MB replies, and the fuzz rate of hostile actions.
+"""Hostile input: how long `env.step` takes on 1 MB replies and on 256 KB final replies of every
+shape in `tests.hostile.REPLY_SHAPES` (graded), and the fuzz rate of hostile actions.
 
     python benchmarks/hostile.py [ACTIONS]
 
@@ -16,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import toolgym  # noqa: E402
-from tests.hostile import hostile_action  # noqa: E402
+from tests.hostile import REPLY_SHAPES, hostile_action, long_reply  # noqa: E402
 
 MB = 1_000_000
 REPLIES = {
@@ -40,6 +41,16 @@ def main(actions: int = 20_000) -> None:
             started = time.perf_counter()
             env.step(reply)
             print(f"{name:8s} 1 MB reply, {label:28s} {time.perf_counter() - started:6.3f} s")
+        graded = toolgym.make(name, max_turns=1).unwrapped  # the step ends the episode: the verifier runs
+        spent_by_shape = {}
+        for shape in REPLY_SHAPES:
+            graded.reset(options={"task": tasks[0]})
+            started = time.process_time()
+            graded.step(long_reply(shape, 256 * 1024))
+            spent_by_shape[shape] = time.process_time() - started
+        worst = max(spent_by_shape, key=spent_by_shape.__getitem__)
+        print(f"{name:8s} 256 KB final replies, {len(REPLY_SHAPES)} shapes graded: median "
+              f"{sorted(spent_by_shape.values())[len(spent_by_shape) // 2]:.3f} s, worst {spent_by_shape[worst]:.3f} s ({worst})")
         rng = random.Random(f"hostile-{name}")
         env.reset(options={"task": tasks[0]})
         started = time.perf_counter()

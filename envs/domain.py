@@ -144,16 +144,15 @@ class Domain:
             with self._lock:
                 found = self._templates.get(key)
                 if found is None:
-                    found = WorldTemplate.build(
-                        domain=self.name,
-                        seed=seed,
-                        size=size,
-                        now=self.clock(seed),
-                        tables=self.tables,
-                        rows=self.build_world(seed, size),
-                    )
-                    self._templates[key] = found
+                    found = self._templates[key] = self.build_template(seed, size)
         return found
+
+    def build_template(self, seed: int, size: str) -> WorldTemplate:
+        """The world for (seed, size), built now and not kept (`template` keeps what it builds)."""
+        return WorldTemplate.build(
+            domain=self.name, seed=seed, size=size, now=self.clock(seed), tables=self.tables,
+            rows=self.build_world(seed, size),
+        )
 
     def new_world(self, task: Task | None = None, *, seed: int | None = None, size: str | None = None) -> World:
         """A fresh episode world: the task's world with its setup applied, or a plain one."""

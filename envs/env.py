@@ -25,7 +25,7 @@ from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 from .caches import Bounded
 from .conversation import strip_stop
 from .domain import Domain
-from .parsing import PARSERS, parse_action
+from .parsing import PARSERS, parse_action, storable
 from .registry import load_domain
 from .replay import run_call
 from .spaces import AssistantMessageSpace, ChatSpace
@@ -247,7 +247,9 @@ class ToolEnv(gym.Env):
 
     def _absorb(self, message: dict[str, Any], reply: dict[str, Any]) -> bool:
         """Fold one user reply into the turn's message; True if the user must be asked again."""
-        calls = reply.get("user_tool_calls") or []
+        # a user simulator's text and calls may come from a model, decoded from JSON like the agent's
+        calls = [{**c, "name": storable(c.get("name")), "arguments": storable(c.get("arguments"))}
+                 for c in reply.get("user_tool_calls") or [] if isinstance(c, dict)]
         if calls:
             assert self.world is not None  # user turns run only inside an episode
             message.setdefault("user_tool_calls", []).extend(calls)
@@ -256,7 +258,8 @@ class ToolEnv(gym.Env):
                 for c in calls
             )
         if reply.get("content") is not None:
-            message["content"] = reply["content"]
+            content = reply["content"]
+            message["content"] = storable(content) if isinstance(content, str) else content
             return False
         return bool(calls)
 

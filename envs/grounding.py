@@ -72,7 +72,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)(?!\w)", re.I)),
     ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
     ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
-    ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*\d[\w-]*|\d{3,})", re.I)),
+    # A whole word of letters, digits, `_` and `-` is read at once (possessive: no backtracking into
+    # it, no retrying from each `-`); one without a digit after its first character is dropped later.
+    ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*+|\d{3,})", re.I)),
 ]
 _WORD_ONLY_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind == "brand"]
 _DIGIT = re.compile(r"\d")
@@ -120,15 +122,22 @@ def _extract(text: str) -> tuple[StatedFact, ...]:
     # every kind but a card brand has a digit: a text without one needs only the brand pattern
     patterns = _PATTERNS if _DIGIT.search(text) else _WORD_ONLY_PATTERNS
     for kind, pattern in patterns:
+        # A pattern's groups depend only on the words it matched: a fact repeated thousands of
+        # times is read once (None: words that state no fact)
+        read: dict[str, StatedFact | None] = {}
         for match in pattern.finditer(text):
             start, end = match.span()
-            if any(taken[start:end]):
+            if taken.find(1, start, end) >= 0:
                 continue
-            value = _canonical(kind, match)
-            if value is None:
-                continue
-            taken[start:end] = b"\x01" * (end - start)
-            facts.append(StatedFact(kind, match.group(0).strip(), value))
+            words = match.group(0)
+            if words in read:
+                fact = read[words]
+            else:
+                value = _canonical(kind, match)
+                fact = read[words] = None if value is None else StatedFact(kind, words.strip(), value)
+            if fact is not None:
+                taken[start:end] = b"\x01" * (end - start)
+                facts.append(fact)
     return tuple(facts)
 
 
@@ -157,7 +166,10 @@ def _canonical(kind: str, match: re.Match[str]) -> str | None:
         return f"{_hour(groups['h'], groups.get('ampm')):02d}:{minute:02d}"
     if kind == "phone":
         return groups["a"] + groups["b"] + groups["c"]
-    value = groups["value"].rstrip("-_").lower()
+    value = groups["value"]
+    if not _DIGIT.search(value, 1):  # an identifier has a digit past its first character ("A1", "12", not "5abc")
+        return None
+    value = value.rstrip("-_").lower()
     if value.isdigit() and len(value) < 3:
         return None
     return value
@@ -211,13 +223,24 @@ class SeenFacts:
 
     texts: list[str] = field(default_factory=list)
     indexes: list[_TextIndex | None] = field(default_factory=list)
+    # answers since the last text was added, by (kind, value): a reply repeating one fact
+    # thousands of times is looked up once
+    answers: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def add(self, text: str | None) -> None:
         if text:
             self.texts.append(text)
             self.indexes.append(None)
+            self.answers.clear()
 
     def has(self, fact: StatedFact) -> bool:
+        key = (fact.kind, fact.value)
+        known = self.answers.get(key)
+        if known is None:
+            known = self.answers[key] = self._search(fact)
+        return known
+
+    def _search(self, fact: StatedFact) -> bool:
         for position in range(len(self.texts) - 1, -1, -1):
             index = self.indexes[position]
             if index is None:

@@ -76,25 +76,74 @@ def clean_text(text: str) -> tuple[str, list[str]]:
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT]
         problems.append(f"the action is longer than {MAX_TEXT} characters and was cut")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-        problems.append("the text holds lone surrogates (not valid Unicode); they were replaced by '?'")
+    fixed = _encodable(text)
+    if fixed is not None:
+        text = fixed
+        problems.append(_SURROGATES)
     return text, problems
 
 
+_SURROGATES = "the text holds lone surrogates (not valid Unicode); they were replaced by '?'"
+
+
+def _encodable(text: str) -> str | None:
+    """The text with lone surrogates replaced by '?', or None when it has none."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return None
+
+
+def clean_json(value: Any) -> tuple[Any, list[str]]:
+    """A decoded JSON value fit to store: lone surrogates in its strings and keys replaced, problem named.
+
+    JSON text can spell a lone surrogate in pure ASCII (a `\\ud800` escape), so text that was clean
+    before decoding may not be after it. `value` must be bounded (`json_problem` is None); a value
+    with nothing to replace comes back as it was.
+    """
+    found = [False]
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            fixed = _encodable(item)
+            if fixed is None:
+                return item
+            found[0] = True
+            return fixed
+        if isinstance(item, dict):
+            return {walk(key): walk(child) for key, child in item.items()}
+        if isinstance(item, list | tuple):
+            return [walk(child) for child in item]
+        return item
+
+    cleaned = walk(value)
+    return (cleaned, [_SURROGATES]) if found[0] else (value, [])
+
+
+def storable(value: Any) -> Any:
+    """Any value as one that can be stored and compared: a clean bounded JSON value, else its text."""
+    if isinstance(value, str):
+        return clean_text(value)[0]
+    if json_problem(value) is None:
+        return clean_json(value)[0]
+    return clean_text(_as_text(value)[:1000])[0]
+
+
 def _as_text(value: Any) -> str:
-    """Any value as readable text, whatever it is."""
+    """Any value as readable text, whatever it is (lone surrogates in a value that is not text replaced)."""
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         try:
             return repr(value)[:1000]
         except Exception:  # a hostile __repr__ or a huge int
             return f"<{type(value).__name__}>"
+    return _encodable(text) or text
 
 
 @dataclass
@@ -105,6 +154,12 @@ class ParsedAction:
     @property
     def well_formed(self) -> bool:
         return not self.problems
+
+
+def _cleaned(value: Any, problems: list[str]) -> Any:
+    value, found = clean_json(value)
+    problems += [problem for problem in found if problem not in problems]
+    return value
 
 
 def _call(name: Any, arguments: Any, call_id: str | None = None) -> dict[str, Any]:
@@ -119,7 +174,7 @@ def _read_call(raw: Any, problems: list[str]) -> dict[str, Any] | None:
     arguments = raw.get("arguments", raw.get("parameters", {}))
     if isinstance(arguments, str):
         try:
-            arguments = load_json(arguments)
+            arguments = _cleaned(load_json(arguments), problems)
             problems.append(f"arguments of {raw['name']!r} were a JSON string, not an object")
         except ValueError as exc:
             problems.append(f"arguments of {raw['name']!r} are not valid JSON ({exc})")
@@ -169,6 +224,7 @@ def parse_hermes(text: str) -> ParsedAction:
             problems.append(f"a <tool_call> block is not valid JSON ({exc})")
             unreadable.append(match.group(0))
             continue
+        decoded = _cleaned(decoded, problems)
         call = _read_call(decoded, problems)
         if call:
             calls.append(call)
@@ -191,6 +247,7 @@ def parse_json(text: str) -> ParsedAction:
         if stripped[:1] in ("{", "["):
             problems.append(f"the reply looks like JSON but cannot be read ({exc})")
         return ParsedAction(_message(text.strip(), [], None), problems)  # plain text reply
+    decoded = _cleaned(decoded, problems)
     if isinstance(decoded, dict) and "tool_calls" in decoded:
         decoded = decoded["tool_calls"]
     items = decoded if isinstance(decoded, list) else [decoded]
@@ -242,14 +299,16 @@ def _normalize_call(raw: Any, problems: list[str]) -> dict[str, Any] | None:
         arguments, found = clean_text(arguments)
         problems += found
         try:
-            arguments = load_json(arguments) if arguments.strip() else {}
+            arguments = _cleaned(load_json(arguments), problems) if arguments.strip() else {}
         except ValueError as exc:
             problems.append(f"arguments of {_as_text(name)[:80]!r} are not valid JSON ({exc})")
     elif (problem := json_problem(arguments)) is not None:
         problems.append(f"arguments of {_as_text(name)[:80]!r} hold {problem}")
-        arguments = _as_text(arguments)[:1000]  # kept as the text sent; the tool reports it
-    elif not isinstance(arguments, dict) and arguments is not None:
-        problems.append(f"arguments of {_as_text(name)[:80]!r} must be an object")
+        arguments = clean_text(_as_text(arguments)[:1000])[0]  # kept as the text sent; the tool reports it
+    else:
+        arguments = _cleaned(arguments, problems)
+        if not isinstance(arguments, dict) and arguments is not None:
+            problems.append(f"arguments of {_as_text(name)[:80]!r} must be an object")
     if not isinstance(name, str):
         problems.append(f"a tool call has no string name: {_as_text(raw)[:80]!r}")
         name = None if name is None else _as_text(name)[:200]  # keep it readable and storable
@@ -257,6 +316,9 @@ def _normalize_call(raw: Any, problems: list[str]) -> dict[str, Any] | None:
         name, found = clean_text(name)
         problems += found
     call_id = raw.get("id")
+    if isinstance(call_id, str) and call_id:
+        call_id, found = clean_text(call_id)
+        problems += found
     return _call(name, arguments, call_id if isinstance(call_id, str) and call_id else None)
 
 

@@ -16,11 +16,12 @@ import importlib
 import importlib.metadata
 import pkgutil
 import threading
+import warnings
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from toolgym.errors import DomainError, UnknownNameError
+from toolgym.errors import DomainError, ToolgymError, UnknownNameError
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -50,7 +51,33 @@ class _Found:
 
 _found: dict[str, _Found] | None = None
 _loaded: dict[str, Domain] = {}  # built domains by name, and domains added with add()
+_broken: dict[str, str] = {}  # domain name -> why it could not be imported or built (it is skipped)
+_warned: set[str] = set()  # broken domains already reported by a warning
 _lock = threading.RLock()
+
+
+class DomainImportWarning(UserWarning):
+    """A domain package failed to import or build; it is skipped and every other domain still works."""
+
+
+def _why(origin: str, exc: BaseException) -> str:
+    if isinstance(exc, DomainError):  # the package's own declaration is wrong: the message says how
+        return f"{origin}: {exc}"
+    where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.filename else ""
+    return f"{origin} failed to import: {type(exc).__name__}: {exc}{where}"
+
+
+def _mark_broken(name: str, origin: str, exc: BaseException) -> str:
+    _broken[name] = _why(origin, exc)
+    return _broken[name]
+
+
+def _warn(name: str) -> None:
+    """Say once per scan that a broken domain is skipped, naming it and the error."""
+    if name not in _warned:
+        _warned.add(name)
+        warnings.warn(f"toolgym: skipping domain {name!r}: {_broken[name]}; fix it, then run again",
+                      DomainImportWarning, stacklevel=3)
 
 
 def _describe(loaded: Any, origin: str) -> _Found:
@@ -70,6 +97,8 @@ def _describe(loaded: Any, origin: str) -> _Found:
 
 
 def _scan() -> dict[str, _Found]:
+    """Every domain package's declaration, read without building it. A package that fails to import
+    is skipped with a warning naming it (a half-edited domain must not stop the others)."""
     import toolgym.domains as package
 
     found: dict[str, _Found] = {}
@@ -79,13 +108,28 @@ def _scan() -> dict[str, _Found]:
             raise DomainError(f"two domains are named {entry.name!r} (second from {entry.origin})")
         found[entry.name] = entry
 
+    _broken.clear()
+    _warned.clear()
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg and not module.name.startswith("_"):
-            loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+            origin = f"toolgym.domains.{module.name}"
+            try:
+                loaded = importlib.import_module(origin)
+            except Exception as exc:  # noqa: BLE001 - whatever the domain's code raises
+                _mark_broken(module.name, origin, exc)
+                _warn(module.name)
+                continue
             if hasattr(loaded, "NAME") or hasattr(loaded, "DOMAIN"):
-                add(_describe(loaded, f"toolgym.domains.{module.name}"))
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(_describe(entry.load(), f"entry point {entry.name!r} ({entry.value})"))
+                add(_describe(loaded, origin))
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        origin = f"entry point {point.name!r} ({point.value})"
+        try:
+            offered = point.load()
+        except Exception as exc:  # noqa: BLE001 - an installed package that does not import
+            _mark_broken(point.name, origin, exc)
+            _warn(point.name)
+            continue
+        add(_describe(offered, origin))
     return found
 
 
@@ -106,7 +150,7 @@ def _build(entry: _Found) -> Domain:
         domain = importlib.import_module(f"{entry.module}.domain").DOMAIN
         if (domain.name, domain.version) != (entry.name, entry.version):
             raise DomainError(
-                f"{entry.origin} declares {entry.name!r} version {entry.version}, but its domain.py builds "
+                f"it declares {entry.name!r} version {entry.version}, but its domain.py builds "
                 f"{domain.name!r} version {domain.version}: build DOMAIN with name=NAME, version=VERSION"
             )
         entry.built = domain
@@ -127,11 +171,14 @@ def env_ids() -> dict[str, str]:
 
 
 def list_domains() -> list[str]:
-    return sorted({*found(), *_loaded})
+    """Every domain found or added, without building any; one that failed to build is left out."""
+    return sorted({*found(), *_loaded} - _broken.keys())
 
 
 def load_domain(name: str) -> Domain:
-    """A domain by name ('retail') or env id ('toolgym/Retail-v0'), built on first use."""
+    """A domain by name ('retail') or env id ('toolgym/Retail-v0'), built on first use.
+
+    A domain whose package fails to import or build raises a DomainError that names it and says why."""
     domain = _loaded.get(name)
     if domain is not None:
         return domain
@@ -140,23 +187,56 @@ def load_domain(name: str) -> Domain:
     if entry is None:
         by_id = {e.env_id: e for e in entries.values()} | {d.env_id: d for d in _loaded.values()}
         match = by_id.get(name)
+        lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
         if match is None:
-            lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
             match = _loaded.get(lowered) or entries.get(lowered)
         if match is None:
-            raise UnknownNameError("domain", name, [*list_domains(), *by_id])
+            raise _unknown(name, lowered, [*list_domains(), *by_id])
         if not isinstance(match, _Found):
             return match
         entry = match
     with _lock:
         domain = _loaded.get(entry.name)
         if domain is None:
-            domain = _loaded[entry.name] = _build(entry)
+            if entry.name in _broken:
+                raise DomainError(f"domain {entry.name!r} cannot be loaded: {_broken[entry.name]}")
+            try:
+                domain = _build(entry)
+            except Exception as exc:  # noqa: BLE001 - whatever the domain's code raises
+                why = _mark_broken(entry.name, entry.origin, exc)
+                raise DomainError(f"domain {entry.name!r} cannot be loaded: {why}; fix it, then run again") from exc
+            _loaded[entry.name] = domain
     return domain
 
 
+def _unknown(name: str, lowered: str, known: list[str]) -> ToolgymError:
+    """The error for a name no domain has: skipped as broken, declared by a package not installed, or a slip."""
+    if lowered in _broken:
+        return DomainError(f"domain {lowered!r} cannot be loaded: {_broken[lowered]}")
+    from .domain_search import not_installed_hint
+
+    error = UnknownNameError("domain", name, known)
+    hint = not_installed_hint(lowered)
+    if hint:
+        error.args = (f"{error.args[0]}. {hint}",)
+    return error
+
+
 def domains() -> dict[str, Domain]:
-    """Every domain, built: the live mapping of built domains (adding to it makes a domain known)."""
+    """Every domain, built: the live mapping of built domains (adding to it makes a domain known).
+
+    A domain that fails to build is skipped with a warning naming it; every other one is built."""
     for name in found():
-        load_domain(name)
+        try:
+            load_domain(name)
+        except DomainError:
+            if name not in _broken:
+                raise
+            _warn(name)
     return _loaded
+
+
+def broken_domains() -> dict[str, str]:
+    """Domains skipped because they failed to import or build: name -> why (every domain is built to know)."""
+    domains()
+    return dict(_broken)

@@ -34,6 +34,17 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
+def _utf8(text: str) -> str:
+    """The text, if Parquet can store it: a lone surrogate (no UTF-8 form) is a RowError, never a failed flush."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise RowError(f"holds a lone surrogate {text[error.start]!r} at character {error.start}, which no "
+                           "file can store; clean the text first (toolgym.envs.parsing.clean_text)") from None
+    return text
+
+
 _last_json: tuple[Any, str] = (None, "")  # the last large dict made JSON text, and its text
 
 
@@ -47,6 +58,7 @@ def _json_text(value: Any) -> str:
         text = _JSON_TEXT.encode(value)
     except (TypeError, ValueError) as error:
         raise RowError(f"holds a value that is not JSON: {error}") from None
+    text = _utf8(text)
     if isinstance(value, dict) and len(text) > 512:
         _last_json = (value, text)
     return text
@@ -96,9 +108,12 @@ def _compile_scalar(node: Scalar) -> Encoder:
 
     def encode(value: Any) -> Any:
         if value.__class__ is fast and (allowed is None or value in allowed):
+            if fast is str:
+                return _utf8(value)
             if fast is not int or low <= value <= high:
                 return value
-        return _slow_scalar(node, value)
+        value = _slow_scalar(node, value)
+        return _utf8(value) if isinstance(value, str) else value
 
     return encode
 

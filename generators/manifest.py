@@ -1,14 +1,17 @@
 """The manifest of a dataset directory, and the file operations that keep it true after a crash.
 
 `manifest.jsonl` is the only record of what is published: one JSON line per flush naming the
-shards it published and the task ids it finished. Shards are renamed into place before their
-line is appended and fsynced, so after a kill at any point a shard either is named by a complete
-line or is an orphan that resume deletes; a torn last line counts as never written.
+shards it published (with the row ids each holds and its sha256) and the task ids it finished,
+sealed by a checksum over them. Shards are renamed into place before their line is appended and
+fsynced, so after a kill at any point a shard either is named by a complete line or is an orphan
+that resume deletes; a torn last line counts as never written. A line that no longer matches its
+shards (edited, a shard replaced, a row id in two flushes) is found by `disagreements`.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -81,6 +84,63 @@ def check_flush(path: Path, record: dict[str, Any]) -> None:
             f"{path}: flush record seq={record.get('seq')!r} is damaged: {problem}. Restore the file from a "
             "backup or start a new output directory; nothing was deleted"
         )
+
+
+def checksum(record: dict[str, Any]) -> str:
+    """The seal of a flush record: sha256 over its tasks, failed tasks and shards (path, rows, sha256, row ids)."""
+    sealed = {
+        "tasks": record.get("tasks"),
+        "failed": [f.get("task_id") for f in record.get("failures", ()) if isinstance(f, dict)],
+        "shards": [[s.get("path"), s.get("rows"), s.get("sha256"), s.get("ids")] for s in record.get("shards", ())],
+    }
+    return hashlib.sha256(json.dumps(sealed, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+
+
+def shard_ids(out_dir: Path, shard: dict[str, Any]) -> list[str]:
+    """The row ids a shard holds: as recorded, or (a record written before ids were recorded) read from the file."""
+    ids = shard.get("ids")
+    if isinstance(ids, list):
+        return ids
+    import pyarrow.parquet as pq
+
+    return [str(i) for i in pq.read_table(out_dir / shard["path"], columns=["id"]).column("id").to_pylist()]
+
+
+def disagreements(out_dir: Path, flushes: list[dict[str, Any]]) -> dict[Any, str]:
+    """seq -> why, for every flush whose record no longer matches its shards.
+
+    A record disagrees when its checksum does not match its content (the line was edited), a shard's
+    bytes differ from the sha256 recorded, the row ids recorded are not as many as its rows, or a
+    row id it holds is also held by another flush (both are named: resuming either would duplicate).
+    """
+    found: dict[Any, str] = {}
+    owner: dict[tuple[str, str], Any] = {}  # (split, row id) -> seq of the flush that first holds it
+    for record in flushes:
+        seq = record.get("seq")
+        sealed = record.get("checksum")
+        if sealed is not None and sealed != checksum(record):
+            found[seq] = (f"flush seq={seq} in {MANIFEST} does not match its checksum: its task list, failures or "
+                          "shard list was edited after it was written")
+            continue
+        damaged = damaged_shards(out_dir, record)
+        if damaged:
+            found[seq] = f"shard {damaged[0]} does not match the checksum recorded when it was published"
+            continue
+        for shard in record["shards"]:
+            ids = shard_ids(out_dir, shard)
+            if shard.get("rows") is not None and len(ids) != shard["rows"]:
+                found[seq] = f"flush seq={seq} records {len(ids)} row ids for the {shard['rows']} rows of {shard['path']}"
+                break
+            for row_id in ids:
+                key = (shard["split"], row_id)
+                if key in owner:
+                    first = owner[key]
+                    why = f"{shard['split']} row id {row_id!r} is in flush seq={first} and again in flush seq={seq}"
+                    found.setdefault(first, why)
+                    found[seq] = why
+                else:
+                    owner[key] = seq
+    return found
 
 
 def intent_paths(record: dict[str, Any]) -> list[str]:

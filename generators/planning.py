@@ -7,7 +7,7 @@ from contextlib import closing
 from dataclasses import dataclass
 
 from toolgym.config import JobConfig
-from toolgym.envs.registry import list_domains, load_domain
+from toolgym.envs.registry import domains, list_domains, load_domain
 from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
 from toolgym.errors import ConfigError
 
@@ -31,7 +31,8 @@ def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
 
 
 def selected_domains(config: JobConfig) -> list[str]:
-    names = list_domains() if config.domains == "all" else list(config.domains)
+    """The job's domains; with `all`, every domain that builds (a broken one is skipped with a warning)."""
+    names = sorted(domains()) if config.domains == "all" else list(config.domains)
     known = list_domains()
     for name in names:
         load_domain(name)  # raises, naming the known domains, for a wrong name

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.config import JobConfig, RewriteConfig
+from toolgym.envs.parsing import clean_text
 from toolgym.envs.task import Task
 from toolgym.verifiers.regrade import verify
 
@@ -108,7 +109,7 @@ def read_texts(content: Any, count: int) -> list[str] | None:
         return None
     if not all(isinstance(t, str) and t.strip() for t in texts):
         return None
-    return [t.strip() for t in texts]
+    return [clean_text(t.strip())[0] for t in texts]  # decoded JSON may hold lone surrogates
 
 
 def drop_reason(verification: dict[str, Any]) -> str:

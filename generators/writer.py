@@ -52,6 +52,7 @@ class _Shard(TypedDict):
     rows: int
     sha256: str  # of the file's bytes: resume detects a damaged shard
     bytes: int
+    ids: list[str]  # the row ids it holds, in order: resume knows every published id without reading shards
 
 
 class DatasetWriter:
@@ -132,17 +133,17 @@ class DatasetWriter:
                 f"{self.out_dir}: {len(missing)} published shard(s) are gone, e.g. {missing[0]}; "
                 "restore them or start a new output directory"
             )
-        corrupt = [r for r in flushes if manifest.damaged_shards(self.out_dir, r)]
-        if corrupt and not self.repair:
-            bad = manifest.damaged_shards(self.out_dir, corrupt[0])
+        disagree = manifest.disagreements(self.out_dir, flushes)
+        if disagree and not self.repair:
             raise ManifestError(
-                f"{self.out_dir}: shard {bad[0]} does not match the checksum recorded when it was published "
-                f"({len(corrupt)} flush(es) affected); restore it, or resume with repair (toolgym generate ... --repair) "
-                "to drop those flushes' shards and run their tasks again"
+                f"{self.out_dir}: {next(iter(disagree.values()))} ({len(disagree)} flush(es) no longer match their "
+                "shards); restore the manifest and shards from a backup, or resume with repair "
+                "(toolgym generate ... --repair) to drop those flushes' shards and run their tasks again"
             )
+        corrupt = [r for r in flushes if r.get("seq") in disagree]
         for record in corrupt:  # repair: forget the flush (its tasks run again), then delete its shards
             manifest.append(path, {"type": "drop", "seq": record["seq"], "time": _now(),
-                                   "shards": [s["path"] for s in record["shards"]], "reason": "checksum mismatch"})
+                                   "shards": [s["path"] for s in record["shards"]], "reason": disagree[record["seq"]]})
             for shard in record["shards"]:
                 on_disk.pop(shard["path"], None)
                 (self.out_dir / shard["path"]).unlink(missing_ok=True)
@@ -153,6 +154,7 @@ class DatasetWriter:
         self._finished: set[str] = set()
         self._failed: dict[str, dict[str, Any]] = {}  # task id -> its last failure, while it may be retried
         self._attempts: dict[str, int] = {}
+        self._published_ids: dict[str, set[str]] = {}  # split -> row ids in its shards: none is ever written twice
         self._shards: dict[str, int] = {}
         self._next_index: dict[str, int] = {}
         for record in flushes:
@@ -218,6 +220,7 @@ class DatasetWriter:
         self.stats.merge(record.get("stats", {}))
         for shard in record["shards"]:
             self._count_shard(shard["split"], shard["path"])
+            self._published_ids.setdefault(shard["split"], set()).update(manifest.shard_ids(self.out_dir, shard))
 
     def _next_index_from(self, rel: str) -> None:
         split, name = rel.split("/", 1)
@@ -276,10 +279,12 @@ class DatasetWriter:
             if split_rows:
                 encoded[split] = [encode_row(split, row) for row in split_rows]
                 _check_ownership(task_id, split, split_rows)
+                self._check_new_ids(task_id, split, split_rows)
         if failure is not None:
             failure = {**_check_failure(task_id, failure), "retryable": not encoded}
         # all checked: buffer
         for split, split_encoded in encoded.items():
+            self._pending_ids.setdefault(split, {}).update(dict.fromkeys(row["id"] for row in split_encoded))
             waiting = self._unconverted.setdefault(split, [])
             waiting.extend(split_encoded)
             self._buffered_rows[split] = self._buffered_rows.get(split, 0) + len(split_encoded)
@@ -344,11 +349,13 @@ class DatasetWriter:
             self._writing = self.out_dir / rel
             count, digest, size = write_shard(self.out_dir / rel, split, self._buffers[split], self.compression)
             self._next_index[split] = self._next_index.get(split, 0) + 1
-            shards.append({"split": split, "path": rel, "rows": count, "sha256": digest, "bytes": size})
+            shards.append({"split": split, "path": rel, "rows": count, "sha256": digest, "bytes": size,
+                           "ids": list(self._pending_ids[split])})
         for shard in shards:
             manifest.fsync_dir(self.out_dir / shard["split"])
         record = {"type": "flush", "seq": self._seq, "time": _now(), "shards": shards, "tasks": self._pending,
                   "failures": self._failures, "stats": self._delta.data}  # fmt: skip
+        record["checksum"] = manifest.checksum(record)
         self._writing = self.out_dir / MANIFEST
         manifest.append(self.out_dir / MANIFEST, record)
         # committed
@@ -405,6 +412,16 @@ class DatasetWriter:
                 f"a flush to {self.out_dir} failed part-way; open a new DatasetWriter (resume) to clean up and go on"
             )
 
+    def _check_new_ids(self, task_id: str, split: str, rows: list[dict[str, Any]]) -> None:
+        """No row id is written twice: not one already published, nor one waiting in this flush."""
+        published = self._published_ids.get(split, ())
+        waiting = self._pending_ids.get(split, {})
+        for row in rows:
+            if row["id"] in published or row["id"] in waiting:
+                where = "is already published" if row["id"] in published else "is already waiting to be written"
+                raise RowError(f"{split} row id {row['id']!r} of task {task_id!r} {where} in {self.out_dir}; "
+                               "a dataset never holds a row id twice")
+
     def _convert(self, split: str) -> None:
         waiting = self._unconverted.pop(split, None)
         if waiting:
@@ -419,6 +436,7 @@ class DatasetWriter:
         self._buffered_bytes = 0
         self._pending: list[str] = []
         self._pending_set: set[str] = set()
+        self._pending_ids: dict[str, dict[str, None]] = {}  # split -> ids of the buffered rows, in order
         self._failures: list[dict[str, Any]] = []
         self._delta = RunStats()
         self._oldest = None

@@ -13,6 +13,13 @@ def toy_domain():
     return DOMAIN
 
 
+def rescan_domains(monkeypatch) -> None:
+    """Find domains again, as a new process would; the registry's state is restored after the test."""
+    monkeypatch.setattr(registry, "_found", None)
+    monkeypatch.setattr(registry, "_broken", {})
+    monkeypatch.setattr(registry, "_warned", set())
+
+
 def builtin_domains() -> list[str]:
     return [name for name in toolgym.list_domains() if name != "toy"]
 

@@ -2,7 +2,9 @@
 
 `hostile_action(rng, tools)` draws one: the action space's own random messages, plus shapes
 no well-behaved client sends (deep JSON, huge integers, lone surrogates, non-dict calls,
-`function` not a dict, arithmetic that divides by zero, long replies).
+`function` not a dict, arithmetic that divides by zero, long replies). `long_reply(shape, size)`
+repeats one of `REPLY_SHAPES` (what fact and claim extractors read: dashes, digits, ids, money,
+dates, dots, colons, hyphenated words, mixed scripts) to any length.
 """
 
 from __future__ import annotations
@@ -16,6 +18,38 @@ _WEIRD_VALUES: list[Any] = [
     "0**-1", "1/0", "9**9**9", "(" * 60 + "1" + ")" * 60, "%s%n", "' OR 1=1 --", "\x00", "é" * 50,
     [], {}, [[[[[]]]]], {"a": {"b": {"c": {}}}}, ["\ud83d"], b"bytes", object(), 3 + 4j,
 ]
+
+
+# Each shape is a unit repeated (a string) or a counter rendered (a function of the count): the
+# repeats hit backtracking, the counted ones hit the per-fact work of thousands of distinct facts.
+REPLY_SHAPES: dict[str, Any] = {
+    "dashes": "a-", "digit dashes": "1-", "bare dashes": "-", "digits": "1", "spaced digits": "1 ",
+    "ids": "W1234567, ", "dashed ids": "ORD-12-AB-", "hashes": "#1", "money": "$1,234.56 ", "money commas": "$1,",
+    "number commas": "1,", "iso dates": "2026-03-04 ", "date dashes": "2026-", "month dates": "March 4, ",
+    "day of month": "4th of ", "dots": "a.", "digit dots": "1.", "colons": "1:", "times": "12:30 ",
+    "am pm": "1 a", "word colons": "a:", "hyphenated words": "well-known ", "one hyphenated word": "state-of-the-art-",
+    "mixed scripts": "é1ж2-", "arabic digits": "١٢٣-", "cjk": "日本1-", "combining marks": "a\u0301-",
+    "card endings": "ending in ", "card brands": "Visa card ", "phones": "(555) 555-", "emails": "a@b.",
+    "units": "1 GB ", "confirm": "Could you confirm ", "json": '{"a": ', "slashes": "1/",
+    "claims": "I have cancelled, refunded and booked ",
+    "distinct ids": lambda i: f"W{i} ", "distinct money": lambda i: f"${i}.{i % 100:02d} ",
+    "distinct times": lambda i: f"{i % 12 + 1}:{i % 60:02d} pm ", "distinct dates": lambda i: f"2026-{i % 12 + 1:02d}-{i % 28 + 1:02d} ",
+    "distinct phones": lambda i: f"({i % 900 + 100}) {i % 1000:03d}-{i % 10000:04d} ", "distinct units": lambda i: f"{i} GB ",
+    "distinct hyphenated": lambda i: f"x{i}-y ",
+}
+
+
+def long_reply(shape: str, size: int, opening: str = "Done. Ref 1 ") -> str:
+    """`size` characters of one shape after an opening that states a fact (so every extractor runs)."""
+    unit = REPLY_SHAPES[shape]
+    if isinstance(unit, str):
+        return (opening + unit * (size // len(unit) + 1))[:size]
+    parts, length, count = [opening], len(opening), 0
+    while length < size:
+        parts.append(unit(count))
+        length += len(parts[-1])
+        count += 1
+    return "".join(parts)[:size]
 
 
 def _deep(depth: int, kind: str = "list") -> str:
@@ -76,4 +110,5 @@ def hostile_action(rng: random.Random, tools: list[dict[str, Any]], space: Any =
     if draw < 0.9:
         return _weird(rng)  # neither a dict nor text
     return rng.choice(["Can you confirm " + "a" * 2000 + "?", "(yes/no)" * 100, "please provide " * 100,
-                       "\ud800 go ahead?", "x" * rng.randrange(1, 2000)])
+                       "\ud800 go ahead?", "x" * rng.randrange(1, 2000),
+                       long_reply(rng.choice(list(REPLY_SHAPES)), rng.randrange(1, 4000))])

@@ -139,3 +139,88 @@ def test_a_damaged_flush_record_is_named(clean, tmp_path):
     manifest.write_text("\n".join(lines) + "\n")
     with pytest.raises(ManifestError, match="flush record seq=0 is damaged: its 'tasks'"):
         run_job(toy_config(out), progress=False)
+
+
+def _edit_first_flush(out: Path, edit) -> dict:
+    """Apply `edit` to the first flush record that published sft rows; returns the record as edited."""
+    manifest = out / "manifest.jsonl"
+    lines = manifest.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"type":"flush"' in line and '"sft/' in line)
+    record = json.loads(lines[index])
+    edit(record)
+    lines[index] = json.dumps(record, separators=(",", ":"))
+    manifest.write_text("\n".join(lines) + "\n")
+    return record
+
+
+def _duplicates(out: Path) -> dict[str, int]:
+    return {split: len(ids) - len(set(ids)) for split, ids in _ids(out).items()}
+
+
+def _drop_an_sft_task(out: Path):
+    sft_tasks = {r["task_id"] for r in _rows(out, "sft")}
+
+    def edit(record):
+        record["tasks"].remove(next(t for t in record["tasks"] if t in sft_tasks))
+
+    return edit
+
+
+def test_an_edited_flush_record_is_refused_and_repair_redoes_its_tasks(clean, tmp_path):
+    out = tmp_path / "run"
+    run_job(toy_config(out), progress=False)
+    _edit_first_flush(out, _drop_an_sft_task(out))  # resume would run that task again and write its rows twice
+    before = _files(out)
+    with pytest.raises(ManifestError, match="does not match its checksum: its task list.*--repair"):
+        run_job(toy_config(out), progress=False)
+    assert _files(out) == before
+    result = run_job(toy_config(out), progress=False, repair=True)
+    assert result["ok"] and result["stats"]["tasks_run"] > 0
+    assert _ids(out) == _ids(clean) and not any(_duplicates(out).values())
+
+
+def test_a_row_id_already_published_is_never_written_again(clean, tmp_path):
+    from toolgym.generators import manifest
+
+    out = tmp_path / "run"
+    run_job(toy_config(out), progress=False)
+
+    def forge(record):  # drop a task and seal the edit: the checksum cannot tell
+        _drop_an_sft_task(out)(record)
+        if "checksum" in record:
+            record["checksum"] = manifest.checksum(record)
+
+    _edit_first_flush(out, forge)
+    run_job(toy_config(out), progress=False)  # the task runs again; its rows are refused, not written twice
+    assert not any(_duplicates(out).values()), _duplicates(out)
+    assert _ids(out) == _ids(clean)
+    errors = [f["error"] for f in json_lines(out / "failures.jsonl")]
+    assert any("is already published" in e and "never holds a row id twice" in e for e in errors), errors
+
+
+def test_a_row_id_in_two_flushes_is_found_even_without_checksums(clean, tmp_path):
+    out = tmp_path / "run"
+    run_job(toy_config(out), progress=False)
+    manifest_path = out / "manifest.jsonl"
+    records = [json.loads(line) for line in manifest_path.read_text().splitlines()]
+    flushes = [r for r in records if r["type"] == "flush" and any(s["split"] == "sft" for s in r["shards"])]
+    first, second = flushes[0], flushes[1]
+    # an older manifest (no ids, no checksum) whose second sft shard was replaced by a copy of the first
+    shard = {s["split"]: s for s in first["shards"]}["sft"]
+    victim = {s["split"]: s for s in second["shards"]}["sft"]
+    (out / victim["path"]).write_bytes((out / shard["path"]).read_bytes())
+    for record in records:
+        record.pop("checksum", None)
+        for item in record.get("shards", ()):
+            if isinstance(item, dict):
+                item.pop("ids", None)
+                item.pop("sha256", None)
+    manifest_path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(ManifestError, match=f"sft row id .* is in flush seq={first['seq']} and again in flush seq={second['seq']}"):
+        run_job(toy_config(out), progress=False)
+    run_job(toy_config(out), progress=False, repair=True)
+    assert _ids(out) == _ids(clean)
+
+
+def json_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -6,8 +6,8 @@ import tomllib
 
 import pytest
 
+from tests.conftest import rescan_domains
 from toolgym.cli import main
-from toolgym.envs import registry
 from toolgym.scaffold import ScaffoldError, domain_files, scaffold
 
 
@@ -21,7 +21,7 @@ def _install(tmp_path, monkeypatch, package_dir):
     (dist / "entry_points.txt").write_text("[toolgym.domains]\n" + "\n".join(lines) + "\n")
     monkeypatch.syspath_prepend(str(package_dir))
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_found", None)  # scan again, as a new process would
+    rescan_domains(monkeypatch)
 
 
 def test_a_scaffolded_package_passes_toolgym_check(tmp_path, monkeypatch, capsys):

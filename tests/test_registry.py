@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import toolgym
+from tests.conftest import rescan_domains
 from toolgym.envs import registry
 from toolgym.errors import DomainError, UnknownNameError
 
@@ -21,7 +22,7 @@ def test_an_installed_package_adds_a_domain_through_its_entry_point(tmp_path, mo
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toydomain\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[toolgym.domains]\ntoy = tests.toy:DOMAIN\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_found", None)  # scan again, as a new process would (restored after)
+    rescan_domains(monkeypatch)
     assert "toy" in toolgym.list_domains()
     assert toolgym.make("toolgym/Toy-v0", world_size="small").domain.name == "toy"
 
@@ -66,7 +67,7 @@ def test_a_domain_is_built_on_first_use_and_must_be_what_its_package_declares(tm
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: shiftdomain\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[toolgym.domains]\ntoy = shiftdomain\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_found", None)
+    rescan_domains(monkeypatch)
     monkeypatch.setattr(registry, "_loaded", {})
     assert "toolgym/Toy-v3" in [entry.env_id for entry in registry.found().values()]
     with pytest.raises(DomainError, match=r"declares 'toy' version 3, but its domain.py builds 'toy' version 0"):

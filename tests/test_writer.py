@@ -221,6 +221,10 @@ BAD_ROWS = [
     (lambda r: r["messages"][2]["tool_calls"][0]["function"].update(arguments={"when": object()}), "function.arguments: holds a value that is not JSON"),
     (lambda r: r.update(schema_version="0"), f"schema_version: is '0'; allowed: {SCHEMA_VERSION}"),
     (lambda r: r.update(task_id="other"), "belongs to task 'other'"),
+    # a lone surrogate would pass every check and fail the flush of every task buffered with it
+    (lambda r: r["messages"][1].update(content="hi \ud800"), "messages[1].content: holds a lone surrogate '\\ud800'"),
+    (lambda r: r["messages"][2]["tool_calls"][0]["function"].update(arguments={"city": "\udfff"}),
+     "function.arguments: holds a lone surrogate"),
 ]
 
 
@@ -523,3 +527,23 @@ def test_real_toy_rollouts_and_parsed_model_text_round_trip(tmp_path, toy_domain
     for number, (_, messages, _, _) in enumerate(rows):
         found = [r for rs in read.values() for r in rs if r["seeds"]["sample"] == number]
         assert found[0]["messages"] == json.loads(json.dumps(messages))  # as written (tuples would become lists)
+
+
+def test_a_row_id_is_never_written_twice_and_each_flush_records_and_seals_its_ids(tmp_path):
+    out = tmp_path / "run"
+    calls = [[("search_hotels", {"city": "Paris"})]]
+    with DatasetWriter(out, config=CONFIG) as writer:
+        writer.add("a", {"sft": [chat_row("a", 0, calls)]})
+        twin = {**chat_row("b", 0, calls), "id": "a-0"}  # another task's row under a taken id
+        with pytest.raises(RowError, match="sft row id 'a-0' of task 'b' is already waiting to be written"):
+            writer.add("b", {"sft": [twin]})
+        writer.flush()
+        with pytest.raises(RowError, match="sft row id 'a-0' of task 'b' is already published"):
+            writer.add("b", {"sft": [twin]})
+        writer.add("b", {"sft": [chat_row("b", 0, calls)]})  # nothing was half-added
+    flushes = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines() if '"type":"flush"' in line]
+    assert [s["ids"] for r in flushes for s in r["shards"]] == [["a-0"], ["b-0"]]
+    assert all(r["checksum"] == manifest.checksum(r) for r in flushes)
+    with DatasetWriter(out, config=CONFIG) as reopened:  # the ids come back on resume
+        with pytest.raises(RowError, match="'b-0' of task 'c' is already published"):
+            reopened.add("c", {"sft": [{**chat_row("c", 0, calls), "id": "b-0"}]})

@@ -84,11 +84,24 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _new_domain(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from toolgym.envs.domain_search import install_command
     from toolgym.scaffold import scaffold
 
+    if args.install and not args.package:
+        raise ToolgymError("--install installs a package: give --package DIR too (a domain in domains/ needs no install)")
     written = scaffold(args.name, package_dir=Path(args.package) if args.package else None)
     print(f"wrote {written}")
-    print(f"next: toolgym check {args.name}")
+    if args.package and args.install:
+        command = [sys.executable, "-m", "pip", "install", "-e", str(written)]
+        print(f"installing: {' '.join(command)}", flush=True)
+        if subprocess.run(command).returncode != 0:
+            raise ToolgymError(f"installing {written} failed (see pip's output above); fix it, then run "
+                               f"`{install_command(written)}` and `toolgym check {args.name}`")
+    elif args.package:  # an entry point is found only once the package is installed
+        print(f"next: {install_command(written)}")
+    print(f"{'then' if args.package and not args.install else 'next'}: toolgym check {args.name}")
     return 0
 
 
@@ -158,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     new_domain = commands.add_parser("new-domain", help="write a working domain to start from (domains/NAME)")
     new_domain.add_argument("name", help="the domain's name: a Python identifier, such as library")
     new_domain.add_argument("--package", metavar="DIR", help="write an installable package in DIR instead")
+    new_domain.add_argument("--install", action="store_true",
+                            help="with --package: install it into this Python (pip install -e DIR)")
     new_domain.set_defaults(run=_new_domain)
     return parser
 

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -21,6 +20,7 @@ from pydantic import (
 
 from toolgym.envs.task import ALL_KINDS
 from toolgym.errors import ConfigError
+from toolgym.yaml_input import check_size, load_yaml
 
 
 def _known_kinds(kinds: list[str] | None) -> list[str] | None:
@@ -30,6 +30,15 @@ def _known_kinds(kinds: list[str] | None) -> list[str] | None:
 
 
 KnownKinds = Annotated[list[str] | None, AfterValidator(_known_kinds)]
+# Bounds far past any real job, so a slip of the keyboard (99999999999999999999999 tasks) is an
+# error naming the key rather than a job that starts and never ends; seeds fit the rows' int64.
+MAX_TASKS = 10_000_000  # tasks per domain (and per kind), rows per shard
+MAX_SAMPLES = 1_000
+MAX_TURNS = 1_000
+MAX_IN_FLIGHT = 100_000
+MAX_WORKERS = 10_000
+MAX_RETRIES = 1_000
+Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
 class _Strict(BaseModel):
@@ -42,9 +51,9 @@ class EndpointConfig(_Strict):
     base_url: str | None = Field(default=None, description="default: $OPENAI_BASE_URL")
     model: str = "default"
     api_key: SecretStr | None = Field(default=None, description="default: $OPENAI_API_KEY; never written anywhere")
-    concurrency: int = Field(default=64, ge=1, description="requests in flight to this endpoint")
-    timeout: float = Field(default=60.0, gt=0, description="seconds per request")
-    max_retries: int = Field(default=5, ge=0)
+    concurrency: int = Field(default=64, ge=1, le=MAX_IN_FLIGHT, description="requests in flight to this endpoint")
+    timeout: float = Field(default=60.0, gt=0, le=86_400, description="seconds per request")
+    max_retries: int = Field(default=5, ge=0, le=MAX_RETRIES)
     sampling: dict[str, Any] = Field(default_factory=dict, description="temperature, top_p, max_tokens, seed, ...")
     send_task: bool = Field(default=False, description="send the Task JSON in a `toolgym_task` body field (serve-policy only)")
     task_id_via: Literal["header", "metadata", "none"] = Field(
@@ -70,7 +79,7 @@ class TeacherConfig(EndpointConfig):
 
 class UserConfig(EndpointConfig):
     type: Literal["scripted", "llm"] = "scripted"
-    max_turns: int = Field(default=20, ge=1, description="llm: user turns before it must stop")
+    max_turns: int = Field(default=20, ge=1, le=MAX_TURNS, description="llm: user turns before it must stop")
     device_tools: bool = Field(default=True, description="llm: offer the user-side tools (a phone) and run its calls")
 
 
@@ -107,21 +116,21 @@ class RewriteConfig(EndpointConfig):
 
 class ExecutorConfig(_Strict):
     type: Literal["local", "ray"] = "local"
-    concurrency: int = Field(default=32, ge=1, description="episodes in flight per process")
-    workers: int = Field(default=2, ge=1, description="ray: rollout actors")
+    concurrency: int = Field(default=32, ge=1, le=MAX_IN_FLIGHT, description="episodes in flight per process")
+    workers: int = Field(default=2, ge=1, le=MAX_WORKERS, description="ray: rollout actors")
     address: str | None = Field(
         default=None, description="ray: cluster address (ray://host:10001 or host:6379); default starts Ray on this machine"
     )
     runtime_env: dict[str, Any] | None = Field(
         default=None, description="ray: the workers' runtime environment (pip, working_dir, env_vars), as ray.init takes it"
     )
-    batch_size: int = Field(default=32, ge=1, description="ray: tasks per actor call")
-    max_restarts: int = Field(default=3, ge=0, description="ray: restarts of a dead actor")
-    max_task_retries: int = Field(default=2, ge=0, description="ray: retries of a batch whose actor died")
+    batch_size: int = Field(default=32, ge=1, le=MAX_IN_FLIGHT, description="ray: tasks per actor call")
+    max_restarts: int = Field(default=3, ge=0, le=MAX_RETRIES, description="ray: restarts of a dead actor")
+    max_task_retries: int = Field(default=2, ge=0, le=MAX_RETRIES, description="ray: retries of a batch whose actor died")
 
 
 class MixConfig(_Strict):
-    tasks_per_domain: int = Field(default=100, ge=0)
+    tasks_per_domain: int = Field(default=100, ge=0, le=MAX_TASKS)
     no_tool_share: float = Field(default=0.25, ge=0.0, le=1.0, description="share of no_tool tasks per domain")
     kinds: dict[str, int] | None = Field(default=None, description="explicit tasks per kind per domain (overrides the two above)")
 
@@ -130,21 +139,21 @@ class MixConfig(_Strict):
     def _known_kinds(cls, kinds: dict[str, int] | None) -> dict[str, int] | None:
         for kind, count in (kinds or {}).items():
             _check_kind(kind)
-            if count < 0:
-                raise ValueError(f"count for kind {kind!r} must be >= 0, got {count}")
+            if not 0 <= count <= MAX_TASKS:
+                raise ValueError(f"count for kind {kind!r} must be between 0 and {MAX_TASKS:,}, got {count}")
         return kinds
 
 
 class CachesConfig(_Strict):
     """Sizes of the per-process caches: memory stays flat however many episodes run."""
 
-    world_templates: int = Field(default=16, ge=1, description="built worlds (SQLite images) kept per process")
-    env_tasks: int = Field(default=1024, ge=1, description="tasks an env remembers by id (drawn by seed or passed)")
+    world_templates: int = Field(default=16, ge=1, le=100_000, description="built worlds (SQLite images) kept per process")
+    env_tasks: int = Field(default=1024, ge=1, le=MAX_TASKS, description="tasks an env remembers by id (drawn by seed or passed)")
 
 
 class WorldConfig(_Strict):
-    seed: int = 0
-    seeds: list[int] | None = Field(
+    seed: Seed = 0
+    seeds: list[Seed] | None = Field(
         default=None, description="several worlds: each kind's tasks are spread evenly across these seeds (overrides seed)"
     )
     size: str = "default"
@@ -165,7 +174,7 @@ class WorldConfig(_Strict):
 
 class OutputConfig(_Strict):
     dir: str | None = Field(default=None, description="default: datasets_out/<run_name>")
-    shard_rows: int = Field(default=2000, ge=1)
+    shard_rows: int = Field(default=2000, ge=1, le=MAX_TASKS)
     keep_rejected: bool = Field(default=False, description="write failed rollouts to a 'rejected' split")
     dedup: bool = Field(default=True, description="drop tasks whose user turns and gold calls repeat an earlier task")
 
@@ -182,7 +191,7 @@ class SFTSelectionConfig(_Strict):
 
 class FailuresConfig(_Strict):
     retry: bool = Field(default=True, description="run tasks that failed (no rows written) again when the job resumes")
-    max_attempts: int = Field(default=3, ge=1, description="attempts of a task, over all runs, before its failure is final")
+    max_attempts: int = Field(default=3, ge=1, le=MAX_RETRIES, description="attempts of a task, over all runs, before its failure is final")
     max_rate: float = Field(default=0.05, ge=0.0, le=1.0,
                             description="share of planned tasks that may end failed before the job exits non-zero")
 
@@ -205,16 +214,16 @@ class RLTasksConfig(_Strict):
 
 class JobConfig(_Strict):
     run_name: str = "run"
-    seed: int = 0
+    seed: Seed = 0
     domains: list[str] | Literal["all"] = "all"
     world: WorldConfig = Field(default_factory=WorldConfig)
     mix: MixConfig = Field(default_factory=MixConfig)
     teachers: list[TeacherConfig] = Field(default_factory=lambda: [TeacherConfig()])
     user: UserConfig = Field(default_factory=UserConfig)
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
-    samples_per_task: int = Field(default=1, ge=1)
+    samples_per_task: int = Field(default=1, ge=1, le=MAX_SAMPLES)
     keep: Literal["all_distinct", "best"] = Field(default="all_distinct", description="which passing samples of a task to keep")
-    max_turns: int = Field(default=30, ge=1, description="assistant turns before an episode is truncated")
+    max_turns: int = Field(default=30, ge=1, le=MAX_TURNS, description="assistant turns before an episode is truncated")
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
     selection: SFTSelectionConfig = Field(default_factory=SFTSelectionConfig)
@@ -289,17 +298,23 @@ def describe_validation_error(exc: ValidationError, source: str) -> str:
             hint = f" did you mean {close[0]!r}?" if close else ""
             lines.append(f"  - unknown key {key!r}.{hint} Allowed here: {', '.join(allowed)}")
         else:
-            value = error.get("input")
-            shown = "***" if "api_key" in key else repr(value)[:80]
+            from toolgym.generators.redaction import MASK, is_secret_name, mask_value
+
+            secret = any(is_secret_name(part) for part in loc)
+            shown = MASK if secret else _shorten(repr(mask_value(error.get("input"))))
             lines.append(f"  - {key} = {shown}: {error['msg']}")
     return "\n".join(lines)
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _apply_override(data: dict[str, Any], assignment: str) -> None:
     if "=" not in assignment:
         raise ConfigError(f"--set takes key=value (such as executor.type=ray), got {assignment!r}")
     path, raw = assignment.split("=", 1)
-    value = yaml.safe_load(raw) if raw else ""
+    value = load_yaml(raw, f"the value of --set {assignment!r}") if raw else ""
     node: Any = data
     parts = path.strip().split(".")
     if parts[0] == "teacher" and "teacher" not in data and isinstance(data.get("teachers"), list):
@@ -337,15 +352,13 @@ def load_config(source: str | Path | dict[str, Any] | None = None, overrides: Se
         path = Path(source)
         if not path.exists():
             raise ConfigError(f"config file {str(path)!r} does not exist (configs/ holds quickstart.yaml, full.yaml, ...)")
-        try:
-            data = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"config file {str(path)!r} is not valid YAML: {exc}") from None
+        data = load_yaml(path.read_text(), f"config file {str(path)!r}") or {}
         name = str(path)
     if not isinstance(data, dict):
         raise ConfigError(f"config {name} must be a mapping of keys to values, got {type(data).__name__}")
     for assignment in overrides:
         _apply_override(data, assignment)
+    check_size(data, f"config {name}")  # a dict given directly, or --set values that share aliases
     try:
         return JobConfig.model_validate(data)
     except ValidationError as exc:

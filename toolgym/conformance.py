@@ -172,7 +172,31 @@ def determinism(domain: Domain, options: Options) -> Iterator[Finding]:
     ids = [t.id for t in domain.generate_tasks(30, seed=11)]
     if ids != [t.id for t in domain.generate_tasks(30, seed=11)]:
         finding.failures.append("generate_tasks with the same seed gave different tasks")
+    for size in domain.sizes:
+        finding.checked += 1
+        finding.failures += _wall_clock_dependence(domain, size)
     yield finding
+
+
+# Far enough from today that a birthday, an age, a "days ago" or an hour of the day all move.
+_ANOTHER_DAY = 400.3
+
+
+def _wall_clock_dependence(domain: Domain, size: str) -> list[str]:
+    """A world is the same whatever the date and time it is built at: its "now" is the world's clock."""
+    from datetime import UTC, datetime, timedelta
+
+    import time_machine
+
+    seed = domain.world_seed
+    today = domain.build_template(seed, size)
+    with time_machine.travel(datetime.now(UTC) + timedelta(days=_ANOTHER_DAY), tick=False):
+        later = domain.build_template(seed, size)
+    if today.state_hash == later.state_hash:
+        return []
+    return [f"world {seed} ({size}) built {_ANOTHER_DAY:g} days later holds other rows: it reads the wall clock "
+            "(datetime.now, date.today, time.time, or Faker's date_of_birth/date_between/past_date, which count "
+            "from today); derive dates from the world's clock (`clock` of the Domain) instead"]
 
 
 @check("gold")

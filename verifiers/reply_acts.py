@@ -64,8 +64,15 @@ def echoes(reply: list[str], source: list[str], size: int) -> bool:
     return not _shingles(source, size).isdisjoint(_shingles(reply, size))
 
 
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
 def fact_requests(text: str) -> list[str]:
-    """The sentences of a reply that ask the reader for information (offers of more help left out)."""
+    """The sentences of a reply that ask the reader for information (offers of more help left out).
+
+    Quoted text is someone else's words (a message to send), not the reply's own question.
+    """
+    text = _QUOTED.sub('""', text)
     return [s for s in _SENTENCE.split(text) if is_request(s) and _ASKS_FOR.search(s) and not _OFFER.search(s)]
 
 

@@ -25,15 +25,33 @@ def short_kind_lines(inspection: Inspection) -> list[str]:
     return [f"{s.domain}/{s.kind}: {s.written} of {s.asked} tasks asked for" for s in inspection.short_kinds]
 
 
+WIDE = 1_000  # columns of a report that is not going to a terminal: a file or a pipe gets whole lines
+
+
+def _names(table: Table, header: str, names: list[str]) -> None:
+    """A column of names (domain/kind, tool, class): as wide as its longest name, never cut with '…'."""
+    table.add_column(header, no_wrap=True, overflow="fold", min_width=min(max(map(len, names), default=0), 60))
+
+
+def _values(table: Table, header: str, justify: str = "right") -> None:
+    table.add_column(header, justify=justify, overflow="fold")  # type: ignore[arg-type]
+
+
+def report_console() -> Console:
+    """The terminal's console, or one wide enough that nothing is squeezed when output goes to a file."""
+    console = Console()
+    return console if console.is_terminal else Console(width=WIDE)
+
+
 def print_report(inspection: Inspection, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or report_console()
     splits = ", ".join(f"{k}: {v}" for k, v in sorted(inspection.split_rows.items())) or "none"
     console.print(f"[bold]toolgym inspect[/bold] {inspection.out_dir}  (rows read: {splits})")
 
     shape = Table(title="Rows, turns and calls per domain and kind")
-    for column in ("domain/kind", "rows", "turns/row", "calls/row", "user calls", "distinct openings",
-                   "near-dup openings", "grounded"):
-        shape.add_column(column, justify="left" if column == "domain/kind" else "right")
+    _names(shape, "domain/kind", [f"{d}/{k}" for d, k in inspection.shapes])
+    for column in ("rows", "turns/row", "calls/row", "user calls", "distinct openings", "near-dup openings", "grounded"):
+        _values(shape, column)
     for group, figures in inspection.shapes.items():
         opening = inspection.openings.get(group)
         grounded = "n/a"
@@ -48,25 +66,27 @@ def print_report(inspection: Inspection, console: Console | None = None) -> None
     console.print(shape)
 
     tools = Table(title="Tools used against tools offered")
-    for column in ("domain", "used", "offered", "never called"):
-        tools.add_column(column)
+    _names(tools, "domain", list(inspection.tools))
+    _values(tools, "used")
+    _values(tools, "offered")
+    _values(tools, "never called", "left")
     for domain, (used, unused) in inspection.tools.items():
         tools.add_row(domain, str(len(used)), str(len(used) + len(unused)), ", ".join(unused) or "-")
     console.print(tools)
 
     sentences = inspection.sentences
     top = Table(title=f"Top {len(sentences.top)} assistant sentences: {_pct(sentences.top_share)} of {sentences.total}")
-    top.add_column("count", justify="right")
-    top.add_column("share", justify="right")
-    top.add_column("sentence")
+    _values(top, "count")
+    _values(top, "share")
+    _values(top, "sentence", "left")
     for text, count in sentences.top:
         top.add_row(str(count), _pct(count, sentences.total), escape(text))
     console.print(top)
 
     grammar = Table(title="Grammar findings (turns)")
-    grammar.add_column("class")
-    grammar.add_column("turns", justify="right")
-    grammar.add_column("example")
+    _names(grammar, "class", list(inspection.grammar))
+    _values(grammar, "turns")
+    _values(grammar, "example", "left")
     for name, tally in inspection.grammar.items():
         grammar.add_row(name, str(tally.turns), escape(tally.examples[0]) if tally.examples else "")
     console.print(grammar)

@@ -87,3 +87,24 @@ def test_grounding_rate_uses_the_engine_check_when_present(toy_dataset, monkeypa
     assert inspection.grounding[("toy", "single")] == (12, 12)
     assert inspection.grounding[("toy", "no_tool/irrelevant")] == (0, 6)
     assert inspection.ungrounded_examples and "an unseen fact" in inspection.ungrounded_examples[0]
+
+
+def test_inspect_tables_never_cut_names(toy_dataset, capsys):
+    import io
+
+    from rich.console import Console
+
+    from toolgym.generators.inspection.report import print_report
+
+    inspection = inspect_dir(toy_dataset)
+    long_name = ("clinic_appointments", "no_tool/policy_refusal")
+    inspection.shapes[long_name] = next(iter(inspection.shapes.values()))
+    narrow = Console(file=io.StringIO(), width=80)  # a terminal of 80 columns: names stay whole
+    print_report(inspection, narrow)
+    assert "clinic_appointments/no_tool/policy_refusal" in narrow.file.getvalue()
+    assert "…" not in narrow.file.getvalue()
+    print_report(inspection)  # not a terminal (a file, a pipe): whole lines, nothing squeezed
+    printed = capsys.readouterr().out
+    assert "clinic_appointments/no_tool/policy_refusal" in printed and "…" not in printed
+    row = next(line for line in printed.splitlines() if "clinic_appointments/no_tool/policy_refusal" in line)
+    assert row.count("│") >= 9, row  # the whole row on one line: every column of the shape table
