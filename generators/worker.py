@@ -71,7 +71,10 @@ class TaskWorker:
             return outcome, None
         outcome.update(task_id=task.id, lesson=task.lesson_key())
         if self.roles.reuse_gold and domain.enforce_ground_truth:  # proven just now: held until its episode is made
-            self._gold[task.id] = gold_chat(domain, task)
+            try:
+                self._gold[task.id] = gold_chat(domain, task)
+            except Exception:  # noqa: BLE001 - not held: the episode plays it and records the error as the task's
+                pass
         return outcome, task
 
     def _world(self, stream: Stream) -> World:
