@@ -4,8 +4,9 @@ The driver sends draws (three integers each: stream, index, attempt) and gets ba
 (rows and counts), so everything a task costs is spent on the workers and adding workers adds
 throughput; the driver only puts outcomes in plan order and writes (resolver.py, job.py).
 Actors get batches, never single steps (a Ray call costs ~1–2 ms). A dead actor is restarted
-by Ray and its batch retried; a batch whose actor is gone for good goes to a fresh actor, and
-a batch that kills every actor it meets stops the job, naming its draws, so no task is lost.
+by Ray and its batch retried (`executor.max_task_retries`); a batch whose call failed anyway
+(retries off or spent) goes to a fresh actor that replaces the dead one, and a batch that kills
+every actor it meets stops the job, naming its draws, so no task is lost.
 
 On a small machine the actors share the cores with the driver and Ray's own processes, so every
 bit of work outside the actors costs rollouts. Hence: actors are started once per executor (a
@@ -215,6 +216,9 @@ class RayExecutor:
                             ) from None
                         retry.append((batch, tries + 1))
                         if self.actors[slot] is actor:  # its other queued batch fails too: replace once
+                            # Ray may be restarting it (its batches not retried): that restart holds the CPU
+                            # the fresh actor needs, so it is stopped for good first.
+                            ray.kill(actor, no_restart=True)
                             self.actors[slot] = self._actor_class.remote(self.config)
                             await _await_ref(self.actors[slot].begin.remote(finished_ref))
                         outcomes = []
