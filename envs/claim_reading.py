@@ -1,0 +1,590 @@
+"""Reading what an assistant's words claim: acts it says were done, and checks it says it made.
+
+A *claim of an act* is an action verb in a form that states the act done: first person ("I
+cancelled", "I've also refunded"), the perfect or present passive ("has been cancelled", "is now
+frozen", "was just sent"), the second person ("you turned data roaming on"), a bare participle
+after "Done." ("Done. Return requested for order #W1") or a word of completion ("Done.", "It's
+all taken care of"). Forms that only describe a state ("your card is frozen", "order #W1 was
+cancelled on May 3") are *weak*: a state read in a tool result may be reported without acting.
+
+Not claims: negations ("I haven't cancelled anything"), questions ("Has it been refunded?"),
+offers and intentions ("I'll cancel it once you confirm", "I can refund it", "it will be
+refunded"), conditions ("Once cancelled, ..."), words quoted from a message the agent writes, and
+a participle used as an adjective ("the cancelled order").
+
+A *claim of a check* is "let me check" (its call may follow in the same turn) or "I looked it
+up", "I've verified" (a call before).
+
+The reader tokenizes a text once and precomputes, for every token, where its clause and sentence
+start and end and where the last negation, modal or condition stood; each verb then looks back
+a bounded number of tokens. Linear in the text, with no regular expression that can backtrack.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from .claim_words import ACTION_NOUNS, CHECK_PAST, CHECK_VERBS, COMPLETION, COMPLETION_PHRASES, RECORD_NOUNS, past_forms, singular
+from .grounding import StatedFact, extract_facts
+
+# Words (with inner apostrophes, hyphens, dots and thousands commas: "I've", "top-up", "2,125.00"), stops, quotes.
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:(?:['’\-_.]|,(?=\d{3}))[A-Za-z0-9]+)*|[.!?;:,()\"“”—–]|\s-\s|\n")
+_CONTRACTIONS = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
+_NOT_HEADS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+# Words after which "'s" is "is" (or "has" before "been"); after a noun it is a possessive.
+_S_IS = {"it", "that", "what", "there", "here", "everything", "he", "she", "who", "this", "all", "nothing", "where"}
+
+_SENTENCE_END = {".", "!", "?", "\n"}
+_CLAUSE_END = _SENTENCE_END | {",", ";", ":", "(", ")", "—", "–", "-", "but", "so", "because", "although", "though", "whereas"}
+_QUOTES = {'"', "“", "”"}
+_ADVERBS = {
+    "also", "just", "now", "already", "successfully", "all", "both", "fully", "finally", "really", "indeed",
+    "officially", "completely", "automatically", "immediately", "instantly", "correctly", "properly", "formally",
+    "effectively", "right", "since", "likewise", "additionally", "too", "again", "each", "then",
+}
+_NOW = {"now", "just", "successfully", "immediately", "instantly"}
+_ADDITIVE = {"also", "too", "additionally", "likewise", "besides", "furthermore", "moreover"}
+_OTHER = {"other", "another", "second", "remaining", "rest"}
+_BOTH = {"both", "two", "each"}
+_BE = {"is", "are", "am", "was", "were"}
+_HAVE = {"have", "has"}
+_MODALS = {"will", "would", "shall", "should", "could", "might", "may", "must", "can"}
+_FACTIVE = {"confirm", "see", "tell", "report", "say", "assure", "verify", "let", "share", "note"}
+_TO_FRAMES = {"going", "about", "ready", "want", "wants", "like", "love", "plan", "prepared", "need", "needs", "have",
+              "has", "able", "set", "happy", "glad", "try", "trying", "intend", "aim", "hope", "wish", "needed"}
+# Conditions, and questions inside a sentence: "Once it is cancelled", "tell me how each switch is set".
+_CONDITIONS = {"if", "once", "when", "whenever", "after", "before", "unless", "until", "till", "whether", "lest"}
+_EMBEDDED_QUESTIONS = {"how", "what", "why", "where", "whatever"}
+# Verbs that also describe a setting as it stands ("your phone is set to 3G"): claims only as acts, never as states.
+_SETTING_VERBS = {"set", "turn", "switch", "put", "keep", "configure", "adjust", "limit"}
+_NEGATORS = {"not", "no", "never", "nothing", "none", "nobody", "neither", "nor", "without", "unable", "cannot", "hardly"}
+_INTERROGATIVES = {
+    "is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "would", "should", "shall",
+    "will", "may", "might", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "want", "ok", "okay",
+}
+# Where the words naming what was acted on end, after an active verb ("cancelled your order *for* you").
+_OBJECT_END = {
+    "to", "for", "from", "on", "in", "at", "with", "by", "into", "onto", "via", "as", "and", "or", "then", "now",
+    "today", "back", "up", "off", "over", "out", "through", "successfully", "again", "already", "too", "also",
+    "because", "since", "after", "before", "until", "while", "which", "who", "that", "is", "are", "was", "were", "has",
+    "have", "will", "would", "can", "per",
+}
+_PARTICLES = {"up", "off", "on", "back", "over", "out"}
+# A passive subject reaches back to its determiner ("*your other order* has been cancelled").
+_DETERMINERS = {"your", "the", "my", "our", "this", "these", "those", "a", "an", "his", "her", "their", "its", "no",
+                "nothing", "everything", "it", "that", "all", "every", "each", "both", "none", "neither", "any", "some"}
+_SUBJECT_STOP = {"and", "or", "then", "which", "who", "where", "okay", "ok", "great", "right", "yes", "now", "is", "are",
+                 "was", "were", "have", "has", "i", "we", "you"}
+_INTERJECTIONS = {"okay", "ok", "great", "right", "perfect", "alright", "so", "well", "thanks", "good", "news", "yes",
+                  "and", "wonderful", "excellent", ",", "!"}
+_DONE_OPENERS = {"done", "finished", "sorted", "complete", "completed"}
+_DONE_WORDS = {"done", "set", "sorted", "finished", "complete", "completed"}
+_LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "confirm", "double-check", "see", "go", "query"}
+_LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
+_LOOK_BACK = 10  # tokens: how far a verb looks for its subject, auxiliary and adverbs
+
+ClaimKind = Literal["action", "done", "check"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim in a text."""
+
+    kind: ClaimKind  # an act ("cancelled"), something done ("Done."), or a check ("I looked it up")
+    verbs: tuple[str, ...]  # the base verbs the words may name; for "done", the act a noun names (or none)
+    words: str  # the words of the claim as written
+    sentence: str  # the sentence it stands in, for a report
+    strong: bool = True  # states an act done now (a weak claim may report a state read in a tool result)
+    nouns: frozenset[str] = frozenset()  # record nouns naming what was acted on ("order")
+    facts: tuple[StatedFact, ...] = ()  # ids, amounts, dates named in its clause
+    other: bool = False  # "your other order", "another booking": a subject besides one already named
+    additive: bool = False  # "also", "too"
+    count: int = 1  # distinct subjects named at least ("both" orders: 2)
+    immediate: bool = False  # a check announced now ("let me check"): its call may follow in the same turn
+    # How it is said: "active" (I / we / you, or a subject with "has"), "perfect" ("has been"),
+    # "state" ("is", "was", "had been"), "bare" (a participle alone), "joined" ("... and refunded it").
+    form: str = "active"
+
+    def describe(self) -> str:
+        return f"{self.words!r} in {self.sentence!r}"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The verb forms a reader looks for (past forms, by form: "cancelled" -> cancel) and the record nouns."""
+
+    forms: dict[str, frozenset[str]]  # one word, or two joined by a space ("set up")
+    nouns: frozenset[str] = RECORD_NOUNS
+    # "how each switch is set" asks; in a tool description "where the difference is refunded" states
+    subordinators: frozenset[str] = frozenset(_CONDITIONS | _EMBEDDED_QUESTIONS)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+def vocabulary_of(
+    verbs: set[str] | frozenset[str], nouns: set[str] | frozenset[str] = frozenset(), *, descriptions: bool = False
+) -> Vocabulary:
+    """The forms to look for, given every verb that a claim may use and the record nouns."""
+    forms: dict[str, set[str]] = {}
+    for verb in verbs:
+        for form in past_forms(verb):
+            forms.setdefault(form, set()).add(verb)
+    for check in CHECK_VERBS:  # reading verbs are checks, not acts
+        for form in past_forms(check):
+            forms.pop(form, None)
+    subordinators = _CONDITIONS if descriptions else _CONDITIONS | _EMBEDDED_QUESTIONS
+    return Vocabulary({form: frozenset(v) for form, v in forms.items()}, frozenset(RECORD_NOUNS | set(nouns)), frozenset(subordinators))
+
+
+def read_claims(text: str, vocabulary: Vocabulary) -> list[Claim]:
+    """The claims of acts and checks a text makes, in order."""
+    return list(_read(text, vocabulary))
+
+
+# ---- tokens -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tokens:
+    text: str
+    words: list[str] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    quoted: list[bool] = field(default_factory=list)
+    sentence: list[int] = field(default_factory=list)  # first token of the token's sentence
+    sentence_end: list[int] = field(default_factory=list)  # its last token (the stop, if any)
+    clause: list[int] = field(default_factory=list)
+    clause_end: list[int] = field(default_factory=list)
+    # The last position at or before each token of a negation, a (non-factive) modal, a condition
+    # and an intention frame ("ready to"): "is there one in [a, b)" is `last[b - 1] >= a`.
+    last_negator: list[int] = field(default_factory=list)
+    last_modal: list[int] = field(default_factory=list)
+    last_condition: list[int] = field(default_factory=list)
+    last_frame: list[int] = field(default_factory=list)
+
+    def word(self, index: int) -> str:
+        return self.words[index] if 0 <= index < len(self.words) else ""
+
+    def any_between(self, last: list[int], start: int, end: int) -> bool:
+        return end > start and end - 1 < len(last) and last[end - 1] >= start
+
+
+def _tokenize(text: str, subordinators: frozenset[str]) -> _Tokens:
+    tokens = _Tokens(text)
+    quoted = False
+    for match in _TOKEN.finditer(text):
+        raw = match.group(0)
+        start, end = match.span()
+        if raw in _QUOTES:
+            quoted = (not quoted) if raw == '"' else raw == "“"
+            continue
+        for word in _split_contraction(raw.strip().lower().replace("’", "'") or "\n"):
+            tokens.words.append(word)
+            tokens.starts.append(start)
+            tokens.ends.append(end)
+            tokens.quoted.append(quoted)
+    _mark_spans(tokens)
+    _mark_scopes(tokens, subordinators)
+    return tokens
+
+
+def _split_contraction(word: str) -> list[str]:
+    if "'" not in word:
+        return [word]
+    if word.endswith("n't"):
+        head = word[:-3]
+        return [_NOT_HEADS.get(head, head), "not"]
+    head, _, tail = word.rpartition("'")
+    if tail in _CONTRACTIONS:
+        return [head, _CONTRACTIONS[tail]]
+    if tail == "s":
+        if head == "let":
+            return ["let", "us"]
+        return [head, "is"] if head in _S_IS else [head]
+    return [word]
+
+
+def _mark_spans(tokens: _Tokens) -> None:
+    words = tokens.words
+    sentence = clause = 0
+    for index, word in enumerate(words):
+        tokens.sentence.append(sentence)
+        tokens.clause.append(clause)
+        if word in _SENTENCE_END:
+            sentence = clause = index + 1
+        elif word in _CLAUSE_END:
+            clause = index + 1
+    count = len(words)
+    tokens.sentence_end = [0] * count
+    tokens.clause_end = [0] * count
+    sentence_end = clause_end = count - 1
+    for index in range(count - 1, -1, -1):
+        if index + 1 < count and tokens.sentence[index + 1] == index + 1:
+            sentence_end = index
+        if index + 1 < count and tokens.clause[index + 1] == index + 1:
+            clause_end = index
+        tokens.sentence_end[index] = sentence_end
+        tokens.clause_end[index] = clause_end
+
+
+def _mark_scopes(tokens: _Tokens, subordinators: frozenset[str]) -> None:
+    words = tokens.words
+    negator = modal = condition = frame = -1
+    for index, word in enumerate(words):
+        if word in _NEGATORS:
+            negator = index
+        if word in _MODALS and tokens.word(index + 1) not in _FACTIVE:
+            modal = index
+        if word in subordinators or (word == "soon" and tokens.word(index - 1) == "as"):
+            condition = index
+        if word in ("be", "let") or (word == "to" and (tokens.word(index - 1) in _TO_FRAMES or tokens.word(index + 1) in ("be", "have"))):
+            frame = index
+        tokens.last_negator.append(negator)
+        tokens.last_modal.append(modal)
+        tokens.last_condition.append(condition)
+        tokens.last_frame.append(frame)
+
+
+# ---- reading --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=2048)
+def _read(text: str, vocabulary: Vocabulary) -> tuple[Claim, ...]:
+    tokens = _tokenize(text, vocabulary.subordinators)
+    reader = _Reader(tokens, vocabulary)
+    index = 0
+    while index < len(tokens.words):
+        index += reader.read_at(index)
+    return tuple(reader.claims)
+
+
+class _Reader:
+    """One pass over a text's tokens, keeping what a later verb needs (the last claim, 'Done.')."""
+
+    def __init__(self, tokens: _Tokens, vocabulary: Vocabulary):
+        self.tokens = tokens
+        self.vocabulary = vocabulary
+        self.claims: list[Claim] = []
+        self.previous: tuple[int, Claim] | None = None  # for "cancelled your order and refunded it"
+        self.done_sentences: set[int] = set()  # sentences that are, or follow, a bare "Done."
+        self.facts: dict[int, tuple[StatedFact, ...]] = {}  # by clause start
+
+    def read_at(self, index: int) -> int:
+        """Read a claim whose verb starts at `index`; the number of tokens to move on."""
+        tokens = self.tokens
+        if tokens.quoted[index]:
+            return 1
+        self._note_done_opener(index)
+        check = self._check_at(index)
+        if check is not None:
+            claim, width = check
+            if claim is not None:
+                self.claims.append(claim)
+            return width
+        found = self._verb_at(index)
+        if found is None:
+            return 1
+        kind, verbs, width = found
+        claim = self._claim(index, kind, verbs, width)
+        if claim is not None:
+            self.claims.append(claim)
+            self.previous = (index, claim)
+        return width
+
+    def _note_done_opener(self, index: int) -> None:
+        """'Done.', 'All set!', 'Okay, it's done.': the sentence and the next one state acts done."""
+        tokens = self.tokens
+        sentence = tokens.sentence[index]
+        if index != sentence:
+            return
+        end = tokens.sentence_end[index]
+        content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in _INTERJECTIONS and w not in _SENTENCE_END]
+        if content and content[0] in _DONE_OPENERS:
+            self.done_sentences.add(sentence)
+        if content and len(content) <= 3 and content[-1] in _DONE_WORDS and end - index < 8:
+            self.done_sentences.update((sentence, end + 1))
+
+    def _verb_at(self, index: int) -> tuple[ClaimKind, tuple[str, ...], int] | None:
+        tokens = self.tokens
+        word = tokens.words[index]
+        phrase = _completion_phrase(tokens, index)
+        if phrase:
+            return "done", (), phrase
+        if word in COMPLETION:
+            return "done", (), 1
+        two = f"{word} {tokens.word(index + 1)}"
+        forms = self.vocabulary.forms
+        if two in forms:
+            return "action", tuple(sorted(forms[two])), 2
+        if word in forms:
+            return "action", tuple(sorted(forms[word])), 1
+        return None
+
+    def _claim(self, index: int, kind: ClaimKind, verbs: tuple[str, ...], width: int) -> Claim | None:
+        tokens = self.tokens
+        frame = self._frame(index)
+        if frame is None:
+            return None
+        strong, subject, active, coordinated, form = frame
+        span = _object_words(tokens, index + width) if active else _subject_words(tokens, subject)
+        nouns = frozenset(n for w in span if (n := singular(w)) in self.vocabulary.nouns or (n := w) in self.vocabulary.nouns)
+        previous = self.previous[1] if coordinated and self.previous else None
+        if previous is not None and not nouns:
+            nouns = previous.nouns  # "cancelled your order and refunded it": the same subject
+        if form == "state" and not strong and kind == "action" and set(verbs) <= _SETTING_VERBS:
+            return None  # "your phone is set to 3G": a setting as it stands
+        if kind == "done":
+            verbs = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
+            if not nouns:
+                strong = True  # "Everything is done", "Your request is complete": never a state read back
+        clause = tokens.clause[index]
+        around = set(tokens.words[tokens.sentence[index] : tokens.sentence_end[index] + 1])
+        first = index if active else max(subject if subject >= 0 else clause, clause)
+        return Claim(
+            kind=kind,
+            verbs=verbs,
+            words=tokens.text[tokens.starts[first] : tokens.ends[index + width - 1]].strip(),
+            sentence=_sentence_text(tokens, index),
+            strong=strong,
+            nouns=nouns,
+            facts=self._clause_facts(clause),
+            other=bool(_OTHER & set(span)) or bool(previous and previous.other),
+            additive=bool(_ADDITIVE & around) or bool(previous and previous.additive),
+            form=form,
+            count=2 if _BOTH & set(span) or _BOTH & set(tokens.words[max(clause, index - 3) : index]) else 1,
+        )
+
+    def _frame(self, index: int) -> tuple[bool, int, bool, bool, str] | None:
+        """How the verb at `index` is framed: (strong, subject position, active, joined, form), or None.
+
+        Active forms name what was acted on after the verb ("I cancelled *your order*"); passive
+        ones before it ("*your order* has been cancelled"). A negation, modal or intention counts
+        between the subject and the verb ("I have not", "it will be"); a condition anywhere in the
+        clause ("Once it is cancelled").
+        """
+        tokens = self.tokens
+        words = tokens.words
+        clause, sentence = tokens.clause[index], tokens.sentence[index]
+        if tokens.any_between(tokens.last_condition, clause, index) or _then_opens(tokens, clause, index):
+            return None
+        aux_at = _skip_back(tokens, index - 1, clause)
+        aux = tokens.word(aux_at) if aux_at >= clause else ""
+        after = set(words[index + 1 : index + 4])
+        done_context = sentence in self.done_sentences
+        now = bool(_NOW & (set(words[aux_at + 1 : index]) | after)) or done_context
+        if aux == "been":
+            have_at = _skip_back(tokens, aux_at - 1, clause)
+            have = tokens.word(have_at) if have_at >= clause else ""
+            subject = _subject_start(tokens, have_at)
+            if self._blocked(subject, index) or have in _MODALS or have == "to":
+                return None
+            if self._asked(index, subject):
+                return None
+            if have in _HAVE:
+                return (now or not _dated(tokens, index)), subject, False, False, "perfect"
+            return now, subject, False, False, "state"  # "had been cancelled": a past state
+        if aux == "being":
+            subject = _subject_start(tokens, aux_at - 1)
+            return None if self._blocked(subject, index) else (True, subject, False, False, "perfect")
+        if aux in _BE:
+            subject = _subject_start(tokens, aux_at)
+            if self._blocked(subject, index) or self._asked(index, subject):
+                return None
+            return now, subject, False, False, "state"
+        if aux in _HAVE or aux == "had" or aux in ("i", "we", "you"):
+            pronoun_at = aux_at if aux in ("i", "we", "you") else _skip_back(tokens, aux_at - 1, clause)
+            pronoun = tokens.word(pronoun_at)
+            if pronoun in _MODALS or pronoun == "to":
+                return None  # "would have cancelled", "to have sent"
+            start = pronoun_at if pronoun_at >= clause else clause
+            if self._blocked(start, index) or self._asked(index, start, inverted=pronoun_at):
+                return None
+            if pronoun == "you":
+                return None  # "the way you paid": what the user did is not the agent's claim
+            return (aux != "had" or now), start, True, False, "active"
+        if aux in _MODALS or aux in ("to", "be", "not", "get", "gets", "let", "please"):
+            return None
+        if self.previous is not None and tokens.sentence[self.previous[0]] == sentence and aux in ("and", "or", ",", "then"):
+            if self._blocked(clause, index):
+                return None
+            return self.previous[1].strong, clause, True, True, "joined"  # "cancelled your order and refunded it"
+        # A bare participle: a predicate ("Return requested for order #W1") or an adjective ("the cancelled order").
+        following = tokens.word(index + 1)
+        if following and following not in _OBJECT_END and following not in _CLAUSE_END and following not in ("it", "them", "your", "the"):
+            return None
+        if self._blocked(clause, index) or tokens.any_between(tokens.last_modal, sentence, index) or self._asked(index, clause):
+            return None
+        if index == _first_word(tokens, sentence):
+            return True, clause, True, False, "bare"  # "Cancelled your order W1."
+        if done_context or (index == clause and tokens.word(index - 1) in (":", "—", "–", "-")):
+            return done_context, clause, False, False, "bare"  # "Your other order: cancelled."
+        return None  # "the refill is $45.00, added to your next bill": a description
+
+    def _blocked(self, start: int, index: int) -> bool:
+        """A negation, modal or intention between a subject and its verb."""
+        tokens = self.tokens
+        return (
+            tokens.any_between(tokens.last_negator, start, index)
+            or tokens.any_between(tokens.last_modal, start, index)
+            or tokens.any_between(tokens.last_frame, start, index)
+            or tokens.word(index + 1) in ("nothing", "neither")
+        )
+
+    def _asked(self, index: int, subject: int, inverted: int = -1) -> bool:
+        """Whether the verb stands in a question: one asked from the sentence's start, or its last clause."""
+        tokens = self.tokens
+        end = tokens.sentence_end[index]
+        if tokens.word(end) != "?":
+            return False
+        first = _first_word(tokens, tokens.sentence[index])
+        if tokens.word(first) in _INTERROGATIVES and (inverted < 0 or inverted <= first + 1):
+            return True  # "Has it been refunded?", "Have I cancelled it?"; not "Did you know I cancelled it?"
+        return inverted < 0 and tokens.clause[index] == tokens.clause[end]
+
+    def _clause_facts(self, clause: int) -> tuple[StatedFact, ...]:
+        found = self.facts.get(clause)
+        if found is None:
+            tokens = self.tokens
+            end = tokens.clause_end[clause]
+            start = tokens.ends[clause - 1] if clause else 0  # from the stop before: "$2,125.00" keeps its "$"
+            found = self.facts[clause] = tuple(extract_facts(tokens.text[start : tokens.ends[end]]))
+        return found
+
+    def _check_at(self, index: int) -> tuple[Claim | None, int] | None:
+        """'let me check' (immediate), 'I'm checking', or 'I (have) checked / looked it up / verified'."""
+        tokens = self.tokens
+        word = tokens.words[index]
+        clause = tokens.clause[index]
+        immediate = False
+        start = index
+        if word == "let" and tokens.word(index + 1) == "me":
+            position = index + 2
+            while tokens.word(position) in ("just", "quickly", "first", "now", "quick"):
+                position += 1
+            verb = tokens.word(position)
+            if verb not in _LET_CHECK or (verb == "go" and tokens.word(position + 1) != "through"):
+                return None
+            immediate, width = True, position - index + 1
+        elif word in ("checking", "looking") and tokens.word(index - 1) == "am":
+            immediate, width, start = True, 1, index - 1
+        elif word in CHECK_PAST:
+            pronoun_at = _skip_back(tokens, index - 1, clause)
+            if tokens.word(pronoun_at) in _HAVE:
+                pronoun_at = _skip_back(tokens, pronoun_at - 1, clause)
+            if pronoun_at < clause or tokens.word(pronoun_at) not in ("i", "we"):
+                return None
+            if word == "looked" and tokens.word(index + 1) not in _LOOKED_WITH:
+                return None
+            start, width = pronoun_at, 1
+        else:
+            return None
+        if (
+            tokens.any_between(tokens.last_condition, clause, index)
+            or self._blocked(start, index)
+            or self._asked(index, start, inverted=start)
+        ):
+            return None, width
+        claim = Claim(
+            kind="check",
+            verbs=("check",),
+            words=tokens.text[tokens.starts[start] : tokens.ends[index + width - 1]].strip(),
+            sentence=_sentence_text(tokens, index),
+            immediate=immediate,
+        )
+        return claim, width
+
+
+def _completion_phrase(tokens: _Tokens, index: int) -> int:
+    """The length of a completion phrase starting at `index` ("taken care of" -> 3, "all set" -> 1), or 0."""
+    word = tokens.words[index]
+    if word == "set" and tokens.word(index - 1) == "all":
+        return 1
+    for rest in COMPLETION_PHRASES.get(word, ()):
+        if all(tokens.word(index + offset) == part for offset, part in enumerate(rest, start=1)):
+            return 1 + len(rest)
+    return 0
+
+
+def _skip_back(tokens: _Tokens, position: int, limit: int) -> int:
+    """The first position at or before `position` that is not an adverb ("have also just")."""
+    stop = max(limit, position - _LOOK_BACK)
+    while position >= stop:
+        word = tokens.words[position]
+        if word in _ADVERBS:
+            position -= 1
+        elif word == "and" and tokens.word(position - 1) == "ahead" and tokens.word(position - 2) in ("went", "gone", "go"):
+            position -= 3  # "I've gone ahead and cancelled"
+        else:
+            break
+    return position
+
+
+def _subject_start(tokens: _Tokens, before: int) -> int:
+    """Where the subject of a passive ends before `before` starts: back to its determiner."""
+    clause = tokens.clause[before] if 0 <= before < len(tokens.words) else 0
+    position = before - 1
+    stop = max(clause, before - _LOOK_BACK)
+    while position >= stop:
+        word = tokens.words[position]
+        if word in _SUBJECT_STOP:
+            return position + 1
+        if word in _DETERMINERS:
+            return position
+        position -= 1
+    return max(stop, clause)
+
+
+def _subject_words(tokens: _Tokens, subject: int) -> list[str]:
+    end = subject
+    while end < len(tokens.words) and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
+        end += 1
+    return [w for position, w in enumerate(tokens.words[subject:end], start=subject) if not tokens.quoted[position]]
+
+
+def _object_words(tokens: _Tokens, after: int) -> list[str]:
+    span: list[str] = []
+    position = after
+    while position < len(tokens.words) and position - after < _LOOK_BACK:
+        word = tokens.words[position]
+        if word in _CLAUSE_END or (word in _OBJECT_END and span):
+            break
+        if word not in _PARTICLES and not tokens.quoted[position]:  # "set up", "turned on"; a quoted title names nothing
+            span.append(word)
+        position += 1
+    return span
+
+
+def _first_word(tokens: _Tokens, sentence: int) -> int:
+    """The first token of a sentence that is not an interjection ("Okay, done." starts at "done")."""
+    index = sentence
+    while index < len(tokens.words) and index - sentence < 6 and tokens.words[index] in _INTERJECTIONS:
+        index += 1
+    return index
+
+
+def _then_opens(tokens: _Tokens, clause: int, index: int) -> bool:
+    """'Then it's done.': a consequence still to come, when the sentence opens with 'then'."""
+    return clause == tokens.sentence[index] and tokens.word(clause) == "then" and "i" not in tokens.words[clause:index]
+
+
+def _dated(tokens: _Tokens, index: int) -> bool:
+    """'has been cancelled since May', '... on 2025-03-01': a state with a past date, read back."""
+    end = min(tokens.clause_end[index], index + 8)
+    tail = tokens.words[index + 1 : end + 1]
+    return any(w in ("since", "ago", "previously", "earlier", "yesterday", "last") for w in tail) or (
+        "on" in tail and any(any(ch.isdigit() for ch in w) for w in tail)
+    )
+
+
+def _sentence_text(tokens: _Tokens, index: int) -> str:
+    start = tokens.starts[tokens.sentence[index]]
+    end = tokens.ends[tokens.sentence_end[index]]
+    text = tokens.text[start : min(end, start + 240)].strip()
+    return text if end - start <= 240 else text + "..."
