@@ -27,7 +27,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from .claim_words import ACTION_NOUNS, CHECK_PAST, CHECK_VERBS, COMPLETION, COMPLETION_PHRASES, RECORD_NOUNS, past_forms, singular
+from .claim_words import (
+    ACTION_NOUNS,
+    CHECK_PAST,
+    CHECK_VERBS,
+    COMPLETION,
+    COMPLETION_PHRASES,
+    COMPLETION_STATES,
+    RECORD_NOUNS,
+    past_forms,
+    singular,
+)
 from .grounding import StatedFact, extract_facts
 
 # Words (with inner apostrophes, hyphens, dots and thousands commas: "I've", "top-up", "2,125.00"), stops, quotes.
@@ -74,9 +84,9 @@ _OBJECT_END = {
 }
 _PARTICLES = {"up", "off", "on", "back", "over", "out"}
 # A passive subject reaches back to its determiner ("*your other order* has been cancelled").
-_DETERMINERS = {"your", "the", "my", "our", "this", "these", "those", "a", "an", "his", "her", "their", "its", "no",
+_DETERMINERS = {"your", "the", "my", "our", "this", "these", "those", "a", "an", "his", "her", "their", "its", "no", "which", "who",
                 "nothing", "everything", "it", "that", "all", "every", "each", "both", "none", "neither", "any", "some"}
-_SUBJECT_STOP = {"and", "or", "then", "which", "who", "where", "okay", "ok", "great", "right", "yes", "now", "is", "are",
+_SUBJECT_STOP = {"and", "or", "then", "where", "okay", "ok", "great", "right", "yes", "now", "is", "are",
                  "was", "were", "have", "has", "i", "we", "you"}
 _INTERJECTIONS = {"okay", "ok", "great", "right", "perfect", "alright", "so", "well", "thanks", "good", "news", "yes",
                   "and", "wonderful", "excellent", ",", "!"}
@@ -84,6 +94,15 @@ _DONE_OPENERS = {"done", "finished", "sorted", "complete", "completed"}
 _DONE_WORDS = {"done", "set", "sorted", "finished", "complete", "completed"}
 _LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "confirm", "double-check", "see", "go", "query"}
 _LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
+_PRAISE = {"well", "nicely", "nice", "brilliantly", "beautifully"}
+_PRONOUNS = {"it", "which", "that", "this", "they", "these", "those"}
+# Words after which a noun phrase no longer names the record acted on ("the card *ending* 1234").
+_NOUN_STOP = {"ending", "ended", "named", "called", "titled", "worth", "totalling", "totaling", "costing"}
+# Openers of a request to the reader.
+_IMPERATIVES = {"please", "give", "tell", "send", "share", "say", "just", "let", "kindly", "confirm", "reply"}
+# Verbs that start an act a noun names: "I've started the return", "the refund was issued".
+_INITIATING = {"start", "begin", "open", "make", "place", "submit", "file", "process", "issue", "set_up", "arrange",
+               "initiate", "lodge", "raise", "put_through", "log", "create", "request", "launch", "complete", "finish"}
 _LOOK_BACK = 10  # tokens: how far a verb looks for its subject, auxiliary and adverbs
 
 ClaimKind = Literal["action", "done", "check"]
@@ -217,6 +236,8 @@ def _mark_spans(tokens: _Tokens) -> None:
     for index, word in enumerate(words):
         tokens.sentence.append(sentence)
         tokens.clause.append(clause)
+        if tokens.quoted[index]:
+            continue  # a quoted title's colon or stop ends nothing of the agent's own sentence
         if word in _SENTENCE_END:
             sentence = clause = index + 1
         elif word in _CLAUSE_END:
@@ -242,7 +263,9 @@ def _mark_scopes(tokens: _Tokens, subordinators: frozenset[str]) -> None:
             negator = index
         if word in _MODALS and tokens.word(index + 1) not in _FACTIVE:
             modal = index
-        if word in subordinators or (word == "soon" and tokens.word(index - 1) == "as"):
+        if (word in subordinators and not (word == "once" and tokens.word(index - 1) == "at")) or (
+            word == "soon" and tokens.word(index - 1) == "as"
+        ):
             condition = index
         if word in ("be", "let") or (word == "to" and (tokens.word(index - 1) in _TO_FRAMES or tokens.word(index + 1) in ("be", "have"))):
             frame = index
@@ -274,7 +297,8 @@ class _Reader:
         self.claims: list[Claim] = []
         self.previous: tuple[int, Claim] | None = None  # for "cancelled your order and refunded it"
         self.done_sentences: set[int] = set()  # sentences that are, or follow, a bare "Done."
-        self.facts: dict[int, tuple[StatedFact, ...]] = {}  # by clause start
+        self.facts: dict[int, tuple[StatedFact, ...]] = {}  # by start of the stretch they are read from
+        self.fact_starts, self.fact_ends = _fact_stretches(tokens, vocabulary)
 
     def read_at(self, index: int) -> int:
         """Read a claim whose verb starts at `index`; the number of tokens to move on."""
@@ -308,7 +332,7 @@ class _Reader:
         content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in _INTERJECTIONS and w not in _SENTENCE_END]
         if content and content[0] in _DONE_OPENERS:
             self.done_sentences.add(sentence)
-        if content and len(content) <= 3 and content[-1] in _DONE_WORDS and end - index < 8:
+        if content and len(content) <= 3 and content[-1] in _DONE_WORDS and end - index < 8 and content[0] not in _PRAISE:
             self.done_sentences.update((sentence, end + 1))
 
     def _verb_at(self, index: int) -> tuple[ClaimKind, tuple[str, ...], int] | None:
@@ -318,6 +342,8 @@ class _Reader:
         if phrase:
             return "done", (), phrase
         if word in COMPLETION:
+            if word == "done" and tokens.word(index - 1) in _PRAISE:
+                return None  # "Nicely done": praise for the user
             return "done", (), 1
         two = f"{word} {tokens.word(index + 1)}"
         forms = self.vocabulary.forms
@@ -333,17 +359,28 @@ class _Reader:
         if frame is None:
             return None
         strong, subject, active, coordinated, form = frame
-        span = _object_words(tokens, index + width) if active else _subject_words(tokens, subject)
-        nouns = frozenset(n for w in span if (n := singular(w)) in self.vocabulary.nouns or (n := w) in self.vocabulary.nouns)
+        span = _object_words(tokens, index + width) if active else _subject_words(tokens, subject, index)
+        nouns = self._head_noun(span)
         previous = self.previous[1] if coordinated and self.previous else None
         if previous is not None and not nouns:
             nouns = previous.nouns  # "cancelled your order and refunded it": the same subject
         if form == "state" and not strong and kind == "action" and set(verbs) <= _SETTING_VERBS:
             return None  # "your phone is set to 3G": a setting as it stands
+        if form in ("state", "bare") and _request_sentence(tokens, index):
+            return None  # "Please give me the temperature and it's done": what will follow a reply
+        acts = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
+        facts = self._facts(index)
+        if form == "bare" and subject < tokens.clause[index]:
+            facts = self._facts(subject) + facts  # "#W1: processed": the label names the record
         if kind == "done":
-            verbs = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
-            if not nouns:
-                strong = True  # "Everything is done", "Your request is complete": never a state read back
+            verbs = acts
+            about_record = nouns or any(f.kind == "identifier" for f in facts) or (span and span[0] in _PRONOUNS)
+            if tokens.words[index] in COMPLETION_STATES and about_record:
+                pass  # "order #W1 is processed", "which is confirmed": a status that may be read back
+            elif not nouns:
+                strong = True  # "Everything is done", "It's all taken care of": about what was done, never read back
+        elif set(verbs) & _INITIATING:
+            verbs = tuple(dict.fromkeys((*verbs, *acts)))  # "I've started the return": a return
         clause = tokens.clause[index]
         around = set(tokens.words[tokens.sentence[index] : tokens.sentence_end[index] + 1])
         first = index if active else max(subject if subject >= 0 else clause, clause)
@@ -354,7 +391,7 @@ class _Reader:
             sentence=_sentence_text(tokens, index),
             strong=strong,
             nouns=nouns,
-            facts=self._clause_facts(clause),
+            facts=facts,
             other=bool(_OTHER & set(span)) or bool(previous and previous.other),
             additive=bool(_ADDITIVE & around) or bool(previous and previous.additive),
             form=form,
@@ -387,8 +424,9 @@ class _Reader:
                 return None
             if self._asked(index, subject):
                 return None
-            if have in _HAVE:
-                return (now or not _dated(tokens, index)), subject, False, False, "perfect"
+            if have in _HAVE:  # "has already been modified once", "has been cancelled since May": a state before
+                before = "already" in words[have_at:index] or _dated(tokens, index)
+                return (now or not before), subject, False, False, "perfect"
             return now, subject, False, False, "state"  # "had been cancelled": a past state
         if aux == "being":
             subject = _subject_start(tokens, aux_at - 1)
@@ -411,7 +449,7 @@ class _Reader:
             return (aux != "had" or now), start, True, False, "active"
         if aux in _MODALS or aux in ("to", "be", "not", "get", "gets", "let", "please"):
             return None
-        if self.previous is not None and tokens.sentence[self.previous[0]] == sentence and aux in ("and", "or", ",", "then"):
+        if self.previous is not None and tokens.clause[self.previous[0]] == clause and aux in ("and", "or", "then"):
             if self._blocked(clause, index):
                 return None
             return self.previous[1].strong, clause, True, True, "joined"  # "cancelled your order and refunded it"
@@ -423,8 +461,10 @@ class _Reader:
             return None
         if index == _first_word(tokens, sentence):
             return True, clause, True, False, "bare"  # "Cancelled your order W1."
-        if done_context or (index == clause and tokens.word(index - 1) in (":", "—", "–", "-")):
-            return done_context, clause, False, False, "bare"  # "Your other order: cancelled."
+        if index == clause and tokens.word(index - 1) in (":", "—", "–", "-"):
+            return done_context, tokens.clause[index - 2] if index >= 2 else clause, False, False, "bare"  # "Order #W1: cancelled."
+        if done_context and index - _first_word(tokens, sentence) <= 3 and not _finite_after(tokens, index):
+            return True, clause, False, False, "bare"  # "Done. Return requested for order #W1"
         return None  # "the refill is $45.00, added to your next bill": a description
 
     def _blocked(self, start: int, index: int) -> bool:
@@ -448,13 +488,23 @@ class _Reader:
             return True  # "Has it been refunded?", "Have I cancelled it?"; not "Did you know I cancelled it?"
         return inverted < 0 and tokens.clause[index] == tokens.clause[end]
 
-    def _clause_facts(self, clause: int) -> tuple[StatedFact, ...]:
-        found = self.facts.get(clause)
+    def _head_noun(self, span: list[str]) -> frozenset[str]:
+        """The record noun heading the words that name what was acted on ("my road trip *playlist*")."""
+        words = [w for w in span if w not in _DETERMINERS and not w[:1].isdigit()]
+        if not words:
+            return frozenset()
+        head = singular(words[-1])
+        return frozenset((head,)) if head in self.vocabulary.nouns else frozenset()
+
+    def _facts(self, index: int) -> tuple[StatedFact, ...]:
+        """The facts of the verb's clause, up to the next verb joined by "and" ("froze card 1234 and passed case F3")."""
+        tokens = self.tokens
+        start = self.fact_starts[index]
+        found = self.facts.get(start)
         if found is None:
-            tokens = self.tokens
-            end = tokens.clause_end[clause]
-            start = tokens.ends[clause - 1] if clause else 0  # from the stop before: "$2,125.00" keeps its "$"
-            found = self.facts[clause] = tuple(extract_facts(tokens.text[start : tokens.ends[end]]))
+            end = min(tokens.clause_end[index], self.fact_ends[start])
+            begin = tokens.ends[start - 1] if start else 0  # from the stop before: "$2,125.00" keeps its "$"
+            found = self.facts[start] = tuple(extract_facts(tokens.text[begin : tokens.ends[end]]))
         return found
 
     def _check_at(self, index: int) -> tuple[Claim | None, int] | None:
@@ -474,6 +524,13 @@ class _Reader:
             immediate, width = True, position - index + 1
         elif word in ("checking", "looking") and tokens.word(index - 1) == "am":
             immediate, width, start = True, 1, index - 1
+        elif word in ("went", "gone") and tokens.word(index + 1) == "through" and tokens.word(index + 2) not in _SENTENCE_END:
+            pronoun_at = _skip_back(tokens, index - 1, clause)  # "I went through the emails" reads; "it went through" is done
+            if tokens.word(pronoun_at) in _HAVE:
+                pronoun_at = _skip_back(tokens, pronoun_at - 1, clause)
+            if pronoun_at < clause or tokens.word(pronoun_at) not in ("i", "we"):
+                return None
+            start, width = pronoun_at, 2
         elif word in CHECK_PAST:
             pronoun_at = _skip_back(tokens, index - 1, clause)
             if tokens.word(pronoun_at) in _HAVE:
@@ -501,11 +558,47 @@ class _Reader:
         return claim, width
 
 
+def _fact_stretches(tokens: _Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
+    """For each token, where the stretch its facts are read from starts; for each start, where it ends.
+
+    A stretch is a clause, cut before an "and" that joins another verb: in "I've frozen card 1234
+    and passed the charge to the fraud team as case F300001" the case id is the second verb's.
+    """
+    words = tokens.words
+    starts = [0] * len(words)
+    ends: dict[int, int] = {}
+    start = 0
+    for index, word in enumerate(words):
+        if tokens.clause[index] == index:
+            start = index
+        elif word in ("and", "or") and _verb_like(tokens.word(index + 1), vocabulary):
+            ends[start] = index - 1
+            start = index + 1
+        starts[index] = start
+        ends.setdefault(start, tokens.clause_end[index])
+    return starts, [ends.get(i, tokens.clause_end[i] if i < len(words) else 0) for i in range(len(words))]
+
+
+def _verb_like(word: str, vocabulary: Vocabulary) -> bool:
+    return word in vocabulary.forms or word in COMPLETION or (word.endswith("ed") and len(word) > 4)
+
+
+def _finite_after(tokens: _Tokens, index: int) -> bool:
+    """A verb later in the clause: "the transfer planned for May *is* cancelled" uses "planned" as an adjective."""
+    end = min(tokens.clause_end[index], index + _LOOK_BACK)
+    return any(w in _BE or w in _HAVE for w in tokens.words[index + 1 : end + 1])
+
+
+def _request_sentence(tokens: _Tokens, index: int) -> bool:
+    """A sentence that asks the reader to do something ("Please give me the speed and it's done")."""
+    return tokens.word(_first_word(tokens, tokens.sentence[index])) in _IMPERATIVES
+
+
 def _completion_phrase(tokens: _Tokens, index: int) -> int:
     """The length of a completion phrase starting at `index` ("taken care of" -> 3, "all set" -> 1), or 0."""
     word = tokens.words[index]
-    if word == "set" and tokens.word(index - 1) == "all":
-        return 1
+    if word == "set" and (tokens.word(index - 1) == "all" or (tokens.word(index - 1) == "is" and tokens.word(index - 2) == "everything")):
+        return 1  # "all set", "everything's set"
     for rest in COMPLETION_PHRASES.get(word, ()):
         if all(tokens.word(index + offset) == part for offset, part in enumerate(rest, start=1)):
             return 1 + len(rest)
@@ -541,9 +634,9 @@ def _subject_start(tokens: _Tokens, before: int) -> int:
     return max(stop, clause)
 
 
-def _subject_words(tokens: _Tokens, subject: int) -> list[str]:
+def _subject_words(tokens: _Tokens, subject: int, verb: int) -> list[str]:
     end = subject
-    while end < len(tokens.words) and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
+    while end < verb and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
         end += 1
     return [w for position, w in enumerate(tokens.words[subject:end], start=subject) if not tokens.quoted[position]]
 
@@ -553,9 +646,10 @@ def _object_words(tokens: _Tokens, after: int) -> list[str]:
     position = after
     while position < len(tokens.words) and position - after < _LOOK_BACK:
         word = tokens.words[position]
-        if word in _CLAUSE_END or (word in _OBJECT_END and span):
+        particle = word in _PARTICLES and (position == after or tokens.word(position - 1) in _PARTICLES)
+        if word in _CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
             break
-        if word not in _PARTICLES and not tokens.quoted[position]:  # "set up", "turned on"; a quoted title names nothing
+        if not particle and not tokens.quoted[position]:  # "turned on roaming", "set it up"; a quoted title names nothing
             span.append(word)
         position += 1
     return span

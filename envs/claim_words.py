@@ -23,7 +23,7 @@ schedule set_up arrange plan line_up
 reschedule move shift postpone push_back bring_forward rebook delay
 transfer move wire send
 transfer hand hand_over hand_off escalate pass_on refer connect forward put_through
-pay pay_off settle
+pay pay_off settle send
 charge bill debit
 change update modify edit amend adjust set switch swap replace correct alter revise upgrade downgrade configure reset turn raise lower increase decrease reduce extend heat warm cool limit cap dim put
 enable activate reactivate turn switch start allow
@@ -38,7 +38,7 @@ suspend pause freeze hold deactivate
 resume restart reactivate restore unpause reinstate unsuspend
 add include attach insert top_up buy purchase save register enrol enroll apply
 remove delete drop take_off clear erase discard trash
-create make set_up add open draft generate establish write start
+create make set_up add open draft generate establish write start book schedule
 mark flag tick tick_off check_off label star unflag
 complete finish resolve tick_off check_off mark wrap_up finalise finalize close
 return send_back
@@ -90,9 +90,11 @@ _DOUBLED = {
 # Words that state that something was done, whatever it was ("Done.", "That went through.").
 # A claim of this kind needs some successful write; naming an act ("the refund is complete") needs that act.
 COMPLETION = frozenset(
-    {"done", "completed", "complete", "finished", "processed", "handled", "sorted", "executed", "finalised",
+    {"done", "completed", "complete", "finished", "processed", "handled", "sorted", "settled", "executed", "finalised",
      "finalized", "confirmed", "issued", "initiated", "submitted", "actioned", "fulfilled", "effected"}
 )
+# Completion words that are also a record's status ("order #W1 is processed"): a state that may be read back.
+COMPLETION_STATES = frozenset({"processed", "confirmed", "issued", "initiated", "submitted", "completed", "complete", "fulfilled"})
 # Several-word completion phrases, by their first word: "taken care of", "went through", "all set".
 COMPLETION_PHRASES: dict[str, tuple[tuple[str, ...], ...]] = {
     "taken": (("care", "of"),),
@@ -140,6 +142,7 @@ event meeting invitation appointment calendar
 message email mail reply thread
 line number phone sim
 card payment method
+account customer profile detail contact
 file document
 task todo
 """
@@ -223,3 +226,11 @@ def present_forms(verb: str) -> tuple[str, ...]:
 def known_verbs() -> frozenset[str]:
     """Every verb of the groups (two-word verbs joined by '_')."""
     return frozenset(SYNONYMS)
+
+
+# Verbs too common to read as claims of an act ("I used the calculator", "I've kept the doors
+# locked", "the booking was made in May") unless a tool of the domain declares them.
+LIGHT_VERBS = frozenset(
+    "use make give put keep take get hold let tell pass go run do have see find leave bring help note say ask end pick "
+    "choose cover text message mail keep spend direct guide claim".split()
+)

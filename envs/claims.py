@@ -22,12 +22,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import DomainError
 
 from .claim_reading import Vocabulary, read_claims, vocabulary_of
-from .claim_words import ACTION_NOUNS, known_verbs, present_forms, singular
+from .claim_words import ACTION_NOUNS, LIGHT_VERBS, known_verbs, present_forms, singular
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -47,7 +47,7 @@ class Claims:
             object.__setattr__(self, "subjects", frozenset(self.subjects))
 
 
-ClaimsSpec = Union[Claims, str, Iterable[str], None]
+ClaimsSpec = Claims | str | Iterable[str] | None
 
 _VERB = re.compile(r"^[a-z]+(?:_[a-z]+)?$")
 _WORD = re.compile(r"[a-z]+")
@@ -102,10 +102,13 @@ def _checked_verbs(tool: str, verbs: Iterable[Any]) -> frozenset[str]:
 def _default_actions(name: str, description: str, param_descriptions: dict[str, str]) -> frozenset[str]:
     parts = name.lower().split("_")
     actions = {parts[0]}
+    known = known_verbs()
+    if parts[0] not in known and parts[0].startswith("re") and parts[0][2:] in known:
+        actions.add(parts[0][2:])  # `reseat_sim` lets the agent say the SIM is seated
     if parts[0] in _LIGHT_VERBS:
         actions.update(ACTION_NOUNS[singular(p)] for p in parts[1:] if singular(p) in ACTION_NOUNS)
     for text in (description, *param_descriptions.values()):
-        actions |= _described_verbs(text)
+        actions |= _described_verbs(text) - LIGHT_VERBS
     return frozenset(actions)
 
 
@@ -130,7 +133,7 @@ def _described_verbs(text: str) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _base_forms() -> dict[str, frozenset[str]]:
     forms: dict[str, set[str]] = {}
-    for verb in known_verbs():
+    for verb in known_verbs() - LIGHT_VERBS:
         if "_" not in verb:
             for form in present_forms(verb):
                 forms.setdefault(form, set()).add(verb)
@@ -139,7 +142,7 @@ def _base_forms() -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=1)
 def _description_vocabulary() -> Vocabulary:
-    return vocabulary_of(known_verbs(), descriptions=True)
+    return vocabulary_of(known_verbs() - LIGHT_VERBS, descriptions=True)
 
 
 def _subjects(name: str, description: str, param_descriptions: dict[str, str]) -> frozenset[str]:
@@ -160,7 +163,7 @@ def _name_nouns(name: str, params: Iterable[str]) -> set[str]:
 @lru_cache(maxsize=64)
 def claim_vocabulary(domain: Domain) -> Vocabulary:
     """What the claims of a domain's chats are read with: every known verb and every verb its tools declare."""
-    verbs = set(known_verbs())
+    verbs = set(known_verbs() - LIGHT_VERBS)
     nouns: set[str] = set()
     for tool in domain.tools.values():
         verbs |= tool.claims.actions

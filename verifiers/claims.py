@@ -37,6 +37,8 @@ from .score import Score, binary
 
 # Facts that name the record acted on; a card brand or ending names where money went, not what was acted on.
 _SUBJECT_FACTS = {"identifier", "money", "date", "time", "phone", "quantity"}
+# Verbs that may mean reading as well as acting: "I opened the two files".
+_READING_VERBS = {"open"}
 # In a message asking for a yes, only explicit first-person or perfect claims count: the rest describe the proposal.
 _PROPOSAL_FORMS = {"active", "perfect"}
 
@@ -160,42 +162,63 @@ class _Ledger:
         """Why the claim made at message `position` is not backed, or None when it is."""
         if claim.kind == "check":
             return self._judge_check(claim, position)
-        writes = [c for c in self.calls if c.position < position and c.ok and c.writes]
+        before = [c for c in self.calls if c.position < position and c.ok]
+        writes = [c for c in before if c.writes]
         if claim.kind == "done" and not claim.verbs:
-            matching = [c for c in writes if _names_subject(claim, c)]
-            if matching:
-                return None
-            return "no write was made" if not writes else f"no write acted on a {'/'.join(sorted(claim.nouns))}"
-        candidates = [c for c in writes if _is_kind(claim, c) and _names_subject(claim, c) and self._shows_facts(claim, c, position)]
+            return self._judge_done(claim, position, before, writes)
+        if set(claim.verbs) <= _READING_VERBS and any(c.caller == "agent" and not c.writes for c in before):
+            return None  # "I opened the two files": read, not created
+        kinds = [c for c in writes if _is_kind(claim, c) and _names_subject(claim, c)]
+        candidates, missing = self._showing_facts(claim, kinds, position)
         subjects = list(dict.fromkeys(c.subject for c in candidates))
         bound = self.bound.setdefault(claim.verbs, set())
         if claim.other:
             fresh = [s for s in subjects if s not in bound]
             needed = max(2 if claim.additive else 1, len(bound) + 1)
-            backed = bool(fresh) and len(subjects) >= needed
+            backed = bool(fresh) and len(subjects) >= needed and not missing
             chosen = fresh[:1]
         else:
-            backed = len(subjects) >= claim.count
+            backed = len(subjects) >= claim.count and not missing
             chosen = subjects if claim.facts or claim.count > 1 else subjects[:1]
         if backed:
             bound.update(chosen)
             return None
         if not claim.strong and self._read_back(claim, position):
             return None
-        return self._why_not(claim, writes, subjects)
+        return self._why_not(claim, writes, kinds, subjects, missing)
 
-    def _shows_facts(self, claim: Claim, call: _Call, position: int) -> bool:
-        """Every id, amount or date the claim names is the write's, or a field of a record the write acted on.
+    def _judge_done(self, claim: Claim, position: int, before: list[_Call], writes: list[_Call]) -> str | None:
+        """'Done', 'both done', 'the order is processed': some write (on the record named), as many calls as named."""
+        matching = [c for c in writes if _names_subject(claim, c)]
+        agent_calls = [c for c in before if c.caller == "agent"]
+        if matching and len(agent_calls) >= claim.count:
+            return None
+        if not claim.strong and self._read_back(claim, position):
+            return None
+        if not writes:
+            return "no write was made before it"
+        if not matching:
+            return f"no write acted on a {'/'.join(sorted(claim.nouns))}"
+        return f"it names {claim.count} things done, but {len(agent_calls)} call(s) were made"
 
-        "From the account ending 3943": the write names account A20564, and a result read before
-        showed the record of A20564 with its number ****3943.
+    def _showing_facts(self, claim: Claim, calls: list[_Call], position: int) -> tuple[list[_Call], list[str]]:
+        """The writes that show the claim's ids, amounts and dates (each fact by one of them), and the facts none shows.
+
+        A fact is shown by the write's arguments or result, or by a field of a record the write
+        acted on ("from the account ending 3943": the write names account A20564, and a result read
+        before showed the record of A20564 with its number ****3943).
         """
-        for fact in claim.facts:
-            if fact.kind not in _SUBJECT_FACTS or call.shows(fact):
-                continue
-            if not self._linked(fact, call, position):
-                return False
-        return True
+        facts = [f for f in claim.facts if f.kind in _SUBJECT_FACTS]
+        if not facts:
+            return calls, []
+        showing: list[_Call] = []
+        missing: list[str] = []
+        for fact in facts:
+            found = [c for c in calls if c.shows(fact) or self._linked(fact, c, position)]
+            if not found:
+                missing.append(fact.text)
+            showing += [c for c in found if c not in showing]
+        return showing, missing
 
     def _linked(self, fact: StatedFact, call: _Call, position: int) -> bool:
         ids = call.ids()
@@ -234,22 +257,19 @@ class _Ledger:
         rules = " ".join(m.get("content") or "" for m in self.messages[:position] if m.get("role") == "system").lower()
         return not facts and any(w in rules for w in words)
 
-    def _why_not(self, claim: Claim, writes: list[_Call], subjects: list[tuple[str, str]]) -> str:
+    def _why_not(self, claim: Claim, writes: list[_Call], kinds: list[_Call], subjects: list, missing: list[str]) -> str:
         acts = "/".join(claim.verbs) or "act"
         if not writes:
             return "no write was made before it"
-        if claim.other and subjects:
-            return f"it names another record, but {len(subjects)} {acts} write(s) acted on {len(subjects)} record(s) already named"
-        if claim.count > 1 and subjects:
-            return f"it names {claim.count} records, but {acts} writes acted on {len(subjects)}"
-        kinds = [c for c in writes if _is_kind(claim, c)]
-        if not kinds:
+        if not any(_is_kind(claim, c) for c in writes):
             return f"no write lets the agent claim {acts!r} (made: {sorted({c.tool.name for c in writes if c.tool})})"
-        named = [c for c in kinds if _names_subject(claim, c)]
-        if not named:
+        if not kinds:
             return f"no {acts} write acted on a {'/'.join(sorted(claim.nouns))}"
-        missing = [f.text for f in claim.facts if f.kind in _SUBJECT_FACTS and not any(c.shows(f) for c in named)]
-        return f"no {acts} write shows {missing}"
+        if missing:
+            return f"no {acts} write shows {missing}"
+        if claim.other:
+            return f"it names another record, but {acts} writes acted on {len(subjects)} record(s), all named before"
+        return f"it names {claim.count} records, but {acts} writes acted on {len(subjects)}"
 
 
 def _next_user_positions(messages: list[dict[str, Any]]) -> list[int]:
@@ -279,14 +299,16 @@ def _names_subject(claim: Claim, call: _Call) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _tools(domain: str) -> tuple[dict[str, Tool], Any]:
+def _tools(domain: str) -> tuple[dict[str, Tool], Any, frozenset[str]]:
+    """A domain's tools, the vocabulary its chats are read with, and every act some tool of it declares."""
     loaded = load_domain(domain)
-    return loaded.tools, claim_vocabulary(loaded)
+    declared = frozenset(verb for tool in loaded.tools.values() for verb in tool.claims.actions)
+    return loaded.tools, claim_vocabulary(loaded), declared
 
 
 def claims(task: Task, trajectory: Trajectory) -> Score:
     """Every claimed act is a successful write of that kind on that record in this episode; every claimed check a call."""
-    tools, vocabulary = _tools(task.domain)
+    tools, vocabulary, declared = _tools(task.domain)
     messages = trajectory.messages
     ledger = _Ledger(messages, tools)
     problems: list[str] = []
@@ -299,6 +321,8 @@ def claims(task: Task, trajectory: Trajectory) -> Score:
         for claim in read_claims(content, vocabulary):
             if proposal and claim.form not in _PROPOSAL_FORMS and claim.kind != "check":
                 continue
+            if not claim.strong and claim.verbs and not set(claim.verbs) & declared:
+                continue  # "5G is included", "the booking is held by another traveller": no tool here does that
             made += 1
             why = ledger.judge(claim, position)
             if why is not None:
