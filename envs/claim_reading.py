@@ -638,7 +638,14 @@ def _subject_words(tokens: _Tokens, subject: int, verb: int) -> list[str]:
     end = subject
     while end < verb and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
         end += 1
-    return [w for position, w in enumerate(tokens.words[subject:end], start=subject) if not tokens.quoted[position]]
+    return [w for position, w in enumerate(tokens.words[subject:end], start=subject) if _common_word(tokens, position)]
+
+
+def _common_word(tokens: _Tokens, position: int) -> bool:
+    """Not quoted and not a name: "the Down Sleeping *Bag*" is a product, not a bag."""
+    if tokens.quoted[position]:
+        return False
+    return position == tokens.sentence[position] or not tokens.text[tokens.starts[position]].isupper()
 
 
 def _object_words(tokens: _Tokens, after: int) -> list[str]:
@@ -649,7 +656,7 @@ def _object_words(tokens: _Tokens, after: int) -> list[str]:
         particle = word in _PARTICLES and (position == after or tokens.word(position - 1) in _PARTICLES)
         if word in _CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
             break
-        if not particle and not tokens.quoted[position]:  # "turned on roaming", "set it up"; a quoted title names nothing
+        if not particle and _common_word(tokens, position):  # "turned on roaming", "set it up"; a title names nothing
             span.append(word)
         position += 1
     return span

@@ -85,8 +85,8 @@ class Composite:
 
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
-ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis")
-NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state")
+ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "claims")
+NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state", "claims")
 
 ACTION_PRESET = Composite(
     weights={
