@@ -148,7 +148,11 @@ class Vocabulary:
 
 
 def vocabulary_of(
-    verbs: set[str] | frozenset[str], nouns: set[str] | frozenset[str] = frozenset(), *, descriptions: bool = False
+    verbs: set[str] | frozenset[str],
+    nouns: set[str] | frozenset[str] = frozenset(),
+    *,
+    descriptions: bool = False,
+    records_only: bool = False,
 ) -> Vocabulary:
     """The forms to look for, given every verb that a claim may use and the record nouns."""
     forms: dict[str, set[str]] = {}
@@ -159,7 +163,8 @@ def vocabulary_of(
         for form in past_forms(check):
             forms.pop(form, None)
     subordinators = _CONDITIONS if descriptions else _CONDITIONS | _EMBEDDED_QUESTIONS
-    return Vocabulary({form: frozenset(v) for form, v in forms.items()}, frozenset(RECORD_NOUNS | set(nouns)), frozenset(subordinators))
+    records = frozenset(nouns) if records_only else frozenset(RECORD_NOUNS | set(nouns))
+    return Vocabulary({form: frozenset(v) for form, v in forms.items()}, records, frozenset(subordinators))
 
 
 def read_claims(text: str, vocabulary: Vocabulary) -> list[Claim]:
@@ -197,18 +202,28 @@ class _Tokens:
 
 def _tokenize(text: str, subordinators: frozenset[str]) -> _Tokens:
     tokens = _Tokens(text)
+    words, starts, ends, flags = tokens.words, tokens.starts, tokens.ends, tokens.quoted
     quoted = False
     for match in _TOKEN.finditer(text):
         raw = match.group(0)
-        start, end = match.span()
         if raw in _QUOTES:
             quoted = (not quoted) if raw == '"' else raw == "“"
             continue
-        for word in _split_contraction(raw.strip().lower().replace("’", "'") or "\n"):
-            tokens.words.append(word)
-            tokens.starts.append(start)
-            tokens.ends.append(end)
-            tokens.quoted.append(quoted)
+        start, end = match.span()
+        word = raw.lower()
+        if word[0] in " \t\n":
+            word = word.strip() or "\n"
+        if "'" in word or "’" in word:
+            for part in _split_contraction(word.replace("’", "'")):
+                words.append(part)
+                starts.append(start)
+                ends.append(end)
+                flags.append(quoted)
+            continue
+        words.append(word)
+        starts.append(start)
+        ends.append(end)
+        flags.append(quoted)
     _mark_spans(tokens)
     _mark_scopes(tokens, subordinators)
     return tokens
@@ -299,13 +314,17 @@ class _Reader:
         self.done_sentences: set[int] = set()  # sentences that are, or follow, a bare "Done."
         self.facts: dict[int, tuple[StatedFact, ...]] = {}  # by start of the stretch they are read from
         self.fact_starts, self.fact_ends = _fact_stretches(tokens, vocabulary)
+        self.triggers = _triggers(vocabulary)
 
     def read_at(self, index: int) -> int:
         """Read a claim whose verb starts at `index`; the number of tokens to move on."""
         tokens = self.tokens
         if tokens.quoted[index]:
             return 1
-        self._note_done_opener(index)
+        if tokens.sentence[index] == index:
+            self._note_done_opener(index)
+        if tokens.words[index] not in self.triggers:
+            return 1  # most words start nothing: one set lookup
         check = self._check_at(index)
         if check is not None:
             claim, width = check
@@ -370,8 +389,8 @@ class _Reader:
             return None  # "Please give me the temperature and it's done": what will follow a reply
         acts = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
         facts = self._facts(index)
-        if form == "bare" and subject < tokens.clause[index]:
-            facts = self._facts(subject) + facts  # "#W1: processed": the label names the record
+        if subject < tokens.clause[index]:  # "#W1: processed", "Your order, #W1, is processed": named before
+            facts = self._span_facts(subject, tokens.clause[index]) + facts
         if kind == "done":
             verbs = acts
             about_record = nouns or any(f.kind == "identifier" for f in facts) or (span and span[0] in _PRONOUNS)
@@ -490,11 +509,16 @@ class _Reader:
 
     def _head_noun(self, span: list[str]) -> frozenset[str]:
         """The record noun heading the words that name what was acted on ("my road trip *playlist*")."""
-        words = [w for w in span if w not in _DETERMINERS and not w[:1].isdigit()]
+        words = [w for w in span if w not in _DETERMINERS and w not in _CLAUSE_END and not any(ch.isdigit() for ch in w)]
         if not words:
             return frozenset()
         head = singular(words[-1])
         return frozenset((head,)) if head in self.vocabulary.nouns else frozenset()
+
+    def _span_facts(self, start: int, end: int) -> tuple[StatedFact, ...]:
+        tokens = self.tokens
+        begin = tokens.ends[start - 1] if start else 0
+        return tuple(extract_facts(tokens.text[begin : tokens.ends[end - 1]])) if end > start else ()
 
     def _facts(self, index: int) -> tuple[StatedFact, ...]:
         """The facts of the verb's clause, up to the next verb joined by "and" ("froze card 1234 and passed case F3")."""
@@ -556,6 +580,13 @@ class _Reader:
             immediate=immediate,
         )
         return claim, width
+
+
+@lru_cache(maxsize=64)
+def _triggers(vocabulary: Vocabulary) -> frozenset[str]:
+    """Every word a claim can start with: verb forms (first words of two-word ones), completion and check words."""
+    firsts = {form.split(" ")[0] for form in vocabulary.forms}
+    return frozenset(firsts | COMPLETION | set(COMPLETION_PHRASES) | CHECK_PAST | {"let", "checking", "looking", "went", "gone", "set"})
 
 
 def _fact_stretches(tokens: _Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
@@ -620,8 +651,14 @@ def _skip_back(tokens: _Tokens, position: int, limit: int) -> int:
 
 
 def _subject_start(tokens: _Tokens, before: int) -> int:
-    """Where the subject of a passive ends before `before` starts: back to its determiner."""
+    """Where the subject of a passive ending before `before` starts: back to its determiner.
+
+    A clause that opens with the verb ("Your last order, #W1, is processed") takes its subject
+    from the clauses before it in the sentence.
+    """
     clause = tokens.clause[before] if 0 <= before < len(tokens.words) else 0
+    if clause == before and clause > tokens.sentence[before] and tokens.word(clause - 1) == ",":
+        clause = max(tokens.sentence[before], before - _LOOK_BACK)
     position = before - 1
     stop = max(clause, before - _LOOK_BACK)
     while position >= stop:

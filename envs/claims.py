@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from toolgym.errors import DomainError
 
 from .claim_reading import Vocabulary, read_claims, vocabulary_of
-from .claim_words import ACTION_NOUNS, LIGHT_VERBS, known_verbs, present_forms, singular
+from .claim_words import ACTION_NOUNS, LIGHT_VERBS, RECORD_NOUNS, known_verbs, present_forms, singular
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -165,7 +165,10 @@ def claim_vocabulary(domain: Domain) -> Vocabulary:
     """What the claims of a domain's chats are read with: every known verb and every verb its tools declare."""
     verbs = set(known_verbs() - LIGHT_VERBS)
     nouns: set[str] = set()
+    described: set[str] = set()
     for tool in domain.tools.values():
         verbs |= tool.claims.actions
         nouns |= _name_nouns(tool.name, tool.params)
-    return vocabulary_of(verbs, nouns)
+        described |= tool.claims.subjects or frozenset()
+    # Only this domain's records constrain a claim: "put on the Beatles folder" in a car names no folder record.
+    return vocabulary_of(verbs, nouns | (RECORD_NOUNS & described), records_only=True)

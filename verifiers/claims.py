@@ -183,9 +183,14 @@ class _Ledger:
         if backed:
             bound.update(chosen)
             return None
-        if not claim.strong and self._read_back(claim, position):
+        if self._may_report(claim) and self._read_back(claim, position):
             return None
         return self._why_not(claim, writes, kinds, subjects, missing)
+
+    @staticmethod
+    def _may_report(claim: Claim) -> bool:
+        """A state, or a perfect that names its record ("flight SW194 on March 4 has been cancelled"): maybe read back."""
+        return not claim.strong or (claim.form == "perfect" and any(f.kind in _SUBJECT_FACTS for f in claim.facts))
 
     def _judge_done(self, claim: Claim, position: int, before: list[_Call], writes: list[_Call]) -> str | None:
         """'Done', 'both done', 'the order is processed': some write (on the record named), as many calls as named."""
