@@ -94,6 +94,8 @@ _DONE_OPENERS = {"done", "finished", "sorted", "complete", "completed"}
 _DONE_WORDS = {"done", "set", "sorted", "finished", "complete", "completed"}
 _LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "confirm", "double-check", "see", "go", "query"}
 _LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
+# "..., which is processed" relates; "which APN is selected" asks.
+_RELATIVE_AFTER = {"is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "means", "now", "also"}
 _PRAISE = {"well", "nicely", "nice", "brilliantly", "beautifully"}
 _PRONOUNS = {"it", "which", "that", "this", "they", "these", "those"}
 # Words after which a noun phrase no longer names the record acted on ("the card *ending* 1234").
@@ -278,7 +280,8 @@ def _mark_scopes(tokens: _Tokens, subordinators: frozenset[str]) -> None:
             negator = index
         if word in _MODALS and tokens.word(index + 1) not in _FACTIVE:
             modal = index
-        if (word in subordinators and not (word == "once" and tokens.word(index - 1) == "at")) or (
+        asks_which = word == "which" and tokens.word(index + 1) not in _RELATIVE_AFTER  # "tell me which APN is selected"
+        if (word in subordinators and not (word == "once" and tokens.word(index - 1) == "at")) or asks_which or (
             word == "soon" and tokens.word(index - 1) == "as"
         ):
             condition = index
@@ -293,8 +296,13 @@ def _mark_scopes(tokens: _Tokens, subordinators: frozenset[str]) -> None:
 # ---- reading --------------------------------------------------------------------------------------
 
 
+_WORDS = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
+
+
 @lru_cache(maxsize=2048)
 def _read(text: str, vocabulary: Vocabulary) -> tuple[Claim, ...]:
+    if _triggers(vocabulary).isdisjoint(_WORDS.findall(text.lower())):
+        return ()  # no word that could start a claim: most replies, read in one pass of C
     tokens = _tokenize(text, vocabulary.subordinators)
     reader = _Reader(tokens, vocabulary)
     index = 0
@@ -388,9 +396,12 @@ class _Reader:
         if form in ("state", "bare") and _request_sentence(tokens, index):
             return None  # "Please give me the temperature and it's done": what will follow a reply
         acts = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
-        facts = self._facts(index)
         if subject < tokens.clause[index]:  # "#W1: processed", "Your order, #W1, is processed": named before
-            facts = self._span_facts(subject, tokens.clause[index]) + facts
+            facts = self._span_facts(subject, tokens.clause[index]) + self._facts(index)
+        elif not active:  # "item I1 is paused and item I2 is active": each state its own subject's
+            facts = self._span_facts(max(subject, self.fact_starts[index]), _phrase_end(tokens, index, self._stretch_end(index)) + 1)
+        else:
+            facts = self._facts(index)
         if kind == "done":
             verbs = acts
             about_record = nouns or any(f.kind == "identifier" for f in facts) or (span and span[0] in _PRONOUNS)
@@ -520,13 +531,16 @@ class _Reader:
         begin = tokens.ends[start - 1] if start else 0
         return tuple(extract_facts(tokens.text[begin : tokens.ends[end - 1]])) if end > start else ()
 
+    def _stretch_end(self, index: int) -> int:
+        return min(self.tokens.clause_end[index], self.fact_ends[self.fact_starts[index]])
+
     def _facts(self, index: int) -> tuple[StatedFact, ...]:
         """The facts of the verb's clause, up to the next verb joined by "and" ("froze card 1234 and passed case F3")."""
         tokens = self.tokens
         start = self.fact_starts[index]
         found = self.facts.get(start)
         if found is None:
-            end = min(tokens.clause_end[index], self.fact_ends[start])
+            end = self._stretch_end(index)
             begin = tokens.ends[start - 1] if start else 0  # from the stop before: "$2,125.00" keeps its "$"
             found = self.facts[start] = tuple(extract_facts(tokens.text[begin : tokens.ends[end]]))
         return found
@@ -589,6 +603,14 @@ def _triggers(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(firsts | COMPLETION | set(COMPLETION_PHRASES) | CHECK_PAST | {"let", "checking", "looking", "went", "gone", "set"})
 
 
+def _phrase_end(tokens: _Tokens, index: int, limit: int) -> int:
+    """The last token of a state's phrase: up to the "and" that starts the next one."""
+    position = index
+    while position < limit and position - index < _LOOK_BACK and tokens.words[position + 1] not in ("and", "or"):
+        position += 1
+    return position
+
+
 def _fact_stretches(tokens: _Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
     """For each token, where the stretch its facts are read from starts; for each start, where it ends.
 
@@ -621,8 +643,15 @@ def _finite_after(tokens: _Tokens, index: int) -> bool:
 
 
 def _request_sentence(tokens: _Tokens, index: int) -> bool:
-    """A sentence that asks the reader to do something ("Please give me the speed and it's done")."""
-    return tokens.word(_first_word(tokens, tokens.sentence[index])) in _IMPERATIVES
+    """A sentence (or a part after a colon) that asks the reader to do something ("Please give me the speed and it's done")."""
+    if tokens.word(_first_word(tokens, tokens.sentence[index])) in _IMPERATIVES:
+        return True
+    position = index
+    while position > tokens.sentence[index] and index - position < _LOOK_BACK * 3:
+        position -= 1
+        if tokens.words[position] == ":":
+            return tokens.word(position + 1) in _IMPERATIVES
+    return False
 
 
 def _completion_phrase(tokens: _Tokens, index: int) -> int:
