@@ -96,6 +96,7 @@ _LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "co
 _LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
 # "..., which is processed" relates; "which APN is selected" asks.
 _RELATIVE_AFTER = {"is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "means", "now", "also"}
+_NAMED = "<name>"  # stands in a noun phrase for a name or quoted title
 _PRAISE = {"well", "nicely", "nice", "brilliantly", "beautifully"}
 _PRONOUNS = {"it", "which", "that", "this", "they", "these", "those"}
 # Words after which a noun phrase no longer names the record acted on ("the card *ending* 1234").
@@ -128,6 +129,7 @@ class Claim:
     # How it is said: "active" (I / we / you, or a subject with "has"), "perfect" ("has been"),
     # "state" ("is", "was", "had been"), "bare" (a participle alone), "joined" ("... and refunded it").
     form: str = "active"
+    said: str = ""  # the verb or completion words as written, lowercased ("cancelled", "taken care of")
 
     def describe(self) -> str:
         return f"{self.words!r} in {self.sentence!r}"
@@ -389,7 +391,7 @@ class _Reader:
         span = _object_words(tokens, index + width) if active else _subject_words(tokens, subject, index)
         nouns = self._head_noun(span)
         previous = self.previous[1] if coordinated and self.previous else None
-        if previous is not None and not nouns:
+        if previous is not None and not nouns and not set(span) - _DETERMINERS - _PRONOUNS - {"them", "one"}:
             nouns = previous.nouns  # "cancelled your order and refunded it": the same subject
         if form == "state" and not strong and kind == "action" and set(verbs) <= _SETTING_VERBS:
             return None  # "your phone is set to 3G": a setting as it stands
@@ -425,7 +427,8 @@ class _Reader:
             other=bool(_OTHER & set(span)) or bool(previous and previous.other),
             additive=bool(_ADDITIVE & around) or bool(previous and previous.additive),
             form=form,
-            count=2 if _BOTH & set(span) or _BOTH & set(tokens.words[max(clause, index - 3) : index]) else 1,
+            said=" ".join(tokens.words[index : index + width]),
+            count=2 if _BOTH & set(span) or _BOTH & set(tokens.words[max(clause, min(index, subject) - 3) : index]) else 1,
         )
 
     def _frame(self, index: int) -> tuple[bool, int, bool, bool, str] | None:
@@ -465,6 +468,8 @@ class _Reader:
             subject = _subject_start(tokens, aux_at)
             if self._blocked(subject, index) or self._asked(index, subject):
                 return None
+            if aux in ("was", "were") and not _NOW & set(words[aux_at + 1 : index + 4]):
+                return False, subject, False, False, "state"  # "the doors were locked, so I ...": how it stood
             return now, subject, False, False, "state"
         if aux in _HAVE or aux == "had" or aux in ("i", "we", "you"):
             pronoun_at = aux_at if aux in ("i", "we", "you") else _skip_back(tokens, aux_at - 1, clause)
@@ -520,6 +525,8 @@ class _Reader:
 
     def _head_noun(self, span: list[str]) -> frozenset[str]:
         """The record noun heading the words that name what was acted on ("my road trip *playlist*")."""
+        if _NAMED in span:
+            return frozenset()  # "the Beatles folder", "the file \"Q2 plan\"": a title, not a kind of record
         words = [w for w in span if w not in _DETERMINERS and w not in _CLAUSE_END and not any(ch.isdigit() for ch in w)]
         if not words:
             return frozenset()
@@ -704,7 +711,7 @@ def _subject_words(tokens: _Tokens, subject: int, verb: int) -> list[str]:
     end = subject
     while end < verb and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
         end += 1
-    return [w for position, w in enumerate(tokens.words[subject:end], start=subject) if _common_word(tokens, position)]
+    return [w if _common_word(tokens, position) else _NAMED for position, w in enumerate(tokens.words[subject:end], start=subject)]
 
 
 def _common_word(tokens: _Tokens, position: int) -> bool:
@@ -722,8 +729,8 @@ def _object_words(tokens: _Tokens, after: int) -> list[str]:
         particle = word in _PARTICLES and (position == after or tokens.word(position - 1) in _PARTICLES)
         if word in _CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
             break
-        if not particle and _common_word(tokens, position):  # "turned on roaming", "set it up"; a title names nothing
-            span.append(word)
+        if not particle:  # "turned on roaming", "set it up"
+            span.append(word if _common_word(tokens, position) else _NAMED)
         position += 1
     return span
 

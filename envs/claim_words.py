@@ -25,20 +25,20 @@ transfer move wire send
 transfer hand hand_over hand_off escalate pass_on refer connect forward put_through
 pay pay_off settle send
 charge bill debit
-change update modify edit amend adjust set switch swap replace correct alter revise upgrade downgrade configure reset turn raise lower increase decrease reduce extend heat warm cool limit cap dim put
+change update modify edit amend adjust set switch correct alter revise upgrade downgrade configure reset turn raise lower increase decrease reduce extend heat warm cool limit cap dim put
 enable activate reactivate turn switch start allow
 disable deactivate turn switch stop block
 freeze block lock suspend hold pause
 unfreeze unblock unlock reactivate resume restore reinstate lift
 open unlock
 close shut lock
-start begin launch kick_off resume play turn switch
-stop end halt pause turn switch finish
+start begin launch kick_off resume play turn switch power_on fire_up
+stop end halt pause turn switch finish shut_down power_off power_down
 suspend pause freeze hold deactivate
 resume restart reactivate restore unpause reinstate unsuspend
 add include attach insert top_up buy purchase save register enrol enroll apply
 remove delete drop take_off clear erase discard trash
-create make set_up add open draft generate establish write start book schedule
+create make set_up add open draft generate establish write start
 mark flag tick tick_off check_off label star unflag
 complete finish resolve tick_off check_off mark wrap_up finalise finalize close
 return send_back
@@ -134,7 +134,8 @@ RECORD_NOUNS = frozenset(
     ticket case dispute statement payee loan address subscription item product seat bag baggage insurance
     point reward window door trunk light headlight engine climate temperature fan heating defrost media
     volume navigation route charging limit profile cruise roaming refill sim channel post thread calendar
-    return exchange schedule reminder note contact password pin membership package shipment delivery""".split()
+    return exchange schedule reminder note contact password pin membership package shipment delivery taxi cab ride
+    call pickup parcel""".split()
 )
 _NOUN_GROUPS = """
 booking reservation flight hotel room

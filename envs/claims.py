@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from toolgym.errors import DomainError
 
 from .claim_reading import Vocabulary, read_claims, vocabulary_of
-from .claim_words import ACTION_NOUNS, LIGHT_VERBS, RECORD_NOUNS, known_verbs, present_forms, singular
+from .claim_words import ACTION_NOUNS, LIGHT_VERBS, known_verbs, present_forms, singular
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -58,16 +58,19 @@ _STOP_WORDS = {"a", "an", "the", "of", "to", "for", "from", "in", "on", "at", "b
                "it", "its", "this", "that", "one", "as", "id", "ids", "your", "you", "their", "his", "her", "any", "all",
                "not", "no", "such", "if", "only", "can", "must", "may", "each", "per", "when", "until", "new", "old"}
 _SENTENCE_SPLIT = re.compile(r"[.;:()]\s*")
+_MONEY_ACTS = {"refund", "pay", "charge", "transfer", "repay", "reimburse"}
+_MONEY_NOUNS = {"payment", "refund", "money", "amount", "charge", "fee", "fund"}
 
 
 def declare_claims(spec: ClaimsSpec, *, name: str, description: str, param_descriptions: dict[str, str], writes: bool) -> Claims:
     """The claims a tool allows: the declared ones, completed with what the tool itself shows."""
-    subjects = _subjects(name, description, param_descriptions)
     if spec is None:
-        return Claims(_default_actions(name, description, param_descriptions) if writes else frozenset(), subjects)
+        actions = _default_actions(name, description, param_descriptions) if writes else frozenset()
+        return Claims(actions, _subjects(name, description, param_descriptions, actions))
     if isinstance(spec, Claims):
         actions = _checked_verbs(name, spec.actions)
-        return Claims(actions, spec.subjects if spec.subjects is not None else subjects, spec.checks)
+        subjects = spec.subjects if spec.subjects is not None else _subjects(name, description, param_descriptions, actions)
+        return Claims(actions, subjects, spec.checks)
     if isinstance(spec, str):
         spec = spec.split()
     try:
@@ -76,7 +79,8 @@ def declare_claims(spec: ClaimsSpec, *, name: str, description: str, param_descr
         raise DomainError(
             f"tool {name!r}: claims= takes verbs ('cancel refund' or ('cancel', 'refund')) or a Claims(...), got {spec!r}"
         ) from None
-    return Claims(_checked_verbs(name, verbs), subjects)
+    actions = _checked_verbs(name, verbs)
+    return Claims(actions, _subjects(name, description, param_descriptions, actions))
 
 
 def _checked_verbs(tool: str, verbs: Iterable[Any]) -> frozenset[str]:
@@ -145,11 +149,20 @@ def _description_vocabulary() -> Vocabulary:
     return vocabulary_of(known_verbs() - LIGHT_VERBS, descriptions=True)
 
 
-def _subjects(name: str, description: str, param_descriptions: dict[str, str]) -> frozenset[str]:
+def _subjects(name: str, description: str, param_descriptions: dict[str, str], actions: frozenset[str]) -> frozenset[str]:
+    """The records a tool acts on: its name's nouns, its first id parameter's, and its description's first sentence.
+
+    Later parameters and sentences name the instruments ("where the difference is refunded: ... a
+    gift card"), not what is acted on: an exchange of items does not replace a card. A tool that
+    moves money acts on payments and amounts too.
+    """
     words = set(name.lower().split("_"))
-    for param in param_descriptions:
-        words.update(param.lower().split("_"))
-    words.update(_WORD.findall(description.lower()))
+    ids = [p for p in param_descriptions if p == "id" or p.endswith(("_id", "_ids"))]
+    if ids:
+        words.update(ids[0].lower().split("_"))
+    words.update(_WORD.findall(_SENTENCE_SPLIT.split(description.lower(), maxsplit=1)[0]))
+    if actions & _MONEY_ACTS:
+        words.update(_MONEY_NOUNS)
     return frozenset(singular(w) for w in words if w not in _STOP_WORDS and len(w) > 2)
 
 
@@ -165,10 +178,8 @@ def claim_vocabulary(domain: Domain) -> Vocabulary:
     """What the claims of a domain's chats are read with: every known verb and every verb its tools declare."""
     verbs = set(known_verbs() - LIGHT_VERBS)
     nouns: set[str] = set()
-    described: set[str] = set()
     for tool in domain.tools.values():
         verbs |= tool.claims.actions
         nouns |= _name_nouns(tool.name, tool.params)
-        described |= tool.claims.subjects or frozenset()
-    # Only this domain's records constrain a claim: "put on the Beatles folder" in a car names no folder record.
-    return vocabulary_of(verbs, nouns | (RECORD_NOUNS & described), records_only=True)
+    # A record noun that no tool here acts on ("your plan" in a car) names nothing this domain changed.
+    return vocabulary_of(verbs, nouns)

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from toolgym.envs.claim_reading import Claim, read_claims
-from toolgym.envs.claim_words import COMPLETION, noun_synonyms, past_forms, synonyms
+from toolgym.envs.claim_words import noun_synonyms, past_forms, synonyms
 from toolgym.envs.claims import claim_vocabulary
 from toolgym.envs.conversation import asks_confirmation
 from toolgym.envs.grounding import SeenFacts, StatedFact
@@ -104,6 +104,12 @@ def _parsed(text: str) -> Any:
         return None
 
 
+def _text_shows(text: str, fact: StatedFact) -> bool:
+    seen = SeenFacts()
+    seen.add(text)
+    return seen.has(fact)
+
+
 @lru_cache(maxsize=4096)
 def _records(text: str) -> tuple[tuple[frozenset[str], str], ...]:
     """Every JSON object of a tool result: its scalar values, and its text."""
@@ -157,6 +163,7 @@ class _Ledger:
         self.calls = _calls(messages, tools)
         self.bound: dict[tuple[str, ...], set[tuple[str, str]]] = {}
         self.next_user = _next_user_positions(messages)
+        self.rules: str | None = None  # the system prompt, lowered, once a claim needs it
 
     def judge(self, claim: Claim, position: int) -> str | None:
         """Why the claim made at message `position` is not backed, or None when it is."""
@@ -233,11 +240,8 @@ class _Ledger:
             if other.position >= position:
                 break
             for values, text in _records(other.result):
-                if values & ids:
-                    seen = SeenFacts()
-                    seen.add(text)
-                    if seen.has(fact):
-                        return True
+                if values & ids and _text_shows(text, fact):
+                    return True
         return False
 
     def _judge_check(self, claim: Claim, position: int) -> str | None:
@@ -247,20 +251,25 @@ class _Ledger:
         return "no call was made in that turn or before" if claim.immediate else "no call was made before it"
 
     def _read_back(self, claim: Claim, position: int) -> bool:
-        """A state claim that reports what a tool result before it showed: its words and its facts."""
-        words = {form for verb in claim.verbs for near in synonyms(verb) for form in past_forms(near)}
-        if claim.kind == "done":
-            words |= COMPLETION
+        """A state the claim reports as a record before it showed it: one record with the state's word and every fact.
+
+        "Order #W1 was cancelled on May 3" is backed by a result whose record of #W1 says "cancelled".
+        """
+        words = {claim.said} | {form for verb in claim.verbs for near in synonyms(verb) for form in past_forms(near)}
         facts = [f for f in claim.facts if f.kind in _SUBJECT_FACTS]
         for call in self.calls:
             if call.position >= position or not call.ok:
                 continue
-            text = call.result.lower()
-            if any(w in text for w in words) and all(call.shows(f) for f in facts):
-                return True
+            for _, text in _records(call.result) or ((frozenset(), call.result),):
+                lowered = text.lower()
+                if any(w in lowered for w in words) and all(_text_shows(text, f) for f in facts):
+                    return True
         # The policy in the system prompt: "Refunds are limited to payments made in the last 30 days".
-        rules = " ".join(m.get("content") or "" for m in self.messages[:position] if m.get("role") == "system").lower()
-        return not facts and any(w in rules for w in words)
+        if facts:
+            return False
+        if self.rules is None:
+            self.rules = " ".join(m.get("content") or "" for m in self.messages if m.get("role") == "system").lower()
+        return any(w in self.rules for w in words)
 
     def _why_not(self, claim: Claim, writes: list[_Call], kinds: list[_Call], subjects: list, missing: list[str]) -> str:
         acts = "/".join(claim.verbs) or "act"
