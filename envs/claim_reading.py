@@ -2,9 +2,9 @@
 
 A *claim of an act* is an action verb in a form that states the act done: first person ("I
 cancelled", "I've also refunded"), the perfect or present passive ("has been cancelled", "is now
-frozen", "was just sent"), the second person ("you turned data roaming on"), a bare participle
-after "Done." ("Done. Return requested for order #W1") or a word of completion ("Done.", "It's
-all taken care of"). Forms that only describe a state ("your card is frozen", "order #W1 was
+frozen", "was just sent"), a bare participle heading a sentence or after "Done." ("Done. Return
+requested for order #W1") or a word of completion ("Done.", "It's all taken care of"). What the
+user did ("the way you paid") is not the agent's claim. Forms that only describe a state ("your card is frozen", "order #W1 was
 cancelled on May 3") are *weak*: a state read in a tool result may be reported without acting.
 
 Not claims: negations ("I haven't cancelled anything"), questions ("Has it been refunded?"),
@@ -15,18 +15,20 @@ a participle used as an adjective ("the cancelled order").
 A *claim of a check* is "let me check" (its call may follow in the same turn) or "I looked it
 up", "I've verified" (a call before).
 
-The reader tokenizes a text once and precomputes, for every token, where its clause and sentence
-start and end and where the last negation, modal or condition stood; each verb then looks back
-a bounded number of tokens. Linear in the text, with no regular expression that can backtrack.
+The reader tokenizes a text once (envs/claim_tokens.py: for every token, where its clause and
+sentence start and end and where the last negation, modal or condition stood); each verb then
+looks back and ahead a bounded number of tokens. Linear in the text, with no regular expression
+that can backtrack.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from .claim_tokens import CLAUSE_END, CONDITIONS, EMBEDDED_QUESTIONS, MODALS, SENTENCE_END, Tokens, tokenize
 from .claim_words import (
     ACTION_NOUNS,
     CHECK_PAST,
@@ -40,16 +42,6 @@ from .claim_words import (
 )
 from .grounding import StatedFact, extract_facts
 
-# Words (with inner apostrophes, hyphens, dots and thousands commas: "I've", "top-up", "2,125.00"), stops, quotes.
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:(?:['’\-_.]|,(?=\d{3}))[A-Za-z0-9]+)*|[.!?;:,()\"“”—–]|\s-\s|\n")
-_CONTRACTIONS = {"ve": "have", "re": "are", "m": "am", "ll": "will", "d": "would"}
-_NOT_HEADS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
-# Words after which "'s" is "is" (or "has" before "been"); after a noun it is a possessive.
-_S_IS = {"it", "that", "what", "there", "here", "everything", "he", "she", "who", "this", "all", "nothing", "where"}
-
-_SENTENCE_END = {".", "!", "?", "\n"}
-_CLAUSE_END = _SENTENCE_END | {",", ";", ":", "(", ")", "—", "–", "-", "but", "so", "because", "although", "though", "whereas"}
-_QUOTES = {'"', "“", "”"}
 _ADVERBS = {
     "also", "just", "now", "already", "successfully", "all", "both", "fully", "finally", "really", "indeed",
     "officially", "completely", "automatically", "immediately", "instantly", "correctly", "properly", "formally",
@@ -61,16 +53,8 @@ _OTHER = {"other", "another", "second", "remaining", "rest"}
 _BOTH = {"both", "two", "each"}
 _BE = {"is", "are", "am", "was", "were"}
 _HAVE = {"have", "has"}
-_MODALS = {"will", "would", "shall", "should", "could", "might", "may", "must", "can"}
-_FACTIVE = {"confirm", "see", "tell", "report", "say", "assure", "verify", "let", "share", "note"}
-_TO_FRAMES = {"going", "about", "ready", "want", "wants", "like", "love", "plan", "prepared", "need", "needs", "have",
-              "has", "able", "set", "happy", "glad", "try", "trying", "intend", "aim", "hope", "wish", "needed"}
-# Conditions, and questions inside a sentence: "Once it is cancelled", "tell me how each switch is set".
-_CONDITIONS = {"if", "once", "when", "whenever", "after", "before", "unless", "until", "till", "whether", "lest"}
-_EMBEDDED_QUESTIONS = {"how", "what", "why", "where", "whatever"}
 # Verbs that also describe a setting as it stands ("your phone is set to 3G"): claims only as acts, never as states.
 _SETTING_VERBS = {"set", "turn", "switch", "put", "keep", "configure", "adjust", "limit"}
-_NEGATORS = {"not", "no", "never", "nothing", "none", "nobody", "neither", "nor", "without", "unable", "cannot", "hardly"}
 _INTERROGATIVES = {
     "is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "would", "should", "shall",
     "will", "may", "might", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "want", "ok", "okay",
@@ -94,8 +78,6 @@ _DONE_OPENERS = {"done", "finished", "sorted", "complete", "completed"}
 _DONE_WORDS = {"done", "set", "sorted", "finished", "complete", "completed"}
 _LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "confirm", "double-check", "see", "go", "query"}
 _LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
-# "..., which is processed" relates; "which APN is selected" asks.
-_RELATIVE_AFTER = {"is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "means", "now", "also"}
 _NAMED = "<name>"  # stands in a noun phrase for a name or quoted title
 _PRAISE = {"well", "nicely", "nice", "brilliantly", "beautifully"}
 _PRONOUNS = {"it", "which", "that", "this", "they", "these", "those"}
@@ -142,7 +124,7 @@ class Vocabulary:
     forms: dict[str, frozenset[str]]  # one word, or two joined by a space ("set up")
     nouns: frozenset[str] = RECORD_NOUNS
     # "how each switch is set" asks; in a tool description "where the difference is refunded" states
-    subordinators: frozenset[str] = frozenset(_CONDITIONS | _EMBEDDED_QUESTIONS)
+    subordinators: frozenset[str] = frozenset(CONDITIONS | EMBEDDED_QUESTIONS)
 
     def __hash__(self) -> int:
         return id(self)
@@ -166,7 +148,7 @@ def vocabulary_of(
     for check in CHECK_VERBS:  # reading verbs are checks, not acts
         for form in past_forms(check):
             forms.pop(form, None)
-    subordinators = _CONDITIONS if descriptions else _CONDITIONS | _EMBEDDED_QUESTIONS
+    subordinators = CONDITIONS if descriptions else CONDITIONS | EMBEDDED_QUESTIONS
     records = frozenset(nouns) if records_only else frozenset(RECORD_NOUNS | set(nouns))
     return Vocabulary({form: frozenset(v) for form, v in forms.items()}, records, frozenset(subordinators))
 
@@ -179,125 +161,6 @@ def read_claims(text: str, vocabulary: Vocabulary) -> list[Claim]:
 # ---- tokens -------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Tokens:
-    text: str
-    words: list[str] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    quoted: list[bool] = field(default_factory=list)
-    sentence: list[int] = field(default_factory=list)  # first token of the token's sentence
-    sentence_end: list[int] = field(default_factory=list)  # its last token (the stop, if any)
-    clause: list[int] = field(default_factory=list)
-    clause_end: list[int] = field(default_factory=list)
-    # The last position at or before each token of a negation, a (non-factive) modal, a condition
-    # and an intention frame ("ready to"): "is there one in [a, b)" is `last[b - 1] >= a`.
-    last_negator: list[int] = field(default_factory=list)
-    last_modal: list[int] = field(default_factory=list)
-    last_condition: list[int] = field(default_factory=list)
-    last_frame: list[int] = field(default_factory=list)
-
-    def word(self, index: int) -> str:
-        return self.words[index] if 0 <= index < len(self.words) else ""
-
-    def any_between(self, last: list[int], start: int, end: int) -> bool:
-        return end > start and end - 1 < len(last) and last[end - 1] >= start
-
-
-def _tokenize(text: str, subordinators: frozenset[str]) -> _Tokens:
-    tokens = _Tokens(text)
-    words, starts, ends, flags = tokens.words, tokens.starts, tokens.ends, tokens.quoted
-    quoted = False
-    for match in _TOKEN.finditer(text):
-        raw = match.group(0)
-        if raw in _QUOTES:
-            quoted = (not quoted) if raw == '"' else raw == "“"
-            continue
-        start, end = match.span()
-        word = raw.lower()
-        if word[0] in " \t\n":
-            word = word.strip() or "\n"
-        if "'" in word or "’" in word:
-            for part in _split_contraction(word.replace("’", "'")):
-                words.append(part)
-                starts.append(start)
-                ends.append(end)
-                flags.append(quoted)
-            continue
-        words.append(word)
-        starts.append(start)
-        ends.append(end)
-        flags.append(quoted)
-    _mark_spans(tokens)
-    _mark_scopes(tokens, subordinators)
-    return tokens
-
-
-def _split_contraction(word: str) -> list[str]:
-    if "'" not in word:
-        return [word]
-    if word.endswith("n't"):
-        head = word[:-3]
-        return [_NOT_HEADS.get(head, head), "not"]
-    head, _, tail = word.rpartition("'")
-    if tail in _CONTRACTIONS:
-        return [head, _CONTRACTIONS[tail]]
-    if tail == "s":
-        if head == "let":
-            return ["let", "us"]
-        return [head, "is"] if head in _S_IS else [head]
-    return [word]
-
-
-def _mark_spans(tokens: _Tokens) -> None:
-    words = tokens.words
-    sentence = clause = 0
-    for index, word in enumerate(words):
-        tokens.sentence.append(sentence)
-        tokens.clause.append(clause)
-        if tokens.quoted[index]:
-            continue  # a quoted title's colon or stop ends nothing of the agent's own sentence
-        if word in _SENTENCE_END:
-            sentence = clause = index + 1
-        elif word in _CLAUSE_END:
-            clause = index + 1
-    count = len(words)
-    tokens.sentence_end = [0] * count
-    tokens.clause_end = [0] * count
-    sentence_end = clause_end = count - 1
-    for index in range(count - 1, -1, -1):
-        if index + 1 < count and tokens.sentence[index + 1] == index + 1:
-            sentence_end = index
-        if index + 1 < count and tokens.clause[index + 1] == index + 1:
-            clause_end = index
-        tokens.sentence_end[index] = sentence_end
-        tokens.clause_end[index] = clause_end
-
-
-def _mark_scopes(tokens: _Tokens, subordinators: frozenset[str]) -> None:
-    words = tokens.words
-    negator = modal = condition = frame = -1
-    for index, word in enumerate(words):
-        if word in _NEGATORS:
-            negator = index
-        if word in _MODALS and tokens.word(index + 1) not in _FACTIVE:
-            modal = index
-        asks_which = word == "which" and tokens.word(index + 1) not in _RELATIVE_AFTER  # "tell me which APN is selected"
-        if (word in subordinators and not (word == "once" and tokens.word(index - 1) == "at")) or asks_which or (
-            word == "soon" and tokens.word(index - 1) == "as"
-        ):
-            condition = index
-        if word in ("be", "let") or (word == "to" and (tokens.word(index - 1) in _TO_FRAMES or tokens.word(index + 1) in ("be", "have"))):
-            frame = index
-        tokens.last_negator.append(negator)
-        tokens.last_modal.append(modal)
-        tokens.last_condition.append(condition)
-        tokens.last_frame.append(frame)
-
-
-# ---- reading --------------------------------------------------------------------------------------
-
-
 _WORDS = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 
 
@@ -305,7 +168,7 @@ _WORDS = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 def _read(text: str, vocabulary: Vocabulary) -> tuple[Claim, ...]:
     if _triggers(vocabulary).isdisjoint(_WORDS.findall(text.lower())):
         return ()  # no word that could start a claim: most replies, read in one pass of C
-    tokens = _tokenize(text, vocabulary.subordinators)
+    tokens = tokenize(text, vocabulary.subordinators)
     reader = _Reader(tokens, vocabulary)
     index = 0
     while index < len(tokens.words):
@@ -316,7 +179,7 @@ def _read(text: str, vocabulary: Vocabulary) -> tuple[Claim, ...]:
 class _Reader:
     """One pass over a text's tokens, keeping what a later verb needs (the last claim, 'Done.')."""
 
-    def __init__(self, tokens: _Tokens, vocabulary: Vocabulary):
+    def __init__(self, tokens: Tokens, vocabulary: Vocabulary):
         self.tokens = tokens
         self.vocabulary = vocabulary
         self.claims: list[Claim] = []
@@ -358,7 +221,7 @@ class _Reader:
         if index != sentence:
             return
         end = tokens.sentence_end[index]
-        content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in _INTERJECTIONS and w not in _SENTENCE_END]
+        content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in _INTERJECTIONS and w not in SENTENCE_END]
         if content and content[0] in _DONE_OPENERS:
             self.done_sentences.add(sentence)
         if content and len(content) <= 3 and content[-1] in _DONE_WORDS and end - index < 8 and content[0] not in _PRAISE:
@@ -453,7 +316,7 @@ class _Reader:
             have_at = _skip_back(tokens, aux_at - 1, clause)
             have = tokens.word(have_at) if have_at >= clause else ""
             subject = _subject_start(tokens, have_at)
-            if self._blocked(subject, index) or have in _MODALS or have == "to":
+            if self._blocked(subject, index) or have in MODALS or have == "to":
                 return None
             if self._asked(index, subject):
                 return None
@@ -474,7 +337,7 @@ class _Reader:
         if aux in _HAVE or aux == "had" or aux in ("i", "we", "you"):
             pronoun_at = aux_at if aux in ("i", "we", "you") else _skip_back(tokens, aux_at - 1, clause)
             pronoun = tokens.word(pronoun_at)
-            if pronoun in _MODALS or pronoun == "to":
+            if pronoun in MODALS or pronoun == "to":
                 return None  # "would have cancelled", "to have sent"
             start = pronoun_at if pronoun_at >= clause else clause
             if self._blocked(start, index) or self._asked(index, start, inverted=pronoun_at):
@@ -482,7 +345,7 @@ class _Reader:
             if pronoun == "you":
                 return None  # "the way you paid": what the user did is not the agent's claim
             return (aux != "had" or now), start, True, False, "active"
-        if aux in _MODALS or aux in ("to", "be", "not", "get", "gets", "let", "please"):
+        if aux in MODALS or aux in ("to", "be", "not", "get", "gets", "let", "please"):
             return None
         if self.previous is not None and tokens.clause[self.previous[0]] == clause and aux in ("and", "or", "then"):
             if self._blocked(clause, index):
@@ -490,7 +353,7 @@ class _Reader:
             return self.previous[1].strong, clause, True, True, "joined"  # "cancelled your order and refunded it"
         # A bare participle: a predicate ("Return requested for order #W1") or an adjective ("the cancelled order").
         following = tokens.word(index + 1)
-        if following and following not in _OBJECT_END and following not in _CLAUSE_END and following not in ("it", "them", "your", "the"):
+        if following and following not in _OBJECT_END and following not in CLAUSE_END and following not in ("it", "them", "your", "the"):
             return None
         if self._blocked(clause, index) or tokens.any_between(tokens.last_modal, sentence, index) or self._asked(index, clause):
             return None
@@ -527,7 +390,7 @@ class _Reader:
         """The record noun heading the words that name what was acted on ("my road trip *playlist*")."""
         if _NAMED in span:
             return frozenset()  # "the Beatles folder", "the file \"Q2 plan\"": a title, not a kind of record
-        words = [w for w in span if w not in _DETERMINERS and w not in _CLAUSE_END and not any(ch.isdigit() for ch in w)]
+        words = [w for w in span if w not in _DETERMINERS and w not in CLAUSE_END and not any(ch.isdigit() for ch in w)]
         if not words:
             return frozenset()
         head = singular(words[-1])
@@ -569,7 +432,7 @@ class _Reader:
             immediate, width = True, position - index + 1
         elif word in ("checking", "looking") and tokens.word(index - 1) == "am":
             immediate, width, start = True, 1, index - 1
-        elif word in ("went", "gone") and tokens.word(index + 1) == "through" and tokens.word(index + 2) not in _SENTENCE_END:
+        elif word in ("went", "gone") and tokens.word(index + 1) == "through" and tokens.word(index + 2) not in SENTENCE_END:
             pronoun_at = _skip_back(tokens, index - 1, clause)  # "I went through the emails" reads; "it went through" is done
             if tokens.word(pronoun_at) in _HAVE:
                 pronoun_at = _skip_back(tokens, pronoun_at - 1, clause)
@@ -610,7 +473,7 @@ def _triggers(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(firsts | COMPLETION | set(COMPLETION_PHRASES) | CHECK_PAST | {"let", "checking", "looking", "went", "gone", "set"})
 
 
-def _phrase_end(tokens: _Tokens, index: int, limit: int) -> int:
+def _phrase_end(tokens: Tokens, index: int, limit: int) -> int:
     """The last token of a state's phrase: up to the "and" that starts the next one."""
     position = index
     while position < limit and position - index < _LOOK_BACK and tokens.words[position + 1] not in ("and", "or"):
@@ -618,7 +481,7 @@ def _phrase_end(tokens: _Tokens, index: int, limit: int) -> int:
     return position
 
 
-def _fact_stretches(tokens: _Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
+def _fact_stretches(tokens: Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
     """For each token, where the stretch its facts are read from starts; for each start, where it ends.
 
     A stretch is a clause, cut before an "and" that joins another verb: in "I've frozen card 1234
@@ -643,13 +506,13 @@ def _verb_like(word: str, vocabulary: Vocabulary) -> bool:
     return word in vocabulary.forms or word in COMPLETION or (word.endswith("ed") and len(word) > 4)
 
 
-def _finite_after(tokens: _Tokens, index: int) -> bool:
+def _finite_after(tokens: Tokens, index: int) -> bool:
     """A verb later in the clause: "the transfer planned for May *is* cancelled" uses "planned" as an adjective."""
     end = min(tokens.clause_end[index], index + _LOOK_BACK)
     return any(w in _BE or w in _HAVE for w in tokens.words[index + 1 : end + 1])
 
 
-def _request_sentence(tokens: _Tokens, index: int) -> bool:
+def _request_sentence(tokens: Tokens, index: int) -> bool:
     """A sentence (or a part after a colon) that asks the reader to do something ("Please give me the speed and it's done")."""
     if tokens.word(_first_word(tokens, tokens.sentence[index])) in _IMPERATIVES:
         return True
@@ -661,7 +524,7 @@ def _request_sentence(tokens: _Tokens, index: int) -> bool:
     return False
 
 
-def _completion_phrase(tokens: _Tokens, index: int) -> int:
+def _completion_phrase(tokens: Tokens, index: int) -> int:
     """The length of a completion phrase starting at `index` ("taken care of" -> 3, "all set" -> 1), or 0."""
     word = tokens.words[index]
     if word == "set" and (tokens.word(index - 1) == "all" or (tokens.word(index - 1) == "is" and tokens.word(index - 2) == "everything")):
@@ -672,7 +535,7 @@ def _completion_phrase(tokens: _Tokens, index: int) -> int:
     return 0
 
 
-def _skip_back(tokens: _Tokens, position: int, limit: int) -> int:
+def _skip_back(tokens: Tokens, position: int, limit: int) -> int:
     """The first position at or before `position` that is not an adverb ("have also just")."""
     stop = max(limit, position - _LOOK_BACK)
     while position >= stop:
@@ -686,7 +549,7 @@ def _skip_back(tokens: _Tokens, position: int, limit: int) -> int:
     return position
 
 
-def _subject_start(tokens: _Tokens, before: int) -> int:
+def _subject_start(tokens: Tokens, before: int) -> int:
     """Where the subject of a passive ending before `before` starts: back to its determiner.
 
     A clause that opens with the verb ("Your last order, #W1, is processed") takes its subject
@@ -707,27 +570,27 @@ def _subject_start(tokens: _Tokens, before: int) -> int:
     return max(stop, clause)
 
 
-def _subject_words(tokens: _Tokens, subject: int, verb: int) -> list[str]:
+def _subject_words(tokens: Tokens, subject: int, verb: int) -> list[str]:
     end = subject
     while end < verb and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
         end += 1
     return [w if _common_word(tokens, position) else _NAMED for position, w in enumerate(tokens.words[subject:end], start=subject)]
 
 
-def _common_word(tokens: _Tokens, position: int) -> bool:
+def _common_word(tokens: Tokens, position: int) -> bool:
     """Not quoted and not a name: "the Down Sleeping *Bag*" is a product, not a bag."""
     if tokens.quoted[position]:
         return False
     return position == tokens.sentence[position] or not tokens.text[tokens.starts[position]].isupper()
 
 
-def _object_words(tokens: _Tokens, after: int) -> list[str]:
+def _object_words(tokens: Tokens, after: int) -> list[str]:
     span: list[str] = []
     position = after
     while position < len(tokens.words) and position - after < _LOOK_BACK:
         word = tokens.words[position]
         particle = word in _PARTICLES and (position == after or tokens.word(position - 1) in _PARTICLES)
-        if word in _CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
+        if word in CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
             break
         if not particle:  # "turned on roaming", "set it up"
             span.append(word if _common_word(tokens, position) else _NAMED)
@@ -735,7 +598,7 @@ def _object_words(tokens: _Tokens, after: int) -> list[str]:
     return span
 
 
-def _first_word(tokens: _Tokens, sentence: int) -> int:
+def _first_word(tokens: Tokens, sentence: int) -> int:
     """The first token of a sentence that is not an interjection ("Okay, done." starts at "done")."""
     index = sentence
     while index < len(tokens.words) and index - sentence < 6 and tokens.words[index] in _INTERJECTIONS:
@@ -743,12 +606,12 @@ def _first_word(tokens: _Tokens, sentence: int) -> int:
     return index
 
 
-def _then_opens(tokens: _Tokens, clause: int, index: int) -> bool:
+def _then_opens(tokens: Tokens, clause: int, index: int) -> bool:
     """'Then it's done.': a consequence still to come, when the sentence opens with 'then'."""
     return clause == tokens.sentence[index] and tokens.word(clause) == "then" and "i" not in tokens.words[clause:index]
 
 
-def _dated(tokens: _Tokens, index: int) -> bool:
+def _dated(tokens: Tokens, index: int) -> bool:
     """'has been cancelled since May', '... on 2025-03-01': a state with a past date, read back."""
     end = min(tokens.clause_end[index], index + 8)
     tail = tokens.words[index + 1 : end + 1]
@@ -757,7 +620,7 @@ def _dated(tokens: _Tokens, index: int) -> bool:
     )
 
 
-def _sentence_text(tokens: _Tokens, index: int) -> str:
+def _sentence_text(tokens: Tokens, index: int) -> str:
     start = tokens.starts[tokens.sentence[index]]
     end = tokens.ends[tokens.sentence_end[index]]
     text = tokens.text[start : min(end, start + 240)].strip()

@@ -139,10 +139,10 @@ def _calls(messages: list[dict[str, Any]], tools: dict[str, Tool]) -> list[_Call
                 calls.append(found)
                 pending[str(call.get("id"))] = found
         elif role == "tool":
-            found = pending.pop(str(message.get("tool_call_id")), None)
-            if found is not None:
-                found.result = message.get("content") or ""
-                found.ok = not found.result.lstrip().startswith('{"error"')
+            answered = pending.pop(str(message.get("tool_call_id")), None)
+            if answered is not None:
+                answered.result = message.get("content") or ""
+                answered.ok = not answered.result.lstrip().startswith('{"error"')
         elif role == "user":
             results = message.get("user_tool_results") or []
             for number, call in enumerate(message.get("user_tool_calls") or ()):
