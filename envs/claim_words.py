@@ -149,28 +149,18 @@ task todo
 """
 
 
-def _build_groups() -> dict[str, frozenset[str]]:
+def _word_groups(table: str) -> dict[str, frozenset[str]]:
+    """For each word of a table of groups (one a line), every word it shares a group with."""
     groups: dict[str, set[str]] = {}
-    for line in _GROUPS.split("\n"):
+    for line in table.split("\n"):
         members = line.split()
-        for verb in members:
-            groups.setdefault(verb, set()).update(members)
-    return {verb: frozenset(members) for verb, members in groups.items()}
+        for word in members:
+            groups.setdefault(word, set()).update(members)
+    return {word: frozenset(members) for word, members in groups.items()}
 
 
-SYNONYMS: dict[str, frozenset[str]] = _build_groups()
-
-
-def _build_noun_groups() -> dict[str, frozenset[str]]:
-    groups: dict[str, set[str]] = {}
-    for line in _NOUN_GROUPS.split("\n"):
-        members = line.split()
-        for noun in members:
-            groups.setdefault(noun, set()).update(members)
-    return {noun: frozenset(members) for noun, members in groups.items()}
-
-
-NOUN_SYNONYMS: dict[str, frozenset[str]] = _build_noun_groups()
+SYNONYMS: dict[str, frozenset[str]] = _word_groups(_GROUPS)
+NOUN_SYNONYMS: dict[str, frozenset[str]] = _word_groups(_NOUN_GROUPS)
 
 
 def synonyms(verb: str) -> frozenset[str]:
