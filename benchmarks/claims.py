@@ -57,12 +57,16 @@ def main() -> None:
         print(f"{name:9} claims {cost:7.0f} µs/chat   grounded {baseline:7.0f} µs/chat   ratio {cost / baseline:.2f}")
     vocabulary = claim_vocabulary(load_domain("retail"))
     text = _MIXED * (256 * 1024 // len(_MIXED) + 1)
-    started = time.perf_counter()
-    read_claims(text[: len(text) // 16] + " a", vocabulary)
-    small = time.perf_counter() - started
-    started = time.perf_counter()
-    read_claims(text + " b", vocabulary)
-    large = time.perf_counter() - started
+
+    def best_of_three(body: str) -> float:
+        timings = []
+        for attempt in range(3):  # each text new: the reader remembers texts it has read
+            started = time.perf_counter()
+            read_claims(f"{body} {attempt}", vocabulary)
+            timings.append(time.perf_counter() - started)
+        return min(timings)
+
+    small, large = best_of_three(text[: len(text) // 16]), best_of_three(text)
     print(f"reading a 256 KB reply: {large:.3f}s; 16 KB: {small:.4f}s (ratio {large / small:.1f}; linear is 16)")
 
 
