@@ -233,15 +233,18 @@ def test_a_long_reply_reads_in_linear_time():
         read_claims(body, vocabulary)
         return time.perf_counter() - started
 
-    # texts differ by a suffix: the reader remembers texts it has read
-    small = min(seconds(text[: len(text) // 16] + f" {i}") for i in range(3))
-    large = min(seconds(text + f" tail {i}") for i in range(2))
+    # Measured in turns, best of three (the machine is shared); texts differ by a suffix, as the
+    # reader remembers texts it has read. Linear: about 16 times as long; a square would be 256 times.
+    smalls, larges = [], []
+    for attempt in range(3):
+        smalls.append(seconds(text[: len(text) // 16] + f" {attempt}"))
+        larges.append(seconds(text + f" tail {attempt}"))
+    small, large = min(smalls), min(larges)
     assert len(read_claims(text + " tail 0", vocabulary)) > 1000
-    # linear: about 16 times as long (a square would be 256 times)
-    assert large < 16 * small * 4 + 0.05, f"256 KB took {large:.2f}s, 16 KB {small:.3f}s: not linear"
+    assert large < 64 * small + 0.05, f"256 KB took {large:.2f}s, 16 KB {small:.3f}s: not linear"
     assert large < 5.0
     one_sentence = "cancelled " * 26_000  # no stop at all: one sentence of 26,000 verbs
-    assert seconds(one_sentence) < 16 * small * 4 + 0.05
+    assert seconds(one_sentence) < 64 * small + 0.05
 
 
 # ---- declarations ---------------------------------------------------------------------------------
