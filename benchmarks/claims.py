@@ -29,7 +29,17 @@ _MIXED = (
 )
 
 
+def _forget() -> None:
+    """Empty the text caches both checks keep: generation already read these chats once."""
+    from toolgym.envs import claim_reading, grounding
+    from toolgym.verifiers import claims as claims_module
+
+    for cached in (claim_reading._read, grounding._extract, grounding._index, claims_module._records, claims_module._parsed):
+        cached.cache_clear()
+
+
 def per_chat(check, trajectories) -> float:
+    _forget()
     started = time.perf_counter()
     for task, trajectory in trajectories:
         check(task, trajectory)
