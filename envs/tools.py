@@ -20,6 +20,7 @@ from pydantic_core import ErrorDetails, to_json
 
 from toolgym.errors import DomainError, ToolError, unknown_name_message
 
+from .claims import Claims, ClaimsSpec, declare_claims
 from .world import World
 
 Caller = Literal["agent", "user"]
@@ -97,9 +98,17 @@ def _describe_error(tool: Tool, error: ErrorDetails) -> str:
 
 
 class Tool:
-    """A domain function with its schema, argument model and flags."""
+    """A domain function with its schema, argument model, flags and what its success lets the agent claim."""
 
-    def __init__(self, func: Callable[..., Any], *, writes: bool, caller: Caller, name: str | None = None):
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        writes: bool,
+        caller: Caller,
+        name: str | None = None,
+        claims: ClaimsSpec = None,
+    ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
         self.func = func
@@ -109,6 +118,9 @@ class Tool:
         self.description, self.param_descriptions, self.args_model = self._build_signature()
         self.params = tuple(self.param_descriptions)
         self.schema = self._build_schema()
+        self.claims: Claims = declare_claims(
+            claims, name=self.name, description=self.description, param_descriptions=self.param_descriptions, writes=writes
+        )
         self.__doc__ = func.__doc__
         self.__name__ = self.name
         self.__wrapped__ = func
@@ -224,10 +236,16 @@ def tool(
     writes: bool = False,
     caller: Caller = "agent",
     name: str | None = None,
+    claims: ClaimsSpec = None,
 ) -> Any:
-    """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`."""
+    """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
+
+    `claims` declares what a successful call lets the agent claim (see envs/claims.py): verbs such
+    as `claims=("cancel", "refund")`, or a `Claims(...)`; by default they come from the tool's
+    name and description.
+    """
 
     def wrap(f: Callable[..., Any]) -> Tool:
-        return Tool(f, writes=writes, caller=caller, name=name)
+        return Tool(f, writes=writes, caller=caller, name=name, claims=claims)
 
     return wrap(func) if func is not None else wrap

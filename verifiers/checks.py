@@ -10,6 +10,7 @@ from toolgym.envs.replay import message_calls
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
     arguments_of,
@@ -180,4 +181,5 @@ CHECKS = {
     "reply_content": reply_content,
     "reply_acts": reply_acts,
     "no_echo": no_echo,
+    "claims": claims,
 }

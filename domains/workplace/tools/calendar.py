@@ -162,7 +162,8 @@ def find_free_slots(world: World, emails: list[str], date: str, duration_minutes
     )
 
 
-@tool(writes=True)
+# A new meeting is "booked" or "scheduled" as often as "created".
+@tool(writes=True, claims=("create", "schedule", "book", "invite", "set_up", "arrange"))
 def create_event(
     world: World,
     title: str,
