@@ -452,11 +452,11 @@ def derived_values(task: Task) -> set[tuple[str, str, str]]:
         for call in step.calls:
             for parameter in step.derived:
                 if parameter in call.arguments:
-                    found.add((call.name, parameter, _key(call.arguments[parameter])))
+                    found.add((call.name, parameter, derived_key(call.arguments[parameter])))
     return found
 
 
-def _key(value: Any) -> str:
+def derived_key(value: Any) -> str:
     number = canonical_number(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
     return number if number is not None else json.dumps(value, sort_keys=True, default=str).lower()
 
@@ -468,6 +468,40 @@ def _arguments(raw: Any) -> dict[str, Any]:
         except (ValueError, RecursionError):
             return {}
     return raw if isinstance(raw, dict) else {}
+
+
+def agent_calls(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(name, arguments) of each call an assistant message makes."""
+    found = []
+    for call in message.get("tool_calls") or ():
+        function = call.get("function", call)
+        found.append((str(function.get("name")), _arguments(function.get("arguments"))))
+    return found
+
+
+def observe(seen: Seen, message: dict[str, Any]) -> None:
+    """Add what a message puts in front of the agent: its text, or an assistant message's call arguments."""
+    role = message.get("role")
+    content = message.get("content")
+    text = content if isinstance(content, str) else None
+    if role == "assistant":
+        for _, arguments in agent_calls(message):
+            if arguments:
+                seen.add(tool_result_values(json.dumps(arguments, ensure_ascii=False)), named=True)
+    elif role == "tool":
+        seen.add(tool_result_values(text) if text else None, named=True)
+    elif role == "user":
+        seen.add(text, named=True)
+    else:  # the system prompt, and anything else put in front of the agent
+        seen.add(text, named=False)
+
+
+def seen_before(messages: list[dict[str, Any]], index: int, today: dt.date | None = None) -> Seen:
+    """What the agent had seen before message `index`."""
+    seen = Seen(today=today)
+    for message in messages[:index]:
+        observe(seen, message)
+    return seen
 
 
 def unseen_arguments(
@@ -487,31 +521,16 @@ def unseen_arguments(
     found: list[UnseenArgument] = []
     calls = 0
     for index, message in enumerate(messages):
-        role = message.get("role")
-        content = message.get("content")
-        text = content if isinstance(content, str) else None
-        if role == "assistant":
-            made = []
-            for call in message.get("tool_calls") or ():
-                function = call.get("function", call)
-                name = str(function.get("name"))
-                arguments = _arguments(function.get("arguments"))
-                made.append(arguments)
+        if message.get("role") == "assistant":
+            for name, arguments in agent_calls(message):
                 calls += 1
                 tool = tools.get(name)
                 specs = tool_specs(tool, domain) if tool is not None else {}
                 for parameter, value in arguments.items():
-                    if (name, parameter, _key(value)) in derived:
+                    if (name, parameter, derived_key(value)) in derived:
                         continue
                     problem = value_problem(value, specs.get(parameter), seen)
                     if problem:
                         found.append(UnseenArgument(index, name, parameter, problem))
-            for arguments in made:
-                seen.add(tool_result_values(json.dumps(arguments, ensure_ascii=False)) if arguments else None, named=True)
-        elif role == "tool":
-            seen.add(tool_result_values(text) if text else None, named=True)
-        elif role == "user":
-            seen.add(text, named=True)
-        else:  # the system prompt, and anything else put in front of the agent
-            seen.add(text, named=False)
+        observe(seen, message)
     return calls, found

@@ -20,6 +20,7 @@ from .matching import (
     normalize_value,
     subset_matches,
 )
+from .provenance import arguments_grounded, requested
 from .replies import reply_content
 from .score import Score, binary, vacuous
 
@@ -177,4 +178,6 @@ CHECKS = {
     "final_answer": final_answer,
     "repeats": repeats,
     "reply_content": reply_content,
+    "arguments_grounded": arguments_grounded,
+    "requested": requested,
 }
