@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .grounding import SeenFacts, StatedFact, extract_facts
@@ -77,6 +78,7 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=65536)
 def word_key(word: str) -> str:
     """How words are compared: a word with a digit exactly (an id), others by the first five letters
     of their stem (insured/insurance, declined/decline, tentatively/tentative)."""
@@ -211,34 +213,44 @@ def tool_specs(tool: Tool, domain: Domain | None = None) -> dict[str, ParamSpec]
 # ---- what the agent has seen ---------------------------------------------------------------------
 
 
-@dataclass
 class _Text:
-    """One text the agent saw, indexed on first use."""
+    """One text the agent saw, each index made on first use (most values are found by a phrase search)."""
 
-    text: str
-    named: bool  # names enum values: a user turn, a tool result, an earlier argument (not the system prompt)
-    lowered: str = ""
-    keys: tuple[str, ...] = ()
-    positions: dict[str, list[int]] = field(default_factory=dict)
-    numbers: frozenset[str] = frozenset()
-    indexed: bool = False
+    __slots__ = ("text", "named", "_lowered", "_keys", "_positions", "_numbers")
 
-    def index(self) -> _Text:
-        if not self.indexed:
-            self.lowered = " ".join(self.text.lower().split())
-            words = words_of(self.lowered)
-            self.keys = tuple(map(word_key, words))
-            for position, key in enumerate(self.keys):
-                self.positions.setdefault(key, []).append(position)
-            numbers = {n for raw in _NUMBER.findall(self.text) if (n := canonical_number(raw)) is not None}
-            numbers.update(str(_NUMBER_WORDS[w]) for w in words if w in _NUMBER_WORDS)
-            self.numbers = frozenset(numbers)
-            self.indexed = True
-        return self
+    def __init__(self, text: str, named: bool):
+        self.text = text
+        self.named = named  # names enum values: a user turn, a tool result, an earlier argument (not the system prompt)
+        self._lowered: str | None = None
+        self._keys: tuple[str, ...] | None = None
+        self._positions: dict[str, list[int]] = {}
+        self._numbers: frozenset[str] | None = None
+
+    @property
+    def lowered(self) -> str:
+        if self._lowered is None:
+            self._lowered = " ".join(self.text.lower().split())
+        return self._lowered
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        if self._keys is None:
+            self._keys = tuple(map(word_key, words_of(self.lowered)))
+            for position, key in enumerate(self._keys):
+                self._positions.setdefault(key, []).append(position)
+        return self._keys
+
+    @property
+    def numbers(self) -> frozenset[str]:
+        if self._numbers is None:
+            numbers = {n for raw in set(_NUMBER.findall(self.text)) if (n := canonical_number(raw)) is not None}
+            numbers.update(str(_NUMBER_WORDS[w]) for w in set(words_of(self.lowered)) if w in _NUMBER_WORDS)
+            self._numbers = frozenset(numbers)
+        return self._numbers
 
     def has_phrase(self, phrase: str) -> bool:
         """The phrase appears as whole tokens (case and spacing aside)."""
-        haystack = self.index().lowered
+        haystack = self.lowered
         start = haystack.find(phrase)
         while start >= 0:
             end = start + len(phrase)
@@ -250,13 +262,13 @@ class _Text:
         return False
 
     def has_words(self, keys: Iterable[str]) -> bool:
-        positions = self.index().positions
-        return all(k in positions for k in keys)
+        self.keys  # noqa: B018 - builds the positions
+        return all(k in self._positions for k in keys)
 
     def has_sequence(self, keys: tuple[str, ...]) -> bool:
         """The words one after the other ("rear right" in "the rear right seat")."""
-        sequence = self.index().keys
-        for start in self.positions.get(keys[0], ()) if keys else ():
+        sequence = self.keys
+        for start in self._positions.get(keys[0], ()) if keys else ():
             if sequence[start : start + len(keys)] == keys:
                 return True
         return False
@@ -320,9 +332,15 @@ class Seen:
 
     def number(self, value: Any, named_only: bool = False) -> bool:
         canonical = canonical_number(value)
-        return canonical is not None and any(canonical in t.index().numbers for t in self.sources(named_only))
+        return canonical is not None and any(canonical in t.numbers for t in self.sources(named_only))
 
     def fact(self, fact: StatedFact) -> bool:
+        """A fact in canonical form: amounts and quantities as numbers, ids as tokens (cheap indexes of
+        our own); dates, times, phone numbers and card endings through grounding's fact index."""
+        if fact.kind in ("money", "quantity"):
+            return self.number(fact.value)
+        if fact.kind == "identifier" and self.phrase(fact.value):
+            return True
         if self.facts.has(fact):
             return True
         # a date the user gave without its year ("March 10") is in the world's year
@@ -366,13 +384,15 @@ def _flag_named(value: bool, spec: ParamSpec, seen: Seen) -> bool:
 
 
 def _facts_unseen(text: str, seen: Seen) -> list[str]:
-    """The facts inside a composed text that were not seen, its bare numbers included."""
-    facts = extract_facts(text)
-    missing = [f.text for f in facts if f.value not in _ARITHMETIC and not seen.fact(f)]
-    stated = " ".join(f.text for f in facts)
-    for raw in _NUMBER.findall(text):
-        number = canonical_number(raw)
-        if raw not in stated and number not in _ARITHMETIC and not seen.number(raw):
+    """The facts inside a composed text that were not seen, its bare numbers included (each distinct one once)."""
+    missing: list[str] = []
+    inside: set[str] = set()  # numbers that are part of a fact (an amount's digits, a date's parts)
+    for fact in dict.fromkeys(extract_facts(text)):
+        inside.update(_NUMBER.findall(fact.text))
+        if fact.value not in _ARITHMETIC and not seen.fact(fact):
+            missing.append(fact.text)
+    for raw in dict.fromkeys(_NUMBER.findall(text)):
+        if raw not in inside and canonical_number(raw) not in _ARITHMETIC and not seen.number(raw):
             missing.append(raw)
     return missing
 
