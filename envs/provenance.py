@@ -401,9 +401,10 @@ def _string_seen(value: str, seen: Seen) -> bool:
     if seen.phrase(value):
         return True
     iso = _ISO_DATETIME.match(value.strip())
-    if iso:  # a date and a time, each seen in its own words
+    if iso:  # a date and a time, each seen in its own words (midnight: a date written as a moment)
         hhmm = iso.group(2)
-        return seen.fact(StatedFact("date", "", iso.group(1))) and seen.fact(StatedFact("time", hhmm, hhmm))
+        time_seen = hhmm == "00:00" or seen.fact(StatedFact("time", hhmm, hhmm))
+        return time_seen and seen.fact(StatedFact("date", "", iso.group(1)))
     facts = extract_facts(value)
     if facts and sum(len(f.text) for f in facts) >= len(value.strip()) - 2:  # the value is its facts
         if all(seen.fact(f) for f in facts):
