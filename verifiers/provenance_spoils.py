@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from toolgym.envs.provenance import agent_calls, derived_key, seen_before, tool_specs, value_problem
@@ -61,26 +60,22 @@ def _world_values(world: World) -> dict[str, Any]:
     return {"columns": columns, "where": where}
 
 
-def _candidates(value: Any, spec: Any, world: World, rng: random.Random) -> Iterator[Any]:
-    """Other valid values for an argument, nearest in kind first: the same world column, the enum, nearby numbers."""
+def _candidates(value: Any, spec: Any, world: World, rng: random.Random) -> list[Any]:
+    """Other valid values for an argument: the enum's, the same world column's, or nearby numbers."""
     if spec is not None and spec.enum and value in spec.enum:
-        others = [v for v in spec.enum if v != value and type(v) is type(value)]
-        rng.shuffle(others)
-        yield from others
-        return
+        return rng.sample([v for v in spec.enum if v != value and type(v) is type(value)], k=len(spec.enum) - 1)
     if isinstance(value, bool):
-        return
+        return []
     if isinstance(value, str):
         index = _world_values(world)
+        found: list[Any] = []
         for column in index["where"].get(value, ()):
-            others = [v for v in index["columns"][column] if v != value]
-            rng.shuffle(others)
-            yield from others[:_MAX_TRIES * 4]
-        return
+            values = index["columns"][column]
+            found += [v for v in rng.sample(values, k=min(len(values), _MAX_TRIES * 4)) if v != value]
+        return found
     if isinstance(value, int | float):
-        for step in (1, 2, 3, 5, 7, 10):
-            for sign in (1, -1):
-                yield type(value)(value + sign * step)
+        return [type(value)(value + sign * step) for step in (1, 2, 3, 5, 7, 10) for sign in (1, -1)]
+    return []
 
 
 def swapped_argument(task: Task, messages: Chat) -> Chat | None:
@@ -90,52 +85,58 @@ def swapped_argument(task: Task, messages: Chat) -> Chat | None:
     rng = random.Random(task.seed)
     derived = {(c.name, p) for s in task.plan for c in s.calls for p in s.derived}
     calls = [
-        (index, position, name, arguments)
+        (index, name, arguments)
         for index, message in enumerate(messages)
         if message.get("role") == "assistant"
-        for position, (name, arguments) in enumerate(agent_calls(message))
+        for name, arguments in agent_calls(message)
         if name in domain.tools and arguments
     ]
-    calls.sort(key=lambda c: (not domain.tools[c[2]].writes, c[0]))  # a write first: the costliest mistake
-    world = domain.new_world(task)  # for the world's values; calls are tried on replays
+    calls.sort(key=lambda c: (not domain.tools[c[1]].writes, c[0]))  # a write first: the costliest mistake
+    world = domain.new_world(task)  # for the world's values
     try:
-        for index, _, name, arguments in calls:
+        for index, name, arguments in calls:
             specs = tool_specs(domain.tools[name], domain)
             seen = seen_before(messages, index, today)
-            for parameter in arguments:
-                if (name, parameter) in derived or parameter not in specs or specs[parameter].free_text:
-                    continue
-                candidates = _candidates(arguments[parameter], specs[parameter], world, rng)
-                swapped = _first_valid(task, messages, index, name, arguments, parameter, candidates, seen)
-                if swapped is not None:
-                    return swapped
+            options = {
+                parameter: _candidates(value, specs[parameter], world, rng)
+                for parameter, value in arguments.items()
+                if (name, parameter) not in derived and parameter in specs and not specs[parameter].free_text
+            }
+            swapped = _first_valid(domain, task, messages, index, name, arguments, options, seen)
+            if swapped is not None:
+                return swapped
     finally:
         world.close()
     return None
 
 
 def _first_valid(
-    task: Task, messages: Chat, index: int, name: str, arguments: dict[str, Any], parameter: str, candidates: Iterator[Any], seen: Any
+    domain: Any, task: Task, messages: Chat, index: int, name: str, arguments: dict[str, Any], options: dict[str, list[Any]], seen: Any
 ) -> Chat | None:
-    """The chat with the first candidate nobody mentioned that the tool accepts at that point of the chat."""
-    domain = load_domain(task.domain)
-    spec = tool_specs(domain.tools[name], domain)[parameter]
-    tried = 0
-    for candidate in candidates:
-        if tried >= _MAX_TRIES:
-            break
-        if value_problem(candidate, spec, seen) is None or derived_key(candidate) == derived_key(arguments[parameter]):
-            continue  # somebody mentioned it: not a swap the check should catch
-        tried += 1
-        changed = {**arguments, parameter: candidate}
-        trial = replay_messages(domain, task, messages[:index])  # a fresh world: a write that fails leaves no trace, one that succeeds must not stay
-        try:
-            outcome = run_call(domain, trial, set(task.tools), name, changed)
-        finally:
+    """The chat with the first candidate nobody mentioned that the tool accepts at that point of the chat.
+
+    The candidates run on one replay of the chat up to the call: a failed call leaves no trace (a
+    write is rolled back), and the first that succeeds ends the search."""
+    specs = tool_specs(domain.tools[name], domain)
+    trial: World | None = None
+    try:
+        for parameter, candidates in options.items():
+            tried = 0
+            for candidate in candidates:
+                if tried >= _MAX_TRIES:
+                    break
+                if derived_key(candidate) == derived_key(arguments[parameter]) or value_problem(candidate, specs[parameter], seen) is None:
+                    continue  # somebody mentioned it: not a swap the check should catch
+                tried += 1
+                if trial is None:
+                    trial = replay_messages(domain, task, messages[:index])
+                changed = {**arguments, parameter: candidate}
+                outcome = run_call(domain, trial, set(task.tools), name, changed)
+                if not outcome.error:
+                    return _with_call(messages, index, name, arguments, changed, outcome.content)
+    finally:
+        if trial is not None:
             trial.close()
-        if outcome.error:
-            continue
-        return _with_call(messages, index, name, arguments, changed, outcome.content)
     return None
 
 
