@@ -500,15 +500,21 @@ def agent_calls(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def observe(seen: Seen, message: dict[str, Any]) -> None:
-    """Add what a message puts in front of the agent: its text, or an assistant message's call arguments."""
+def observe(seen: Seen, message: dict[str, Any], tools: Mapping[str, Tool] | None = None, domain: Domain | None = None) -> None:
+    """Add what a message puts in front of the agent: its text, or an assistant message's call arguments.
+
+    The agent's own composed text (a `free_text` argument) is not a source: it was checked only for
+    its facts, so its other words would launder any value into a later call."""
     role = message.get("role")
     content = message.get("content")
     text = content if isinstance(content, str) else None
     if role == "assistant":
-        for _, arguments in agent_calls(message):
-            if arguments:
-                seen.add(tool_result_values(json.dumps(arguments, ensure_ascii=False)), named=True)
+        for name, arguments in agent_calls(message):
+            tool = (tools or {}).get(name)
+            free = tool.free_text if tool is not None and tool.free_text is not None else FREE_TEXT_NAMES
+            kept = {k: v for k, v in arguments.items() if k not in free}
+            if kept:
+                seen.add(tool_result_values(json.dumps(kept, ensure_ascii=False)), named=True)
     elif role == "tool":
         seen.add(tool_result_values(text) if text else None, named=True)
     elif role == "user":
@@ -517,11 +523,11 @@ def observe(seen: Seen, message: dict[str, Any]) -> None:
         seen.add(text, named=False)
 
 
-def seen_before(messages: list[dict[str, Any]], index: int, today: dt.date | None = None) -> Seen:
+def seen_before(messages: list[dict[str, Any]], index: int, domain: Domain | None = None, today: dt.date | None = None) -> Seen:
     """What the agent had seen before message `index`."""
     seen = Seen(today=today)
     for message in messages[:index]:
-        observe(seen, message)
+        observe(seen, message, domain.tools if domain is not None else None, domain)
     return seen
 
 
@@ -553,5 +559,5 @@ def unseen_arguments(
                     problem = value_problem(value, specs.get(parameter), seen)
                     if problem:
                         found.append(UnseenArgument(index, name, parameter, problem))
-        observe(seen, message)
+        observe(seen, message, tools, domain)
     return calls, found

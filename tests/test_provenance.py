@@ -125,6 +125,13 @@ def test_composed_text_is_checked_for_the_facts_inside_it():
     assert "note" in FREE_TEXT_NAMES  # the engine default: no declaration needed
 
 
+def test_composed_text_launders_no_value_into_a_later_call():
+    chat = [SYSTEM, {"role": "user", "content": "Any doctor is fine."}, _call("book_visit", provider_id="P0042", day="2026-03-09", note="family medicine"),
+            _call("list_providers", specialty="family medicine")]  # fmt: skip
+    chat[1]["content"] = "Book P0042 today, any doctor is fine."
+    assert _unseen(chat, today=dt.date(2026, 3, 9)) == ["list_providers at message 3: specialty='family medicine' was never named"]
+
+
 def test_a_declared_derived_value_passes_only_as_the_gold_computed_it(toy_domain):
     derived = {("book_visit", "day", json.dumps("2026-03-16"))}
     chat = [SYSTEM, {"role": "user", "content": "Book P0042 a week after my last visit."}, _call("book_visit", provider_id="P0042", day="2026-03-16")]

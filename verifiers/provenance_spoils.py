@@ -96,7 +96,7 @@ def swapped_argument(task: Task, messages: Chat) -> Chat | None:
     try:
         for index, name, arguments in calls:
             specs = tool_specs(domain.tools[name], domain)
-            seen = seen_before(messages, index, today)
+            seen = seen_before(messages, index, domain, today)
             options = {
                 parameter: _candidates(value, specs[parameter], world, rng)
                 for parameter, value in arguments.items()
