@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -214,17 +214,33 @@ def tool_specs(tool: Tool, domain: Domain | None = None) -> dict[str, ParamSpec]
 
 
 class _Text:
-    """One text the agent saw, each index made on first use (most values are found by a phrase search)."""
+    """One text the agent saw, made and indexed on first use (most values are found by a phrase search)."""
 
-    __slots__ = ("text", "named", "_lowered", "_keys", "_positions", "_numbers")
+    __slots__ = ("_make", "_text", "named", "today", "_lowered", "_keys", "_positions", "_numbers", "_days")
 
-    def __init__(self, text: str, named: bool):
-        self.text = text
+    def __init__(self, make: Callable[[], str], named: bool, today: dt.date | None = None):
+        self._make = make  # a tool result's values are drawn from its JSON only if a lookup needs them
+        self._text: str | None = None
         self.named = named  # names enum values: a user turn, a tool result, an earlier argument (not the system prompt)
+        self.today = today
         self._lowered: str | None = None
         self._keys: tuple[str, ...] | None = None
         self._positions: dict[str, list[int]] = {}
         self._numbers: frozenset[str] | None = None
+        self._days: frozenset[str] | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._make()
+        return self._text
+
+    @property
+    def days(self) -> frozenset[str]:
+        """The dates the text names relative to the world's today ("tomorrow", "on Friday")."""
+        if self._days is None:
+            self._days = frozenset(relative_days(self.text, self.today)) if self.today is not None else frozenset()
+        return self._days
 
     @property
     def lowered(self) -> str:
@@ -235,9 +251,7 @@ class _Text:
     @property
     def keys(self) -> tuple[str, ...]:
         if self._keys is None:
-            self._keys = tuple(map(word_key, words_of(self.lowered)))
-            for position, key in enumerate(self._keys):
-                self._positions.setdefault(key, []).append(position)
+            self._keys, self._positions = _word_index(self.lowered)
         return self._keys
 
     @property
@@ -274,23 +288,38 @@ class _Text:
         return False
 
 
+@lru_cache(maxsize=1024)  # the policy and common tool results open many chats of a world
+def _word_index(lowered: str) -> tuple[tuple[str, ...], dict[str, list[int]]]:
+    """A text's word keys in order, and where each key stands."""
+    keys = tuple(map(word_key, words_of(lowered)))
+    positions: dict[str, list[int]] = {}
+    for position, key in enumerate(keys):
+        positions.setdefault(key, []).append(position)
+    return keys, positions
+
+
 def tool_result_values(content: str) -> str:
     """The values of a JSON tool result, without its field names (a key names no value)."""
     try:
         decoded = json.loads(content)
     except (ValueError, RecursionError):
         return content
+    return values_text(decoded)
+
+
+def values_text(value: Any) -> str:
+    """The leaf values of decoded JSON (or call arguments), one per line, in order."""
     parts: list[str] = []
-    stack = [decoded]
+    stack = [value]
     while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif value is not None:
-            parts.append(str(value))
-    return " \n ".join(reversed(parts))
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        elif item is not None:
+            parts.append(str(item))
+    return " \n ".join(parts)
 
 
 @dataclass
@@ -302,14 +331,15 @@ class Seen:
     facts: SeenFacts = field(default_factory=SeenFacts)  # every source, for facts inside values
 
     def add(self, text: str | None, *, named: bool) -> None:
-        if not text:
-            return
-        self.texts.append(_Text(text, named))
-        self.facts.add(text)
-        if named and self.today is not None:
-            days = relative_days(text, self.today)
-            if days:
-                self.add(" ".join(days), named=True)
+        if text:
+            self.texts.append(_Text(lambda: text, named, self.today))
+            self.facts.add(text)
+
+    def add_result(self, content: str | None) -> None:
+        """A tool result: its values name things; grounding's fact index reads it whole."""
+        if content:
+            self.texts.append(_Text(lambda: tool_result_values(content), True, self.today))
+            self.facts.add(content)
 
     def sources(self, named_only: bool) -> Iterator[_Text]:
         for text in reversed(self.texts):  # the newest first: a value is usually seen just before its use
@@ -343,8 +373,10 @@ class Seen:
             return True
         if self.facts.has(fact):
             return True
-        # a date the user gave without its year ("March 10") is in the world's year
-        return fact.kind == "date" and len(fact.value) == 10 and self.facts.has(StatedFact("date", "", fact.value[5:]))
+        if fact.kind != "date" or len(fact.value) != 10:
+            return False
+        # a date the user gave without its year ("March 10") is in the world's year; "tomorrow" is a date
+        return self.facts.has(StatedFact("date", "", fact.value[5:])) or any(fact.value in t.days for t in self.sources(True))
 
 
 # ---- judging one value ---------------------------------------------------------------------------
@@ -514,9 +546,9 @@ def observe(seen: Seen, message: dict[str, Any], tools: Mapping[str, Tool] | Non
             free = tool.free_text if tool is not None and tool.free_text is not None else FREE_TEXT_NAMES
             kept = {k: v for k, v in arguments.items() if k not in free}
             if kept:
-                seen.add(tool_result_values(json.dumps(kept, ensure_ascii=False)), named=True)
+                seen.add(values_text(kept), named=True)
     elif role == "tool":
-        seen.add(tool_result_values(text) if text else None, named=True)
+        seen.add_result(text)
     elif role == "user":
         seen.add(text, named=True)
     else:  # the system prompt, and anything else put in front of the agent
@@ -554,7 +586,7 @@ def unseen_arguments(
                 tool = tools.get(name)
                 specs = tool_specs(tool, domain) if tool is not None else {}
                 for parameter, value in arguments.items():
-                    if (name, parameter, derived_key(value)) in derived:
+                    if derived and (name, parameter, derived_key(value)) in derived:
                         continue
                     problem = value_problem(value, specs.get(parameter), seen)
                     if problem:
