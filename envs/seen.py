@@ -59,8 +59,11 @@ def words_of(text: str) -> list[str]:
 
 
 def canonical_number(value: Any) -> str | None:
+    """A number as compared: '1,250.50', 1250.5 and a float read back as 1250.5000000000002 are '1250.5'."""
     try:
-        number = Decimal(str(value).replace(",", ""))
+        # a float to 12 significant digits: a JSON decoder that is not float-exact (pandas' ujson, which
+        # `datasets.load_dataset` uses) turns 1.7 into 1.7000000000000002
+        number = Decimal(format(value, ".12g") if isinstance(value, float) else str(value).replace(",", ""))
     except (InvalidOperation, ValueError):
         return None
     if not number.is_finite():

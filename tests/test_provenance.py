@@ -116,6 +116,14 @@ def test_canonical_forms_other_words_for_the_same_value():
     assert _unseen(wrong_day, today=today) == ["book_visit at message 2: day='2026-03-14' was never seen"]
 
 
+def test_a_float_read_back_inexactly_is_the_number_seen():
+    """`datasets.load_dataset` decodes stored arguments with a JSON decoder that is not float-exact."""
+    chat = [SYSTEM, {"role": "user", "content": "How far is the nearest provider?"}, _call("find_provider", name="nearest"),
+            _result({"distance_km": 1.7}), _call("convert", value=1.7000000000000002)]  # fmt: skip
+    assert _unseen(chat) == []
+    assert _unseen([*chat[:4], _call("convert", value=1.71)]) == ["convert at message 4: value=1.71 was never seen"]
+
+
 def test_composed_text_is_checked_for_the_facts_inside_it():
     base = [SYSTEM, {"role": "user", "content": "Book P0042 on 2026-03-12 and note my copay of $25."}]
     honest = _call("book_visit", provider_id="P0042", day="2026-03-12", note="Patient mentions a copay of $25; first visit in a while.")
