@@ -47,6 +47,7 @@ class Domain:
         default_size: str = "default",
         policy_values: dict[str, Any] | None = None,
         enforce_ground_truth: bool = True,
+        value_words: dict[Any, Sequence[str]] | None = None,
     ):
         self.name = name
         self.version = version
@@ -66,6 +67,9 @@ class Domain:
         # Generation plays every task's gold conversation and raises GeneratorBug unless it passes its
         # own verifier (grounded, consent, diagnosis, final answer). Off only while a domain is fixed.
         self.enforce_ground_truth = enforce_ground_truth
+        # Words users say for enum values, for every parameter that takes the value (argument
+        # provenance, envs/provenance.py): {"fuel_station": ["petrol station", "gas station"]}.
+        self.value_words = {str(v): tuple(w) for v, w in (value_words or {}).items()}
         self.tools: dict[str, Tool] = {}
         for t in tools:
             if not isinstance(t, Tool):

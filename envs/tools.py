@@ -11,7 +11,7 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, NamedTuple
 
 import pydantic
@@ -108,6 +108,8 @@ class Tool:
         caller: Caller,
         name: str | None = None,
         claims: ClaimsSpec = None,
+        free_text: Iterable[str] | None = None,
+        value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
     ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
@@ -117,6 +119,15 @@ class Tool:
         self.caller: Caller = caller
         self.description, self.param_descriptions, self.args_model = self._build_signature()
         self.params = tuple(self.param_descriptions)
+        # Argument provenance (envs/provenance.py): parameters holding text the agent composes
+        # (None: the engine's default names), and words a user says for an enum value.
+        self.free_text = None if free_text is None else tuple(free_text)
+        self.value_words = {p: {str(v): tuple(w) for v, w in words.items()} for p, words in (value_words or {}).items()}
+        for declared in [*(self.free_text or ()), *self.value_words]:
+            if declared not in self.param_descriptions:
+                raise DomainError(
+                    unknown_name_message(f"parameter of {self.name} (declared for provenance):", declared, self.param_descriptions)
+                )
         self.schema = self._build_schema()
         self.claims: Claims = declare_claims(
             claims, name=self.name, description=self.description, param_descriptions=self.param_descriptions, writes=writes
@@ -237,15 +248,23 @@ def tool(
     caller: Caller = "agent",
     name: str | None = None,
     claims: ClaimsSpec = None,
+    free_text: Iterable[str] | None = None,
+    value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
 ) -> Any:
     """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
 
     `claims` declares what a successful call lets the agent claim (see envs/claims.py): verbs such
     as `claims=("cancel", "refund")`, or a `Claims(...)`; by default they come from the tool's
     name and description.
+    `free_text` names the parameters whose text the agent composes (a message body): provenance
+    checks the facts inside them rather than every word (default: body, text, note, content, ...).
+    `value_words` maps, per parameter, an enum value to the phrases a user says for it
+    (`{"category": {"fuel_station": ["petrol station", "gas station"]}}`).
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
-        return Tool(f, writes=writes, caller=caller, name=name, claims=claims)
+        return Tool(
+            f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words
+        )
 
     return wrap(func) if func is not None else wrap

@@ -21,6 +21,7 @@ from .matching import (
     normalize_value,
     subset_matches,
 )
+from .provenance import arguments_grounded, requested
 from .replies import reply_content
 from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
@@ -182,4 +183,6 @@ CHECKS = {
     "reply_acts": reply_acts,
     "no_echo": no_echo,
     "claims": claims,
+    "arguments_grounded": arguments_grounded,
+    "requested": requested,
 }

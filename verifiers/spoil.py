@@ -15,6 +15,9 @@
   to your original payment method." appended to its final reply (nothing of the kind happened);
 - `claimed_check`: "I've looked it up." said before the agent's first call (or in its first reply
   when it makes none).
+- `unrequested_write`: a later user request and the reply before it removed, its write kept;
+- `swapped_argument`: one gold argument replaced by a valid value of the world nobody mentioned
+  (both in verifiers/provenance_spoils.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -33,6 +36,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
 from .conduct import final_reply_index
+from .provenance_spoils import swapped_argument, unrequested_write
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
@@ -171,6 +175,8 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "echoed_user": _echoed_user,
     "false_claim": _false_claim,
     "claimed_check": _claimed_check,
+    "unrequested_write": unrequested_write,
+    "swapped_argument": swapped_argument,
 }
 SPOIL_KINDS = tuple(SPOILS)
 
