@@ -26,6 +26,7 @@ from .replay import run_call
 from .spaces import AssistantMessageSpace, ChatSpace
 from .task import Task
 from .trajectory import Trajectory
+from .authz import accesses
 from .world import World
 
 _USER_ROUNDS = 4  # device actions a user may take before it must say something
@@ -279,6 +280,7 @@ class ToolEnv(gym.Env):
             tool_errors=self.tool_errors,
             terminated=self._done,
             verification=self._verification,
+            acted_on=accesses(self.world),
         )
 
     @property

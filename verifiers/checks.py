@@ -10,6 +10,7 @@ from toolgym.envs.replay import message_calls
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .authorized import authorized
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
     arguments_of,
@@ -177,4 +178,5 @@ CHECKS = {
     "final_answer": final_answer,
     "repeats": repeats,
     "reply_content": reply_content,
+    "authorized": authorized,
 }
