@@ -14,7 +14,6 @@ the world held them just before the call (envs/authz.py). A write fails this che
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from toolgym.envs.authz import Access, Target, accesses
@@ -124,9 +123,11 @@ def _holds(text: str, value: str) -> bool:
 
 
 def _text(arguments: Any) -> str:
+    """The values of a call's arguments, one per line (ids are searched in it, not parsed)."""
     if isinstance(arguments, str):
         return arguments
-    try:
-        return json.dumps(arguments, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(arguments)
+    if isinstance(arguments, dict):
+        return "\n".join(_text(v) for v in arguments.values())
+    if isinstance(arguments, list | tuple):
+        return "\n".join(_text(v) for v in arguments)
+    return "" if arguments is None else str(arguments)

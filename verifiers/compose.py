@@ -85,8 +85,8 @@ class Composite:
 
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
-ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis")
-NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state")
+ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "authorized")
+NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state", "authorized")
 
 ACTION_PRESET = Composite(
     weights={

@@ -7,7 +7,8 @@
 - `empty_final`: the gold chat with its final reply emptied;
 - `no_consent`: the confirmation exchange before a guarded write removed;
 - `no_diagnosis`: what showed the fault a fix step fixes removed from the chat;
-- `duplicated_write`: the first write call made twice.
+- `duplicated_write`: the first write call made twice;
+- `foreign_record`: the first write on an owned record redirected to another customer's (verifiers/foreign.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -26,6 +27,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
 from .conduct import final_reply_index
+from .foreign import foreign_record
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
@@ -117,6 +119,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "no_consent": _without_consent,
     "no_diagnosis": _without_evidence,
     "duplicated_write": _duplicated_write,
+    "foreign_record": foreign_record,
 }
 SPOIL_KINDS = tuple(SPOILS)
 
