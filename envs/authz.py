@@ -163,9 +163,9 @@ class Authorization:
                 if param.endswith(("_id", "_ids")):
                     self.unresolved.append(f"{tool.name}({param})")
                 continue
-            paths = tuple(p for p in (owner_path(tables, t, self.users) for t in named) if p is not None)
-            if paths:
-                inferred.append(ResolvedRecord(param, paths))
+            owned = tuple(p for p in (owner_path(tables, t, self.users) for t in named) if p is not None)
+            if owned:
+                inferred.append(ResolvedRecord(param, owned))
         return tuple(inferred)
 
     # ---- at run time --------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def _as_dict(arguments: Any) -> dict[str, Any]:
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too deep, or a 4,300-digit integer: the tool says so
             return {}
     return arguments if isinstance(arguments, dict) else {}
 
@@ -240,7 +240,7 @@ def _as_dict(arguments: Any) -> dict[str, Any]:
 def _field(content: str, name: str) -> str | None:
     try:
         value = json.loads(content)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
     found = value.get(name) if isinstance(value, dict) else None
     return None if found is None or isinstance(found, dict | list) else str(found)

@@ -17,6 +17,7 @@ import gymnasium as gym
 
 from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 
+from .authz import accesses
 from .caches import Bounded
 from .conversation import strip_stop
 from .domain import Domain
@@ -26,7 +27,6 @@ from .replay import run_call
 from .spaces import AssistantMessageSpace, ChatSpace
 from .task import Task
 from .trajectory import Trajectory
-from .authz import accesses
 from .world import World
 
 _USER_ROUNDS = 4  # device actions a user may take before it must say something

@@ -376,3 +376,15 @@ def _clinic(folder: Path, acts_on=None, acting_user=None, extra_tools=()) -> Dom
         now=dt.datetime(2025, 1, 1),
         acting_user=acting_user,
     )
+
+
+def test_hostile_arguments_never_break_the_log(toy_domain):
+    env = toolgym.make("toy", world_size="small")
+    env.reset(options={"task": toy_domain.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]})
+    deep: object = "A001"
+    for _ in range(3000):
+        deep = [deep]
+    for arguments in ('{"account_id": ' + "9" * 6000 + "}", {"account_id": deep}, {"account_id": "\ud800"}, "[1, 2", {"account_id": 1e308}):
+        env.step({"role": "assistant", "tool_calls": [{"function": {"name": "close_account", "arguments": arguments}}]})
+    assert env.tool_errors == 5 and env.trajectory().acted_on == []
+    assert authorized(env.task, env.trajectory()).passed  # nothing named an existing account

@@ -126,8 +126,16 @@ def _text(arguments: Any) -> str:
     """The values of a call's arguments, one per line (ids are searched in it, not parsed)."""
     if isinstance(arguments, str):
         return arguments
-    if isinstance(arguments, dict):
-        return "\n".join(_text(v) for v in arguments.values())
-    if isinstance(arguments, list | tuple):
-        return "\n".join(_text(v) for v in arguments)
-    return "" if arguments is None else str(arguments)
+    values, stack = [], [arguments]
+    while stack:  # no recursion: a hostile call may nest its arguments thousands deep
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        elif value is not None:
+            try:
+                values.append(str(value))
+            except ValueError:  # an integer too long to write out: no id of the world is one
+                continue
+    return "\n".join(values)

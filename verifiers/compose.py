@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolgym.envs.task import NO_TOOL_KINDS, Task
 from toolgym.envs.trajectory import Trajectory
@@ -65,7 +66,7 @@ class Composite:
         components = {n: r.value for n, r in sorted(results.items())}
         for name, result in results.items():
             components.update({f"{name}.{k}": v for k, v in result.components.items()})
-        details = {n: r.details for n, r in results.items() if r.details}
+        details: dict[str, Any] = {n: r.details for n, r in results.items() if r.details}
         if violations:
             details["violations"] = violations
         if value >= 1.0 - 1e-12 and passed:
