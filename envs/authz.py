@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +120,7 @@ class Authorization:
     scoped_reads: bool
     records: dict[str, tuple[ResolvedRecord, ...]]
     unresolved: list[str] = field(default_factory=list)  # write arguments that look like records but name no table
+    signed_in_sql: str = ""  # reads the signed-in user's id
 
     @classmethod
     def of(cls, domain: Domain, declared: ActingUser | None) -> Authorization:
@@ -133,6 +134,8 @@ class Authorization:
         if users is not None and users not in tables:
             raise DomainError(f"domain {domain.name!r}: ActingUser table {users!r} is not a table; tables: {sorted(tables)}")
         spec = cls(users, identifiers, declared.signed_in, declared.scoped_reads, {})
+        if declared.signed_in is not None:  # a wrong table or column fails when the domain loads
+            spec.signed_in_sql = _signed_in_sql(tables, declared.signed_in)
         for tool in tools:
             if tool.writes and tool.caller == "agent":
                 spec.records[tool.name] = spec._resolve(domain.name, tables, tool)
@@ -171,8 +174,7 @@ class Authorization:
     # ---- at run time --------------------------------------------------------------------------
     def acting_user(self, world: World) -> str | None:
         if self.signed_in is not None:
-            table, key, column = self.signed_in
-            rows = world.query(f'SELECT "{column}" FROM "{table}" WHERE "{single_key(world.info(table))}" = ?', (key,))
+            rows = world.query(self.signed_in_sql, (self.signed_in[1],))
             return str(rows[0][0]) if rows and rows[0][0] is not None else None
         found = world.session.get(ACTING_USER)
         return None if found is None else str(found)
@@ -246,6 +248,18 @@ def _field(content: str, name: str) -> str | None:
     return None if found is None or isinstance(found, dict | list) else str(found)
 
 
+def _signed_in_sql(tables: Mapping[str, TableInfo], signed_in: tuple[str, Any, str]) -> str:
+    table, _, column = signed_in
+    info = tables.get(table)
+    key = single_key(info) if info is not None else None
+    if info is None or key is None or column not in info.columns:
+        raise DomainError(
+            f"ActingUser(signed_in={signed_in!r}) must name a table with a one-column key and one of its columns; "
+            f"tables: {sorted(tables)}" + (f"; columns of {table!r}: {list(info.columns)}" if info is not None else "")
+        )
+    return f'SELECT "{column}" FROM "{table}" WHERE "{key}" = ?'
+
+
 def _users_table(tables: Mapping[str, TableInfo], signed_in: tuple[str, Any, str] | None, identifiers: Mapping[str, str]) -> str | None:
     """The table a signed-in column or an identifying result field names (`employee_id` -> employee)."""
     names = [signed_in[2]] if signed_in else list(identifiers.values())
@@ -278,16 +292,3 @@ def _inferred_identification(tables: Mapping[str, TableInfo], tools: Sequence[To
         return None, {}
     (users, identifiers), = found.items()
     return users, identifiers
-
-
-def describe(spec: Authorization) -> list[str]:
-    """One line per write tool: what it acts on (for `toolgym check` and readers)."""
-    lines = []
-    for tool, records in spec.records.items():
-        if records:
-            lines.append(f"{tool}: " + "; ".join(f"{r.arg} -> " + ", ".join(p.describe() for p in r.paths) for r in records))
-    return lines
-
-
-def records_of(spec: Authorization, tools: Iterable[str]) -> dict[str, tuple[ResolvedRecord, ...]]:
-    return {t: spec.records[t] for t in tools if spec.records.get(t)}

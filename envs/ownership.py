@@ -8,7 +8,7 @@ lists rows of the same table that belong to someone else (the spoil suite redire
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,7 +186,3 @@ def _table(tables: Mapping[str, TableInfo], name: str) -> TableInfo:
 def _column(info: TableInfo, column: str) -> None:
     if column not in info.columns:
         raise DomainError(f"table {info.name!r} has no column {column!r}; columns: {list(info.columns)}")
-
-
-def describe_paths(paths: Sequence[OwnerPath]) -> str:
-    return ", ".join(p.describe() for p in paths)

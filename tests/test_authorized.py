@@ -158,6 +158,8 @@ def test_bad_declarations_fail_when_the_domain_loads(tmp_path):
         _clinic(tmp_path, acts_on=Record("visit_id", "room"))
     with pytest.raises(DomainError, match="has no column 'doctor_id'"):
         _clinic(tmp_path, acts_on=Record("visit_id", "visit", owner="doctor_id"))
+    with pytest.raises(DomainError, match="signed_in"):
+        _clinic(tmp_path, acting_user=ActingUser(signed_in=("patient", "P1", "nope")))
     with pytest.raises(DomainError, match="write tools"):
         tool(acts_on=Record("x", "visit"))(_read_visit)
 
