@@ -3,12 +3,17 @@
 An observation is the list of messages added since the last action (the first is the whole
 prompt). An action is an assistant message (dict or raw text read by a parser). Tool calls
 run against the episode's World; a text reply goes to the user simulator. The reward is 0
-until the episode ends, then the task's verifier score with `info["verification"]`.
+until the episode ends, then the task's verifier score with `info["verification"]` (passed,
+score, components). Every episode ends: the user leaves when done (or when the agent talks in
+circles), or the episode is truncated at `max_turns`; both last steps carry the score.
+`grade()` scores the conversation so far at any point. `violation_cap` sets the most a
+conduct violation may score (default: the preset's, 0).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
@@ -64,6 +69,7 @@ class ToolEnv(gym.Env):
         world_size: str | None = None,
         tasks: list[Task] | None = None,
         render_mode: str | None = None,
+        violation_cap: float | None = None,
     ):
         self.domain = load_domain(domain) if isinstance(domain, str) else domain
         if parser not in PARSERS:
@@ -72,6 +78,9 @@ class ToolEnv(gym.Env):
             raise ConfigError(f"render_mode {render_mode!r} is not supported; use one of {self.metadata['render_modes']}")
         if max_turns < 1:
             raise ConfigError(f"max_turns must be at least 1, got {max_turns}")
+        if violation_cap is not None and not 0.0 <= violation_cap <= 1.0:
+            raise ConfigError(f"violation_cap must lie in [0, 1] (the most a conduct violation may score), got {violation_cap}")
+        self.violation_cap = violation_cap
         if user is None:
             from toolgym.generators.user import ScriptedUser
 
@@ -262,12 +271,19 @@ class ToolEnv(gym.Env):
 
     # ---- the end ---------------------------------------------------------------------------
     def _grade(self, truncated: bool = False):
-        from toolgym.verifiers import score_trajectory
-
         trajectory = self.trajectory()
         trajectory.truncated = truncated
-        self._verification = score_trajectory(self.task, trajectory)
+        self._verification = self._score(trajectory)
         return self._verification
+
+    def _score(self, trajectory: Trajectory):
+        from toolgym.verifiers import preset_for
+
+        assert self.task is not None
+        preset = preset_for(self.task)
+        if self.violation_cap is not None:
+            preset = dataclasses.replace(preset, violation_cap=self.violation_cap)
+        return preset(self.task, trajectory)
 
     def trajectory(self) -> Trajectory:
         assert self.task is not None and self.world is not None
@@ -285,7 +301,20 @@ class ToolEnv(gym.Env):
 
     @property
     def verification(self):
+        """The final Score once the episode has ended (None before)."""
         return self._verification
+
+    def grade(self):
+        """The verifier's Score of the conversation so far; the final one once the episode has ended.
+
+        Grading mid-episode changes nothing: the episode goes on, and its last step still carries
+        the score of the whole conversation.
+        """
+        if self._verification is not None:
+            return self._verification
+        if self.task is None or self.world is None:
+            raise ToolgymError("no episode to grade: call reset() first")
+        return self._score(self.trajectory())
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -70,6 +70,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_report_lead": (),
         "user_report_after": (),
         "user_needs_guidance": (),
+        "user_gives_up": (),
         "irrelevant_request": (),
         "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language", "skill", "occasion"),
         "persona": (),

@@ -50,6 +50,8 @@ class ScriptedUser(UserSimulator):
             text = phrases.say(phrases.voiced(intent, register), seed, **values)
             return with_typos(text, seed, keep=facts) if register == "typo" else text
 
+        if _stalled(messages):
+            return _final(say("user_gives_up"))
         said = " ".join(m.get("content") or "" for m in user_messages)
         last = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
         text = last.get("content") or ""
@@ -119,6 +121,23 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in task.scenario.requests)
         step = user_steps[done]
         return step if step.segment < sent else None
+
+
+_STALL_TURNS = 5  # gold chats have at most two text-only agent turns in a row
+
+
+def _stalled(messages: list[Message]) -> bool:
+    """Whether the agent has spoken `_STALL_TURNS` times in a row with no call and no device action
+    between: the user leaves, so an agent that talks in circles still ends its episode (and is graded)."""
+    count = 0
+    for message in reversed(messages):
+        if message.get("role") == "assistant":
+            if message.get("tool_calls"):
+                break
+            count += 1
+        elif message.get("role") == "user" and message.get("user_tool_calls"):
+            break
+    return count >= _STALL_TURNS
 
 
 def _result_values(result: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from toolgym import conformance
 from .conftest import builtin_domains
 
 DOMAINS = builtin_domains()
-OPTIONS = conformance.Options(tasks_per_kind=200)
+OPTIONS = conformance.Options(tasks_per_kind=200, spoil_tasks_per_kind=200)  # every spoil on 2,000 tasks a domain
 pytestmark = pytest.mark.skipif(not DOMAINS, reason="no built-in domain is installed yet")
 
 

@@ -188,9 +188,9 @@ def test_every_ask_reads_as_a_request_for_every_label():
 def test_every_decline_and_refusal_variant_reads_as_one_to_the_verifier(name):
     """The no_tool verifier looks for a decline in the reply; no variant of a domain may lack one."""
     import toolgym
-    from toolgym.verifiers.replies import _DECLINE
+    from toolgym.verifiers.replies import DECLINE
 
     phrases = toolgym.load_domain(name).phrasebook
     for intent, values in (("refuse_policy", {"rule": "R"}), ("decline_irrelevant", {"scope": "S"}), ("decline_unavailable", {"action": "do A"})):
         said = {phrases.render(intent, i, **values) for i in range(min(phrases.combinations(intent), 5000))}
-        assert not [t for t in said if not _DECLINE.search(t)], intent
+        assert not [t for t in said if not DECLINE.search(t)], intent

@@ -65,6 +65,7 @@ def _check(args: argparse.Namespace) -> int:
         tasks_per_kind=args.tasks_per_kind,
         kinds=tuple(args.kinds) if args.kinds else None,
         random_steps=args.random_steps,
+        spoil_tasks_per_kind=args.spoil_tasks_per_kind,
     )
     findings = conformance.run(args.name, options, only=args.checks)
     return 0 if conformance.report(args.name, findings) else 1
@@ -137,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--kinds", nargs="+", metavar="KIND", help="only these kinds (default: all)")
     check.add_argument("--checks", nargs="+", metavar="CHECK", help="only these checks (default: all)")
     check.add_argument("--random-steps", type=int, default=10_000, help="random actions to try (default 10000)")
+    check.add_argument(
+        "--spoil-tasks-per-kind", type=int, metavar="N", help="tasks per kind each spoil is tried on (default: a tenth of --tasks-per-kind)"
+    )
     check.set_defaults(run=_check)
 
     new_domain = commands.add_parser("new-domain", help="write a working domain to start from (domains/NAME)")

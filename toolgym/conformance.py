@@ -30,6 +30,7 @@ class Options:
     kinds: tuple[str, ...] | None = None  # None: every kind of the domain
     random_steps: int = 10_000
     seed: int = 7
+    spoil_tasks_per_kind: int | None = None  # None: a tenth of tasks_per_kind, at least 5
 
 
 @dataclass
@@ -324,7 +325,7 @@ def spoil(domain: Domain, options: Options) -> Iterator[Finding]:
     """Cheap and spoiled answers (lazy 'OK.', claimed success, a write without consent, ...) never score 1.0."""
     from toolgym.verifiers.spoil import spoil_failures
 
-    n = max(5, options.tasks_per_kind // 10)
+    n = options.spoil_tasks_per_kind or max(5, options.tasks_per_kind // 10)
     yield from _per_kind("spoil", domain, options, n, lambda tasks: list(spoil_failures(domain.name, tasks)))
 
 

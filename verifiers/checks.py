@@ -22,6 +22,7 @@ from .matching import (
     subset_matches,
 )
 from .replies import reply_content
+from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
 
 
@@ -178,5 +179,7 @@ CHECKS = {
     "final_answer": final_answer,
     "repeats": repeats,
     "reply_content": reply_content,
+    "reply_acts": reply_acts,
+    "no_echo": no_echo,
     "authorized": authorized,
 }

@@ -86,8 +86,8 @@ class Composite:
 
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
-ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "authorized")
-NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state", "authorized")
+ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "no_echo", "authorized")
+NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "authorized")
 
 ACTION_PRESET = Composite(
     weights={

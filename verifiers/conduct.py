@@ -7,6 +7,7 @@ Each is a pure check (task, trajectory) -> Score, registered in CHECKS beside th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +18,7 @@ from toolgym.envs.task import Step, Task
 from toolgym.envs.trajectory import Trajectory
 
 from .matching import arguments_of, canonical_call, normalize_text, subset_matches
+from .replies import content_words
 from .score import Score, binary
 
 _AFFIRMATIVE = re.compile(r"\b(yes|yeah|yep|sure|ok(ay)?|confirm(ed)?|go ahead|please do|proceed|do it|that's right|correct)\b", re.I)
@@ -87,17 +89,33 @@ def _call_positions(messages: list[dict[str, Any]]) -> list[tuple[int, str, str,
     return found
 
 
-def _names_action(text: str, step: Step) -> bool:
-    """Whether a confirmation question names the step's action: an argument value or the action's words."""
+def _named_values(step: Step) -> set[str]:
+    """What could name this step in words: its argument values and the words of its confirmation."""
+    values = {
+        str(value).lower()
+        for call in step.calls
+        for value in call.arguments.values()
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3
+    }
+    return values | set(content_words(step.confirm or ""))
+
+
+def _names_action(text: str, step: Step, siblings: Sequence[Step] = ()) -> bool:
+    """Whether a confirmation question names the step's action: an argument value or the action's words.
+
+    Where other guarded steps use the same tool, the question must name a value of this step that
+    they do not share ("cancel #W2", not just "cancel the order"): one yes answers one question.
+    """
     lowered = text.lower()
+    distinct = _named_values(step).difference(*(_named_values(s) for s in siblings))
+    if siblings and distinct:
+        return any(value in lowered for value in distinct)
     for call in step.calls:
         for value in call.arguments.values():
             if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3:
                 if str(value).lower() in lowered:
                     return True
-        if any(len(w) >= 4 and w in lowered for w in call.name.split("_")):
-            return True
-    return False
+    return any(len(w) >= 4 and w in lowered for call in step.calls for w in call.name.split("_"))
 
 
 def consent(task: Task, trajectory: Trajectory) -> Score:
@@ -120,13 +138,39 @@ def consent(task: Task, trajectory: Trajectory) -> Score:
         # task each need their own yes); a call matching none must follow a yes to one of them.
         steps = by_tool[name]
         own = [s for s in steps if any(c.name == name and c.arguments == arguments for c in s.calls)]
-        found = [_consent_before(messages, calls, index, step, writes) for step in own or steps]
+        start = turn_start(messages, index)
+        found = [
+            _consent_before(messages, calls, start, step, writes, [s for s in steps if s is not step])
+            for step in own or steps
+        ]
         if all(found):
             problems.append(f"{name} at message {index}: {found[0]}")
     return binary(not problems, **({"problems": problems[:5]} if problems else {}))
 
 
-def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[str]) -> str | None:
+def turn_start(messages: list[dict[str, Any]], index: int) -> int:
+    """The first message of the agent turn holding message `index`.
+
+    Consecutive tool calls with no words between them are one turn, whether they came in one
+    message or one call per message with their results between (as TRL runs a turn's calls).
+    """
+    start = index
+    at = index - 1
+    while at >= 0:
+        role = messages[at].get("role")
+        if role == "tool":
+            at -= 1
+            continue
+        if role == "assistant" and messages[at].get("tool_calls") and not (messages[at].get("content") or "").strip():
+            start = at
+            at -= 1
+            continue
+        break
+    return start
+
+
+def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[str], siblings: list[Step]) -> str | None:
+    """Why the call of the turn starting at `index` lacks consent (None if it has it)."""
     user_at = next((i for i in range(index - 1, -1, -1) if messages[i].get("role") == "user" and messages[i].get("content")), None)
     if user_at is None:
         return "no user reply before it"
@@ -135,7 +179,7 @@ def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[s
         return f"the user's last words were not a yes ({reply[:60]!r})"
     ask_at = next((i for i in range(user_at - 1, -1, -1) if messages[i].get("role") == "assistant"), None)
     asked = (messages[ask_at].get("content") or "") if ask_at is not None else ""
-    if not asks_confirmation(asked) or not _names_action(asked, step):
+    if not asks_confirmation(asked) or not _names_action(asked, step, siblings):
         return "the user's yes did not answer a question naming this action"
     if any(ask_at < i < index and caller == "agent" and name in writes for i, caller, name, _ in calls):
         return "another write came between the confirmation and the call"

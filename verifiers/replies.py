@@ -19,9 +19,9 @@ from toolgym.envs.conversation import is_request, mentions
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
-from .score import Score, binary
+from .score import Score, binary, vacuous
 
-_DECLINE = re.compile(
+DECLINE = re.compile(
     r"\b(can(no|')t|cannot|unable|not able|isn't possible|is not possible|not possible|outside|unfortunately|"
     r"sorry|decline|not allowed|won't be able|no tool|don't have a tool|not available|isn't available|only (help|assist))\b",
     re.I,
@@ -53,43 +53,48 @@ def _var(task: Task, name: str) -> Any:
 
 
 def reply_content(task: Task, trajectory: Trajectory) -> Score:
-    """The no-tool reply says what the kind requires (see the module docstring)."""
+    """The no-tool reply says what the kind requires (see the module docstring).
+
+    Partial credit: the share of the kind's requirements met (a decline that forgets the scope
+    earns half); `passed` needs all of them.
+    """
     spec = task.no_tool
     if spec is None:
-        return binary(True)
+        return vacuous()
     said = " ".join(m.get("content") or "" for m in trajectory.agent_messages)
-    problems: list[str] = []
+    checks: list[tuple[bool, str]] = []  # (met, what is missing if not)
     kind = task.kind
     if kind == "no_tool/irrelevant":
         scope = spec.scope or _var(task, "scope") or ""
-        if not _DECLINE.search(said):
-            problems.append("did not decline")
-        if scope and not covers(said, scope, share=0.3):
-            problems.append(f"did not state the scope ({scope})")
+        checks.append((bool(DECLINE.search(said)), "did not decline"))
+        if scope:
+            checks.append((covers(said, scope, share=0.3), f"did not state the scope ({scope})"))
     elif kind == "no_tool/missing_info":
         asking = " ".join(s for s in re.split(r"(?<=[.?!])\s+", said) if is_request(s))
-        missing = [label for label in spec.missing if not mentions(asking, [label])]
-        if missing:
-            problems.append(f"did not ask for {missing}")
-        if spec.about and not mentions(asking, [spec.about]):
-            problems.append(f"did not ask about the right person ({spec.about})")
+        for label in spec.missing:
+            checks.append((mentions(asking, [label]), f"did not ask for {label!r}"))
+        if spec.about:
+            checks.append((mentions(asking, [spec.about]), f"did not ask about the right person ({spec.about})"))
     elif kind == "no_tool/unavailable":
         action = spec.action or _var(task, "action") or " ".join(t.replace("_", " ") for t in spec.withheld_tools)
-        if not _DECLINE.search(said):
-            problems.append("did not say it cannot be done")
-        if action and not covers(said, str(action)):
-            problems.append(f"did not name the action ({action})")
+        checks.append((bool(DECLINE.search(said)), "did not say it cannot be done"))
+        if action:
+            checks.append((covers(said, str(action)), f"did not name the action ({action})"))
     elif kind == "no_tool/invalid_value":
         values = [str(v) for v in spec.invalid.values()] or ([str(_var(task, "value"))] if _var(task, "value") else [])
-        if not values or not all(v.lower() in said.lower() for v in values):
-            problems.append(f"did not name the invalid value(s) {values}")
+        named = bool(values) and all(v.lower() in said.lower() for v in values)
+        checks.append((named, f"did not name the invalid value(s) {values}"))
         problem = spec.problem or _var(task, "problem") or ""
-        if not (_WHY.search(said) or (problem and covers(said, str(problem)))):
-            problems.append("did not say why the value is invalid")
+        checks.append((bool(_WHY.search(said) or (problem and covers(said, str(problem)))), "did not say why the value is invalid"))
     elif kind == "no_tool/policy_refusal":
         rule = spec.rule or _var(task, "rule") or spec.reason
-        if not _DECLINE.search(said):
-            problems.append("did not decline")
-        if rule and not covers(said, str(rule)):
-            problems.append(f"did not state the rule ({rule})")
-    return binary(not problems, **({"problems": problems} if problems else {}))
+        checks.append((bool(DECLINE.search(said)), "did not decline"))
+        if rule:
+            checks.append((covers(said, str(rule)), f"did not state the rule ({rule})"))
+    if not said.strip():
+        return binary(False, problems=["the agent never replied in words"])
+    if not checks:
+        return binary(True)
+    problems = [what for met, what in checks if not met]
+    value = sum(met for met, _ in checks) / len(checks)
+    return Score(value, not problems, details={"problems": problems} if problems else {})

@@ -25,6 +25,7 @@ from toolgym.envs.task import Task
 
 from .matching import arguments_of, canonical_call, match_calls
 from .regrade import verify
+from .score import Score
 
 _TOOLRL_FORMAT = re.compile(r"^\s*<think>.+?</think>\s*(<tool_call>.+?</tool_call>\s*)+$", re.DOTALL)
 _LEFTOVER_MARKUP = re.compile(r"</?tool_call>|</?tool_response>")
@@ -191,8 +192,36 @@ def _chat(prompt: Any, completion: Any) -> list[dict[str, Any]]:
     return [*head, *tail]
 
 
+def log_verifications(scores: Sequence[Score | None], log_metric: Any = None, log_extra: Any = None) -> None:
+    """Hand the verifications behind a batch's rewards to TRL's loggers (`log_metric`, `log_extra`).
+
+    Metrics (batch means): `toolgym/passed`, `toolgym/violation` (the share with a conduct
+    violation) and `toolgym/<component>` for each top-level component; completion-table columns:
+    `toolgym_passed` and `toolgym_violations`.
+    """
+    graded = [s for s in scores if s is not None]
+    if not graded:
+        return
+    if callable(log_metric):
+        log_metric("toolgym/passed", sum(s.passed for s in graded) / len(graded))
+        log_metric("toolgym/violation", sum(bool(s.details.get("violations")) for s in graded) / len(graded))
+        names = sorted({n for s in graded for n in s.components if "." not in n})
+        for name in names:
+            values = [s.components[name] for s in graded if name in s.components]
+            log_metric(f"toolgym/{name}", sum(values) / len(values))
+    if callable(log_extra):
+        log_extra("toolgym_passed", [None if s is None else s.passed for s in scores])
+        log_extra("toolgym_violations", [None if s is None else ",".join(s.details.get("violations", [])) for s in scores])
+
+
 def episode_reward(
-    completions: Sequence[Any], task: Any = None, prompts: Any = None, item_type: Any = None, **_: Any
+    completions: Sequence[Any],
+    task: Any = None,
+    prompts: Any = None,
+    item_type: Any = None,
+    log_metric: Any = None,
+    log_extra: Any = None,
+    **_: Any,
 ) -> list[Reward]:
     """The task's full verifier score for whole conversations, replayed on a fresh world.
 
@@ -204,20 +233,26 @@ def episode_reward(
     tasks = _column(task, len(completions), "task")
     prompt_list = _column(prompts, len(completions), "prompt")
     kinds = _column(item_type, len(completions), "item_type")
-    scores: list[Reward] = []
+    graded: list[Score | None] = []
     for completion, item, prompt, kind in zip(completions, tasks, prompt_list, kinds, strict=True):
         if item is None or kind == "next_action":
-            scores.append(None)
+            graded.append(None)
             continue
-        scores.append(verify(load_task(item), _chat(prompt, completion)).value)
-    return scores
+        graded.append(verify(load_task(item), _chat(prompt, completion)))
+    log_verifications(graded, log_metric, log_extra)
+    return [None if s is None else s.value for s in graded]
 
 
-def environment_reward(environments: Sequence[Any] | None = None, **_: Any) -> list[Reward]:
-    """The score each rollout's environment gives (`get_reward()`), for trainers that pass `environments`."""
+def environment_reward(
+    environments: Sequence[Any] | None = None, log_metric: Any = None, log_extra: Any = None, **_: Any
+) -> list[Reward]:
+    """The score each rollout's environment gives (`get_reward()`), for trainers that pass `environments`;
+    the verifications behind them go to TRL's loggers (see `log_verifications`)."""
     if environments is None:
         raise ValueError("environment_reward needs `environments`: train with environment_factory=environment_class(...)")
-    return [e.get_reward() if callable(getattr(e, "get_reward", None)) else None for e in environments]
+    rewards = [e.get_reward() if callable(getattr(e, "get_reward", None)) else None for e in environments]
+    log_verifications([getattr(e, "last_verification", None) for e in environments], log_metric, log_extra)
+    return rewards
 
 
 REWARDS = {

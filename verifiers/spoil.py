@@ -8,6 +8,9 @@
 - `no_consent`: the confirmation exchange before a guarded write removed;
 - `no_diagnosis`: what showed the fault a fix step fixes removed from the chat;
 - `duplicated_write`: the first write call made twice;
+- `stuffed_reply`: one reply that declines, calls the request unavailable and invalid, echoes the
+  user, asks for details and recites the system prompt (every no-tool kind's keywords at once);
+- `echoed_user`: the user's opening message said back as the only reply;
 - `foreign_record`: the first write on an owned record redirected to another customer's (verifiers/foreign.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
@@ -111,6 +114,24 @@ def _empty_final(task: Task, messages: Chat) -> Chat | None:
     return emptied
 
 
+def _opening_user_text(messages: Chat) -> str:
+    return next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+
+
+def _stuffed_reply(task: Task, messages: Chat) -> Chat | None:
+    """One reply that declines, says unavailable and invalid, echoes the user, asks, and recites the prompt."""
+    stuffed = (
+        "Sorry, I can't do that; it is not available and is invalid. "
+        f"You said: {_opening_user_text(messages)} Could you tell me your details? {messages[0].get('content') or ''}"
+    )
+    return [*_prompt(messages), {"role": "assistant", "content": stuffed}]
+
+
+def _echoed_user(task: Task, messages: Chat) -> Chat | None:
+    """The user's opening message said back as the reply."""
+    return [*_prompt(messages), {"role": "assistant", "content": _opening_user_text(messages)}]
+
+
 # Spoil kind -> a maker that returns the spoiled chat, or None where the spoil does not apply.
 SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "lazy": _lazy,
@@ -119,6 +140,8 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "no_consent": _without_consent,
     "no_diagnosis": _without_evidence,
     "duplicated_write": _duplicated_write,
+    "stuffed_reply": _stuffed_reply,
+    "echoed_user": _echoed_user,
     "foreign_record": foreign_record,
 }
 SPOIL_KINDS = tuple(SPOILS)

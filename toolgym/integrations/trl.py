@@ -6,7 +6,8 @@ domain's agent tools (signature and docstring built from each tool, so transform
 to the simulated user: TRL's loop has no user turn, so every question, confirmation,
 instruction and answer goes through it and the user's reply (with what they did on their
 phone) comes back as its result. `reset(**row)` starts the task of an `rl_tasks` row;
-`get_reward()` grades the conversation so far with the task's verifier.
+`get_reward()` grades the conversation so far with the task's verifier and keeps the whole
+verification (`passed`, components) in `last_verification`.
 
 TRL renders one fixed tool list per environment, so a task offered fewer tools runs in an
 environment named after what it withholds (the `environment` column of `rl_tasks`);
@@ -31,8 +32,8 @@ from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool
 from toolgym.errors import ConfigError
 from toolgym.generators.chat_format import USER_CHANNEL
-from toolgym.verifiers.compose import score_trajectory
 from toolgym.verifiers.rewards import load_task
+from toolgym.verifiers.score import Score
 
 from .names import environment_name, parse_environment
 
@@ -47,11 +48,13 @@ class ToolgymEnvironment:
     domain: str = ""
     withheld: tuple[str, ...] = ()
     user: Any = None  # a UserSimulator; None: the scripted user
+    violation_cap: float | None = None  # the most a conduct violation may score; None: the preset's (0)
 
     def __init__(self) -> None:
         self._env: ToolEnv | None = None
         self._task: Task | None = None
         self._actions: list[dict[str, Any]] = []
+        self.last_verification: Score | None = None  # set by get_reward()
 
     # ---- what TRL calls ----------------------------------------------------------------------
     def reset(self, **row: Any) -> str | None:
@@ -66,9 +69,11 @@ class ToolgymEnvironment:
                 "and keep the dataset's `environment` column"
             )
         if self._env is None:
-            self._env = ToolEnv(self.domain, user=self.user, max_turns=_MAX_STEPS, world_size=task.world_size)
+            self._env = ToolEnv(
+                self.domain, user=self.user, max_turns=_MAX_STEPS, world_size=task.world_size, violation_cap=self.violation_cap
+            )
         observation, _ = self._env.reset(options={"task": task})
-        self._task, self._actions = task, []
+        self._task, self._actions, self.last_verification = task, [], None
         if row.get("prompt"):
             return None
         return observation[-1].get("content") or None
@@ -85,11 +90,13 @@ class ToolgymEnvironment:
         return self._act({"role": "assistant", "content": str(message)})
 
     def get_reward(self) -> float:
-        """The task's verifier score for the conversation so far."""
-        env = self._require()
-        if env.verification is not None:
-            return env.verification.value
-        return score_trajectory(env.task, env.trajectory()).value
+        """The task's verifier score for the conversation so far (the final one once it has ended).
+
+        The whole verification is kept in `last_verification`: `passed`, and the named components
+        behind the score (outcome, multipliers, conduct violations), for a trainer to log.
+        """
+        self.last_verification = self._require().grade()
+        return self.last_verification.value
 
     # ---- the episode -------------------------------------------------------------------------
     def _require(self) -> ToolEnv:
@@ -120,11 +127,13 @@ class ToolgymEnvironment:
     # ---- pickling: the class by name, the episode by replay ------------------------------------
     def __reduce__(self):
         state = {"task": self._task.model_dump(mode="json") if self._task else None, "actions": self._actions}
-        return _restore, (self.domain, self.withheld, self.user, state)
+        return _restore, (self.domain, self.withheld, self.user, state, self.violation_cap)
 
 
-def _restore(domain: str, withheld: tuple[str, ...], user: Any, state: dict[str, Any]) -> ToolgymEnvironment:
-    instance = environment_class(domain, user=user, withheld=withheld)()
+def _restore(
+    domain: str, withheld: tuple[str, ...], user: Any, state: dict[str, Any], violation_cap: float | None = None
+) -> ToolgymEnvironment:
+    instance = environment_class(domain, user=user, withheld=withheld, violation_cap=violation_cap)()
     if state["task"] is not None:
         instance.reset(task=state["task"], prompt=True)
         for action in state["actions"]:
@@ -178,12 +187,15 @@ def _class_name(domain: str, withheld: tuple[str, ...]) -> str:
     return f"{_camel(domain)}Environment" + (_WITHOUT + "__".join(withheld) if withheld else "")
 
 
-def environment_class(domain: str, user: Any = "tool", *, withheld: Iterable[str] = ()) -> type:
+def environment_class(
+    domain: str, user: Any = "tool", *, withheld: Iterable[str] = (), violation_cap: float | None = None
+) -> type:
     """A class TRL takes as `environment_factory`: one episode of `domain` per instance.
 
     `user`: "tool" (the scripted user answers through `send_message_to_user`) or a
     UserSimulator to answer there instead. `withheld`: agent tools this environment does not
-    offer (tasks that withhold them run in it; see `environment_classes`).
+    offer (tasks that withhold them run in it; see `environment_classes`). `violation_cap`: the
+    most a conduct violation (false claim, write without consent, ...) may score; default 0.
     """
     name = load_domain(domain).name
     withheld_tools = tuple(sorted(set(withheld)))
@@ -192,11 +204,16 @@ def environment_class(domain: str, user: Any = "tool", *, withheld: Iterable[str
         if user != "tool":
             raise ConfigError(f"user must be 'tool' or a UserSimulator, got {user!r}")
         user = None
+    if violation_cap is not None and not 0.0 <= violation_cap <= 1.0:
+        raise ConfigError(f"violation_cap must lie in [0, 1], got {violation_cap}")
     key = (name, withheld_tools)
-    if user is None and key in _CLASSES:
+    shared = user is None and violation_cap is None  # such classes are found again by name (pickle)
+    if shared and key in _CLASSES:
         return _CLASSES[key]
     class_name = _class_name(name, withheld_tools)
-    members: dict[str, Any] = {"domain": name, "withheld": withheld_tools, "user": user, "__module__": __name__}
+    members: dict[str, Any] = {
+        "domain": name, "withheld": withheld_tools, "user": user, "violation_cap": violation_cap, "__module__": __name__
+    }
     members["__qualname__"] = class_name
     for tool in load_domain(name).agent_tools:
         if tool.name in withheld_tools:
@@ -208,13 +225,17 @@ def environment_class(domain: str, user: Any = "tool", *, withheld: Iterable[str
         f", without {', '.join(withheld_tools)}." if withheld_tools else "."
     )
     cls = type(class_name, (ToolgymEnvironment,), members)
-    if user is None:
+    if shared:
         _CLASSES[key] = cls
     return cls
 
 
 def environment_classes(
-    domains: Iterable[str] | None = None, *, names: Iterable[str] | None = None, user: Any = "tool"
+    domains: Iterable[str] | None = None,
+    *,
+    names: Iterable[str] | None = None,
+    user: Any = "tool",
+    violation_cap: float | None = None,
 ) -> dict[str, type]:
     """{environment name: class} for TRL's dict `environment_factory`, keyed like the `environment` column.
 
@@ -224,12 +245,14 @@ def environment_classes(
     """
     if names is not None:
         parsed = [parse_environment(n) for n in names]
-        return {environment_name(d, w): environment_class(d, user, withheld=w) for d, w in parsed}
+        return {environment_name(d, w): environment_class(d, user, withheld=w, violation_cap=violation_cap) for d, w in parsed}
     found: dict[str, type] = {}
     for domain in domains if domains is not None else list_domains():
         loaded = load_domain(domain)
         for withheld in [(), *((t.name,) for t in loaded.agent_tools)]:
-            found[environment_name(loaded.name, withheld)] = environment_class(loaded.name, user, withheld=withheld)
+            found[environment_name(loaded.name, withheld)] = environment_class(
+                loaded.name, user, withheld=withheld, violation_cap=violation_cap
+            )
     return found
 
 
