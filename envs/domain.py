@@ -12,6 +12,7 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
@@ -48,6 +49,7 @@ class Domain:
         policy_values: dict[str, Any] | None = None,
         enforce_ground_truth: bool = True,
         value_words: dict[Any, Sequence[str]] | None = None,
+        acting_user: ActingUser | None = None,
     ):
         self.name = name
         self.version = version
@@ -77,6 +79,8 @@ class Domain:
             if t.name in self.tools:
                 raise DomainError(f"domain {name!r}: two tools are named {t.name!r}")
             self.tools[t.name] = t
+        # Who the user is and whose record each write acts on (declared, or inferred from names).
+        self.authz = Authorization.of(self, acting_user)
         self.generators = dict(generators)
         unknown = set(self.generators) - set(ALL_KINDS)
         if unknown:

@@ -11,8 +11,8 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -22,6 +22,9 @@ from toolgym.errors import DomainError, ToolError, unknown_name_message
 
 from .claims import Claims, ClaimsSpec, declare_claims
 from .world import World
+
+if TYPE_CHECKING:
+    from .authz import Record
 
 Caller = Literal["agent", "user"]
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
@@ -110,6 +113,8 @@ class Tool:
         claims: ClaimsSpec = None,
         free_text: Iterable[str] | None = None,
         value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
+        acts_on: Record | Sequence[Record] | None = None,
+        identifies: str | None = None,
     ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
@@ -117,6 +122,12 @@ class Tool:
         self.name = name or func.__name__
         self.writes = writes
         self.caller: Caller = caller
+        # What a write acts on (envs/authz.py): None lets the engine infer it from the argument names.
+        self.acts_on: tuple[Record, ...] | None = None if acts_on is None else tuple(_records(acts_on))
+        if self.acts_on and not writes:
+            raise DomainError(f"tool {self.name!r}: acts_on is for write tools (mark it @tool(writes=True))")
+        # The field of a successful result that names the acting user (a lookup by email, a verified identity).
+        self.identifies = identifies
         self.description, self.param_descriptions, self.args_model = self._build_signature()
         self.params = tuple(self.param_descriptions)
         # Argument provenance (envs/provenance.py): parameters holding text the agent composes
@@ -229,6 +240,16 @@ class Tool:
         return ToolOutcome(content=to_json(value, serialize_unknown=True).decode())
 
 
+def _records(acts_on: Any) -> list[Any]:
+    from .authz import Record
+
+    records = [acts_on] if isinstance(acts_on, Record) else list(acts_on)
+    bad = [r for r in records if not isinstance(r, Record)]
+    if bad:
+        raise DomainError(f"acts_on takes Record(...) declarations (toolgym.envs.authz), got {bad[0]!r}")
+    return records
+
+
 def _annotated_field(annotation: Any) -> Any:
     if typing.get_origin(annotation) is typing.Annotated:
         for meta in typing.get_args(annotation)[1:]:
@@ -250,6 +271,8 @@ def tool(
     claims: ClaimsSpec = None,
     free_text: Iterable[str] | None = None,
     value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
+    acts_on: Record | Sequence[Record] | None = None,
+    identifies: str | None = None,
 ) -> Any:
     """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
 
@@ -260,11 +283,14 @@ def tool(
     checks the facts inside them rather than every word (default: body, text, note, content, ...).
     `value_words` maps, per parameter, an enum value to the phrases a user says for it
     (`{"category": {"fuel_station": ["petrol station", "gas station"]}}`).
+    `acts_on` declares the record(s) a write acts on (`()`: none), `identifies` the result field
+    that names the acting user (see envs/authz.py; both are inferred from names when left out).
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         return Tool(
-            f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words
-        )
+            f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words,
+            acts_on=acts_on, identifies=identifies,
+        )  # fmt: skip
 
     return wrap(func) if func is not None else wrap

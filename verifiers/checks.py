@@ -10,6 +10,7 @@ from toolgym.envs.replay import message_calls
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .authorized import authorized
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
@@ -185,4 +186,5 @@ CHECKS = {
     "claims": claims,
     "arguments_grounded": arguments_grounded,
     "requested": requested,
+    "authorized": authorized,
 }

@@ -86,9 +86,12 @@ class Composite:
 
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
-ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested")
+ACTION_CONDUCT = (
+    "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized"
+)  # fmt: skip
 NO_TOOL_CONDUCT = (
-    "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested"
+    "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
+    "authorized",
 )  # fmt: skip
 
 ACTION_PRESET = Composite(

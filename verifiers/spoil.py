@@ -18,6 +18,7 @@
 - `unrequested_write`: a later user request and the reply before it removed, its write kept;
 - `swapped_argument`: one gold argument replaced by a valid value of the world nobody mentioned
   (both in verifiers/provenance_spoils.py).
+- `foreign_record`: the first write on an owned record redirected to another customer's (verifiers/foreign.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -36,6 +37,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
 from .conduct import final_reply_index
+from .foreign import foreign_record
 from .provenance_spoils import swapped_argument, unrequested_write
 from .regrade import verify
 
@@ -177,6 +179,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "claimed_check": _claimed_check,
     "unrequested_write": unrequested_write,
     "swapped_argument": swapped_argument,
+    "foreign_record": foreign_record,
 }
 SPOIL_KINDS = tuple(SPOILS)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from .rules import POLICY_VALUES
-from .tables import ALL_TABLES
+from .tables import ALL_TABLES, SESSION_ID
 from .tasks import GENERATORS
 from .tools import TOOLS
 from .world import AIRPORTS, PLACES, build_world, clock
@@ -45,4 +45,6 @@ DOMAIN = Domain(
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
     value_words=VALUE_WORDS,
+    # the car the assistant runs in: its profiles and the places listed for it are the driver's
+    acting_user=ActingUser(signed_in=("cabin_session", SESSION_ID, "vehicle_id"), scoped_reads=True),
 )
