@@ -188,6 +188,7 @@ class _Reader:
         self.facts: dict[int, tuple[StatedFact, ...]] = {}  # by start of the stretch they are read from
         self.fact_starts, self.fact_ends = _fact_stretches(tokens, vocabulary)
         self.triggers = _triggers(vocabulary)
+        self.sentence_words: dict[int, frozenset[str]] = {}
 
     def read_at(self, index: int) -> int:
         """Read a claim whose verb starts at `index`; the number of tokens to move on."""
@@ -277,7 +278,7 @@ class _Reader:
         elif set(verbs) & _INITIATING:
             verbs = tuple(dict.fromkeys((*verbs, *acts)))  # "I've started the return": a return
         clause = tokens.clause[index]
-        around = set(tokens.words[tokens.sentence[index] : tokens.sentence_end[index] + 1])
+        around = self._sentence_words(index)
         first = index if active else max(subject if subject >= 0 else clause, clause)
         return Claim(
             kind=kind,
@@ -293,6 +294,14 @@ class _Reader:
             said=" ".join(tokens.words[index : index + width]),
             count=2 if _BOTH & set(span) or _BOTH & set(tokens.words[max(clause, min(index, subject) - 3) : index]) else 1,
         )
+
+    def _sentence_words(self, index: int) -> frozenset[str]:
+        """The words of the sentence holding `index`, made once per sentence (a long one has many verbs)."""
+        start = self.tokens.sentence[index]
+        found = self.sentence_words.get(start)
+        if found is None:
+            found = self.sentence_words[start] = frozenset(self.tokens.words[start : self.tokens.sentence_end[index] + 1])
+        return found
 
     def _frame(self, index: int) -> tuple[bool, int, bool, bool, str] | None:
         """How the verb at `index` is framed: (strong, subject position, active, joined, form), or None.
