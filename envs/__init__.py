@@ -12,6 +12,7 @@ from toolgym.lazy import lazy_names
 
 if TYPE_CHECKING:
     from . import pieces
+    from .authz import ActingUser, Record
     from .clock import seeded_clock
     from .compose import Identity, Segment, call, compose
     from .diff import Diff
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from .world_index import world_index
 
 _WHERE = {
+    ".authz": ["ActingUser", "Record"],
     ".clock": ["seeded_clock"],
     ".compose": ["Identity", "Segment", "call", "compose"],
     ".diff": ["Diff"],
@@ -59,6 +61,8 @@ _WHERE = {
 }
 __getattr__ = lazy_names(__name__, {name: module for module, names in _WHERE.items() for name in names})
 __all__ = [
+    "ActingUser",
+    "Record",
     "seeded_clock",
     "ACTION_KINDS",
     "ALL_KINDS",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from . import NAME, VERSION
 from .rules import CLOCK, POLICY_VALUES
@@ -27,4 +27,6 @@ DOMAIN = Domain(
     now=CLOCK,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
+    # verify_identity names the customer; every read shows only the verified customer's records
+    acting_user=ActingUser(scoped_reads=True),
 )

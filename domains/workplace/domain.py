@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from . import NAME, VERSION
 from .catalogue import DURATIONS, NOW, ORG_DOMAIN, ORG_NAME, WORK_END, WORK_START
@@ -25,6 +25,8 @@ DOMAIN = Domain(
     generators=GENERATORS,
     now=NOW,
     sizes=("small", "default"),
+    # the signed-in employee (the session row a task points at them); every read shows what they may see
+    acting_user=ActingUser(signed_in=("session", 1, "employee_id"), scoped_reads=True),
     policy_values={
         "org_domain": ORG_DOMAIN,
         "org_name": ORG_NAME,
