@@ -16,13 +16,18 @@ def test_builtins_are_found_by_scanning():
     assert toolgym.load_domain("Telecom-v0").name == "telecom"
 
 
-def test_an_installed_package_adds_a_domain_through_its_entry_point(tmp_path, monkeypatch):
-    dist = tmp_path / "toydomain-1.0.dist-info"
+def _installed(tmp_path, monkeypatch, dist_name: str, entry_point: str) -> None:
+    """What `pip install` leaves of a package declaring a domain entry point; then domains are found again."""
+    dist = tmp_path / f"{dist_name}-1.0.dist-info"
     dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toydomain\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[toolgym.domains]\ntoy = tests.toy:DOMAIN\n")
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist_name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[toolgym.domains]\n{entry_point}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     rescan_domains(monkeypatch)
+
+
+def test_an_installed_package_adds_a_domain_through_its_entry_point(tmp_path, monkeypatch):
+    _installed(tmp_path, monkeypatch, "toydomain", "toy = tests.toy:DOMAIN")
     assert "toy" in toolgym.list_domains()
     assert toolgym.make("toolgym/Toy-v0", world_size="small").domain.name == "toy"
 
@@ -62,12 +67,7 @@ def test_a_domain_is_built_on_first_use_and_must_be_what_its_package_declares(tm
     package.mkdir()
     (package / "__init__.py").write_text('NAME = "toy"\nVERSION = 3\n')
     (package / "domain.py").write_text("from tests.toy import DOMAIN\n")  # version 0, not 3
-    dist = tmp_path / "shiftdomain-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: shiftdomain\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[toolgym.domains]\ntoy = shiftdomain\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    rescan_domains(monkeypatch)
+    _installed(tmp_path, monkeypatch, "shiftdomain", "toy = shiftdomain")
     monkeypatch.setattr(registry, "_loaded", {})
     assert "toolgym/Toy-v3" in [entry.env_id for entry in registry.found().values()]
     with pytest.raises(DomainError, match=r"declares 'toy' version 3, but its domain.py builds 'toy' version 0"):
