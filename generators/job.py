@@ -13,6 +13,7 @@ from toolgym.config import JobConfig
 from toolgym.envs import caches
 from toolgym.envs.task import Task
 
+from .evaluation.held_out import HeldOut
 from .executors import make_executor
 from .features import RowError
 from .planning import asked_counts, iter_planned
@@ -40,11 +41,12 @@ async def run_job_async(
     finished = writer.finished_task_ids()
     asked = asked_counts(config)
     stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
+    held_out = HeldOut.from_config(config.held_out)  # eval sets' tasks are left out of the plan (or refused)
     planned = 0
 
     def pending() -> Iterator[Task]:
         nonlocal planned
-        for task in iter_planned(config):
+        for task in iter_planned(config, held_out):
             planned += 1
             stats.planned_by[(task.domain, task.kind)] += 1
             if task.id not in finished:
@@ -77,6 +79,8 @@ async def run_job_async(
     finally:
         executor.close()
         report = stats.to_dict()
+        if held_out is not None:
+            report["held_out"] = held_out.report()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
         written: dict[str, Any] = {}
@@ -87,6 +91,8 @@ async def run_job_async(
     verdict = failure_verdict(writer.failed_tasks(), stats.planned, config)
     if summary:
         display.summary(out)
+        for set_id, n in sorted(held_out.dropped.items() if held_out is not None else ()):
+            display.console.print(f"held out: {n} planned tasks were in eval set {set_id} and were left out")
     return {"out_dir": str(out), "stats": report, "writer": written, **verdict}
 
 

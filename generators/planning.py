@@ -10,6 +10,8 @@ from toolgym.envs.registry import list_domains, load_domain
 from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
 from toolgym.errors import ConfigError
 
+from .evaluation.held_out import HeldOut
+
 
 def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
     """Tasks per kind for one domain: explicit counts, or the total split by the no-tool share."""
@@ -55,23 +57,28 @@ def planned_count(config: JobConfig) -> int:
     return sum(asked_counts(config).values())
 
 
-def iter_planned(config: JobConfig) -> Iterator[Task]:
+def iter_planned(config: JobConfig, held_out: HeldOut | None = None) -> Iterator[Task]:
     """Every task of the job in a fixed order, generated as it is consumed (memory stays flat).
 
     With `output.dedup`, a lesson another world already gave (the same request and calls) is
     dropped and that world draws on, a little past its share, so the kind still reaches its count.
+    A task of an eval set in `held_out` (default: the config's `held_out` section) is dropped the
+    same way, or stops the plan (`held_out.on_overlap: refuse`).
     """
     seen: set[str] | None = set() if config.output.dedup else None
+    if held_out is None:
+        held_out = HeldOut.from_config(config.held_out)
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
-            yield from _across_worlds(domain, kind, count, config, seen)
+            yield from _across_worlds(domain, kind, count, config, seen, held_out)
 
 
 _SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
 
 
-def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[str] | None) -> Iterator[Task]:
+def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[str] | None,
+                   held_out: HeldOut | None = None) -> Iterator[Task]:
     """A kind's tasks spread evenly across the job's world seeds, so no world dominates."""
     seeds = config.world.all_seeds()
     for index, world_seed in enumerate(seeds):
@@ -81,11 +88,14 @@ def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[s
         task_seed = config.seed + index * _SEED_STRIDE
         # A task's draw depends only on its index, so asking for more keeps the first `share` as they
         # were; the extra draws replace lessons another world gave, and are made only when needed.
-        extra = 0 if seen is None else max(10, share)  # up to twice the share: a shared pool (off-topic requests) repeats often
+        redraws = seen is not None or held_out is not None
+        extra = max(10, share) if redraws else 0  # up to twice the share: a shared pool (off-topic requests) repeats often
         drawn = domain.iter_tasks(share + extra, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
         given = 0
         with closing(drawn):  # closes the world copy when the share is reached early
             for task in drawn:
+                if held_out is not None and held_out.excludes(task):  # an eval set's task never trains
+                    continue
                 if seen is not None:
                     key = task.lesson_key()  # the same lesson in other words is dropped
                     if key in seen:
