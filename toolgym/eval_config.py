@@ -95,9 +95,9 @@ class EvalConfig(_Strict):
     def fingerprint(self) -> dict[str, Any]:
         """What must be the same for a rerun to continue these results: who answers, how, how many times.
 
-        Connection settings (concurrency, timeouts, retries) and the run's name may change between runs.
+        Connection settings (base_url, concurrency, timeouts, retries) and the run name may change between runs.
         """
-        connection = {"concurrency", "timeout", "max_retries", "api_key", "task_id_via", "send_task"}
+        connection = {"base_url", "concurrency", "timeout", "max_retries", "api_key", "task_id_via", "send_task"}
         data = self.public_dict()
         return {
             "trials": data["trials"], "max_turns": data["max_turns"], "domains": data["domains"], "kinds": data["kinds"],

@@ -123,9 +123,11 @@ def comparison_table(comparison: Comparison) -> Table:
 
 
 def render_markdown(comparison: Comparison) -> str:
-    lines = [f"# toolgym eval: compare {comparison.a['policy_label']} and {comparison.b['policy_label']}", ""]
-    lines += [f"- warning: {w}" for w in comparison.warnings]
-    return "\n".join(lines) + ("\n\n" if comparison.warnings else "") + comparison_table(comparison).markdown() + "\n"
+    parts = [f"# toolgym eval: compare {comparison.a['policy_label']} and {comparison.b['policy_label']}"]
+    if comparison.warnings:
+        parts.append("\n".join(f"- warning: {w}" for w in comparison.warnings))
+    parts.append(comparison_table(comparison).markdown())
+    return "\n\n".join(parts) + "\n"
 
 
 def render_html(comparison: Comparison) -> str:

@@ -120,7 +120,7 @@ def headline(summary: dict[str, Any]) -> list[str]:
 
 
 def build_summary(run: dict[str, Any], trials: list[dict[str, Any]], failed: dict[str, dict[str, Any]],
-                  planned: int | None = None, endpoints: dict[str, Any] | None = None) -> dict[str, Any]:
+                  endpoints: dict[str, Any] | None = None) -> dict[str, Any]:
     max_k = run["fingerprint"]["trials"]
     causes: dict[str, int] = {}
     for failure in failed.values():
@@ -130,7 +130,7 @@ def build_summary(run: dict[str, Any], trials: list[dict[str, Any]], failed: dic
     return {
         "run": {key: run[key] for key in ("policy_label", "eval_set", "toolgym_version", "started") if key in run},
         "trials_per_task": max_k,
-        "tasks_planned": planned if planned is not None else complete + len(failed),
+        "tasks_planned": run.get("tasks_planned", complete + len(failed)),
         "tasks_complete": complete,
         "tasks_failed": len(failed),
         "failure_causes": dict(sorted(causes.items(), key=lambda item: -item[1])),
@@ -160,11 +160,11 @@ def render_html(summary: dict[str, Any]) -> str:
 
 
 def write_reports(out: Path, trials: list[dict[str, Any]], failed: dict[str, dict[str, Any]],
-                  planned: int | None = None, endpoints: dict[str, Any] | None = None) -> dict[str, Any]:
+                  endpoints: dict[str, Any] | None = None) -> dict[str, Any]:
     """summary.json, report.md and report.html of a results folder; returns the summary."""
     out = Path(out)
     run = json.loads((out / RUN_FILE).read_text())
-    summary = build_summary(run, trials, failed, planned, endpoints)
+    summary = build_summary(run, trials, failed, endpoints)
     manifest.write_atomic(out / SUMMARY_FILE, (json.dumps(summary, indent=2) + "\n").encode())
     manifest.write_atomic(out / MARKDOWN_FILE, render_markdown(summary).encode())
     manifest.write_atomic(out / HTML_FILE, render_html(summary).encode())
@@ -174,4 +174,6 @@ def write_reports(out: Path, trials: list[dict[str, Any]], failed: dict[str, dic
 def report_folder(out: str | Path) -> dict[str, Any]:
     """Write the reports of a results folder again from its trial records (`toolgym eval --report DIR`)."""
     run, trials, failed = read_results(out)
-    return write_reports(Path(out), trials, failed)
+    previous = Path(out) / SUMMARY_FILE  # the endpoints' counts are known only to the run itself
+    endpoints = json.loads(previous.read_text()).get("endpoints") if previous.is_file() else None
+    return write_reports(Path(out), trials, failed, endpoints)

@@ -49,9 +49,10 @@ def select_tasks(eval_set: EvalSet, config: EvalConfig) -> list[Task]:
     return tasks
 
 
-def run_record(config: EvalConfig, eval_set: EvalSet) -> dict[str, Any]:
+def run_record(config: EvalConfig, eval_set: EvalSet, planned: int) -> dict[str, Any]:
     """run.json: what a rerun must match (`eval_set`, `fingerprint`) and what a reader wants to know."""
     return {
+        "tasks_planned": planned,
         "eval_set": {"set_id": eval_set.set_id, "content_hash": eval_set.content_hash},
         "eval_set_path": str(eval_set.path),
         "fingerprint": config.fingerprint(),
@@ -112,7 +113,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
     eval_set = load_eval_set(config.eval_set)
     tasks = select_tasks(eval_set, config)
     out = Path(out) if out is not None else config.output_dir()
-    store = ResultStore(out, run_record(config, eval_set), trials=config.trials,
+    store = ResultStore(out, run_record(config, eval_set, len(tasks)), trials=config.trials,
                         max_attempts=config.failures.max_attempts if config.failures.retry else 1)
     try:
         pending = [t for t in tasks if not store.done(t.id)]
@@ -138,8 +139,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
         finally:
             endpoints = endpoint_stats()
             await close_endpoints()
-        figures = write_reports(out, store.all_trials(), store.failed_tasks(), planned=len(tasks),
-                                endpoints=endpoints)
+        figures = write_reports(out, store.all_trials(), store.failed_tasks(), endpoints=endpoints)
     finally:
         store.close()
     failed = store.failed_tasks()
@@ -150,7 +150,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
         verdict["verdict"] = (f"{len(failed)} of {len(tasks)} tasks have no trials ({rate:.1%}), above "
                               f"failures.max_rate={config.failures.max_rate:g}; e.g. {example[:200]}. "
                               "Fix the cause, then run the same command again to retry them")
-    return {"out_dir": str(out), "summary": figures, **verdict}
+    return {"out_dir": str(out), "summary": figures, "tasks_run": stats.done, **verdict}
 
 
 def run_eval(config: EvalConfig, out: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
