@@ -301,6 +301,8 @@ def describe_validation_error(exc: ValidationError, source: str, model: type[Bas
             close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
             hint = f" did you mean {close[0]!r}?" if close else ""
             lines.append(f"  - unknown key {key!r}.{hint} Allowed here: {', '.join(allowed)}")
+        elif error["type"] == "missing":
+            lines.append(f"  - missing key {key!r}: give it in the config or with --set {key}=...")
         else:
             from toolgym.generators.redaction import MASK, is_secret_name, mask_value
 
