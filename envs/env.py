@@ -22,6 +22,7 @@ import gymnasium as gym
 
 from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 
+from .authz import accesses
 from .caches import Bounded
 from .conversation import strip_stop
 from .domain import Domain
@@ -298,6 +299,7 @@ class ToolEnv(gym.Env):
             tool_errors=self.tool_errors,
             terminated=self._done,
             verification=self._verification,
+            acted_on=accesses(self.world),
         )
 
     @property

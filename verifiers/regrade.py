@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolgym.envs.authz import accesses
 from toolgym.envs.parsing import parse_action
 from toolgym.envs.registry import load_domain
 from toolgym.envs.replay import replay_messages
@@ -33,6 +34,7 @@ def verify(task: Task | dict | str, messages: list[dict[str, Any]], composite: C
             diff=world.diff(),
             format_problems=problems,
             terminated=True,
+            acted_on=accesses(world),
         )
         return score_trajectory(task, trajectory, composite)
     finally:
