@@ -224,11 +224,12 @@ def _held_out(job: Any) -> str:
     held = (job or {}).get("held_out") if isinstance(job, dict) else None
     if not held:
         return ""
-    rows = [[name, held.get("dropped", {}).get(name, 0)] for name in held.get("eval_sets", [])]
+    rows = [[name, str(held.get("content_hashes", {}).get(name, "?"))[:12], held.get("dropped", {}).get(name, 0)]
+            for name in held.get("eval_sets", [])]
     return (
         "## Held-out eval sets\n\nNo task of these sets, nor one teaching the same lesson (the same requests and "
         f"gold calls), is in this corpus (on overlap: {held.get('on_overlap')}):\n\n"
-        + _table(["eval set", "planned tasks left out"], rows)
+        + _table(["eval set", "content hash", "planned tasks left out"], rows)
     )
 
 
