@@ -127,7 +127,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
                 async for task, result in _finished(pending, roles, config):
                     records = trial_records(task, result, attempt=len(store.failures.get(task.id, ())) + 1)
                     store.add(records)
-                    key = (task.domain, task.kind)
+                    key = (task.domain, task.kind)  # the bar's counts: tasks done, trials and passes
                     stats.done += 1
                     stats.failures[key] += bool(result.get("error"))
                     for record in records:
@@ -139,7 +139,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
         finally:
             endpoints = endpoint_stats()
             await close_endpoints()
-        figures = write_reports(out, store.all_trials(), store.failed_tasks(), endpoints=endpoints)
+        summary = write_reports(out, store.all_trials(), store.failed_tasks(), endpoints=endpoints)
     finally:
         store.close()
     failed = store.failed_tasks()
@@ -150,7 +150,7 @@ async def run_eval_async(config: EvalConfig, out: Path | None = None, progress: 
         verdict["verdict"] = (f"{len(failed)} of {len(tasks)} tasks have no trials ({rate:.1%}), above "
                               f"failures.max_rate={config.failures.max_rate:g}; e.g. {example[:200]}. "
                               "Fix the cause, then run the same command again to retry them")
-    return {"out_dir": str(out), "summary": figures, "tasks_run": stats.done, **verdict}
+    return {"out_dir": str(out), "summary": summary, "tasks_run": stats.done, **verdict}
 
 
 def run_eval(config: EvalConfig, out: Path | None = None, progress: bool | None = None) -> dict[str, Any]:
