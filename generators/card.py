@@ -88,6 +88,7 @@ def render(
         _tasks(stats),
         _rewrite(stats.get("rewrite")),
         _short_of_asked(job),
+        _held_out(job),
         _language(language),
     ]
     if job:
@@ -215,6 +216,20 @@ def _short_of_asked(job: Any) -> str:
     return (
         "## Kinds short of the asked count\n\nTheir generators gave no more distinct tasks than this:\n\n"
         + _table(["domain/kind", "tasks asked", "tasks planned"], rows)
+    )
+
+
+def _held_out(job: Any) -> str:
+    """The eval sets this corpus was kept apart from, and how many planned tasks each kept out."""
+    held = (job or {}).get("held_out") if isinstance(job, dict) else None
+    if not held:
+        return ""
+    rows = [[name, str(held.get("content_hashes", {}).get(name, "?"))[:12], held.get("dropped", {}).get(name, 0)]
+            for name in held.get("eval_sets", [])]
+    return (
+        "## Held-out eval sets\n\nNo task of these sets, nor one teaching the same lesson (the same requests and "
+        f"gold calls), is in this corpus (on overlap: {held.get('on_overlap')}):\n\n"
+        + _table(["eval set", "content hash", "planned tasks left out"], rows)
     )
 
 

@@ -16,6 +16,7 @@ from toolgym.config import JobConfig
 from toolgym.envs import caches
 
 from . import collector
+from .evaluation.held_out import HeldOut
 from .executors import make_executor
 from .features import RowError
 from .planning import asked_counts, plan_streams
@@ -42,10 +43,11 @@ async def run_job_async(
     finished = frozenset(writer.finished_task_ids())
     asked = asked_counts(config)
     stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
+    held_out = HeldOut.from_config(config.held_out)  # eval sets' tasks are left out of the plan (or refused)
     planned = 0
     executor = make_executor(config)
     resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=config.executor.batch_size,
-                            ahead=executor.ahead)
+                            ahead=executor.ahead, held_out=held_out)
     show = sys.stderr.isatty() if progress is None else progress
     display = JobProgress(stats, enabled=show)
     try:
@@ -65,6 +67,8 @@ async def run_job_async(
     finally:
         executor.close()
         report = stats.to_dict()
+        if held_out is not None:
+            report["held_out"] = held_out.report()
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
         if getattr(executor, "worker_stats", None):

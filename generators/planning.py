@@ -11,6 +11,8 @@ from toolgym.envs.registry import domains, list_domains, load_domain
 from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
 from toolgym.errors import ConfigError
 
+from .evaluation.held_out import HeldOut
+
 
 def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
     """Tasks per kind for one domain: explicit counts, or the total split by the no-tool share."""
@@ -81,6 +83,8 @@ def plan_streams(config: JobConfig) -> list[Stream]:
     """The job's streams in plan order: domains, then kinds, then worlds (a kind spread evenly across worlds)."""
     streams = []
     seeds = config.world.all_seeds()
+    # a stream draws past its share to replace lessons another world gave, or tasks of an eval set
+    redraws = config.output.dedup or bool(config.held_out.eval_sets)
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():
@@ -90,20 +94,24 @@ def plan_streams(config: JobConfig) -> list[Stream]:
                     continue
                 # A task's draw depends only on its index, so asking for more keeps the first `share` as they
                 # were; the extra draws replace lessons another world gave, and are made only when needed.
-                extra = max(10, share) if config.output.dedup else 0  # up to twice the share: off-topic pools repeat often
+                extra = max(10, share) if redraws else 0  # up to twice the share: off-topic pools repeat often
                 streams.append(Stream(name, kind, world_seed, config.world.size, config.seed + index * _SEED_STRIDE,
                                       share, share + extra))
     return streams
 
 
-def iter_planned(config: JobConfig) -> Iterator[Task]:
+def iter_planned(config: JobConfig, held_out: HeldOut | None = None) -> Iterator[Task]:
     """Every task of the job in a fixed order, generated in this process as it is consumed.
 
     With `output.dedup`, a lesson another world already gave (the same request and calls) is
     dropped and that world draws on, a little past its share, so the kind still reaches its count.
-    Jobs make the same tasks on their workers (`generators/plan.py`); this is the reference order.
+    A task of an eval set in `held_out` (default: the config's `held_out` section) is dropped the
+    same way, or stops the plan (`held_out.on_overlap: refuse`).
+    Jobs make the same tasks on their workers (`generators/worker.py`); this is the reference order.
     """
     seen: set[str] | None = set() if config.output.dedup else None
+    if held_out is None:
+        held_out = HeldOut.from_config(config.held_out)
     for stream in plan_streams(config):
         domain = load_domain(stream.domain)
         drawn = domain.iter_tasks(stream.cap, seed=stream.seed, kinds=[stream.kind], world_seed=stream.world_seed,
@@ -111,6 +119,8 @@ def iter_planned(config: JobConfig) -> Iterator[Task]:
         given = 0
         with closing(drawn):  # closes the world copy when the share is reached early
             for task in drawn:
+                if held_out is not None and held_out.excludes(task):  # an eval set's task never trains
+                    continue
                 if seen is not None:
                     key = task.lesson_key()  # the same lesson in other words is dropped
                     if key in seen:

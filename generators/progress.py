@@ -105,8 +105,12 @@ class JobStats:
 
 
 class JobProgress:
-    def __init__(self, stats: JobStats, enabled: bool, console: Console | None = None):
+    """The live bar: tasks done of planned, pass rate, `unit` per second (rows; an eval counts trials), ETA."""
+
+    def __init__(self, stats: JobStats, enabled: bool, console: Console | None = None, *,
+                 label: str = "generating", unit: str = "rows"):
         self.stats = stats
+        self.label = label
         self.console = console or Console(stderr=True)
         self.progress = (
             Progress(
@@ -114,7 +118,7 @@ class JobProgress:
                 BarColumn(),
                 TextColumn("{task.completed}/{task.total} tasks"),
                 TextColumn("pass {task.fields[pass_rate]:.1%}"),
-                TextColumn("{task.fields[rows_per_s]:.0f} rows/s"),
+                TextColumn("{task.fields[rows_per_s]:.0f} " + unit + "/s"),
                 TimeRemainingColumn(),
                 console=self.console,
                 transient=False,
@@ -128,7 +132,7 @@ class JobProgress:
         if self.progress:
             self.progress.start()
             self._bar = self.progress.add_task(
-                "generating", total=self.stats.planned - self.stats.already_done, pass_rate=0.0, rows_per_s=0.0
+                self.label, total=self.stats.planned - self.stats.already_done, pass_rate=0.0, rows_per_s=0.0
             )
         return self
 

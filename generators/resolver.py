@@ -5,8 +5,8 @@ walking the streams one after another would give (planning.iter_planned), so row
 the dataset do not depend on the executor or the number of workers. Walking a stream: draw
 `index` at attempt 0; a lesson this stream gave already is drawn again at the next attempt
 (after MAX_ATTEMPTS, the first new id among them is taken); a lesson an earlier stream gave is
-dropped (with `output.dedup`) and the stream draws one index more, up to its cap, until it has
-its share. Draws are asked for ahead (every stream's share at once, a batch at a time); what the
+dropped (with `output.dedup`), as is a task of an eval set held out from training (`held_out`),
+and the stream draws one index more, up to its cap, until it has its share. Draws are asked for ahead (every stream's share at once, a batch at a time); what the
 walk finds missing (another attempt, an index more) is asked for first.
 """
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from toolgym.envs.generation import MAX_ATTEMPTS, too_few_distinct
 from toolgym.envs.registry import load_domain
 
+from .evaluation.held_out import HeldOut
 from .planning import Stream
 from .worker import Draw, Outcome
 
@@ -49,9 +50,11 @@ class PlanResolver:
     everything before it is known. A draw whose making raised re-raises here when the plan reaches it.
     """
 
-    def __init__(self, streams: list[Stream], *, dedup: bool, batch_size: int, ahead: int):
+    def __init__(self, streams: list[Stream], *, dedup: bool, batch_size: int, ahead: int,
+                 held_out: HeldOut | None = None):
         self.streams = streams
         self.dedup = dedup
+        self.held_out = held_out
         self.batch_size = max(1, batch_size)
         self.ahead = max(ahead, self.batch_size)  # draws asked for and not yet resolved, at most (urgent ones go anyway)
         self._walks = [_Walk(s) for s in streams]
@@ -151,6 +154,8 @@ class PlanResolver:
             walk.index, walk.attempt, walk.fallback = walk.index + 1, 0, None
             walk.ids.add(chosen["task_id"])
             walk.lessons.add(chosen["lesson"])
+            if self.held_out is not None and self.held_out.excludes_key(chosen["task_id"], chosen["lesson"], _where(chosen)):
+                continue  # an eval set's task never trains: dropped (or the job refused), the stream draws on
             if self.dedup:
                 if chosen["lesson"] in self._seen:
                     continue  # an earlier stream gave this lesson: dropped, the stream draws on
@@ -185,3 +190,7 @@ class PlanResolver:
             self._asked.discard(spec)
             self._made.pop(spec, None)
         self._urgent = deque(spec for spec in self._urgent if spec[0] != number)
+
+
+def _where(outcome: Outcome) -> str:
+    return f"task {outcome['task_id']} ({outcome['domain']}/{outcome['kind']})"

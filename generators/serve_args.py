@@ -29,3 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="share of rewrite requests (model toolgym-rewrite) answered with a broken fact")
     parser.add_argument("--idle-timeout-s", type=float, default=15.0,
                         help="close a connection that sends no complete request for this long")
+    parser.add_argument("--spoil-rate", type=float, default=0.0,
+                        help="share of the policy's answers replaced by the lazy reply 'OK.' (seeded by --seed): "
+                             "a worse model, for testing `toolgym eval`")

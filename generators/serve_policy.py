@@ -18,7 +18,9 @@ use it to drive the real client over real HTTP.
 Requests for a model named `toolgym-rewrite...` (or with the header `X-Toolgym-Role: rewriter`)
 are answered by the deterministic rewrite mode (rewrite_server.py), so one server answers both
 as the teacher and as the job's rewriter; --rewrite-break-rate makes a share of rewrites break
-a fact, to test that the job drops them. Requests for `toolgym-user...` (or `X-Toolgym-Role:
+a fact, to test that the job drops them. --spoil-rate makes a share of the policy's answers a lazy
+"OK." (seeded), so the server plays a worse model whose trials pass only sometimes: what
+`toolgym eval`'s pass^k is tested against. Requests for `toolgym-user...` (or `X-Toolgym-Role:
 user`) are answered in the customer's role as the ScriptedUser would (user_server.py), with
 device tool calls, for LLMUser.
 """
@@ -54,6 +56,7 @@ MAX_BODY = 64 << 20  # bytes of a request body (413 above)
 MAX_JSON_DEPTH = 64  # nesting of a request body (400 above, never a RecursionError)
 MAX_HEADER_LINE = 8190  # bytes of the request line or one header (400 above, aiohttp's parser)
 MAX_HEADERS = 64
+SPOIL_REPLY = "OK."  # the lazy answer of --spoil-rate: it does nothing (verifiers/spoil.py: `lazy`)
 
 
 def error_body(message: str, kind: str = "invalid_request_error") -> dict[str, Any]:
@@ -79,11 +82,12 @@ class Faults:
     drip_rate: float = 0.0  # share answered one byte every drip_s seconds (a stalled stream)
     drip_s: float = 0.5
     status: int | None = None  # answer every chat request with this HTTP status (401, 502, ...)
+    spoil_rate: float = 0.0  # share of the policy's answers replaced by a lazy reply (SPOIL_REPLY): a worse model
 
     def __post_init__(self) -> None:
         shares = {"error_rate": self.error_rate, "rate_limit_rate": self.rate_limit_rate,
                   "timeout_rate": self.timeout_rate, "malformed_rate": self.malformed_rate,
-                  "garbage_rate": self.garbage_rate, "drip_rate": self.drip_rate}
+                  "garbage_rate": self.garbage_rate, "drip_rate": self.drip_rate, "spoil_rate": self.spoil_rate}
         for name, value in shares.items():
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name}={value} must be a share between 0 and 1")
@@ -104,6 +108,7 @@ class ServerStats:
     rate_limited: int = 0
     hung: int = 0
     malformed: int = 0
+    spoiled: int = 0
     bad_requests: int = 0
     by_path: dict[str, int] = field(default_factory=dict)
 
@@ -169,6 +174,7 @@ class PolicyServer:
         self.model = model
         self.stats = ServerStats()
         self._rng = random.Random(self.faults.seed)
+        self._spoil_rng = random.Random(f"spoil-{self.faults.seed}")  # its own stream: the fault draws stay as they were
         self._count = 0
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -239,7 +245,11 @@ class PolicyServer:
                 raise BadRequest(str(exc)) from None
         if self.user is not None and is_user_request(body, headers):
             return self.user(body, headers)
-        return self.responder(body, headers)
+        message = self.responder(body, headers)
+        if self.faults.spoil_rate and self._spoil_rng.random() < self.faults.spoil_rate:
+            self.stats.spoiled += 1
+            return {"role": "assistant", "content": SPOIL_REPLY}
+        return message
 
     def _completion(self, body: dict[str, Any], message: dict[str, Any], size: int, malformed: bool) -> dict[str, Any]:
         calls = message.get("tool_calls") or []
@@ -412,7 +422,7 @@ def run_args(args: argparse.Namespace) -> int:
     try:
         faults = Faults(args.latency_ms, args.error_rate, args.rate_limit_rate, args.timeout_rate,
                         args.malformed_rate, args.hang_s, args.seed, args.idle_timeout_s, args.garbage_rate,
-                        args.drip_rate, args.drip_s, status=args.status)
+                        args.drip_rate, args.drip_s, status=args.status, spoil_rate=args.spoil_rate)
         if not 0.0 <= args.rewrite_break_rate <= 1.0:
             raise ValueError(f"--rewrite-break-rate={args.rewrite_break_rate} must be a share between 0 and 1")
     except ValueError as exc:

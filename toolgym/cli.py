@@ -151,6 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--top", type=int, default=20, help="how many of the most frequent sentences to show")
     inspect.set_defaults(run=_inspect)
 
+    from toolgym.eval_cli import add_eval_parser, add_eval_set_parser
+
+    add_eval_set_parser(commands)
+    add_eval_parser(commands)
+
     demo = commands.add_parser("demo", help="generate tasks offline, roll each out with the oracle, print results")
     demo.add_argument("--domain", help="one domain (default: all)")
     demo.add_argument("-n", type=int, default=100, help="tasks per domain")

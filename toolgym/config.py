@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -39,6 +39,7 @@ MAX_IN_FLIGHT = 100_000
 MAX_WORKERS = 10_000
 MAX_RETRIES = 1_000
 Seed = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+_Config = TypeVar("_Config", bound=BaseModel)
 
 
 class _Strict(BaseModel):
@@ -207,6 +208,25 @@ class RolloutConfig(_Strict):
     reverify: bool = Field(default=False, description="grade each reused gold chat again on a fresh world")
 
 
+class HeldOutConfig(_Strict):
+    """Eval sets a corpus must never contain (`toolgym eval-set`): a task whose id or lesson is in one
+    is left out of the plan (its world draws on, and the summary counts it) or stops the job."""
+
+    eval_sets: list[str] = Field(default_factory=list, description="directories written by `toolgym eval-set`")
+    on_overlap: Literal["drop", "refuse"] = Field(
+        default="drop", description="drop: leave the task out and draw another; refuse: stop the job, naming the task"
+    )
+
+    @field_validator("eval_sets")
+    @classmethod
+    def _eval_sets_exist(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            if not (Path(path) / "eval_set.json").is_file():
+                raise ValueError(f"{path!r} is not an eval set (no eval_set.json in it); "
+                                 "give a directory written by `toolgym eval-set NAME`")
+        return paths
+
+
 class RLTasksConfig(_Strict):
     enabled: bool = True
     next_action_items: bool = Field(default=True, description="one item per tool step of verified multi-step chats")
@@ -231,6 +251,7 @@ class JobConfig(_Strict):
     failures: FailuresConfig = Field(default_factory=FailuresConfig)
     caches: CachesConfig = Field(default_factory=CachesConfig)
     rewrite: RewriteConfig | None = Field(default=None, description="LLM rewrite of verified chats (off when absent)")
+    held_out: HeldOutConfig = Field(default_factory=HeldOutConfig, description="eval sets kept out of the corpus")
 
     @model_validator(mode="before")
     @classmethod
@@ -287,16 +308,18 @@ def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     return sorted(getattr(current, "model_fields", {}))
 
 
-def describe_validation_error(exc: ValidationError, source: str) -> str:
+def describe_validation_error(exc: ValidationError, source: str, model: type[BaseModel] | None = None) -> str:
     lines = [f"invalid config {source}:"]
     for error in exc.errors():
         loc = tuple(error.get("loc") or ())
         key = ".".join(str(p) for p in loc) or "(top level)"
         if error["type"] == "extra_forbidden":
-            allowed = _allowed_keys(JobConfig, loc)
+            allowed = _allowed_keys(model or JobConfig, loc)
             close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
             hint = f" did you mean {close[0]!r}?" if close else ""
             lines.append(f"  - unknown key {key!r}.{hint} Allowed here: {', '.join(allowed)}")
+        elif error["type"] == "missing":
+            lines.append(f"  - missing key {key!r}: give it in the config or with --set {key}=...")
         else:
             from toolgym.generators.redaction import MASK, is_secret_name, mask_value
 
@@ -343,6 +366,12 @@ def _apply_override(data: dict[str, Any], assignment: str) -> None:
 
 def load_config(source: str | Path | dict[str, Any] | None = None, overrides: Sequence[str] = ()) -> JobConfig:
     """Read and validate a job config from a YAML file or a dict, with `key=value` overrides."""
+    return load_model(JobConfig, source, overrides)
+
+
+def load_model(model: type[_Config], source: str | Path | dict[str, Any] | None = None,
+               overrides: Sequence[str] = ()) -> _Config:
+    """A config of this model (a job, an eval) from a YAML file or a dict, with `key=value` overrides."""
     if source is None:
         data: Any = {}
         name = "(defaults)"
@@ -360,6 +389,6 @@ def load_config(source: str | Path | dict[str, Any] | None = None, overrides: Se
         _apply_override(data, assignment)
     check_size(data, f"config {name}")  # a dict given directly, or --set values that share aliases
     try:
-        return JobConfig.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(describe_validation_error(exc, name)) from None
+        raise ConfigError(describe_validation_error(exc, name, model)) from None

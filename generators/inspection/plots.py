@@ -17,7 +17,7 @@ from .figures import Inspection  # noqa: E402
 _BLUE, _ORANGE, _GREY = "#3b6ea5", "#e08a2c", "#9a9a9a"
 
 
-def _png(draw: Callable[[Axes], None], width: float, height: float) -> str:
+def png(draw: Callable[[Axes], None], width: float, height: float) -> str:
     figure, axes = plt.subplots(figsize=(width, height), dpi=90)
     try:
         draw(axes)
@@ -42,7 +42,7 @@ def rows_per_group(inspection: Inspection) -> str:
         ax.set_xlabel("rows")
         ax.set_title("Rows per domain and kind")
 
-    return _png(draw, 8, 0.3 * len(groups) + 1.2)
+    return png(draw, 8, 0.3 * len(groups) + 1.2)
 
 
 def top_sentences(inspection: Inspection) -> str:
@@ -59,7 +59,7 @@ def top_sentences(inspection: Inspection) -> str:
         ax.legend(loc="lower right", fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
 
-    return _png(draw, 9, 0.28 * len(top) + 1.4)
+    return png(draw, 9, 0.28 * len(top) + 1.4)
 
 
 def opening_variety(inspection: Inspection) -> str:
@@ -79,7 +79,7 @@ def opening_variety(inspection: Inspection) -> str:
         ax.set_title("First user messages per domain and kind")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06 - 1.5 / (len(groups) + 4)), ncol=2, fontsize=7)
 
-    return _png(draw, 9, 0.34 * len(groups) + 1.4)
+    return png(draw, 9, 0.34 * len(groups) + 1.4)
 
 
 def calls_per_row(inspection: Inspection) -> str:
@@ -99,7 +99,7 @@ def calls_per_row(inspection: Inspection) -> str:
         ax.set_title("Rows by number of tool calls")
         ax.legend(fontsize=8)
 
-    return _png(draw, 7, 3.2)
+    return png(draw, 7, 3.2)
 
 
 def grammar(inspection: Inspection) -> str:
@@ -111,7 +111,7 @@ def grammar(inspection: Inspection) -> str:
         ax.set_xlabel("turns with the slip")
         ax.set_title("Grammar findings")
 
-    return _png(draw, 7, 0.32 * len(names) + 1.2)
+    return png(draw, 7, 0.32 * len(names) + 1.2)
 
 
 def all_plots(inspection: Inspection) -> dict[str, str]:
