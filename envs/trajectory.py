@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +21,16 @@ class Trajectory:
     terminated: bool = False
     truncated: bool = False
     verification: Any = None  # a verifiers.Score once graded
+    transform: Any = None  # the row's envs.augment.ToolTransform when its tools were augmented; messages use its names
     # Values several verifiers derive from the chat (its calls, their canonical forms), made once.
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def agent_messages(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("role") == "assistant"]
+
+    def in_real_names(self) -> Trajectory:
+        """The trajectory as the verifiers read it: calls in the real tools' names (itself if not augmented)."""
+        if self.transform is None or self.transform.untouched:
+            return self
+        return dataclasses.replace(self, messages=self.transform.real_messages(self.messages), transform=None, derived={})

@@ -27,7 +27,7 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
     episodes: list[dict[str, Any]] = []
     try:
         for sample in range(samples):
-            env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
+            env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size, augment=roles.augment)
             trajectory = await rollout(env, policy, None, task)
             usage = getattr(policy, "pop_usage", lambda _task_id: None)(task.id)
             episode: dict[str, Any] = {
@@ -38,6 +38,8 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int) -> di
                 "user": roles.user.describe(),
                 "usage": usage,
                 "truncated": trajectory.truncated,
+                # the tool transform the chat was played under (its messages use its names), or None
+                "augment": trajectory.transform.to_dict() if trajectory.transform is not None else None,
             }
             env.close()
             if roles.rewriter is not None:  # a chat that will be kept gets its text rewritten and verified again

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from toolgym.config import JobConfig, TeacherConfig, UserConfig
+from toolgym.envs.augment import AugmentConfig
 from toolgym.envs.task import Task
 from toolgym.errors import ConfigError
 
@@ -40,6 +41,7 @@ class Roles:
     teachers: list[tuple[TeacherConfig, Policy]]
     user: UserSimulator
     rewriter: RewriteStage | None = None  # the job's rewrite stage, when its config has one
+    augment: AugmentConfig | None = None  # the job's tool-set augmentation: each task's transform is drawn from it
 
     @classmethod
     def from_config(cls, config: JobConfig) -> Roles:
@@ -48,7 +50,7 @@ class Roles:
             from .rewrite import RewriteStage
 
             rewriter = RewriteStage(config)
-        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter)
+        return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter, config.augment)
 
     def teacher_for(self, task: Task) -> tuple[str, Policy]:
         """The first teacher whose routes (domains, kinds) admit the task."""

@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from toolgym.envs.augment.config import AugmentConfig
 from toolgym.envs.task import ALL_KINDS
 from toolgym.errors import ConfigError
 from toolgym.yaml_input import check_size, load_yaml
@@ -214,6 +215,9 @@ class JobConfig(_Strict):
     failures: FailuresConfig = Field(default_factory=FailuresConfig)
     caches: CachesConfig = Field(default_factory=CachesConfig)
     rewrite: RewriteConfig | None = Field(default=None, description="LLM rewrite of verified chats (off when absent)")
+    augment: AugmentConfig | None = Field(
+        default=None, description="tool-set augmentation per task: renamed tools, description variants, distractors (off when absent)"
+    )
 
     @model_validator(mode="before")
     @classmethod

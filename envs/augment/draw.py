@@ -61,7 +61,7 @@ def draw_transform(task: Task, config: AugmentConfig, domain: Domain | None = No
         written = variants.descriptions.get(name)
         if written and rng.random() < config.paraphrase:
             descriptions[name] = shaped.rename_text(rng.choice(written))
-    distractors = [
+    distractors: list[dict[str, Any]] = [
         {"origin": origin, "schema": _offered_distractor(shaped, schema, names, rng, config)} for origin, schema in picked
     ]
     order = [names[t] for t in task.tools]

@@ -141,11 +141,12 @@ class ToolTransform:
         schemas = list(schemas)
         if self.untouched:
             return schemas
-        offered = [self._offered_schema(s) for s in schemas] + [d["schema"] for d in self.distractors]
+        offered = [self.offered_schema(s) for s in schemas] + [d["schema"] for d in self.distractors]
         position = {name: i for i, name in enumerate(self.order)}
         return sorted(offered, key=lambda s: position.get(s["function"]["name"], len(position)))
 
-    def _offered_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+    def offered_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """One real tool's schema as this row offers it (name, description, parameter names)."""
         function = schema["function"]
         real = function["name"]
         description = self.descriptions.get(real) or self.rename_text(function.get("description") or "")
