@@ -60,7 +60,7 @@ def plural(word: str, uncountable: frozenset[str]) -> str:
     return f"{head}_{last}" if head else last
 
 
-def _singular(word: str, known: dict[str, tuple[str, ...]]) -> str | None:
+def _singular(word: str, known: dict[str, Any]) -> str | None:
     """The entry a plural word belongs to ('orders' -> 'order', 'properties' -> 'property'), if any."""
     candidates = []
     if word.endswith("ies"):
@@ -74,7 +74,9 @@ def _singular(word: str, known: dict[str, tuple[str, ...]]) -> str | None:
 
 def words_of(name: str) -> list[tuple[str, bool]]:
     """A snake_case name as (entry or word, plural) units, compounds of words.yaml matched first."""
-    known = vocabulary().synonyms
+    vocab = vocabulary()
+    known = vocab.synonyms
+    singulars = {**vocab.abbreviations, **known}  # a plural of any word words.yaml knows is read as that word
     parts = [p for p in name.split("_") if p]
     units: list[tuple[str, bool]] = []
     index = 0
@@ -88,7 +90,7 @@ def words_of(name: str) -> list[tuple[str, bool]]:
         if word in known:
             units.append((word, False))
         else:
-            single = _singular(word, known)
+            single = _singular(word, singulars)
             units.append((single, True) if single else (word, False))
         index += 1
     return units
@@ -110,13 +112,15 @@ class Renamer:
         if choice is None:
             options = vocab.synonyms.get(entry, (entry,))
             choice = self._choices[entry] = self.rng.choice(options)
-        word = plural(choice, vocab.uncountable) if many else choice
-        if self.convention == "abbreviated":
-            word = "_".join(vocab.abbreviations.get(w, w) for w in word.split("_"))
-        return word
+        if self.convention == "abbreviated":  # the singular is shortened, then made plural: accounts -> accts
+            short = "_".join(vocab.abbreviations.get(w) or _shortened(w) for w in choice.split("_"))
+            return short + "s" if many and short != choice and choice not in vocab.uncountable else (
+                plural(short, vocab.uncountable) if many else short)
+        return plural(choice, vocab.uncountable) if many else choice
 
-    def _words(self, name: str, plain: bool) -> list[str]:
-        return [w for entry, many in words_of(name) for w in self._word(entry, many, plain).split("_")]
+    def _units(self, name: str, plain: bool) -> list[list[str]]:
+        """The name's units in this row's words, each a list of words ('look_up' stays one unit)."""
+        return [self._word(entry, many, plain).split("_") for entry, many in words_of(name)]
 
     def tool(self, name: str, plain: bool = False) -> str:
         """A tool's name in this row's convention (`plain`: in the domain's own words)."""
@@ -124,9 +128,10 @@ class Renamer:
             return name
         if self.convention == "masked":
             return self.masked(7)
-        words = self._words(name, plain)
+        units = self._units(name, plain)
         if self.convention == "object_first":
-            words = _object_first(words)
+            units = _object_first(units)
+        words = [w for unit in units for w in unit]
         return _write(words, "pascal" if self.convention == "verb_first" else self._case())
 
     def param(self, name: str, plain: bool = False) -> str:
@@ -135,7 +140,7 @@ class Renamer:
             return name
         if self.convention == "masked":
             return self.masked(5)
-        return _write(self._words(name, plain), self._case())
+        return _write([w for unit in self._units(name, plain) for w in unit], self._case())
 
     def _case(self) -> str:
         return "camel" if self.convention in ("camel", "verb_first") else "snake"
@@ -145,12 +150,23 @@ class Renamer:
         return self.rng.choice(_MASK_LETTERS) + "".join(self.rng.choice(_MASK_CHARS) for _ in range(length - 1))
 
 
-def _object_first(words: list[str]) -> list[str]:
+def _shortened(word: str) -> str:
+    """A word of six letters or more without its inner vowels and a final vowel (report -> rprt,
+    article -> artcl); a shorter one as it is."""
+    if len(word) < 6 or not word.isalpha():
+        return word
+    inner = "".join(c for c in word[1:-1] if c not in "aeiou")
+    return word[0] + inner + (word[-1] if word[-1] not in "aeiou" else "")
+
+
+def _object_first(units: list[list[str]]) -> list[list[str]]:
     """verb + object + qualifier -> object + verb + qualifier: get_order_details -> order_details_get."""
-    verb, rest = words[:1], words[1:]
-    cut = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
+    verb, rest = units[:1], units[1:]
+    if not verb or any(w in _PREPOSITIONS for w in verb[0]):  # escalate_to_human: the verb needs what follows
+        return units
+    cut = next((i for i, unit in enumerate(rest) if unit[0] in _PREPOSITIONS), len(rest))
     if cut == 0:  # transfer_to_human: nothing to put first
-        return words
+        return units
     return [*rest[:cut], *verb, *rest[cut:]]
 
 
