@@ -105,6 +105,7 @@ class ToolEnv(gym.Env):
         self.observation_space = ChatSpace()
         self.task: Task | None = None
         self.transform: ToolTransform | None = None
+        self._policy: str | None = None  # the task's system prompt in the domain's own names
         self.world: World | None = None
         self.messages: list[dict[str, Any]] = []
         self._done = True
@@ -148,7 +149,7 @@ class ToolEnv(gym.Env):
         real_tools = self.domain.schemas(task.tools)
         self.tools = transform.apply(real_tools) if transform is not None else real_tools
         self.user_tools = [t.schema for t in self.domain.user_tools]
-        policy = self.domain.policy(task.world_seed, task.world_size, variant=task.seed)
+        policy = self._policy = self.domain.policy(task.world_seed, task.world_size, variant=task.seed)
         self.messages = [{"role": "system", "content": transform.rename_text(policy) if transform is not None else policy}]
         self.format_problems: list[list[str]] = []
         self.tool_errors = 0
@@ -312,7 +313,7 @@ class ToolEnv(gym.Env):
         preset = preset_for(self.task)
         if self.violation_cap is not None:
             preset = dataclasses.replace(preset, violation_cap=self.violation_cap)
-        return preset(self.task, trajectory.in_real_names())
+        return preset(self.task, trajectory.in_real_names(self._policy))
 
     def trajectory(self) -> Trajectory:
         assert self.task is not None and self.world is not None

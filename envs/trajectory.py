@@ -29,8 +29,10 @@ class Trajectory:
     def agent_messages(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("role") == "assistant"]
 
-    def in_real_names(self) -> Trajectory:
-        """The trajectory as the verifiers read it: calls in the real tools' names (itself if not augmented)."""
+    def in_real_names(self, policy: str | None = None) -> Trajectory:
+        """The trajectory as the verifiers read it: calls in the real tools' names, and the system prompt
+        back to `policy` (the domain's own) when it is that prompt renamed (itself if not augmented)."""
         if self.transform is None or self.transform.untouched:
             return self
-        return dataclasses.replace(self, messages=self.transform.real_messages(self.messages), transform=None, derived={})
+        messages = self.transform.real_messages(self.messages, policy)
+        return dataclasses.replace(self, messages=messages, transform=None, derived={})

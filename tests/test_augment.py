@@ -24,6 +24,7 @@ from toolgym.generators.inspection.figures import inspect_dir
 from toolgym.generators.job import run_job
 from toolgym.generators.reading import load_split
 from toolgym.integrations.trl import environment_classes
+from toolgym.verifiers.augment_spoils import AUGMENT_SPOILS, with_call
 from toolgym.verifiers.conduct import failed_calls
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,18 +111,6 @@ def test_masked_names_score_full_with_the_gold_mapped_and_nothing_real_shows(dom
             assert toolgym.verify(task, chat).value < 1.0
 
 
-def _with_call(chat, transform, task, domain, name, arguments):
-    """The chat with one more call (and the env's answer to it) before the assistant's last reply."""
-    world = domain.new_world(task)
-    outcome = transform.run(domain, world, task.tools, name, arguments)
-    world.close()
-    last = max(i for i, m in enumerate(chat) if m["role"] == "assistant" and not m.get("tool_calls"))
-    call = {"id": "call_x", "type": "function", "function": {"name": name, "arguments": arguments}}
-    added = [{"role": "assistant", "content": None, "tool_calls": [call]},
-             {"role": "tool", "tool_call_id": "call_x", "name": name, "content": outcome.content}]
-    return [*chat[:last], *added, *chat[last:]], outcome
-
-
 @pytest.mark.parametrize("domain_name", ["retail", "telecom", "vehicle"])
 def test_a_distractor_or_a_remembered_real_name_is_an_error_that_costs_score(domain_name):
     domain = toolgym.load_domain(domain_name)
@@ -129,19 +118,17 @@ def test_a_distractor_or_a_remembered_real_name_is_an_error_that_costs_score(dom
         task = domain.generate_tasks(1, seed=6, kinds=[kind])[0]
         transform = draw_transform(task, MASKED, domain)
         chat = transform.augment_messages(gold_messages(domain, task)[0])
-        spec = transform.to_dict()
-        distractor = transform.distractors[0]["schema"]["function"]
-        arguments = {p: "x" for p in distractor["parameters"]["required"]}
-        spoiled, outcome = _with_call(chat, transform, task, domain, distractor["name"], arguments)
-        assert outcome.error and "unknown tool" in outcome.error and distractor["name"] in outcome.error
-        score = toolgym.verify(task, spoiled, augment=spec)
-        assert score.value < 1.0, (kind, score.to_dict())
-        assert failed_calls(spoiled) == 1  # a chat with a failed call never becomes a training row
-        gold = task.gold_calls()
-        if gold:  # the first gold call under its real name: the world does not run it
-            spoiled, outcome = _with_call(chat, transform, task, domain, gold[0].name, dict(gold[0].arguments))
-            assert outcome.error and "unknown tool" in outcome.error
-            assert toolgym.verify(task, spoiled, augment=spec).value < 1.0
+        distractor = transform.distractors[0]["schema"]["function"]["name"]
+        _, outcome = with_call(task, chat, transform, distractor, {})
+        assert outcome.error and outcome.error.startswith(f"unknown tool {distractor!r}")  # as an unknown tool is
+        for name, spoil in AUGMENT_SPOILS.items():
+            spoiled = spoil(task, chat, transform)
+            if spoiled is None:
+                assert name == "remembered_name" and not task.gold_calls()
+                continue
+            score = toolgym.verify(task, spoiled, augment=transform.to_dict())
+            assert score.value < 1.0, (kind, name, score.to_dict())
+            assert failed_calls(spoiled) == 1  # a chat with a failed call never becomes a training row
 
 
 def test_withheld_tools_stay_withheld_under_any_name():

@@ -35,7 +35,8 @@ def verify(
     problems = [r.problems for r in read if r is not None]  # anything a model wrote is read as the env reads it
     messages = [r.message if r is not None else m for r, m in zip(read, messages, strict=True)]
     if augment is not None:
-        messages = ToolTransform.from_dict(augment).real_messages(messages)
+        policy = domain.policy(task.world_seed, task.world_size, variant=task.seed)
+        messages = ToolTransform.from_dict(augment).real_messages(messages, policy)
     world = replay_messages(domain, task, messages)
     try:
         trajectory = Trajectory(

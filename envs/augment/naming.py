@@ -17,7 +17,7 @@ import keyword
 import random
 import string
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +72,8 @@ def _singular(word: str, known: dict[str, Any]) -> str | None:
     return next((c for c in candidates if c in known), None)
 
 
-def words_of(name: str) -> list[tuple[str, bool]]:
+@lru_cache(maxsize=4096)
+def words_of(name: str) -> tuple[tuple[str, bool], ...]:
     """A snake_case name as (entry or word, plural) units, compounds of words.yaml matched first."""
     vocab = vocabulary()
     known = vocab.synonyms
@@ -93,7 +94,7 @@ def words_of(name: str) -> list[tuple[str, bool]]:
             single = _singular(word, singulars)
             units.append((single, True) if single else (word, False))
         index += 1
-    return units
+    return tuple(units)
 
 
 class Renamer:

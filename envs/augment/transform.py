@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import ConfigError, unknown_name_message
@@ -32,7 +32,19 @@ SPEC_VERSION = 1
 # A call that cannot be mapped back keeps its name behind this mark in the real view, so no check
 # takes a name the model remembered (but was not offered) for the real tool.
 UNOFFERED = "unoffered:"
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MEMO_FROM = 500  # characters: a text this long (a system prompt) is renamed once per transform
+
+
+@lru_cache(maxsize=64)
+def _identifiers_of(domain_name: str) -> re.Pattern[str]:
+    """The domain's tool names and identifier-like parameter names, as whole words (made once per domain)."""
+    from ..registry import load_domain
+
+    domain = load_domain(domain_name)
+    names = {t.name for t in domain.tools.values()}
+    names |= {p for t in domain.agent_tools for p in t.params if re.search(r"[_0-9]", p)}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives})(?![A-Za-z0-9_])")
 
 
 @dataclass(frozen=True)
@@ -170,8 +182,19 @@ class ToolTransform:
         """Text with real tool names (and identifier-like parameter names) written as offered."""
         if self.untouched or not text or not self._text_names:
             return text
+        long = len(text) > _MEMO_FROM
+        if long and text in self._renamed:  # the system prompt: renamed at reset, compared again when graded
+            return self._renamed[text]
         names = self._text_names
-        return _IDENTIFIER.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+        renamed = _identifiers_of(self.domain).sub(lambda m: names.get(m.group(0), m.group(0)), text)
+        if long:
+            self._renamed.clear()
+            self._renamed[text] = renamed
+        return renamed
+
+    @cached_property
+    def _renamed(self) -> dict[str, str]:
+        return {}
 
     def _error_text(self, text: str, real_tool: str | None) -> str:
         """An error message in offered names: tool names, and the tool's quoted parameter names."""
@@ -260,15 +283,21 @@ class ToolTransform:
         return {**call, "function": mapped} if "function" in call else mapped
 
     # ---- messages -------------------------------------------------------------------------------
-    def real_messages(self, messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A chat as the verifiers read it: every agent call (and its result's name) in real names."""
+    def real_messages(self, messages: Iterable[dict[str, Any]], policy: str | None = None) -> list[dict[str, Any]]:
+        """A chat as the verifiers read it: every agent call (and its result's name) in real names.
+
+        policy: the domain's own system prompt for the task; a system message that is exactly it
+        under this transform is given back as it (so checks read, and cache, the real prompt).
+        """
         messages = list(messages)
         if self.untouched:
             return messages
         out = []
         for message in messages:
             role = message.get("role")
-            if role == "assistant" and message.get("tool_calls"):
+            if role == "system" and policy is not None and message.get("content") == self.rename_text(policy):
+                message = {**message, "content": policy}
+            elif role == "assistant" and message.get("tool_calls"):
                 message = {**message, "tool_calls": [self.to_real(c) if isinstance(c, dict) else c for c in message["tool_calls"]]}
             elif role == "tool" and isinstance(message.get("name"), str):
                 real = self._real_of.get(message["name"])

@@ -9,6 +9,7 @@ distractors and a shuffled order.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -100,3 +101,30 @@ def _near_miss(domain: Domain, name: str, spec: Any, where: str) -> dict[str, An
             "parameters": {"type": "object", "properties": properties, "required": list(required)},
         },
     }
+
+
+def variant_problems(domain: Domain) -> list[str]:
+    """What is wrong with the domain's augment.yaml: a file that does not load, or a description
+    variant that states other facts (numbers, ids, amounts) or names other tools than the tool's own
+    description (a model reading either must learn the same thing)."""
+    from ..grounding import stated_facts
+
+    try:
+        variants = domain_variants(domain)
+    except DomainError as exc:
+        return [str(exc)]
+    problems = []
+    names = set(domain.tools)
+    for name, texts in variants.descriptions.items():
+        own = domain.tools[name].description
+        for text in texts:
+            if set(stated_facts(text)) != set(stated_facts(own)):
+                problems.append(f"{name}: variant states {sorted(stated_facts(text))}, the description {sorted(stated_facts(own))}: {text!r}")
+            if _tool_names(text, names) != _tool_names(own, names):
+                problems.append(f"{name}: variant names tools {sorted(_tool_names(text, names))}, the description "
+                                f"{sorted(_tool_names(own, names))}: {text!r}")
+    return problems
+
+
+def _tool_names(text: str, names: set[str]) -> set[str]:
+    return {word for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text) if word in names}
