@@ -239,6 +239,17 @@ class JobConfig(_Strict):
             raise ValueError(f"teacher names must be distinct, got {names}")
         return teachers
 
+    @model_validator(mode="after")
+    def _augment_needs_a_teacher_that_reads_schemas(self) -> JobConfig:
+        served_oracle = [t.name for t in self.teachers if t.type == "openai" and t.send_task]
+        if self.augment is not None and served_oracle:
+            raise ValueError(
+                f"teacher {served_oracle[0]!r} sends its task to `toolgym serve-policy`, whose oracle answers in the "
+                "real tool names: on an augmented tool set every call it makes would fail. Use the oracle teacher "
+                "(type: oracle) or a served model for an augmented job, or leave out `augment`"
+            )
+        return self
+
     def output_dir(self) -> Path:
         return Path(self.output.dir or f"datasets_out/{self.run_name}")
 

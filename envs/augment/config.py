@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from toolgym.errors import ConfigError
 
 from .naming import CONVENTIONS
 
@@ -69,4 +71,8 @@ def augment_config(value: AugmentConfig | dict[str, Any] | bool | None) -> Augme
         return AugmentConfig()
     if isinstance(value, AugmentConfig):
         return value
-    return AugmentConfig.model_validate(value)
+    try:
+        return AugmentConfig.model_validate(value)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'augment'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"augment: {problems} (allowed keys: {', '.join(AugmentConfig.model_fields)})") from None
