@@ -8,7 +8,7 @@ domain, and the same job without its `augment:` section as the baseline, then re
 - the share of rows offered distractors (target: at least 20%);
 - every augmented row with distractors graded with a distractor call added (and every renamed
   acting row with its first gold call made under the real name): all must score below 1.0;
-- every row re-verified through its transform (all 1.0), and the job's time against the baseline's.
+- every row re-verified through its transform (all 1.0), and the job's CPU time against the baseline's.
 
     python benchmarks/augment.py --tasks 300
 """
@@ -37,16 +37,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(out: Path, tasks: int, augment: bool) -> float:
+    """The job's CPU seconds (this process: the local executor runs every episode in it; less
+    disturbed than wall time on a shared machine)."""
     overrides = [f"output.dir={out}", f"mix.tasks_per_domain={tasks}", "rl_tasks.next_action_items=false",
                  f"domains={json.dumps([d for d in list_domains() if d != 'toy'])}"]
     config = load_config(ROOT / "configs" / "augment.yaml", overrides)
     if not augment:
         config = config.model_copy(update={"augment": None})
-    started = time.perf_counter()
+    started = time.process_time()
     result = run_job(config, progress=False)
     if not result["ok"]:
         raise SystemExit(f"the job failed: {result.get('verdict')}")
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def measure(out: Path) -> dict:
@@ -84,7 +86,7 @@ def main() -> None:
     tool, name, top = figures.top_name
     print(f"corpus: {found['rows']} chat rows ({args.tasks} tasks per domain), {found['verified']} re-verified at 1.0 "
           "through their transform")
-    print(f"job time (best of {args.repeat}): {augmented:.1f} s augmented vs {baseline:.1f} s plain "
+    print(f"job CPU time (best of {args.repeat}): {augmented:.1f} s augmented vs {baseline:.1f} s plain "
           f"(x{augmented / baseline:.2f}); runs: " + ", ".join(f"{t:.1f}" for t in times[True] + times[False]))
     print(f"rows untouched: {figures.share(figures.untouched):.1%}; naming conventions: "
           + ", ".join(f"{c} {figures.share(n):.1%}" for c, n in Counter(figures.conventions).most_common()))

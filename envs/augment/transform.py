@@ -32,19 +32,22 @@ SPEC_VERSION = 1
 # A call that cannot be mapped back keeps its name behind this mark in the real view, so no check
 # takes a name the model remembered (but was not offered) for the real tool.
 UNOFFERED = "unoffered:"
+_MAY_NAME = re.compile(r"[_0-9]")
 _MEMO_FROM = 500  # characters: a text this long (a system prompt) is renamed once per transform
 
 
 @lru_cache(maxsize=64)
-def _identifiers_of(domain_name: str) -> re.Pattern[str]:
-    """The domain's tool names and identifier-like parameter names, as whole words (made once per domain)."""
+def _identifiers_of(domain_name: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """The domain's tool names and identifier-like parameter names as whole words, and those of them that
+    are plain words (`calculate`): a text with none of these and no `_` or digit has nothing to rename."""
     from ..registry import load_domain
 
     domain = load_domain(domain_name)
     names = {t.name for t in domain.tools.values()}
     names |= {p for t in domain.agent_tools for p in t.params if re.search(r"[_0-9]", p)}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives})(?![A-Za-z0-9_])")
+    plain = tuple(n for n in names if not re.search(r"[_0-9]", n))
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives})(?![A-Za-z0-9_])"), plain
 
 
 @dataclass(frozen=True)
@@ -185,8 +188,11 @@ class ToolTransform:
         long = len(text) > _MEMO_FROM
         if long and text in self._renamed:  # the system prompt: renamed at reset, compared again when graded
             return self._renamed[text]
+        pattern, plain = _identifiers_of(self.domain)
+        if not _MAY_NAME.search(text) and not any(word in text for word in plain):
+            return text
         names = self._text_names
-        renamed = _identifiers_of(self.domain).sub(lambda m: names.get(m.group(0), m.group(0)), text)
+        renamed = pattern.sub(lambda m: names.get(m.group(0), m.group(0)), text)
         if long:
             self._renamed.clear()
             self._renamed[text] = renamed

@@ -130,7 +130,8 @@ class ToolgymEnvironment:
 
     @property
     def trajectory(self):
-        """The episode as the verifier sees it (messages, end state, verification)."""
+        """The episode (messages as the model saw them, end state, verification); on an augmented tool
+        set, `.in_real_names()` gives it as the verifier reads it."""
         return self._require().trajectory()
 
     # ---- pickling: the class by name, the episode by replay ------------------------------------
