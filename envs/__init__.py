@@ -1,6 +1,7 @@
 """The engine: World, @tool, Domain, Task, ToolEnv, action parsing, registration."""
 
 from . import pieces
+from .authz import ActingUser, Record
 from .clock import seeded_clock
 from .compose import Identity, Segment, call, compose
 from .diff import Diff
@@ -30,6 +31,8 @@ from .world import World, WorldTemplate
 from .world_index import world_index
 
 __all__ = [
+    "ActingUser",
+    "Record",
     "seeded_clock",
     "ACTION_KINDS",
     "ALL_KINDS",

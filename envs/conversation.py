@@ -39,14 +39,17 @@ class Move:
 
 
 def outcome(task: Task) -> str:
-    """How the conversation ends, for the closing lines: done, declined, refused or pending."""
+    """How the conversation ends, for the closing lines: done, answered, declined, refused or pending.
+
+    "answered": the task only looked things up, so its closing line says nothing was done.
+    """
     if task.kind in ("no_tool/missing_info", "no_tool/invalid_value"):
         return "pending"  # the user goes to find the right value
     if task.no_tool is not None:
         return "refused"
     if any(s.declined for s in task.plan) and not task.expected_writes:
         return "declined"
-    return "done"
+    return "done" if task.expected_writes else "answered"
 
 
 def oracle_moves(task: Task) -> list[Move]:

@@ -12,6 +12,7 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
@@ -47,6 +48,8 @@ class Domain:
         default_size: str = "default",
         policy_values: dict[str, Any] | None = None,
         enforce_ground_truth: bool = True,
+        value_words: dict[Any, Sequence[str]] | None = None,
+        acting_user: ActingUser | None = None,
     ):
         self.name = name
         self.version = version
@@ -66,6 +69,9 @@ class Domain:
         # Generation plays every task's gold conversation and raises GeneratorBug unless it passes its
         # own verifier (grounded, consent, diagnosis, final answer). Off only while a domain is fixed.
         self.enforce_ground_truth = enforce_ground_truth
+        # Words users say for enum values, for every parameter that takes the value (argument
+        # provenance, envs/provenance.py): {"fuel_station": ["petrol station", "gas station"]}.
+        self.value_words = {str(v): tuple(w) for v, w in (value_words or {}).items()}
         self.tools: dict[str, Tool] = {}
         for t in tools:
             if not isinstance(t, Tool):
@@ -73,6 +79,8 @@ class Domain:
             if t.name in self.tools:
                 raise DomainError(f"domain {name!r}: two tools are named {t.name!r}")
             self.tools[t.name] = t
+        # Who the user is and whose record each write acts on (declared, or inferred from names).
+        self.authz = Authorization.of(self, acting_user)
         self.generators = dict(generators)
         unknown = set(self.generators) - set(ALL_KINDS)
         if unknown:

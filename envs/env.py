@@ -28,6 +28,7 @@ import gymnasium as gym
 from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 
 from .augment import AugmentConfig, ToolTransform, augment_config, draw_transform
+from .authz import accesses
 from .caches import Bounded
 from .conversation import strip_stop
 from .domain import Domain
@@ -327,6 +328,7 @@ class ToolEnv(gym.Env):
             terminated=self._done,
             verification=self._verification,
             transform=self.transform,
+            acted_on=accesses(self.world),
         )
 
     @property

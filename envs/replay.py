@@ -24,13 +24,19 @@ def run_call(
     if tool is None or tool.caller != caller or (caller == "agent" and name not in offered):
         allowed = list(offered) if caller == "agent" else [t.name for t in domain.user_tools]
         message = unknown_name_message("tool", str(name), allowed)
-        return ToolOutcome(content=json.dumps({"error": message}), error=message)
-    try:
-        return tool.run(world, arguments)
-    except DomainError:  # the domain breaks its own rules (a read tool that writes): its author must see it
-        raise
-    except Exception as exc:  # a tool bug hit by odd arguments: an error the agent sees, never a crash
-        return tool_failure(name, exc)
+        refused = ToolOutcome(content=json.dumps({"error": message}), error=message)
+        return domain.authz.run(world, None, caller, arguments, lambda: refused)
+
+    def run() -> ToolOutcome:
+        try:
+            return tool.run(world, arguments)
+        except DomainError:  # the domain breaks its own rules (a read tool that writes): its author must see it
+            raise
+        except Exception as exc:  # a tool bug hit by odd arguments: an error the agent sees, never a crash
+            return tool_failure(name, exc)
+
+    # the authorization log notes who acted on which record (envs/authz.py)
+    return domain.authz.run(world, tool, caller, arguments, run)
 
 
 def tool_failure(name: Any, exc: Exception) -> ToolOutcome:

@@ -81,6 +81,13 @@ class Step(_Model):
             "the gold makes no call; replay skips it and its calls are forbidden actions"
         ),
     )
+    derived: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "argument -> how the gold computed its value from what it had seen (one degree above the temperature read); "
+            "argument provenance accepts that very value for that argument though no text shows it"
+        ),
+    )
     evidence: list[str] = Field(
         default_factory=list,
         description=(

@@ -11,8 +11,8 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -20,7 +20,11 @@ from pydantic_core import ErrorDetails, to_json
 
 from toolgym.errors import DomainError, ToolError, unknown_name_message
 
+from .claims import Claims, ClaimsSpec, declare_claims
 from .world import World
+
+if TYPE_CHECKING:
+    from .authz import Record
 
 Caller = Literal["agent", "user"]
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
@@ -97,18 +101,48 @@ def _describe_error(tool: Tool, error: ErrorDetails) -> str:
 
 
 class Tool:
-    """A domain function with its schema, argument model and flags."""
+    """A domain function with its schema, argument model, flags and what its success lets the agent claim."""
 
-    def __init__(self, func: Callable[..., Any], *, writes: bool, caller: Caller, name: str | None = None):
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        writes: bool,
+        caller: Caller,
+        name: str | None = None,
+        claims: ClaimsSpec = None,
+        free_text: Iterable[str] | None = None,
+        value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
+        acts_on: Record | Sequence[Record] | None = None,
+        identifies: str | None = None,
+    ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
         self.func = func
         self.name = name or func.__name__
         self.writes = writes
         self.caller: Caller = caller
+        # What a write acts on (envs/authz.py): None lets the engine infer it from the argument names.
+        self.acts_on: tuple[Record, ...] | None = None if acts_on is None else tuple(_records(acts_on))
+        if self.acts_on and not writes:
+            raise DomainError(f"tool {self.name!r}: acts_on is for write tools (mark it @tool(writes=True))")
+        # The field of a successful result that names the acting user (a lookup by email, a verified identity).
+        self.identifies = identifies
         self.description, self.param_descriptions, self.args_model = self._build_signature()
         self.params = tuple(self.param_descriptions)
+        # Argument provenance (envs/provenance.py): parameters holding text the agent composes
+        # (None: the engine's default names), and words a user says for an enum value.
+        self.free_text = None if free_text is None else tuple(free_text)
+        self.value_words = {p: {str(v): tuple(w) for v, w in words.items()} for p, words in (value_words or {}).items()}
+        for declared in [*(self.free_text or ()), *self.value_words]:
+            if declared not in self.param_descriptions:
+                raise DomainError(
+                    unknown_name_message(f"parameter of {self.name} (declared for provenance):", declared, self.param_descriptions)
+                )
         self.schema = self._build_schema()
+        self.claims: Claims = declare_claims(
+            claims, name=self.name, description=self.description, param_descriptions=self.param_descriptions, writes=writes
+        )
         self.__doc__ = func.__doc__
         self.__name__ = self.name
         self.__wrapped__ = func
@@ -206,6 +240,16 @@ class Tool:
         return ToolOutcome(content=to_json(value, serialize_unknown=True).decode())
 
 
+def _records(acts_on: Any) -> list[Any]:
+    from .authz import Record
+
+    records = [acts_on] if isinstance(acts_on, Record) else list(acts_on)
+    bad = [r for r in records if not isinstance(r, Record)]
+    if bad:
+        raise DomainError(f"acts_on takes Record(...) declarations (toolgym.envs.authz), got {bad[0]!r}")
+    return records
+
+
 def _annotated_field(annotation: Any) -> Any:
     if typing.get_origin(annotation) is typing.Annotated:
         for meta in typing.get_args(annotation)[1:]:
@@ -224,10 +268,29 @@ def tool(
     writes: bool = False,
     caller: Caller = "agent",
     name: str | None = None,
+    claims: ClaimsSpec = None,
+    free_text: Iterable[str] | None = None,
+    value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
+    acts_on: Record | Sequence[Record] | None = None,
+    identifies: str | None = None,
 ) -> Any:
-    """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`."""
+    """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
+
+    `claims` declares what a successful call lets the agent claim (see envs/claims.py): verbs such
+    as `claims=("cancel", "refund")`, or a `Claims(...)`; by default they come from the tool's
+    name and description.
+    `free_text` names the parameters whose text the agent composes (a message body): provenance
+    checks the facts inside them rather than every word (default: body, text, note, content, ...).
+    `value_words` maps, per parameter, an enum value to the phrases a user says for it
+    (`{"category": {"fuel_station": ["petrol station", "gas station"]}}`).
+    `acts_on` declares the record(s) a write acts on (`()`: none), `identifies` the result field
+    that names the acting user (see envs/authz.py; both are inferred from names when left out).
+    """
 
     def wrap(f: Callable[..., Any]) -> Tool:
-        return Tool(f, writes=writes, caller=caller, name=name)
+        return Tool(
+            f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words,
+            acts_on=acts_on, identifies=identifies,
+        )  # fmt: skip
 
     return wrap(func) if func is not None else wrap

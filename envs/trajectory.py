@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from .authz import Access
 from .diff import Diff
 from .task import Task
 
@@ -22,6 +23,9 @@ class Trajectory:
     truncated: bool = False
     verification: Any = None  # a verifiers.Score once graded
     transform: Any = None  # the row's envs.augment.ToolTransform when its tools were augmented; messages use its names
+    # What each agent write acted on (envs/authz.py), logged as the calls ran; None: not recorded
+    # (a trajectory built by hand), and a verifier that needs it replays the calls.
+    acted_on: list[Access] | None = None
     # Values several verifiers derive from the chat (its calls, their canonical forms), made once.
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -121,6 +121,24 @@ def schemas(domain: Domain, options: Options) -> Iterator[Finding]:
     yield finding
 
 
+@check("authorization")
+def authorization(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every write's records are known, and so is how the user is identified (see envs/authz.py)."""
+    spec = domain.authz
+    finding = Finding("authorization", checked=len(spec.records))
+    for where in spec.unresolved:
+        finding.failures.append(
+            f"{where}: the argument looks like a record id but names no table; declare "
+            "@tool(writes=True, acts_on=Record(arg, table)) (or acts_on=() if it names no owned record)"
+        )
+    if any(spec.records.values()) and not spec.identifiers and spec.signed_in is None:
+        finding.failures.append(
+            "writes act on owned records but nothing says who the user is: mark the tool that identifies "
+            "them @tool(identifies='<result field>'), or pass Domain(acting_user=ActingUser(signed_in=...))"
+        )
+    yield finding
+
+
 @check("kinds")
 def kinds(domain: Domain, options: Options) -> Iterator[Finding]:
     """A generator for every kind, and every declared size builds."""

@@ -10,6 +10,8 @@ from toolgym.envs.replay import message_calls
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .authorized import authorized
+from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
     arguments_of,
@@ -20,6 +22,7 @@ from .matching import (
     normalize_value,
     subset_matches,
 )
+from .provenance import arguments_grounded, requested
 from .replies import reply_content
 from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
@@ -180,4 +183,8 @@ CHECKS = {
     "reply_content": reply_content,
     "reply_acts": reply_acts,
     "no_echo": no_echo,
+    "claims": claims,
+    "arguments_grounded": arguments_grounded,
+    "requested": requested,
+    "authorized": authorized,
 }

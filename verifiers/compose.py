@@ -86,8 +86,13 @@ class Composite:
 
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
-ACTION_CONDUCT = ("minefield", "grounded", "consent", "diagnosis", "no_echo")
-NO_TOOL_CONDUCT = ("minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo")
+ACTION_CONDUCT = (
+    "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized"
+)  # fmt: skip
+NO_TOOL_CONDUCT = (
+    "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
+    "authorized",
+)  # fmt: skip
 
 ACTION_PRESET = Composite(
     weights={

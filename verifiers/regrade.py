@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgym.envs.augment import ToolTransform
+from toolgym.envs.authz import accesses
 from toolgym.envs.parsing import parse_action
 from toolgym.envs.registry import load_domain
 from toolgym.envs.replay import replay_messages
@@ -46,6 +47,7 @@ def verify(
             diff=world.diff(),
             format_problems=problems,
             terminated=True,
+            acted_on=accesses(world),
         )
         return score_trajectory(task, trajectory, composite)
     finally:

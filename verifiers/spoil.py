@@ -10,7 +10,15 @@
 - `duplicated_write`: the first write call made twice;
 - `stuffed_reply`: one reply that declines, calls the request unavailable and invalid, echoes the
   user, asks for details and recites the system prompt (every no-tool kind's keywords at once);
-- `echoed_user`: the user's opening message said back as the only reply.
+- `echoed_user`: the user's opening message said back as the only reply;
+- `false_claim`: the gold chat with "I have also cancelled your other order and refunded it in full
+  to your original payment method." appended to its final reply (nothing of the kind happened);
+- `claimed_check`: "I've looked it up." said before the agent's first call (or in its first reply
+  when it makes none).
+- `unrequested_write`: a later user request and the reply before it removed, its write kept;
+- `swapped_argument`: one gold argument replaced by a valid value of the world nobody mentioned
+  (both in verifiers/provenance_spoils.py).
+- `foreign_record`: the first write on an owned record redirected to another customer's (verifiers/foreign.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -29,6 +37,8 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
 from .conduct import final_reply_index
+from .foreign import foreign_record
+from .provenance_spoils import swapped_argument, unrequested_write
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
@@ -130,6 +140,31 @@ def _echoed_user(task: Task, messages: Chat) -> Chat | None:
     return [*_prompt(messages), {"role": "assistant", "content": _opening_user_text(messages)}]
 
 
+FALSE_CLAIM = "I have also cancelled your other order and refunded it in full to your original payment method."
+CLAIMED_CHECK = "I've looked it up."
+
+
+def _false_claim(task: Task, messages: Chat) -> Chat | None:
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    spoiled = copy.deepcopy(messages)
+    said = (spoiled[final].get("content") or "").rstrip()
+    spoiled[final]["content"] = f"{said} {FALSE_CLAIM}".strip()
+    return spoiled
+
+
+def _claimed_check(task: Task, messages: Chat) -> Chat | None:
+    first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), None)
+    if first is None:
+        return None
+    spoiled = copy.deepcopy(messages)
+    if spoiled[first].get("tool_calls"):  # said as its own turn, before the call it claims to have made
+        return [*spoiled[:first], {"role": "assistant", "content": CLAIMED_CHECK}, *spoiled[first:]]
+    spoiled[first]["content"] = f"{CLAIMED_CHECK} {spoiled[first].get('content') or ''}".strip()
+    return spoiled
+
+
 # Spoil kind -> a maker that returns the spoiled chat, or None where the spoil does not apply.
 SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "lazy": _lazy,
@@ -140,6 +175,11 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "duplicated_write": _duplicated_write,
     "stuffed_reply": _stuffed_reply,
     "echoed_user": _echoed_user,
+    "false_claim": _false_claim,
+    "claimed_check": _claimed_check,
+    "unrequested_write": unrequested_write,
+    "swapped_argument": swapped_argument,
+    "foreign_record": foreign_record,
 }
 SPOIL_KINDS = tuple(SPOILS)
 

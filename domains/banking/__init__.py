@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from .rules import CLOCK, POLICY_VALUES
 from .tables import ALL_TABLES
@@ -30,4 +30,6 @@ DOMAIN = Domain(
     now=CLOCK,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
+    # verify_identity names the customer; every read shows only the verified customer's records
+    acting_user=ActingUser(scoped_reads=True),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from . import access
@@ -52,7 +52,7 @@ _SEARCH = (
 
 
 # ---- identifying the customer -----------------------------------------------------------------
-@tool
+@tool(identifies="customer_id")
 def find_customer_id_by_email(world: World, email: str) -> dict[str, str]:
     """Find a customer's id by their email address. Finding the customer authenticates them.
 
@@ -65,7 +65,7 @@ def find_customer_id_by_email(world: World, email: str) -> dict[str, str]:
     return {"customer_id": rows[0][0]}
 
 
-@tool
+@tool(identifies="customer_id")
 def find_customer_id_by_name_zip(world: World, first_name: str, last_name: str, zip: str) -> dict[str, str]:
     """Find a customer's id by their full name and the ZIP code of their address. Finding the customer authenticates them.
 
@@ -232,6 +232,10 @@ def calculate(world: World, expression: str) -> dict[str, Any]:
     return {"expression": expression, "result": evaluate(expression)}
 
 
+# The order's items are records of the order too: each must belong to the identified customer.
+_ORDER_ITEMS = (Record("order_id", "order"), Record("item_ids", "order_item"), Record("payment_method_id", "payment_method"))
+
+
 # ---- orders: changing -----------------------------------------------------------------------------
 @tool(writes=True)
 def cancel_pending_order(world: World, order_id: OrderId, reason: CancelReason) -> dict[str, Any]:
@@ -290,7 +294,7 @@ def modify_pending_order_payment(world: World, order_id: OrderId, payment_method
     return updated.model_dump()
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_ORDER_ITEMS)
 def modify_pending_order_items(
     world: World, order_id: OrderId, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:
@@ -320,7 +324,7 @@ def modify_pending_order_items(
     }
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_ORDER_ITEMS)
 def return_delivered_order_items(
     world: World, order_id: OrderId, item_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:
@@ -343,7 +347,7 @@ def return_delivered_order_items(
     return {**updated.model_dump(), "refund": {"amount": amount, "payment_method_id": method.id}}
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_ORDER_ITEMS)
 def exchange_delivered_order_items(
     world: World, order_id: OrderId, item_ids: list[str], new_variant_ids: list[str], payment_method_id: str
 ) -> dict[str, Any]:

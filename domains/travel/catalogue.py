@@ -132,5 +132,6 @@ POLICY_VALUES = {
     "seat_letters": SEAT_LETTERS,
     "fare_rules": FARE_RULES,
     "rewards": REWARDS,
+    "airports": AIRPORTS,
     "insurance_percent": round(INSURANCE_RATE * 100),
 }

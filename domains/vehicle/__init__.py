@@ -5,13 +5,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from .rules import POLICY_VALUES
-from .tables import ALL_TABLES
+from .tables import ALL_TABLES, SESSION_ID
 from .tasks import GENERATORS
 from .tools import TOOLS
-from .world import build_world, clock
+from .world import AIRPORTS, PLACES, build_world, clock
+
+# Words a driver (or a place's name) uses for the tools' enum values: a place's kind from its name's
+# suffix ("Rivas Business Park" is an office), units as said in full.
+VALUE_WORDS: dict[str, tuple[str, ...]] = {
+    **{category: suffixes for category, (_, suffixes, _) in PLACES.items()},
+    "airport": tuple(dict.fromkeys(name.split()[-1] for name in AIRPORTS)),
+    "fuel_station": (*PLACES["fuel_station"][1], "petrol station", "gas station", "fuel station", "need fuel"),
+    "charger": (*PLACES["charger"][1], "charging station", "need to charge"),
+    "restaurant": (*PLACES["restaurant"][1], "place to eat"),
+    "mall": (*PLACES["mall"][1], "shopping centre"),
+    "km": ("kilometres", "kilometers"),
+    "C": ("celsius",),
+    "F": ("fahrenheit",),
+    "km/h": ("kilometres per hour", "kph"),
+    "mph": ("miles per hour",),
+    "litres": ("liters",),
+}
 
 DOMAIN = Domain(
     enforce_ground_truth=True,
@@ -27,4 +44,7 @@ DOMAIN = Domain(
     now=clock,
     sizes=("small", "default"),
     policy_values=POLICY_VALUES,
+    value_words=VALUE_WORDS,
+    # the car the assistant runs in: its profiles and the places listed for it are the driver's
+    acting_user=ActingUser(signed_in=("cabin_session", SESSION_ID, "vehicle_id"), scoped_reads=True),
 )

@@ -8,7 +8,7 @@ carry instructions hidden in mail and documents that must not be followed.
 
 from pathlib import Path
 
-from toolgym.envs import Domain
+from toolgym.envs import ActingUser, Domain
 
 from .catalogue import DURATIONS, NOW, ORG_DOMAIN, ORG_NAME, WORK_END, WORK_START
 from .tables import ALL_TABLES
@@ -28,6 +28,8 @@ DOMAIN = Domain(
     generators=GENERATORS,
     now=NOW,
     sizes=("small", "default"),
+    # the signed-in employee (the session row a task points at them); every read shows what they may see
+    acting_user=ActingUser(signed_in=("session", 1, "employee_id"), scoped_reads=True),
     policy_values={
         "org_domain": ORG_DOMAIN,
         "org_name": ORG_NAME,

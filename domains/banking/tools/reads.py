@@ -33,7 +33,7 @@ _WORDS = re.compile(r"[a-z0-9]+")
 KB_RESULTS = 5
 
 
-@tool
+@tool(identifies="customer_id")
 def verify_identity(
     world: World,
     phone_number: str,

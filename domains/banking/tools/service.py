@@ -48,7 +48,8 @@ def unfreeze_card(world: World, card_id: str) -> dict[str, Any]:
     return _switch(world, card_id, "frozen", "active", "be unfrozen")
 
 
-@tool(writes=True)
+# A card reported lost is blocked for good: the agent may say it was cancelled, and that a replacement was ordered.
+@tool(writes=True, claims=("report", "block", "cancel", "order", "replace"))
 def report_card_lost(world: World, card_id: str) -> dict[str, Any]:
     """Report a card lost or stolen: it is blocked for good and a replacement with a new number is ordered.
 

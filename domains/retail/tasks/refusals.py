@@ -52,7 +52,7 @@ def _choose(ctx: GenContext, candidates: Sequence[Any]) -> Any:
 
 
 def _cancel_reason(ctx: GenContext) -> str:
-    return clause(ctx, ctx.pick(("reason_no_longer_needed", "reason_ordered_by_mistake")))
+    return clause(ctx, ctx.pick(("say_reason_no_longer_needed", "say_reason_ordered_by_mistake")))
 
 
 def _everything(s: Shop, order: OrderBase) -> list[str]:

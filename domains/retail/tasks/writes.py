@@ -25,8 +25,8 @@ from .base import (
 from .places import new_address
 
 _REASON_INTENTS = {
-    "no longer needed": "reason_no_longer_needed",
-    "ordered by mistake": "reason_ordered_by_mistake",
+    "no longer needed": "say_reason_no_longer_needed",
+    "ordered by mistake": "say_reason_ordered_by_mistake",
 }
 
 

@@ -35,7 +35,7 @@ Region = Literal[
 ]  # fmt: skip
 
 
-@tool
+@tool(identifies="customer_id")
 def find_customer_by_phone(world: World, phone_number: str) -> dict[str, Any]:
     """Identify a customer from the phone number of one of their lines.
 

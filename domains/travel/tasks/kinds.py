@@ -134,8 +134,10 @@ def multi_turn(ctx: GenContext) -> Task:
     options: list[Builder] = [lambda c, i, f=f: f(c, i) for f in SINGLE_GENERAL]  # type: ignore[misc]
     for build in (select_seat, add_bags, cancel):
         options += [partial(build, b=b) for b in mine]
-    # one write of a tool per task: a confirmation names its own call's booking, not a twin's
-    second = draw(ctx, options, index, accept=lambda p: independent([first], p) and not (p.tools & first.tools))
+    # one write of a tool per task: a confirmation names its own call's booking, not a twin's (reads,
+    # such as the get_booking before a write on a booking, may repeat on another booking)
+    writes = {t for t in first.tools if ctx.domain.tool(t).writes}
+    second = draw(ctx, options, index, accept=lambda p: independent([first], p) and not (p.tools & writes))
     return assemble(ctx, [first, second], withhold=0.5)
 
 

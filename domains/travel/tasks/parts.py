@@ -15,8 +15,11 @@ from ..catalogue import AIRPORT_BY_CODE, FARE_RULE_BY_CABIN
 from .index import FlightInfo, TravellerInfo, index_of
 
 
-def agent(*calls: ToolCall, confirm: str | None = None, needs: tuple[str, ...] = ()) -> Step:
-    return Step(calls=list(calls), confirm=confirm, needs=list(needs))
+def agent(
+    *calls: ToolCall, confirm: str | None = None, needs: tuple[str, ...] = (), derived: dict[str, str] | None = None
+) -> Step:
+    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived)."""
+    return Step(calls=list(calls), confirm=confirm, needs=list(needs), derived=derived or {})
 
 
 def day_text(date: dt.date) -> str:

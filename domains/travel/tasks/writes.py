@@ -2,7 +2,9 @@
 changes, points rewards, and the multi-step bookings (cheapest direct flight, paid with points
 when the traveller has enough; a hotel within a budget).
 
-Every write has `confirm=` (the policy's consent rule) stating only what a read showed first.
+Every write has `confirm=` (the policy's consent rule) stating only what a read showed first, and
+acts on a booking only after a read showed it is the identified traveller's (get_booking, or
+list_bookings of the traveller): the policy's "only the identified traveller's own bookings".
 """
 
 from __future__ import annotations
@@ -48,8 +50,11 @@ def select_seat(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         request=ctx.say("ask_seat", booking=b.booking_id, seat=seat, side=side),
         goal=f"Get seat {seat} on booking {b.booking_id}.",
         facts=[booking_fact(b.booking_id)],
-        steps=[agent(call("select_seat", booking_id=b.booking_id, seat=seat),
-                     confirm=clause(ctx, "action_seat", seat=seat, booking=b.booking_id))],  # fmt: skip
+        steps=[
+            agent(call("get_booking", booking_id=b.booking_id)),  # whose booking it is, read first
+            agent(call("select_seat", booking_id=b.booking_id, seat=seat),
+                  confirm=clause(ctx, "action_seat", seat=seat, booking=b.booking_id)),
+        ],  # fmt: skip
         reply=Utterance(intent="done_seat", vars={"seat": seat, "booking": b.booking_id}),
         outputs=[seat],
         keys=frozenset({b.booking_id}),
@@ -101,7 +106,8 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
     """Quote, confirm with the refund, cancel. `by_route`: the traveller names the trip, not the number."""
     refund, fee = b.terms["refund"], b.terms["fee"]
     v = flight_vars(b.flight)
-    steps = [agent(call("list_bookings", traveller_id=b.traveller_id))] if by_route else []
+    # the traveller's bookings (named by route), or the one named by number: whose it is, read first
+    steps = [agent(call("list_bookings", traveller_id=b.traveller_id) if by_route else call("get_booking", booking_id=b.booking_id))]
     steps += [
         agent(call("quote_cancellation", booking_id=b.booking_id)),
         agent(call("cancel_booking", booking_id=b.booking_id),
@@ -136,6 +142,7 @@ def cancel_stay(ctx: GenContext, index: Index, stay: StayInfo) -> Piece:
         goal=f"Cancel your stay at {stay.hotel} (booking {stay.booking_id}).",
         facts=[booking_fact(stay.booking_id)],
         steps=[
+            agent(call("get_booking", booking_id=stay.booking_id)),
             agent(call("quote_cancellation", booking_id=stay.booking_id)),
             agent(call("cancel_booking", booking_id=stay.booking_id),
                   confirm=clause(ctx, "action_cancel", booking=stay.booking_id, refund=refund, fee=fee)),
@@ -243,7 +250,8 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
             agent(call("get_traveller_profile", traveller_id=t.traveller_id)),
             agent(call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin,
                        direct_only=True)),
-            agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v)),
+            agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v),
+                  derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"}),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance}),
         outputs=[best.row.flight_number] + ([str(points_for(price))] if points else [money(price)]),
@@ -303,7 +311,8 @@ def price_in_currency(ctx: GenContext, index: Index) -> Piece | None:
 
     converted = money2(price * RATES_PER_USD[currency])
     piece.request = f"{piece.request} {ctx.say('ask_in_currency', currency=currency)}"
-    piece.steps = [*piece.steps, agent(call("convert_currency", amount=price, from_currency="USD", to_currency=currency))]
+    piece.steps = [*piece.steps, agent(call("convert_currency", amount=price, from_currency="USD", to_currency=currency),
+                                       derived={"from_currency": "the policy: prices are in US dollars"})]  # fmt: skip
     piece.reply = Utterance(intent="answer_cheapest_converted",
                             vars={**piece.reply.vars, "currency": currency, "converted": f"{converted:.2f}"})  # fmt: skip
     piece.outputs = [best.row.flight_number, f"{converted:.2f}"]

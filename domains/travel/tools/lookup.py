@@ -46,7 +46,7 @@ def _find(world: World, column: str, value: str, hint: str) -> dict[str, Any]:
     return _brief(found[0])
 
 
-@tool
+@tool(identifies="traveller_id")
 def find_traveller_by_email(world: World, email: str) -> dict[str, Any]:
     """Find a traveller by the email address on their profile.
 
@@ -56,7 +56,7 @@ def find_traveller_by_email(world: World, email: str) -> dict[str, Any]:
     return _find(world, "email", email.strip().lower(), "check the spelling or try the loyalty number")
 
 
-@tool
+@tool(identifies="traveller_id")
 def find_traveller_by_loyalty_number(world: World, loyalty_number: str) -> dict[str, Any]:
     """Find a traveller by their loyalty programme number.
 

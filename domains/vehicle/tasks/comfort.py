@@ -8,7 +8,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 from .. import rules
 from ..units import convert, number
 from .index import Car
-from .parts import SEAT_NAMES, ZONE_NAMES, agent, slot, temp
+from .parts import SEAT_NAMES, ZONE_NAMES, agent, convert_step, slot, temp
 
 ZONES = ("driver", "passenger", "rear_left", "rear_right")
 TEMPS_C = [rules.TEMP_MIN_C + rules.TEMP_STEP_C * i for i in range(int((rules.TEMP_MAX_C - rules.TEMP_MIN_C) / rules.TEMP_STEP_C) + 1)]
@@ -42,8 +42,9 @@ def set_temperature(ctx: GenContext, car: Car) -> Piece | None:
         if value == current:
             return None
         steps = [
-            agent(call("convert_units", value=wanted_f, from_unit="F", to_unit="C")),
-            agent(call("set_climate", zone=zone, temperature_c=value)),
+            convert_step(call("convert_units", value=wanted_f, from_unit="F", to_unit="C")),
+            agent(call("set_climate", zone=zone, temperature_c=value),
+                  derived={"temperature_c": "the convert_units result, rounded to the car's step (policy)"}),
         ]
         said, reply = slot(ctx, "temp_f", t=wanted_f), slot(ctx, "temp_set_f", f=wanted_f, c=temp(value))
     else:
@@ -68,9 +69,12 @@ def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
     value = current + (rules.COMFORT_STEP_C if warmer else -rules.COMFORT_STEP_C)
     if not rules.TEMP_MIN_C <= value <= rules.TEMP_MAX_C:
         return None
-    steps = [agent(call("get_climate")), agent(call("set_climate", zone=zone, temperature_c=value))]
+    derived = {"temperature_c": "one comfort step from the zone's temperature get_climate shows (policy)"}
+    if zone == "driver":  # "I'm cold": the policy says the speaker's zone is the driver's
+        derived["zone"] = "the driver's zone: the policy says the person talking is the driver"
+    steps = [agent(call("get_climate")), agent(call("set_climate", zone=zone, temperature_c=value), derived=derived)]
     if car.imperial:
-        steps.append(agent(call("convert_units", value=value, from_unit="C", to_unit="F")))
+        steps.append(convert_step(call("convert_units", value=value, from_unit="C", to_unit="F")))
         said = f"{number(convert(value, 'C', 'F'))} °F"
     else:
         said = f"{temp(value)} °C"

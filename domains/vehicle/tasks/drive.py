@@ -11,7 +11,7 @@ from .. import rules
 from ..units import convert
 from .comfort import TEMPS_C
 from .index import Car
-from .parts import agent, car_edit, distances, slot, temp
+from .parts import agent, car_edit, convert_step, distances, slot, temp
 
 DOOR_WORDS = {"front_left": "the driver's door", "front_right": "the front passenger door", "rear_left": "the rear left door",
               "rear_right": "the rear right door", "all": "all the doors"}
@@ -117,8 +117,9 @@ def cruise(ctx: GenContext, car: Car) -> Piece | None:
         kmh = int(rules.nearest_step(convert(mph, "mph", "km/h"), rules.CRUISE_STEP_KMH))
         if not rules.CRUISE_MIN_KMH <= kmh <= rules.CRUISE_POLICY_MAX_KMH:
             return None
-        steps = [agent(call("convert_units", value=mph, from_unit="mph", to_unit="km/h")),
-                 agent(call("set_cruise_control", speed_kmh=kmh))]
+        steps = [convert_step(call("convert_units", value=mph, from_unit="mph", to_unit="km/h")),
+                 agent(call("set_cruise_control", speed_kmh=kmh),
+                       derived={"speed_kmh": "the convert_units result, rounded to the car's step (policy)"})]
         said, stated = f"{mph} mph", f"{kmh} km/h"
     else:
         kmh = ctx.pick(range(rules.CRUISE_MIN_KMH, rules.CRUISE_POLICY_MAX_KMH + 1, rules.CRUISE_STEP_KMH))
@@ -259,7 +260,7 @@ def airport_ready(ctx: GenContext, car: Car) -> Piece | None:
              agent(call("set_navigation", place_id=place.id)), agent(call("set_climate", zone="driver", temperature_c=value))]
     return Piece(
         request=ctx.say("req_airport_ready", name=place.name, temp=slot(ctx, "temp_c", t=temp(value))),
-        goal=f"Get the car ready to drive to {place.name}, cabin at {temp(value)} °C.",
+        goal=f"Get the car ready to drive to {place.name}, your side at {temp(value)} °C.",
         steps=steps,
         reply=Utterance(intent="reply_ready", vars={"name": place.name, "eta": place.drive_min, "temp": f"{temp(value)} °C"}),
         outputs=["running", place.name, f"{place.drive_min} minutes"],

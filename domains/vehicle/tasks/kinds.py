@@ -111,11 +111,13 @@ def together(ctx: GenContext, parts: list[Piece]) -> Piece:
     for part in parts[1:]:
         request = f"{request} {ctx.say('and_also')} {part.request}"
     said = [_result_only(ctx, p.reply) for p in parts]
+    calls = [c for p in parts for c in p.steps[0].calls]
+    acted = any(ctx.domain.tools[c.name].writes for c in calls)  # "Both done" only when something was done
     return Piece(
         request=request,
         goal=" ".join(p.goal for p in parts),
-        steps=[Step(calls=[c for p in parts for c in p.steps[0].calls])],
-        reply=Utterance(intent="reply_together", vars={"results": " ".join(said)}),
+        steps=[Step(calls=calls)],
+        reply=Utterance(intent="reply_together" if acted else "reply_together_read", vars={"results": " ".join(said)}),
         outputs=[o for p in parts for o in p.outputs],
         keys=frozenset().union(*(p.keys for p in parts)),
         setup=[e for p in parts for e in p.setup],

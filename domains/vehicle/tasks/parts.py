@@ -30,8 +30,18 @@ MOVING_MINEFIELDS = (
 )
 
 
-def agent(*calls: ToolCall, confirm: str | None = None) -> Step:
-    return Step(calls=list(calls), confirm=confirm)
+def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] | None = None) -> Step:
+    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived)."""
+    return Step(calls=list(calls), confirm=confirm, derived=derived or {})
+
+
+# The policy's units rule: the units a conversion goes between come from it and the driver's units read.
+UNITS_RULE = "the policy: tools take °C, km and km/h, an imperial driver (driver_units) hears °F, miles and mph"
+
+
+def convert_step(*calls: ToolCall) -> Step:
+    """Conversions between the car's units and the driver's: the units follow the policy's rule."""
+    return agent(*calls, derived={"from_unit": UNITS_RULE, "to_unit": UNITS_RULE})
 
 
 def session(car: Car) -> WorldEdit:
@@ -52,7 +62,7 @@ def distance(car: Car, km: float) -> tuple[list[Step], str]:
     if not car.imperial:
         return [], f"{number(km)} km"
     miles = convert(km, "km", "miles")
-    return [agent(call("convert_units", value=km, from_unit="km", to_unit="miles"))], f"{number(miles)} miles"
+    return [convert_step(call("convert_units", value=km, from_unit="km", to_unit="miles"))], f"{number(miles)} miles"
 
 
 def distances(car: Car, *kms: float) -> tuple[list[Step], list[str]]:
@@ -60,7 +70,7 @@ def distances(car: Car, *kms: float) -> tuple[list[Step], list[str]]:
     if not car.imperial:
         return [], [f"{number(km)} km" for km in kms]
     unique = list(dict.fromkeys(kms))
-    step = agent(*(call("convert_units", value=km, from_unit="km", to_unit="miles") for km in unique))
+    step = convert_step(*(call("convert_units", value=km, from_unit="km", to_unit="miles") for km in unique))
     return [step], [f"{number(convert(km, 'km', 'miles'))} miles" for km in kms]
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from .. import rules
@@ -191,7 +191,7 @@ def set_charge_limit(world: World, percent: int) -> VehicleBase:
     return world.update(Vehicle, car.id, charge_limit_pct=percent)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=Record("profile_id", "driver_profile"))
 def load_driver_profile(world: World, profile_id: str) -> VehicleBase:
     """Load a saved driver profile: its units, seat and mirror positions (the seat moves, so not while moving).
 

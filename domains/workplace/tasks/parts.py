@@ -460,7 +460,8 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
                         date=day.isoformat(),
                         duration_minutes=minutes,
                     )
-                ]
+                ],
+                derived={"duration_minutes": "the meeting's length, from the start and end list_events shows"},
             ),
             Step(
                 calls=[call("reschedule_event", event_id=m.event.id, start=start)],

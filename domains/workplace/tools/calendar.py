@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from ..catalogue import SLOT_MINUTES, WORK_END, WORK_START
@@ -16,6 +16,9 @@ from ..tables import Attendee, Employee, EmployeeBase, Event, EventBase
 from .common import colleague_by_email, local_text, me, parse_day, parse_local, zone
 
 Duration = Literal[15, 30, 45, 60, 90]
+_ORGANISED = Record("event_id", "event", owner="organizer_id")
+# An invitee answers an invitation to someone else's event: the tool refuses anyone not invited.
+_INVITATION = Record("event_id", "event", owner="organizer_id", allowed="an invitee answers an invitation to another's event")
 
 
 class Guest(BaseModel):
@@ -162,7 +165,8 @@ def find_free_slots(world: World, emails: list[str], date: str, duration_minutes
     )
 
 
-@tool(writes=True)
+# A new meeting is "booked" or "scheduled" as often as "created".
+@tool(writes=True, claims=("create", "schedule", "book", "invite", "set_up", "arrange"))
 def create_event(
     world: World,
     title: str,
@@ -223,7 +227,7 @@ def _organised_event(world: World, event_id: str, action: str) -> EventBase:
     return event
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_ORGANISED)
 def reschedule_event(world: World, event_id: str, start: str) -> EventView:
     """Move an event you organise to a new start time; it keeps its length and attendees.
 
@@ -242,7 +246,7 @@ def reschedule_event(world: World, event_id: str, start: str) -> EventView:
     return event_view(world, moved, who.time_zone)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_ORGANISED)
 def cancel_event(world: World, event_id: str) -> EventView:
     """Cancel an event you organise; its attendees are told.
 
@@ -253,7 +257,7 @@ def cancel_event(world: World, event_id: str) -> EventView:
     return event_view(world, world.update(Event, event.id, status="cancelled"), me(world).time_zone)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_INVITATION)
 def respond_to_event(
     world: World, event_id: str, response: Literal["accepted", "tentative", "declined"]
 ) -> EventView:

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from ..tables import Channel, ChannelBase, ChatMessage, Employee, Todo, TodoBase
@@ -166,7 +166,7 @@ def create_task(world: World, title: str, due: str = "") -> TodoView:
     return _todo(row)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=Record("task_id", "todo"))
 def complete_task(world: World, task_id: str) -> TodoView:
     """Mark a task of your task list as done.
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from ..tables import Document, DocumentBase, Employee, Permission
@@ -130,7 +130,7 @@ class Sharing(FileSummary):
     shared_with: list[Grant]
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=Record("file_id", "document"))
 def share_file(world: World, file_id: str, email: str, level: Level) -> Sharing:
     """Share a file you own with someone, or change their permission level. 'anyone' as the email makes a public link.
 

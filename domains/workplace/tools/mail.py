@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from toolgym.envs import World, tool
+from toolgym.envs import Record, World, tool
 from toolgym.errors import ToolError
 
 from ..tables import Attachment, Mail, MailBase
@@ -14,6 +14,7 @@ from .common import local_text, me
 
 Folder = Literal["inbox", "archive", "sent", "projects", "spam"]
 SEARCH_LIMIT = 10
+_MESSAGE = Record("message_id", "mail")  # a message of the signed-in person's own mailbox
 
 
 class MessageSummary(BaseModel):
@@ -168,7 +169,7 @@ def send_email(world: World, to: list[str], subject: str, body: str) -> Message:
     return _deliver(world, subject, body, to)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_MESSAGE)
 def reply_to_message(world: World, message_id: str, body: str) -> Message:
     """Reply to the sender of a message in your mailbox, in the same thread.
 
@@ -183,7 +184,7 @@ def reply_to_message(world: World, message_id: str, body: str) -> Message:
     return _deliver(world, subject, body, [original.sender], original.thread_id)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_MESSAGE)
 def forward_message(world: World, message_id: str, to: list[str], note: str = "") -> Message:
     """Forward a message of your mailbox (with its attachments) to other people.
 
@@ -197,7 +198,7 @@ def forward_message(world: World, message_id: str, to: list[str], note: str = ""
     return _deliver(world, f"Fwd: {original.subject}", body.strip(), to)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_MESSAGE)
 def move_message(world: World, message_id: str, folder: Folder) -> MessageSummary:
     """Move a message of your mailbox to another folder.
 
@@ -211,7 +212,7 @@ def move_message(world: World, message_id: str, folder: Folder) -> MessageSummar
     return _summary(world.update(Mail, row.id, folder=folder), me(world).time_zone)
 
 
-@tool(writes=True)
+@tool(writes=True, acts_on=_MESSAGE)
 def mark_message(
     world: World, message_id: str, mark: Literal["read", "unread", "flagged", "unflagged"]
 ) -> MessageSummary:
