@@ -8,6 +8,11 @@ score, components). Every episode ends: the user leaves when done (or when the a
 circles), or the episode is truncated at `max_turns`; both last steps carry the score.
 `grade()` scores the conversation so far at any point. `violation_cap` sets the most a
 conduct violation may score (default: the preset's, 0).
+
+Augmented tool sets (`augment=`, or a transform in `reset(options={"augment": ...})`): the model
+sees the row's renamed tools and distractors, its calls are mapped back to the real tools before
+they run (a call that cannot be is an error it sees), and the verifiers read the chat in real
+names (see envs/augment).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import gymnasium as gym
 
 from toolgym.errors import ConfigError, ToolgymError, UnknownNameError
 
+from .augment import AugmentConfig, ToolTransform, augment_config, draw_transform
 from .authz import accesses
 from .caches import Bounded
 from .conversation import strip_stop
@@ -70,6 +76,7 @@ class ToolEnv(gym.Env):
         tasks: list[Task] | None = None,
         render_mode: str | None = None,
         violation_cap: float | None = None,
+        augment: AugmentConfig | dict[str, Any] | bool | None = None,
     ):
         self.domain = load_domain(domain) if isinstance(domain, str) else domain
         if parser not in PARSERS:
@@ -81,6 +88,7 @@ class ToolEnv(gym.Env):
         if violation_cap is not None and not 0.0 <= violation_cap <= 1.0:
             raise ConfigError(f"violation_cap must lie in [0, 1] (the most a conduct violation may score), got {violation_cap}")
         self.violation_cap = violation_cap
+        self.augment = augment_config(augment)  # each task's transform is drawn from it (None: real tools)
         if user is None:
             from toolgym.generators.user import ScriptedUser
 
@@ -97,6 +105,8 @@ class ToolEnv(gym.Env):
         self.action_space = AssistantMessageSpace(all_tools)
         self.observation_space = ChatSpace()
         self.task: Task | None = None
+        self.transform: ToolTransform | None = None
+        self._policy: str | None = None  # the task's system prompt in the domain's own names
         self.world: World | None = None
         self.messages: list[dict[str, Any]] = []
         self._done = True
@@ -128,6 +138,7 @@ class ToolEnv(gym.Env):
         if task.domain != self.domain.name:
             raise ConfigError(f"task {task.id} is for domain {task.domain!r}, but this env is {self.domain.name!r}")
         self._done = True  # until the new episode is ready: a failure below leaves no half-reset env
+        transform = self._transform_for(task, (options or {}).get("augment"))
         world = self.domain.new_world(task)  # may raise (a bad setup edit): the old episode is ended first
         if task.id not in self._given:
             self._tasks[task.id] = task
@@ -135,14 +146,26 @@ class ToolEnv(gym.Env):
             self.world.close()
         self.task = task
         self.world = world
-        self.tools = self.domain.schemas(task.tools)
+        self.transform = transform
+        real_tools = self.domain.schemas(task.tools)
+        self.tools = transform.apply(real_tools) if transform is not None else real_tools
         self.user_tools = [t.schema for t in self.domain.user_tools]
-        self.messages = [{"role": "system", "content": self.domain.policy(task.world_seed, task.world_size, variant=task.seed)}]
+        policy = self._policy = self.domain.policy(task.world_seed, task.world_size, variant=task.seed)
+        self.messages = [{"role": "system", "content": transform.rename_text(policy) if transform is not None else policy}]
         self.format_problems: list[list[str]] = []
         self.tool_errors = 0
         self.turns = 0
         self._done = False
         self._verification = None
+
+    def _transform_for(self, task: Task, given: Any) -> ToolTransform | None:
+        """The row's transform: the one passed to reset, else one drawn from the env's `augment` config."""
+        if given is not None:
+            transform = ToolTransform.from_dict(given)
+            if transform.domain != task.domain:
+                raise ConfigError(f"the tool transform given is for domain {transform.domain!r}, but task {task.id} is {task.domain!r}")
+            return transform
+        return draw_transform(task, self.augment, self.domain) if self.augment is not None else None
 
     def _info(self) -> dict[str, Any]:
         assert self.task is not None
@@ -168,7 +191,9 @@ class ToolEnv(gym.Env):
         observation = [self.messages[0], *opening]
         if self._done:  # a user that leaves at once
             self._grade()
-        return [dict(m) for m in observation], self._info()
+        info = self._info()
+        info["augment"] = self.transform.to_dict() if self.transform is not None else None
+        return [dict(m) for m in observation], info
 
     # ---- step ------------------------------------------------------------------------------
     def step(self, action: Any):
@@ -200,7 +225,10 @@ class ToolEnv(gym.Env):
         results = []
         for call in calls:
             function = call["function"]
-            outcome = run_call(self.domain, self.world, self.task.tools, function["name"], function["arguments"])
+            if self.transform is not None:  # the offered names are mapped back to the real tools first
+                outcome = self.transform.run(self.domain, self.world, self.task.tools, function["name"], function["arguments"])
+            else:
+                outcome = run_call(self.domain, self.world, self.task.tools, function["name"], function["arguments"])
             self.tool_errors += outcome.error is not None
             results.append(
                 {"role": "tool", "tool_call_id": call["id"], "name": str(function["name"]), "content": outcome.content}
@@ -286,7 +314,7 @@ class ToolEnv(gym.Env):
         preset = preset_for(self.task)
         if self.violation_cap is not None:
             preset = dataclasses.replace(preset, violation_cap=self.violation_cap)
-        return preset(self.task, trajectory)
+        return preset(self.task, trajectory.in_real_names(self._policy))
 
     def trajectory(self) -> Trajectory:
         assert self.task is not None and self.world is not None
@@ -299,6 +327,7 @@ class ToolEnv(gym.Env):
             tool_errors=self.tool_errors,
             terminated=self._done,
             verification=self._verification,
+            transform=self.transform,
             acted_on=accesses(self.world),
         )
 

@@ -17,6 +17,9 @@ class Policy:
     """Writes the next assistant message."""
 
     name = "policy"
+    # True for a policy that writes the gold plan's calls in the real tool names (the oracle): on an
+    # augmented tool set, rollout writes its messages in the row's names, as a model would.
+    speaks_gold_names = False
 
     async def act(self, messages: list[Message], tools: list[dict[str, Any]], task: Task | None = None) -> Message:
         return self.act_sync(messages, tools, task)

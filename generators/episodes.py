@@ -36,12 +36,17 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int, gold:
     episodes: list[dict[str, Any]] = []
     try:
         for sample in range(samples):
-            played = gold_copy(task, policy, roles, max_turns, gold) if roles.reuse_gold else None
+            # an augmented tool set is drawn by the env at reset: such a task is played, not copied
+            reuse = roles.reuse_gold and roles.augment is None
+            played = gold_copy(task, policy, roles, max_turns, gold) if reuse else None
+            transform = None
             if played is None:
-                env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size)
+                env = ToolEnv(task.domain, user=roles.user, max_turns=max_turns, world_size=task.world_size,
+                              augment=roles.augment)
                 trajectory = await rollout(env, policy, None, task)
                 env.close()
                 played = (trajectory.messages, trajectory.verification.to_dict(), trajectory.truncated)
+                transform = trajectory.transform
             messages, verification, truncated = played
             usage = getattr(policy, "pop_usage", lambda _task_id: None)(task.id)
             episode: dict[str, Any] = {
@@ -52,6 +57,8 @@ async def run_task(task: Task, roles: Roles, samples: int, max_turns: int, gold:
                 "user": roles.user.describe(),
                 "usage": usage,
                 "truncated": truncated,
+                # the tool transform the chat was played under (its messages use its names), or None
+                "augment": transform.to_dict() if transform is not None else None,
             }
             if roles.rewriter is not None:  # a chat that will be kept gets its text rewritten and verified again
                 await roles.rewriter.run(task, episode)

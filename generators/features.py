@@ -120,6 +120,7 @@ CHAT_COLUMNS: dict[str, Any] = {
     "user_simulator": JSON,
     "verification": VERIFICATION,
     "usage": USAGE,  # token counts, or null (offline teachers)
+    "augment": JSON,  # the row's tool transform (envs.augment.ToolTransform.to_dict()), or null: real tools
     "toolgym_version": Scalar("string", VERSIONS["toolgym_version"]),
     "schema_version": Scalar("string", VERSIONS["schema_version"]),
 }
@@ -136,10 +137,11 @@ RL_COLUMNS: dict[str, Any] = {
     "reward_preset": STR,
     "item_type": Scalar("string", ITEM_TYPES),
     "target": MESSAGE,  # next_action items: the gold assistant message; episodes: null
+    "augment": JSON,  # the tool transform to reset with (reset(options={"augment": ...})), or null: real tools
     "toolgym_version": CHAT_COLUMNS["toolgym_version"],
     "schema_version": CHAT_COLUMNS["schema_version"],
 }
-_NULLABLE = {"usage", "target"}
+_NULLABLE = {"usage", "target", "augment"}
 
 
 def _row_struct(columns: dict[str, Any]) -> Struct:

@@ -24,6 +24,7 @@ _CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their tas
 
 class OracleTeacher(Policy):
     name = "oracle"
+    speaks_gold_names = True
 
     def __init__(self, reasoning: bool = False):
         self.reasoning = reasoning

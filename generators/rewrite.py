@@ -158,7 +158,7 @@ class RewriteStage:
         if messages == original:
             outcome["reason"] = "unchanged"
             return
-        verification = verify(task, messages).to_dict()
+        verification = verify(task, messages, augment=episode.get("augment")).to_dict()
         candidate = {**episode, "messages": messages, "verification": verification}
         outcome.update(messages=messages, verification=verification)  # a dropped one may go to 'rejected'
         if not verification["passed"]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from toolgym.config import JobConfig, TeacherConfig, UserConfig
+from toolgym.envs.augment import AugmentConfig
 from toolgym.envs.task import Task
 from toolgym.errors import ConfigError
 
@@ -42,6 +43,7 @@ class Roles:
     rewriter: RewriteStage | None = None  # the job's rewrite stage, when its config has one
     reuse_gold: bool = False  # the oracle with the scripted user copies the proven gold chat (episodes.gold_copy)
     reverify: bool = False  # and grades that copy again
+    augment: AugmentConfig | None = None  # the job's tool-set augmentation: each task's transform is drawn from it
 
     @classmethod
     def from_config(cls, config: JobConfig) -> Roles:
@@ -51,7 +53,7 @@ class Roles:
 
             rewriter = RewriteStage(config)
         return cls([(t, make_teacher(t)) for t in config.teachers], make_user(config.user), rewriter,
-                   reuse_gold=config.rollout.reuse_gold, reverify=config.rollout.reverify)
+                   reuse_gold=config.rollout.reuse_gold, reverify=config.rollout.reverify, augment=config.augment)
 
     def teacher_for(self, task: Task) -> tuple[str, Policy]:
         """The first teacher whose routes (domains, kinds) admit the task."""

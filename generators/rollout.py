@@ -27,10 +27,17 @@ async def rollout(
     tools = info["tools"]
     done = env.verification is not None
     while not done:
-        action = await policy.act(env.messages, tools, env.task)
+        action = _in_offered_names(env, policy, await policy.act(env.messages, tools, env.task))
         _, _, terminated, truncated, _ = await env.astep(action)
         done = terminated or truncated
     return env.trajectory()
+
+
+def _in_offered_names(env: ToolEnv, policy: Policy, action: Any) -> Any:
+    """A gold-following policy's message in the names the row offers (calls, and tool names in its words)."""
+    if env.transform is None or not policy.speaks_gold_names or not isinstance(action, dict):
+        return action
+    return env.transform.augment_message(action)
 
 
 def _is_sync_policy(policy: Policy) -> bool:
@@ -59,6 +66,6 @@ def rollout_sync(
     tools = info["tools"]
     done = env.verification is not None
     while not done:
-        _, _, terminated, truncated, _ = env.step(policy.act_sync(env.messages, tools, env.task))
+        _, _, terminated, truncated, _ = env.step(_in_offered_names(env, policy, policy.act_sync(env.messages, tools, env.task)))
         done = terminated or truncated
     return env.trajectory()

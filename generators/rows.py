@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from toolgym.config import JobConfig
+from toolgym.envs.augment import ToolTransform
 from toolgym.envs.conversation import outcome
 from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
@@ -34,6 +35,7 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """One chat row; `tools` are the tools the chat was played with (its transform's, when augmented)."""
     domain = load_domain(task.domain)
     return {
         "id": f"{task.id}-{episode['sample']}{episode.get('id_suffix', '')}",
@@ -49,16 +51,17 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
         "user_simulator": episode["user"],
         "verification": episode["verification"],
         "usage": episode.get("usage"),
+        "augment": episode.get("augment"),
         **_VERSIONS,
     }
 
 
 def _rl_item(task: Task, dumped: dict[str, Any], item_id: str, prompt, tools, verifier, preset: str, item_type: str,
-             target) -> dict[str, Any]:
+             target, augment: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "id": item_id,
         "env_id": load_domain(task.domain).env_id,
-        "environment": task_environment(task),  # the name environment_classes() keys TRL's environments by
+        "environment": task_environment(task, augment),  # the name environment_classes() keys TRL's environments by
         "domain": task.domain,
         "kind": task.kind,
         "task": dumped,
@@ -68,15 +71,18 @@ def _rl_item(task: Task, dumped: dict[str, Any], item_id: str, prompt, tools, ve
         "reward_preset": preset,
         "item_type": item_type,
         "target": target,
+        "augment": augment,
         **_VERSIONS,
     }
 
 
-def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]], next_actions: bool) -> list[dict]:
-    """The task itself (to run again with reset(options={"task": ...})), plus next-action items.
+def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]], next_actions: bool,
+            augment: dict[str, Any] | None = None) -> list[dict]:
+    """The task itself (to run again with reset(options={"task": ..., "augment": ...})), plus next-action items.
 
     A next-action item's prompt has the tools rendered into its system message, so a trainer
-    that ignores the `tools` column (GRPO without an environment) still shows them.
+    that ignores the `tools` column (GRPO without an environment) still shows them. `augment`:
+    the task's tool transform (recorded on every item, so the same tool set is rebuilt).
     """
     composite = preset_for(task)
     preset = "no_tool" if task.kind in NO_TOOL_KINDS else "action"
@@ -85,7 +91,8 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     # The task as JSON values, made once for all its items (pydantic's JSON dump and a parse cost a
     # fifth of model_dump(mode="json")); the rows share it, nothing changes it.
     dumped = json.loads(task.model_dump_json())
-    rows = [_rl_item(task, dumped, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None)]
+    rows = [_rl_item(task, dumped, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None,
+                      augment)]
     if next_actions and first:
         tool_steps = [i for i, m in enumerate(first) if m.get("role") == "assistant" and m.get("tool_calls")]
         if len(tool_steps) >= 2:  # a multi-step chat: each tool step is an item
@@ -101,6 +108,7 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
                         "next_action",
                         "next_action",
                         first[index],
+                        augment,
                     )
                 )
     return rows
@@ -113,6 +121,8 @@ def selected(task: Task, episode: dict[str, Any], config: JobConfig) -> bool:
     if not verification["passed"] or verification["score"] < config.selection.min_score:
         return False
     messages = episode["messages"]
+    if episode.get("augment") is not None:  # repeats are judged on the real tools
+        messages = ToolTransform.from_dict(episode["augment"]).real_messages(messages)
     if repeated_calls(task, messages):
         return False
     return config.selection.allow_recovery or failed_calls(messages) == 0
@@ -121,6 +131,9 @@ def selected(task: Task, episode: dict[str, Any], config: JobConfig) -> bool:
 def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str, list[dict[str, Any]]]:
     """Split one task's episodes into the dataset's splits."""
     tools = load_domain(task.domain).schemas(task.tools)
+    augment = result["episodes"][0].get("augment") if result["episodes"] else None
+    if augment is not None:  # the samples of a task share its transform: the tools its chats were played with
+        tools = ToolTransform.from_dict(augment).apply(tools)
     passing, failing, seen = [], [], set()
     for episode in result["episodes"]:
         if not selected(task, episode, config):
@@ -146,5 +159,5 @@ def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str,
     if config.output.keep_rejected and failing:
         rows["rejected"] = [chat_row(task, e, tools) for e in failing]
     if config.rl_tasks.enabled:
-        rows["rl_tasks"] = rl_rows(task, passing, tools, config.rl_tasks.next_action_items)
+        rows["rl_tasks"] = rl_rows(task, passing, tools, config.rl_tasks.next_action_items, augment)
     return rows

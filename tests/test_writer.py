@@ -74,6 +74,7 @@ def chat_row(task_id: str, sample: int, calls, *, kind: str = "multi_step", pass
         "user_simulator": {"name": "scripted"},
         "verification": {"passed": passed, "score": 1.0 if passed else 0.25, "components": {"end_state": 1.0, "calls": 0.5}, "details": {"missing": [] if passed else ["get_hotel"]}},
         "usage": usage,
+        "augment": None,
         **V,
     }
     row.update(extra)
@@ -94,6 +95,7 @@ def rl_row(task_id: str, item: str, target=None, prompt=None) -> dict:
         "reward_preset": "action",
         "item_type": "next_action" if target else "episode",
         "target": target,
+        "augment": None,
         **V,
     }
 
@@ -519,7 +521,7 @@ def test_real_toy_rollouts_and_parsed_model_text_round_trip(tmp_path, toy_domain
                 "messages": messages, "tools": tools, "user_tools": [], "task_id": task.id,
                 "seeds": {"task_seed": task.seed, "world_seed": task.world_seed, "sample": number},
                 "teacher": {"name": "oracle"}, "user_simulator": {"name": "scripted"}, "verification": verification,
-                "usage": None, **V,
+                "usage": None, "augment": None, **V,
             }  # fmt: skip
             writer.add(f"{task.id}/{number}", {split: [{**row, "task_id": f"{task.id}/{number}"}]})
     read = {split: list(iter_rows(out, split)) for split in ("sft", "no_tool", "rejected")}

@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from toolgym.envs.augment.config import AugmentConfig
 from toolgym.envs.task import ALL_KINDS
 from toolgym.errors import ConfigError
 from toolgym.yaml_input import check_size, load_yaml
@@ -252,6 +253,9 @@ class JobConfig(_Strict):
     caches: CachesConfig = Field(default_factory=CachesConfig)
     rewrite: RewriteConfig | None = Field(default=None, description="LLM rewrite of verified chats (off when absent)")
     held_out: HeldOutConfig = Field(default_factory=HeldOutConfig, description="eval sets kept out of the corpus")
+    augment: AugmentConfig | None = Field(
+        default=None, description="tool-set augmentation per task: renamed tools, description variants, distractors (off when absent)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -272,6 +276,17 @@ class JobConfig(_Strict):
         if len(set(names)) != len(names):
             raise ValueError(f"teacher names must be distinct, got {names}")
         return teachers
+
+    @model_validator(mode="after")
+    def _augment_needs_a_teacher_that_reads_schemas(self) -> JobConfig:
+        served_oracle = [t.name for t in self.teachers if t.type == "openai" and t.send_task]
+        if self.augment is not None and served_oracle:
+            raise ValueError(
+                f"teacher {served_oracle[0]!r} sends its task to `toolgym serve-policy`, whose oracle answers in the "
+                "real tool names: on an augmented tool set every call it makes would fail. Use the oracle teacher "
+                "(type: oracle) or a served model for an augmented job, or leave out `augment`"
+            )
+        return self
 
     def output_dir(self) -> Path:
         return Path(self.output.dir or f"datasets_out/{self.run_name}")

@@ -235,6 +235,33 @@ def gold(domain: Domain, options: Options) -> Iterator[Finding]:
         yield finding
 
 
+@check("augment")
+def augment(domain: Domain, options: Options) -> Iterator[Finding]:
+    """augment.yaml keeps each description's facts and tool names; on masked or abbreviated names with
+    distractors the gold scores 1.0, and the env plays exactly the gold chat mapped through the transform."""
+    import toolgym
+    from toolgym.envs.augment import AugmentConfig
+    from toolgym.envs.augment.variants import variant_problems
+
+    data = Finding("augment", checked=len(domain.agent_tools))
+    data.failures += variant_problems(domain)
+    yield data
+    config = AugmentConfig(untouched=0.0, names={"masked": 1.0, "abbreviated": 1.0}, distractors={"share": 1.0})
+    for kind in _kinds(domain, options):
+        finding = Finding("augment", kind)
+        for task in _generate(domain, finding, min(2, options.tasks_per_kind), options, kind, domain.default_size):
+            finding.checked += 1
+            env = toolgym.ToolEnv(domain, world_size=task.world_size, augment=config)
+            played = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task)
+            score = played.verification
+            if not (score.value == 1.0 and score.passed):
+                finding.failures.append(f"{task.id} ({env.transform.convention}): gold scored {score.value:.3f}: {score.to_dict()}")
+            elif played.messages != env.transform.augment_messages(_rollout(domain, task).messages):
+                finding.failures.append(f"{task.id}: the augmented chat is not the gold chat mapped through its transform")
+            env.close()
+        yield finding
+
+
 @check("wrong")
 def wrong(domain: Domain, options: Options) -> Iterator[Finding]:
     """Empty trajectories, a dropped write, and a changed argument all score below 1.0."""

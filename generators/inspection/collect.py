@@ -18,9 +18,10 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from ..reading import shard_paths
+from .augmentation import slim_augment
 from .text import Row, schema_name
 
-_COLUMNS = ("domain", "kind", "task_id", "messages", "tools", "user_tools")
+_COLUMNS = ("domain", "kind", "task_id", "messages", "tools", "user_tools", "augment")
 _KEPT_MESSAGE_KEYS = ("role", "content", "reasoning_content", "tool_calls", "user_tool_calls")
 
 
@@ -34,10 +35,12 @@ def _grounding_check() -> Callable[[list[dict[str, Any]]], list[Any]] | None:
 
 
 def iter_raw_rows(out_dir: str | Path, split: str, columns: Iterable[str]) -> Iterator[Row]:
-    """Rows of a chat split with only `columns`, Json values left as JSON text."""
-    wanted = list(columns)
+    """Rows of a chat split with only `columns`, Json values left as JSON text (a column that shards
+    of an older schema lack is left out of their rows)."""
     for path in shard_paths(out_dir, split):
-        for batch in pq.ParquetFile(path).iter_batches(columns=wanted, batch_size=1024):
+        shard = pq.ParquetFile(path)
+        present = set(shard.schema_arrow.names)
+        for batch in shard.iter_batches(columns=[c for c in columns if c in present], batch_size=1024):
             yield from batch.to_pylist()
 
 
@@ -56,6 +59,7 @@ def slim(row: Row) -> Row:
         "messages": messages,
         "tools": tools,
         "user_tools": user_tools,
+        "augment": slim_augment(row.get("augment")),
     }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from toolgym.envs.task import ACTION_KINDS
 
 from . import metrics
+from .augmentation import AugmentFigures, augmentation
 from .collect import Corpus, iter_raw_rows, read_corpus, slim
 from .grammar import GrammarTally, grammar_findings
 
@@ -35,6 +36,7 @@ class Inspection:
     grounding: dict[metrics.Group, tuple[int, int]] | None  # (rows with no unseen fact, rows); None: unavailable
     ungrounded_examples: list[str] = field(default_factory=list)
     short_kinds: list[ShortKind] | None = None  # None: the asked counts are unknown (no config recorded)
+    augment: AugmentFigures = field(default_factory=AugmentFigures)  # tool-set augmentation (inactive: none recorded)
 
     @property
     def repeated_turn_share(self) -> float:
@@ -92,6 +94,7 @@ def inspect_corpus(corpus: Corpus, top: int = 20) -> Inspection:
         grounding=grounding,
         ungrounded_examples=corpus.ungrounded_examples,
         short_kinds=short_of_asked(corpus),
+        augment=augmentation(rows),
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .augmentation import real_tool_names
 from .neardup import near_duplicate_flags
 from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
 
@@ -125,20 +126,27 @@ def shapes(rows: Iterable[Row]) -> dict[Group, ShapeFigures]:
 
 
 def tool_coverage(rows: Iterable[Row]) -> dict[str, tuple[list[str], list[str]]]:
-    """Per domain: (tools called at least once, tools offered but never called), agent and user side."""
+    """Per domain: (tools called at least once, tools offered but never called), agent and user side.
+
+    In the real tools' names: a row on an augmented tool set counts its renamed tools as the real
+    ones (its distractors, and calls that name no offered tool, are left out).
+    """
     offered: dict[str, set[str]] = defaultdict(set)
     used: dict[str, set[str]] = defaultdict(set)
     for row in rows:
         domain = str(row.get("domain"))
-        for schema in [*(row.get("tools") or ()), *(row.get("user_tools") or ())]:
+        augmented = bool(row.get("augment")) and not row["augment"]["untouched"]
+        real = real_tool_names(row)
+        offered[domain].update(real.values())
+        for schema in row.get("user_tools") or ():
             name = schema_name(schema)
             if name:
                 offered[domain].add(name)
         for message in row.get("messages") or ():
             for call in message.get("tool_calls") or ():
                 name = (call.get("function") or {}).get("name")
-                if isinstance(name, str):
-                    used[domain].add(name)
+                if isinstance(name, str) and (name in real or not augmented):
+                    used[domain].add(real.get(name, name))
             for call in message.get("user_tool_calls") or ():
                 if isinstance(call.get("name"), str):
                     used[domain].add(call["name"])

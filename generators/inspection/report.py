@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .augmentation import summary_lines as augment_lines
 from .figures import Inspection
 
 _TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -115,6 +116,7 @@ def summary_lines(inspection: Inspection) -> list[str]:
         grounded = sum(g for g, _ in inspection.grounding.values())
         total = sum(n for _, n in inspection.grounding.values())
         lines.append(f"grounding: {grounded} of {total} rows state only facts seen before ({_pct(grounded, total)})")
+    lines += augment_lines(inspection.augment)
     if inspection.short_kinds == []:
         lines.append("every kind reached the count the config asked for")
     lines += [f"short of the asked count: {line}" for line in short_kind_lines(inspection)]

@@ -13,6 +13,12 @@ TRL renders one fixed tool list per environment, so a task offered fewer tools r
 environment named after what it withholds (the `environment` column of `rl_tasks`);
 `environment_classes()` gives the mapping TRL takes for several domains in one run.
 
+Augmented tool sets: `environment_class(domain, augment=transform)` names its tool methods as the
+transform offers them (renamed tools and parameters, written descriptions, distractors); the
+episode maps every call back to the real tools. Rows of an augmented job carry their transform
+(`augment` column) and name its environment (`retail+aug-<id>`);
+`environment_classes(rows=dataset)` builds one class per environment the rows name.
+
 Instances and classes pickle: a class is found again by its name in this module, an instance
 is rebuilt by replaying its episode (the worlds and the scripted user are deterministic).
 Nothing here imports TRL; every call is synchronous and starts no event loop.
@@ -20,26 +26,26 @@ Nothing here imports TRL; every call is synchronous and starts no event loop.
 
 from __future__ import annotations
 
-import inspect
 import json
-import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolgym.envs.augment import ToolTransform
 from toolgym.envs.env import ToolEnv
 from toolgym.envs.registry import list_domains, load_domain
 from toolgym.envs.task import Task
-from toolgym.envs.tools import Tool
 from toolgym.errors import ConfigError
 from toolgym.generators.chat_format import USER_CHANNEL
 from toolgym.verifiers.rewards import load_task
 from toolgym.verifiers.score import Score
 
-from .names import environment_name, parse_environment
+from .methods import distractor_methods, tool_method
+from .names import augment_id_of, environment_name, parse_environment, split_augmented
 
 _WITHOUT = "__without__"
+_AUGMENTED = "__aug_"
 _MAX_STEPS = 200  # actions in one episode (each call and each message counts one); TRL bounds its own loop too
-_CLASSES: dict[tuple[str, tuple[str, ...]], type] = {}
+_CLASSES: dict[tuple[str, tuple[str, ...], str | None], type] = {}
 
 
 class ToolgymEnvironment:
@@ -49,6 +55,7 @@ class ToolgymEnvironment:
     withheld: tuple[str, ...] = ()
     user: Any = None  # a UserSimulator; None: the scripted user
     violation_cap: float | None = None  # the most a conduct violation may score; None: the preset's (0)
+    augment: dict[str, Any] | None = None  # the tool transform the methods are named by (None: the real tools)
 
     def __init__(self) -> None:
         self._env: ToolEnv | None = None
@@ -61,18 +68,20 @@ class ToolgymEnvironment:
         """Start the episode of an `rl_tasks` row (its `task` column); returns the opening if the row has no prompt."""
         task = _row_task(row)
         offered = {t.name for t in load_domain(task.domain).agent_tools if t.name not in self.withheld}
-        if task.domain != self.domain or set(task.tools) != offered:
-            wanted = row.get("environment") or environment_name(task.domain, _withheld_of(task))
+        mine = augment_id_of(self.augment)
+        if task.domain != self.domain or set(task.tools) != offered or augment_id_of(row.get("augment")) != mine:
+            wanted = row.get("environment") or environment_name(task.domain, _withheld_of(task), augment_id_of(row.get("augment")))
             raise ConfigError(
                 f"task {task.id} ({task.domain}, {task.kind}) needs the environment {wanted!r}, but this is "
-                f"{environment_name(self.domain, self.withheld)!r}: pass environment_classes() to environment_factory "
-                "and keep the dataset's `environment` column"
+                f"{environment_name(self.domain, self.withheld, mine)!r}: pass environment_classes(rows=dataset) "
+                "(or environment_classes() for rows with no `augment`) to environment_factory and keep the dataset's "
+                "`environment` column"
             )
         if self._env is None:
             self._env = ToolEnv(
                 self.domain, user=self.user, max_turns=_MAX_STEPS, world_size=task.world_size, violation_cap=self.violation_cap
             )
-        observation, _ = self._env.reset(options={"task": task})
+        observation, _ = self._env.reset(options={"task": task, "augment": self.augment})
         self._task, self._actions, self.last_verification = task, [], None
         if row.get("prompt"):
             return None
@@ -121,21 +130,23 @@ class ToolgymEnvironment:
 
     @property
     def trajectory(self):
-        """The episode as the verifier sees it (messages, end state, verification)."""
+        """The episode (messages as the model saw them, end state, verification); on an augmented tool
+        set, `.in_real_names()` gives it as the verifier reads it."""
         return self._require().trajectory()
 
     # ---- pickling: the class by name, the episode by replay ------------------------------------
     def __reduce__(self):
         state = {"task": self._task.model_dump(mode="json") if self._task else None, "actions": self._actions}
-        return _restore, (self.domain, self.withheld, self.user, state, self.violation_cap)
+        return _restore, (self.domain, self.withheld, self.user, state, self.violation_cap, self.augment)
 
 
 def _restore(
-    domain: str, withheld: tuple[str, ...], user: Any, state: dict[str, Any], violation_cap: float | None = None
+    domain: str, withheld: tuple[str, ...], user: Any, state: dict[str, Any], violation_cap: float | None = None,
+    augment: dict[str, Any] | None = None,
 ) -> ToolgymEnvironment:
-    instance = environment_class(domain, user=user, withheld=withheld, violation_cap=violation_cap)()
+    instance = environment_class(domain, user=user, withheld=withheld, violation_cap=violation_cap, augment=augment)()
     if state["task"] is not None:
-        instance.reset(task=state["task"], prompt=True)
+        instance.reset(task=state["task"], prompt=True, augment=augment)
         for action in state["actions"]:
             instance._act(action)
     return instance
@@ -151,44 +162,23 @@ def _withheld_of(task: Task) -> list[str]:
     return [t.name for t in load_domain(task.domain).agent_tools if t.name not in set(task.tools)]
 
 
-# ---- tool methods ------------------------------------------------------------------------------
-def _docstring(tool: Tool) -> str:
-    """A Google-style docstring transformers reads back into the tool's description and parameters."""
-    lines = [tool.description]
-    if tool.param_descriptions:
-        lines += ["", "Args:"]
-        lines += [f"    {name}: {' '.join(text.split())}" for name, text in tool.param_descriptions.items()]
-    return "\n".join(lines)
-
-
-def _tool_method(tool: Tool, owner: str):
-    hints = typing.get_type_hints(tool.func)  # Annotated[...] metadata dropped: transformers reads plain types
-    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    for param in list(inspect.signature(tool.func).parameters.values())[1:]:
-        parameters.append(param.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[param.name]))
-    name = tool.name
-
-    def method(self: ToolgymEnvironment, **arguments: Any) -> str:
-        return self._call_tool(name, arguments)
-
-    method.__name__ = name
-    method.__qualname__ = f"{owner}.{name}"
-    method.__doc__ = _docstring(tool)
-    method.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    method.__annotations__ = {p.name: p.annotation for p in parameters[1:]}  # no return hint: it is not in the schema
-    return method
-
-
+# ---- classes -----------------------------------------------------------------------------------
 def _camel(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in text.replace("-", "_").split("_"))
 
 
-def _class_name(domain: str, withheld: tuple[str, ...]) -> str:
-    return f"{_camel(domain)}Environment" + (_WITHOUT + "__".join(withheld) if withheld else "")
+def _class_name(domain: str, withheld: tuple[str, ...], augment_id: str | None = None) -> str:
+    return (f"{_camel(domain)}Environment" + (_WITHOUT + "__".join(withheld) if withheld else "")
+            + (_AUGMENTED + augment_id if augment_id else ""))
+
+
+def _call(self: ToolgymEnvironment, name: str, arguments: dict[str, Any]) -> str:
+    return self._call_tool(name, arguments)
 
 
 def environment_class(
-    domain: str, user: Any = "tool", *, withheld: Iterable[str] = (), violation_cap: float | None = None
+    domain: str, user: Any = "tool", *, withheld: Iterable[str] = (), violation_cap: float | None = None,
+    augment: ToolTransform | dict[str, Any] | None = None,
 ) -> type:
     """A class TRL takes as `environment_factory`: one episode of `domain` per instance.
 
@@ -196,31 +186,41 @@ def environment_class(
     UserSimulator to answer there instead. `withheld`: agent tools this environment does not
     offer (tasks that withhold them run in it; see `environment_classes`). `violation_cap`: the
     most a conduct violation (false claim, write without consent, ...) may score; default 0.
+    `augment`: a tool transform (a row's `augment` value): the methods carry its names,
+    descriptions and distractors, and the class runs the rows recorded with that transform.
     """
     name = load_domain(domain).name
     withheld_tools = tuple(sorted(set(withheld)))
     parse_environment(environment_name(name, withheld_tools))  # refuses unknown tools
+    transform = ToolTransform.from_dict(augment) if augment is not None else None
+    if transform is not None and transform.domain != name:
+        raise ConfigError(f"the tool transform given is for domain {transform.domain!r}, not {name!r}")
+    if transform is not None and transform.untouched:
+        transform = None  # an untouched row runs with the real tools
     if isinstance(user, str):
         if user != "tool":
             raise ConfigError(f"user must be 'tool' or a UserSimulator, got {user!r}")
         user = None
     if violation_cap is not None and not 0.0 <= violation_cap <= 1.0:
         raise ConfigError(f"violation_cap must lie in [0, 1], got {violation_cap}")
-    key = (name, withheld_tools)
+    augment_id = transform.id if transform is not None else None
+    key = (name, withheld_tools, augment_id)
     shared = user is None and violation_cap is None  # such classes are found again by name (pickle)
     if shared and key in _CLASSES:
         return _CLASSES[key]
-    class_name = _class_name(name, withheld_tools)
+    class_name = _class_name(name, withheld_tools, augment_id)
     members: dict[str, Any] = {
-        "domain": name, "withheld": withheld_tools, "user": user, "violation_cap": violation_cap, "__module__": __name__
+        "domain": name, "withheld": withheld_tools, "user": user, "violation_cap": violation_cap, "__module__": __name__,
+        "augment": transform.to_dict() if transform is not None else None,
     }
     members["__qualname__"] = class_name
-    for tool in load_domain(name).agent_tools:
-        if tool.name in withheld_tools:
-            continue
-        if hasattr(ToolgymEnvironment, tool.name):
-            raise ConfigError(f"domain {name!r} has a tool named {tool.name!r}, which the environment itself uses")
-        members[tool.name] = _tool_method(tool, class_name)
+    methods = [tool_method(t, class_name, _call, transform) for t in load_domain(name).agent_tools if t.name not in withheld_tools]
+    if transform is not None:
+        methods += distractor_methods(transform, class_name, _call)
+    for method in methods:
+        if hasattr(ToolgymEnvironment, method.__name__):
+            raise ConfigError(f"domain {name!r} offers a tool named {method.__name__!r}, which the environment itself uses")
+        members[method.__name__] = method
     members["__doc__"] = f"The {name!r} domain as a TRL environment" + (
         f", without {', '.join(withheld_tools)}." if withheld_tools else "."
     )
@@ -234,6 +234,7 @@ def environment_classes(
     domains: Iterable[str] | None = None,
     *,
     names: Iterable[str] | None = None,
+    rows: Iterable[Mapping[str, Any]] | None = None,
     user: Any = "tool",
     violation_cap: float | None = None,
 ) -> dict[str, type]:
@@ -241,12 +242,29 @@ def environment_classes(
 
     By default every domain's full tool set and each set with one agent tool withheld (what
     `no_tool/unavailable` tasks offer); pass `names` (such as `set(dataset["environment"])`) to
-    get exactly those.
+    get exactly those, or `rows` (an `rl_tasks` dataset, or dicts with its `environment` and
+    `augment` columns) for the environments its rows name, augmented tool sets included.
     """
+    if rows is not None:
+        found: dict[str, type] = {}
+        for row in rows:
+            name = row["environment"]
+            if name not in found:
+                domain, withheld = parse_environment(name)
+                found[name] = environment_class(domain, user, withheld=withheld, violation_cap=violation_cap,
+                                                augment=row.get("augment"))
+        return found
     if names is not None:
+        names = list(names)
+        augmented = [n for n in names if split_augmented(n)[1]]
+        if augmented:
+            raise ConfigError(
+                f"environment {augmented[0]!r} runs an augmented tool set, which is rebuilt from its rows' `augment` "
+                "column: pass environment_classes(rows=dataset)"
+            )
         parsed = [parse_environment(n) for n in names]
         return {environment_name(d, w): environment_class(d, user, withheld=w, violation_cap=violation_cap) for d, w in parsed}
-    found: dict[str, type] = {}
+    found = {}
     for domain in domains if domains is not None else list_domains():
         loaded = load_domain(domain)
         for withheld in [(), *((t.name,) for t in loaded.agent_tools)]:
@@ -257,7 +275,11 @@ def environment_classes(
 
 
 def __getattr__(name: str) -> type:
-    """Classes made by `environment_class` are found here by name, so pickle finds them in any process."""
+    """Classes made by `environment_class` are found here by name, so pickle finds them in any process
+    (an augmented one in the process that made it: elsewhere its instances pickle with their transform)."""
+    made = next((cls for cls in _CLASSES.values() if cls.__name__ == name), None)
+    if made is not None:
+        return made
     base, _, rest = name.partition(_WITHOUT)
     for domain in list_domains():
         if _class_name(domain, ()) == base:
