@@ -130,6 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve_policy.build_parser(serve)
     serve.set_defaults(run=serve_policy.run_args)
 
+    from toolgym import serve_cli
+
+    serve_cli.add_commands(commands)
+
     inspect = commands.add_parser(
         "inspect", help="what a data engineer reads before training: shape, stock sentences, openings, grammar"
     )
