@@ -30,6 +30,7 @@ from openenv.core.env_server.mcp_environment import MCPEnvironment
 from openenv.core.env_server.mcp_types import JsonRpcRequest, McpMethod, WSMCPMessage
 from openenv.core.env_server.types import Action, ConcurrencyConfig, EnvironmentMetadata, Observation, State
 from pydantic import Field, PrivateAttr
+from starlette.websockets import WebSocketDisconnect
 
 from toolgym.version import __version__
 
@@ -184,7 +185,24 @@ def create_app(
     """The FastAPI app of openenv-core's server over toolgym's worlds (run it with uvicorn on 127.0.0.1)."""
     factory = functools.partial(ToolgymEnvironment, max_turns=max_turns, violation_cap=violation_cap, pool=pool)
     config = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_seconds)
-    return create_fastapi_app(factory, ToolgymAction, ToolgymObservation, concurrency_config=config)
+    app = create_fastapi_app(factory, ToolgymAction, ToolgymObservation, concurrency_config=config)
+    app.add_middleware(_ClosedByClient)
+    return app
+
+
+class _ClosedByClient:
+    """openenv-core 0.3.0 closes a finished WebSocket itself and, under Starlette 1.x, raises when the client
+    already has: the episode is over and cleaned up by then, so that raise is not an error worth a traceback."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except WebSocketDisconnect:
+            if scope["type"] != "websocket":
+                raise
 
 
 # ---- the client ----------------------------------------------------------------------------------
