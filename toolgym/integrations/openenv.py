@@ -82,7 +82,7 @@ class _WorldTool(MCPTool):
 
 
 def tool_result(outcome: Outcome) -> ToolResult:
-    meta = {"toolgym/done": outcome.done, "toolgym/reward": outcome.reward}
+    meta: dict[str, Any] = {"toolgym/done": outcome.done, "toolgym/reward": outcome.reward}
     if outcome.verification is not None:
         meta["toolgym/verification"] = outcome.verification
     return ToolResult(content=outcome.reply(), meta=meta, is_error=outcome.is_error)
