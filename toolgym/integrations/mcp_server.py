@@ -78,10 +78,11 @@ class EpisodeServer:
                 f"{ctx.protocol_version}) have none: connect with the initialize handshake (mcp.Client(url, "
                 "mode='legacy')) or over stdio",
             )
+        connection = _connection(ctx)
         with self._lock:
-            episode = self._episodes.get(ctx.session)
+            episode = self._episodes.get(connection)
             if episode is None:
-                episode = self._episodes[ctx.session] = Episode(
+                episode = self._episodes[connection] = Episode(
                     max_turns=self.max_turns, violation_cap=self.violation_cap, pool=self.pool
                 )
             return episode
@@ -154,6 +155,12 @@ class EpisodeServer:
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=str(params.uri), mime_type="application/json", text=text)]
         )
+
+
+def _connection(ctx: ServerRequestContext[Any]) -> Any:
+    """The client connection a request came on: the key of its world. mcp 2.x builds a new `ServerSession`
+    per request around the connection's one `Connection`, so the session object cannot be the key."""
+    return getattr(ctx.session, "_connection", ctx.session)
 
 
 def _selector(arguments: dict[str, str], server: EpisodeServer) -> dict[str, Any]:
