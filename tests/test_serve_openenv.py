@@ -1,4 +1,4 @@
-"""`toolgym serve-env`: openenv-core's server over the worlds, driven by OpenEnv's own WebSocket client.
+"""`toolgym serve-env`: OpenEnv's server over the worlds, driven by OpenEnv's own WebSocket client.
 
 One server on 127.0.0.1: the gold of 20 tasks per domain scores 1.0 and a do-nothing rollout less;
 100 sessions at once each see only their own episode; the session's MCP tools complete a task;

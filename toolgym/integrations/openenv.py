@@ -1,4 +1,4 @@
-"""toolgym's worlds as an OpenEnv environment, served by openenv-core's own server (`toolgym serve-env`).
+"""toolgym's worlds as an OpenEnv environment on OpenEnv's own server (the `openenv` package): `toolgym serve-env`.
 
 One WebSocket session is one episode at a time: `reset` with a task (`task=` Task JSON, `row=` an
 `rl_tasks` row, `task_id=` from `--tasks DIR`, or `domain=` with `kind=` and `seed=`), `step` with
@@ -182,7 +182,7 @@ def create_app(
     max_sessions: int = MAX_SESSIONS,
     idle_seconds: float | None = IDLE_SECONDS,
 ):
-    """The FastAPI app of openenv-core's server over toolgym's worlds (run it with uvicorn on 127.0.0.1)."""
+    """The FastAPI app of OpenEnv's server over toolgym's worlds (run it with uvicorn on 127.0.0.1)."""
     factory = functools.partial(ToolgymEnvironment, max_turns=max_turns, violation_cap=violation_cap, pool=pool)
     config = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_seconds)
     app = create_fastapi_app(factory, ToolgymAction, ToolgymObservation, concurrency_config=config)
@@ -191,7 +191,7 @@ def create_app(
 
 
 class _ClosedByClient:
-    """openenv-core 0.3.0 closes a finished WebSocket itself and, under Starlette 1.x, raises when the client
+    """OpenEnv's server closes a finished WebSocket itself and, under Starlette 1.x, raises when the client
     already has: the episode is over and cleaned up by then, so that raise is not an error worth a traceback."""
 
     def __init__(self, app: Any):
