@@ -10,6 +10,7 @@ and the reward are verl's and toolgym's own code.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,7 @@ from toolgym.generators.chat_format import hermes_text  # noqa: E402
 from toolgym.integrations.verl import AGENT_NAME, task_of  # noqa: E402
 
 EOS = "<|im_end|>"
+LOOPS = Path(__file__).parents[1] / "configs" / "verl_agent_loops.yaml"
 
 
 class _ScriptedServer:
@@ -55,8 +57,9 @@ def _loop(tokenizer, server, response_length=60000):
                                           "multi_turn": {"max_assistant_turns": 60}}},
         "data": {},
     })  # fmt: skip
+    (entry,) = [c for c in OmegaConf.load(LOOPS) if c.name == AGENT_NAME]  # as verl reads agent_loop_config_path
     return hydra.utils.instantiate(  # what verl's AgentLoopWorker does with a registered agent_name
-        config=verl_agent_loop._agent_loop_registry[AGENT_NAME],
+        config=entry,
         trainer_config=verl_agent_loop.DictConfigWrap(config=config),
         server_manager=server,
         tokenizer=tokenizer,
@@ -101,6 +104,11 @@ def test_a_spent_response_budget_ends_the_episode_with_the_score_so_far(tokenize
     replies = [hermes_text(m.get("content"), m.get("tool_calls")) for m in moves]
     output = _play(tokenizer, _ScriptedServer(tokenizer, replies), task, response_length=64)
     assert len(output.response_ids) <= 64 and output.reward_score < 1.0
+
+
+def test_the_documented_config_names_the_loop_verl_registers():
+    (entry,) = OmegaConf.load(LOOPS)
+    assert verl_agent_loop._agent_loop_registry[AGENT_NAME]["_target_"] == entry["_target_"]
 
 
 def test_a_row_without_its_task_is_refused_by_name():
