@@ -94,6 +94,7 @@ def test_gold_tokens_score_full_with_only_the_model_tokens_masked_in(tokenizer, 
     trained = tokenizer.decode([t for t, m in zip(output.response_ids, output.response_mask, strict=True) if m])
     assert trained == "".join(reply + EOS for reply in replies)  # the model's turns, and nothing the world said
     assert server.prompts[0] == output.prompt_ids and len(server.prompts) == len(replies)
+    assert output.metrics.tool_calls > 0 and output.extra_fields["toolgym_assistant_turns"] == len(replies)
 
     lazy = _play(tokenizer, _ScriptedServer(tokenizer, []), task)
     assert lazy.reward_score < 1.0 and lazy.extra_fields["reward_extra_info"]["passed"] == 0.0

@@ -111,19 +111,19 @@ def responses_rows(tasks: Iterable[Task | Mapping[str, Any] | str]) -> list[dict
     The customer's first message is not in the row: `/reset` returns it from the world itself.
     """
     rows = []
-    for item in tasks:
-        task = load_task(item["task"] if isinstance(item, Mapping) else item)
-        episode = Episode()
-        try:
+    episode = Episode()  # one world per domain, reset per task
+    try:
+        for item in tasks:
+            task = load_task(item["task"] if isinstance(item, Mapping) else item)
             opening = episode.start(task=task)
             tools = [responses_tool(s) for s in episode.tools]
-        finally:
-            episode.close()
-        system = [{"role": "system", "content": str(m["content"])} for m in opening if m.get("role") == "system"]
-        rows.append({
-            "responses_create_params": {"input": system, "tools": tools, "parallel_tool_calls": True},
-            "task": task.model_dump_json(),
-        })  # fmt: skip
+            system = [{"role": "system", "content": str(m["content"])} for m in opening if m.get("role") == "system"]
+            rows.append({
+                "responses_create_params": {"input": system, "tools": tools, "parallel_tool_calls": True},
+                "task": task.model_dump_json(),
+            })  # fmt: skip
+    finally:
+        episode.close()
     return rows
 
 

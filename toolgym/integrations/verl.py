@@ -20,6 +20,7 @@ the conversation so far when the budget cut it), so verl's reward manager is not
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from typing import Any
 from uuid import uuid4
@@ -70,17 +71,21 @@ class ToolgymAgentLoop(AgentLoopBase):
         tokens = await self.ct_build_initial_tokens(list(opening), tools=tools)
         mask: list[int] = []
         logprobs: list[float] | None = None
-        request_id, turns, metrics = uuid4().hex, 0, {"generate_sequences": 0.0, "tool_calls": 0.0}
+        request_id, turns, metrics = uuid4().hex, 0, {"generate_sequences": 0.0, "tool_calls": 0.0}  # seconds
         verification = None
         while True:
+            started = time.perf_counter()
             output = await self.server_manager.generate(request_id=request_id, prompt_ids=tokens, sampling_params=sampling_params)
+            metrics["generate_sequences"] += time.perf_counter() - started
             merged, mask, logprobs = await self.ct_merge_assistant_token(
                 tokens, output.token_ids, mask, logprobs if (logprobs or output.log_probs) else None,
                 assistant_logprobs=output.log_probs or None,
             )  # fmt: skip
             tokens, turns = merged.token_ids, turns + 1
             text = self.tokenizer.decode(output.token_ids, skip_special_tokens=True)
+            started = time.perf_counter()
             outcome = await asyncio.to_thread(episode.act, text)
+            metrics["tool_calls"] += time.perf_counter() - started  # the world's turn: tools and the customer
             if outcome.done:
                 verification = outcome.verification
                 break
