@@ -1,6 +1,6 @@
 """The worlds served over OpenEnv's WebSocket protocol: what gold and do-nothing episodes score, and how fast.
 
-Starts `toolgym serve-env`'s app on 127.0.0.1, plays the gold of N tasks per domain (kinds in turn)
+Starts `toolgym serve-env` on 127.0.0.1 (its own process), plays the gold of N tasks per domain (kinds in turn)
 and a do-nothing episode ("OK." until the customer leaves) of each through OpenEnv's client with up
 to S sessions at once, and, as the baseline in the same run, the same episodes in-process through
 `Episode` (the core every adapter shares). Prints per domain the gold's and do-nothing's scores and
@@ -15,16 +15,18 @@ import argparse
 import asyncio
 import socket
 import statistics
-import threading
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-import uvicorn
+import httpx
 
 from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import list_domains, load_domain
 from toolgym.integrations.episode import Episode
-from toolgym.integrations.openenv import ToolgymEnvClient, create_app
+from toolgym.integrations.openenv import ToolgymEnvClient
 
 DO_NOTHING = "OK."
 
@@ -75,16 +77,24 @@ async def served(url: str, played, sessions: int) -> tuple[list[float], list[flo
     return list(gold), list(lazy), time.perf_counter() - start
 
 
-def serve(sessions: int) -> tuple[uvicorn.Server, str]:
+def serve(sessions: int) -> tuple[subprocess.Popen, str]:
+    """`toolgym serve-env` in its own process, as a trainer would run it (the client here has its own GIL)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(max_sessions=sessions), host="127.0.0.1", port=port, log_level="warning",
-                                           ws_max_size=64 << 20))  # fmt: skip
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, f"http://127.0.0.1:{port}"
+    command = [str(Path(sys.executable).parent / "toolgym"), "serve-env", "--port", str(port), "--max-sessions", str(sessions)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"toolgym serve-env did not start (exit code {process.poll()})")
+        time.sleep(0.1)
 
 
 def report(played, label: str, gold: list[float], lazy: list[float], seconds: float) -> None:
@@ -105,11 +115,12 @@ def main() -> None:
     args = parser.parse_args()
     played = episodes(args.tasks, args.seed)
     report(played, "in-process (Episode)", *in_process(played))
-    server, url = serve(args.sessions)
+    process, url = serve(args.sessions)
     try:
         gold, lazy, seconds = asyncio.run(served(url, played, args.sessions))
     finally:
-        server.should_exit = True
+        process.terminate()
+        process.wait(timeout=30)
     report(played, f"served (OpenEnv WebSocket, {args.sessions} sessions at once)", gold, lazy, seconds)
 
 
