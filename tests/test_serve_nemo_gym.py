@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("nemo_gym", reason="NeMo Gym needs Python >= 3.12 and is not installed here")
 
 import nemo_gym.server_utils as nemo_server_utils  # noqa: E402
+from aiohttp import ClientResponseError  # noqa: E402
 from fastapi import FastAPI, Request  # noqa: E402
 from nemo_gym.base_resources_server import BaseResourcesServerConfig  # noqa: E402
 from nemo_gym.config_types import ModelServerRef, ResourcesServerRef  # noqa: E402
@@ -120,6 +121,15 @@ def test_gymnasium_agent_scores_the_gold_full_and_doing_nothing_below(stack):
         model.turns = []
         lazy = _rollout(agent, row)
         assert lazy.reward < 1.0 and not lazy.info["verification"]["passed"], task.id
+
+
+def test_a_row_without_its_task_is_refused_by_name(stack):
+    agent, _ = stack
+    row = responses_rows([gold("retail", 4)[0][0]])[0]
+    del row["task"]
+    with pytest.raises(ClientResponseError) as raised:
+        _rollout(agent, row)
+    assert raised.value.status == 400 and b"`task` column" in raised.value.response_content
 
 
 def test_rows_carry_the_system_prompt_tools_and_task():

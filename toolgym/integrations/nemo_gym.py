@@ -24,6 +24,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from fastapi import HTTPException
 from nemo_gym.openai_utils import NeMoGymResponse
 from pydantic import Field
 from resources_servers.gymnasium import GymnasiumServer
@@ -69,7 +70,11 @@ class ToolgymResourcesServer(GymnasiumServer):
     async def reset(self, metadata: dict, session_id: str | None = None) -> tuple[str | None, dict]:
         await self.close_session(session_id)  # a reset in the same session starts afresh
         episode = Episode(max_turns=self.max_turns)
-        opening = await asyncio.to_thread(episode.start, task=task_of(metadata))
+        try:
+            opening = await asyncio.to_thread(episode.start, task=task_of(metadata))
+        except (ToolgymError, ValueError) as error:  # a bad row: say so to the agent, not as a server fault
+            episode.close()
+            raise HTTPException(status_code=400, detail=str(error)) from error
         self.session_state[session_id] = episode
         task = episode.task
         first = [m for m in opening if m.get("role") == "user"]
@@ -78,8 +83,11 @@ class ToolgymResourcesServer(GymnasiumServer):
     async def step(self, action: NeMoGymResponse, metadata: dict, session_id: str | None = None) -> tuple[str | None, float, bool, bool, dict]:
         episode = self.session_state.get(session_id)
         if episode is None:
-            raise ToolgymError("no episode in this session: the agent must call /reset (with the row's `task`) first")
-        outcome = await asyncio.to_thread(episode.act, assistant_message(action))
+            raise HTTPException(status_code=400, detail="no episode in this session: call /reset (with the row's `task`) first")
+        try:
+            outcome = await asyncio.to_thread(episode.act, assistant_message(action))
+        except ToolgymError as error:  # the episode has ended
+            raise HTTPException(status_code=400, detail=str(error)) from error
         info: dict[str, Any] = {
             "tool_outputs": [
                 {"call_id": m.get("tool_call_id"), "output": str(m.get("content") or "")} for m in outcome.messages if m["role"] == "tool"
