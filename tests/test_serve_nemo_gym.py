@@ -132,6 +132,19 @@ def test_a_row_without_its_task_is_refused_by_name(stack):
     assert raised.value.status == 400 and b"`task` column" in raised.value.response_content
 
 
+def test_open_worlds_are_bounded_oldest_closed_first():
+    config = BaseResourcesServerConfig(host="127.0.0.1", port=0, entrypoint="", name="toolgym")
+    server = ToolgymResourcesServer(config=config, server_client=MagicMock(spec=ServerClient), max_sessions=2)
+    task, _ = gold("retail", 4)[0]
+
+    async def run():
+        for session in ("a", "b", "c"):
+            await server.reset({"task": task.model_dump_json()}, session)
+        return list(server.session_state)
+
+    assert asyncio.run(run()) == ["b", "c"]
+
+
 def test_rows_carry_the_system_prompt_tools_and_task():
     task, _ = gold("banking", 4)[0]
     (row,) = responses_rows([task])

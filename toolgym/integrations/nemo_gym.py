@@ -66,6 +66,9 @@ class ToolgymResourcesServer(GymnasiumServer):
     """One toolgym episode per NeMo Gym session; see the module's docstring."""
 
     max_turns: int = Field(MAX_TURNS, ge=1)
+    # A session the agent leaves without a final step (its max_steps below max_turns) is never closed by
+    # NeMo Gym: past this many open worlds the oldest is closed, so a long run cannot grow without bound.
+    max_sessions: int = Field(4096, ge=1)
 
     async def reset(self, metadata: dict, session_id: str | None = None) -> tuple[str | None, dict]:
         await self.close_session(session_id)  # a reset in the same session starts afresh
@@ -76,6 +79,8 @@ class ToolgymResourcesServer(GymnasiumServer):
             episode.close()
             raise HTTPException(status_code=400, detail=str(error)) from error
         self.session_state[session_id] = episode
+        while len(self.session_state) > self.max_sessions:
+            await self.close_session(next(iter(self.session_state)))
         task = episode.task
         first = [m for m in opening if m.get("role") == "user"]
         return (str(first[-1]["content"]) if first else None), {"task_id": task.id, "domain": task.domain, "kind": task.kind}
