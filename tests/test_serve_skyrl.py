@@ -37,6 +37,15 @@ def test_gold_as_model_text_scores_full_and_doing_nothing_does_not(domain):
         assert lazy["done"] and lazy["reward"] < 1.0 and not lazy["metadata"]["verification"]["passed"]
 
 
+def test_the_generators_turn_budget_in_the_extras_truncates_the_episode():
+    task, _ = gold("retail", 4)[1]
+    env = skyrl_gym.make("toolgym", extras={"task": task.model_dump_json(), "max_turns": 2})
+    env.init([])
+    call = '<tool_call>{"name": "calculate", "arguments": {"expression": "1 + 1"}}</tool_call>'  # the customer waits
+    first, second = env.step(call), env.step(call)
+    assert not first["done"] and second["done"] and second["metadata"]["truncated"] and second["reward"] < 1.0
+
+
 def test_a_row_without_its_task_is_refused_by_name():
     with pytest.raises(ConfigError, match="`task` column"):
         skyrl_gym.make("toolgym", extras={"prompt": "hi"})

@@ -36,7 +36,8 @@ class ToolgymTextEnv(BaseTextEnv):
             raise ConfigError(
                 f"a toolgym SkyRL env needs the row's `task` column (Task JSON) in its extras; got {sorted(extras)}"
             )
-        self.max_turns = int(config.get("max_turns", MAX_TURNS))
+        # SkyRL's generator puts its `generator.max_turns` into the extras: the episode keeps the same budget
+        self.max_turns = int(config.get("max_turns") or extras.get("max_turns") or MAX_TURNS)
         self.episode = Episode(max_turns=self.max_turns, violation_cap=config.get("violation_cap"))
         self._task = task
 
