@@ -6,6 +6,7 @@ does not pass; two sessions at once each have their own world.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -97,6 +98,22 @@ def test_two_sessions_at_once_have_their_own_worlds(url):
     tasks, tools = anyio.run(run)
     assert tasks == [first.id, second.id]
     assert tools == [{*first.tools, "send_message_to_user"}, {*second.tools, "send_message_to_user"}]
+
+
+def test_an_idle_session_is_closed_with_its_world():
+    episodes = EpisodeServer("retail")
+
+    async def run(base: str):
+        async with Client(f"{base}/mcp", mode="legacy") as client:
+            await client.list_tools()
+            opened = len(episodes._episodes)
+            await anyio.sleep(2.5)  # idle past the 1 s timeout: the server ends the session
+            gc.collect()
+            return opened, len(episodes._episodes)
+
+    with running(http_app(episodes, idle_seconds=1.0)) as base:
+        opened, left = anyio.run(run, base)
+    assert opened == 1 and left == 0
 
 
 def test_a_stateless_request_is_refused_with_what_to_do(url):

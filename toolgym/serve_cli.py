@@ -51,7 +51,8 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     import uvicorn
 
     print(f"toolgym MCP server on http://{args.host}:{args.port}/mcp", flush=True)
-    uvicorn.run(http_app(episodes, args.host), host=args.host, port=args.port, log_level="warning")
+    app = http_app(episodes, args.host, idle_seconds=args.idle_timeout or None)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 
@@ -76,6 +77,8 @@ def add_commands(commands) -> None:
     mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="with --transport http: address to bind (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8001)
+    mcp.add_argument("--idle-timeout", type=float, default=600.0,
+                     help="with --transport http: close a session idle this long, in seconds (0: never)")
     mcp.add_argument("--domain", default="retail", help="the default episode's domain (default retail)")
     mcp.add_argument("--kind", help="the default episode's kind (default: by seed)")
     mcp.add_argument("--seed", type=int, default=0, help="the first default episode's seed; each session takes the next")

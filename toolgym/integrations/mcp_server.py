@@ -32,11 +32,13 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from toolgym.errors import ConfigError
 from toolgym.version import __version__
 
 from .episode import MAX_TURNS, Episode, TaskPool, user_channel_tool
 
 PROMPT = "toolgym_episode"
+IDLE_SECONDS = 600.0
 VERIFICATION_URI = "toolgym://episode/verification"
 TASK_URI = "toolgym://episode/task"
 INSTRUCTIONS = (
@@ -187,9 +189,16 @@ async def serve_stdio(episodes: EpisodeServer) -> None:
         await episodes.server.run(read_stream, write_stream, episodes.server.create_initialization_options())
 
 
-def http_app(episodes: EpisodeServer, host: str = "127.0.0.1"):
-    """A Starlette app serving MCP over streamable HTTP at /mcp, one world per client session."""
-    return episodes.server.streamable_http_app(host=host)
+def http_app(episodes: EpisodeServer, host: str = "127.0.0.1", idle_seconds: float | None = IDLE_SECONDS):
+    """A Starlette app serving MCP over streamable HTTP at /mcp, one world per client session.
+
+    A session idle for `idle_seconds` (None: never) is closed, and its world with it: a client that
+    vanishes without ending its session does not hold a world for the server's lifetime."""
+    if idle_seconds is not None and idle_seconds <= 0:
+        raise ConfigError(f"idle_seconds must be positive (or None: never), got {idle_seconds}")
+    app = episodes.server.streamable_http_app(host=host)
+    episodes.server.session_manager.session_idle_timeout = idle_seconds
+    return app
 
 
 __all__ = ["PROMPT", "TASK_URI", "VERIFICATION_URI", "EpisodeServer", "http_app", "serve_stdio"]
