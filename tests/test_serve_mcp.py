@@ -16,6 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import ToolListChangedNotification
 
 from tests.serving import DO_NOTHING, gold, running
 from toolgym.integrations.episode import TaskPool
@@ -52,11 +53,20 @@ async def _play_gold(client: Client, task, moves) -> tuple[object, dict]:
 
 
 def test_an_mcp_client_lists_the_tools_and_plays_the_gold_to_a_pass(url):
+    changed = []
+
+    async def notice(message) -> None:
+        if isinstance(message, ToolListChangedNotification):
+            changed.append(message)
+
     async def run():
-        async with Client(url, mode="legacy") as client:
+        async with Client(url, mode="legacy", message_handler=notice) as client:
+            assert client.server_capabilities.tools.list_changed
             return [await _play_gold(client, task, moves) for task, moves in PLAYED]
 
-    for (task, _), (last, verification) in zip(PLAYED, anyio.run(run), strict=True):
+    played = anyio.run(run)
+    assert changed, "the retail to travel switch changes the tools, and the client is told"
+    for (task, _), (last, verification) in zip(PLAYED, played, strict=True):
         assert last.meta["toolgym/done"] and last.meta["toolgym/reward"] == 1.0, (task.id, verification["details"])
         assert verification["passed"] and verification["score"] == 1.0
         assert "has left" in last.content[0].text

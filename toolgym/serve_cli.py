@@ -51,6 +51,8 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     import uvicorn
 
     print(f"toolgym MCP server on http://{args.host}:{args.port}/mcp", flush=True)
+    if args.idle_timeout < 0:
+        raise ConfigError(f"--idle-timeout must be 0 (never) or a number of seconds, got {args.idle_timeout}")
     app = http_app(episodes, args.host, idle_seconds=args.idle_timeout or None)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -64,7 +64,7 @@ class EpisodeServer:
         self._seeds = itertools.count(seed)
         self._episodes: weakref.WeakKeyDictionary[Any, Episode] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
-        self.server: Server[Any] = Server(
+        self.server: Server[Any] = _Server(
             "toolgym", version=__version__, instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool,
             on_list_prompts=self._list_prompts, on_get_prompt=self._get_prompt,
@@ -129,7 +129,10 @@ class EpisodeServer:
             raise MCPError(types.INVALID_PARAMS, f"unknown prompt {params.name!r}; the prompt is {PROMPT!r}")
         episode = self._episode(ctx)
         selector = _selector(params.arguments or {}, self)
+        before = _tool_names(episode)
         opening = await anyio.to_thread.run_sync(lambda: episode.start(**selector))
+        if before is not None and before != _tool_names(episode):  # a client that cached the list refreshes it
+            await ctx.session.send_tool_list_changed()
         messages = [
             types.PromptMessage(role="user", content=types.TextContent(text=str(m.get("content") or ""))) for m in opening
         ]
@@ -157,6 +160,19 @@ class EpisodeServer:
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=str(params.uri), mime_type="application/json", text=text)]
         )
+
+
+class _Server(Server[Any]):
+    """The `mcp` server, announcing that the tool list changes (a new episode may be of another task)."""
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any):
+        options = notification_options or NotificationOptions()
+        options.tools_changed = True
+        return super().create_initialization_options(options, *args, **kwargs)
+
+
+def _tool_names(episode: Episode) -> list[str] | None:
+    return [s["function"]["name"] for s in episode.tools] if episode.started else None
 
 
 def _connection(ctx: ServerRequestContext[Any]) -> Any:
