@@ -22,7 +22,6 @@ pytest.importorskip("nemo_gym", reason="NeMo Gym needs Python >= 3.12 and is not
 import nemo_gym.server_utils as nemo_server_utils  # noqa: E402
 from aiohttp import ClientResponseError  # noqa: E402
 from fastapi import FastAPI, Request  # noqa: E402
-from nemo_gym.base_resources_server import BaseResourcesServerConfig  # noqa: E402
 from nemo_gym.config_types import ModelServerRef, ResourcesServerRef  # noqa: E402
 from nemo_gym.server_utils import (  # noqa: E402
     BaseServerConfig,
@@ -40,7 +39,12 @@ from responses_api_agents.gymnasium_agent.app import (  # noqa: E402
 from tests.conftest import builtin_domains  # noqa: E402
 from tests.serving import DO_NOTHING, gold, running  # noqa: E402
 from toolgym.errors import ConfigError  # noqa: E402
-from toolgym.integrations.nemo_gym import ToolgymResourcesServer, responses_rows, task_of  # noqa: E402
+from toolgym.integrations.nemo_gym import (  # noqa: E402
+    ToolgymResourcesServer,
+    ToolgymResourcesServerConfig,
+    responses_rows,
+    task_of,
+)
 
 
 class _ScriptedModel:
@@ -72,7 +76,7 @@ def _port(url: str) -> int:
 
 @pytest.fixture(scope="module")
 def stack():
-    config = BaseResourcesServerConfig(host="127.0.0.1", port=0, entrypoint="", name="toolgym")
+    config = ToolgymResourcesServerConfig(host="127.0.0.1", port=0, entrypoint="", name="toolgym")
     resources = ToolgymResourcesServer(config=config, server_client=MagicMock(spec=ServerClient))
     model = _ScriptedModel()
     with running(resources.setup_webserver()) as resources_url, running(model.app) as model_url:
@@ -133,8 +137,8 @@ def test_a_row_without_its_task_is_refused_by_name(stack):
 
 
 def test_open_worlds_are_bounded_oldest_closed_first():
-    config = BaseResourcesServerConfig(host="127.0.0.1", port=0, entrypoint="", name="toolgym")
-    server = ToolgymResourcesServer(config=config, server_client=MagicMock(spec=ServerClient), max_sessions=2)
+    config = ToolgymResourcesServerConfig(host="127.0.0.1", port=0, entrypoint="", name="toolgym", max_sessions=2)
+    server = ToolgymResourcesServer(config=config, server_client=MagicMock(spec=ServerClient))
     task, _ = gold("retail", 4)[0]
 
     async def run():

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import HTTPException
+from nemo_gym.base_resources_server import BaseResourcesServerConfig
 from nemo_gym.openai_utils import NeMoGymResponse
 from pydantic import Field
 from resources_servers.gymnasium import GymnasiumServer
@@ -62,24 +63,30 @@ def assistant_message(response: NeMoGymResponse) -> dict[str, Any]:
     return message
 
 
-class ToolgymResourcesServer(GymnasiumServer):
-    """One toolgym episode per NeMo Gym session; see the module's docstring."""
+class ToolgymResourcesServerConfig(BaseResourcesServerConfig):
+    """The server's config block (NeMo Gym's YAML): the episode's turn budget and the open worlds' bound."""
 
     max_turns: int = Field(MAX_TURNS, ge=1)
     # A session the agent leaves without a final step (its max_steps below max_turns) is never closed by
     # NeMo Gym: past this many open worlds the oldest is closed, so a long run cannot grow without bound.
     max_sessions: int = Field(4096, ge=1)
 
+
+class ToolgymResourcesServer(GymnasiumServer):
+    """One toolgym episode per NeMo Gym session; see the module's docstring."""
+
+    config: ToolgymResourcesServerConfig
+
     async def reset(self, metadata: dict, session_id: str | None = None) -> tuple[str | None, dict]:
         await self.close_session(session_id)  # a reset in the same session starts afresh
-        episode = Episode(max_turns=self.max_turns)
+        episode = Episode(max_turns=self.config.max_turns)
         try:
             opening = await asyncio.to_thread(episode.start, task=task_of(metadata))
         except (ToolgymError, ValueError) as error:  # a bad row: say so to the agent, not as a server fault
             episode.close()
             raise HTTPException(status_code=400, detail=str(error)) from error
         self.session_state[session_id] = episode
-        while len(self.session_state) > self.max_sessions:
+        while len(self.session_state) > self.config.max_sessions:
             await self.close_session(next(iter(self.session_state)))
         task = episode.task
         first = [m for m in opening if m.get("role") == "user"]
@@ -146,4 +153,4 @@ def write_jsonl(rows: Iterable[Mapping[str, Any]], path: str) -> None:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-__all__ = ["ToolgymResourcesServer", "assistant_message", "responses_rows", "responses_tool", "task_of", "write_jsonl"]
+__all__ = ["ToolgymResourcesServer", "ToolgymResourcesServerConfig", "assistant_message", "responses_rows", "responses_tool", "task_of", "write_jsonl"]
