@@ -142,6 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve_args.add_arguments(serve)
     serve.set_defaults(run=_serve_policy)
 
+    from toolgym import serve_cli
+
+    serve_cli.add_commands(commands)
+
     inspect = commands.add_parser(
         "inspect", help="what a data engineer reads before training: shape, stock sentences, openings, grammar"
     )
