@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -22,6 +22,7 @@ from sqlmodel import SQLModel
 from toolgym.errors import DomainError, ToolError
 
 from .diff import Change, Diff
+from .full_text import full_text_ddl
 from .tables import TableInfo, row_values
 
 M = TypeVar("M", bound=SQLModel)
@@ -57,6 +58,9 @@ class WorldTemplate:
     # answers its first query in a few µs instead of ~60 µs.
     idle: list[sqlite3.Connection] = field(default_factory=list, repr=False, compare=False)
     highest_ids: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # FTS5 caches an index's structure per connection; a connection that held another episode's
+    # image would read a stale cache ("database disk image is malformed"), so none is reused.
+    reuse_connections: bool = True
 
     def connection(self) -> sqlite3.Connection:
         try:
@@ -85,7 +89,7 @@ class WorldTemplate:
         return found
 
     def release(self, conn: sqlite3.Connection) -> None:
-        if len(self.idle) < _IDLE_CONNECTIONS:
+        if self.reuse_connections and len(self.idle) < _IDLE_CONNECTIONS:
             self.idle.append(conn)
         else:
             conn.close()
@@ -100,6 +104,7 @@ class WorldTemplate:
         now: dt.datetime,
         tables: Iterable[type[SQLModel]],
         rows: Iterable[Any],
+        full_text: Mapping[str, Sequence[str]] | None = None,
     ) -> WorldTemplate:
         infos = {info.name: info for info in map(TableInfo.of, tables)}
         by_model = {info.model: info for info in infos.values()}
@@ -123,6 +128,11 @@ class WorldTemplate:
             except sqlite3.IntegrityError as exc:
                 raise DomainError("build_world: " + _first_bad_row(infos[name], batch, exc)) from None
         conn.execute("COMMIT")
+        for name, columns in (full_text or {}).items():
+            if name not in infos:
+                raise DomainError(f"full_text names table {name!r}, which is not one of the domain's tables: {sorted(infos)}")
+            for statement in full_text_ddl(name, columns, infos[name].columns):
+                conn.execute(statement)
         total = 0
         for name, info in infos.items():
             columns = ", ".join(f'"{c}"' for c in info.columns)
@@ -130,7 +140,7 @@ class WorldTemplate:
                 total += row_hash(name, row)
         image = conn.serialize()
         conn.close()
-        return cls(domain, seed, size, now, image, total % _HASH_MOD, infos)
+        return cls(domain, seed, size, now, image, total % _HASH_MOD, infos, reuse_connections=not full_text)
 
 
 def _first_bad_row(info: TableInfo, batch: list[tuple[Any, ...]], error: sqlite3.IntegrityError) -> str:

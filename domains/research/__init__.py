@@ -1,34 +1,34 @@
-"""The research domain: members and the items they hold.
+"""The research domain: search and read an offline web, combine what the pages say, and answer
+with the facts and the pages they came from.
 
-Written by `toolgym new-domain research` as a working start: every kind has a tiny example and
-the domain passes `toolgym check research`. Rename the tables, tools and phrasings to your
-world, keep `toolgym check` green after each change, and bump `version` when tools, policy,
-world or rewards change.
+The web (see world.py) is generated from the world seed: encyclopedia articles about made-up
+organisations, people, cities, products and events, with mirrors, contradicting directory
+listings, news and blogs around them, searched with SQLite FTS5 (BM25). Every tool reads.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 from toolgym.envs import Domain
 
-from .tables import Item, Member
+from .tables import Attribute, Entity, Link, Page
 from .tasks import GENERATORS
 from .tools import TOOLS
-from .world import build_world
+from .world import NOW, build_world
 
 DOMAIN = Domain(
     name="research",
     version=0,
-    description="Members and their items: look them up, pause and resume them.",
-    scope="your membership and its items",  # said when declining a request no tool serves
+    description="Search an offline web, read and combine its pages, and answer with sources.",
+    scope="the organisations, people, cities, products and events on the web pages you can search",
     folder=Path(__file__).parent,
-    tables=[Member, Item],
+    tables=[Page, Link, Entity, Attribute],
     build_world=build_world,
     tools=TOOLS,
     generators=GENERATORS,
-    now=dt.datetime(2025, 3, 1, 9, 0),  # the world's fixed clock: world.now, {{ today }} in the policy
+    now=NOW,
     sizes=("small", "default"),
-    policy_values={"item_id_example": "I00042"},  # extra names for policy.md.j2
+    full_text={"page": ("title", "body")},
+    policy_values={"brands": ["Atlas Research", "Scout", "the research desk"]},
 )

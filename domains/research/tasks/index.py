@@ -1,42 +1,51 @@
-"""What generators draw from, listed once per built world (generators must stay ~1 ms)."""
+"""What generators draw from, listed once per built world: the entities, their facts, and the pages."""
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolgym.envs import World, world_index
 
-from ..tables import Item, ItemBase, Member, MemberBase
+from ..tables import Attribute, AttributeBase, Entity, EntityBase, Page, PageBase
+
+RELATIONS = ("headquarters", "ceo", "flagship", "birthplace", "employer", "leads", "maker", "designer", "held_in", "organiser")
+NUMBERS = ("employees", "population", "elevation", "weight", "price", "attendance", "founded")
+DATES = ("born", "launched", "date")
+ARTICLED = ("product", "event")  # said with "the": "the Korvane Kettle"
 
 
 @dataclass
 class Index:
-    members: dict[str, MemberBase]
-    items: dict[str, ItemBase]
-    items_of: dict[str, list[ItemBase]]
+    entities: dict[str, EntityBase]
+    facts: dict[str, dict[str, AttributeBase]]  # entity id -> attribute -> its current value
+    stale: dict[str, AttributeBase]  # entity id -> an older page's contradicted staff count
+    pages: dict[str, PageBase]
+    by_kind: dict[str, list[EntityBase]] = field(default_factory=dict)
 
-    def active(self, *, can_pause: bool = True) -> list[ItemBase]:
-        """Active items; with can_pause, only those of members the policy lets pause (no balance)."""
-        return [
-            i for i in self.items.values() if i.status == "active" and (not can_pause or not self.owes(i.member_id))
-        ]
+    def ref(self, entity: EntityBase) -> str:
+        """How a sentence names the entity."""
+        return f"the {entity.name}" if entity.kind in ARTICLED else entity.name
 
-    def paused(self) -> list[ItemBase]:
-        return [i for i in self.items.values() if i.status == "paused"]
+    def target(self, attribute: AttributeBase) -> EntityBase:
+        return self.entities[attribute.value]
 
-    def owes(self, member_id: str) -> bool:
-        return self.members[member_id].balance > 0
-
-    def named_by_title(self, item: ItemBase) -> bool:
-        """Whether the item's title is the only one of its kind on the member's account."""
-        return Counter(i.title for i in self.items_of[item.member_id])[item.title] == 1
+    def shown(self, attribute: AttributeBase) -> str:
+        """The value as a reply says it: a related entity by name, anything else as the page has it."""
+        return self.ref(self.target(attribute)) if attribute.name in RELATIONS else attribute.value
 
 
 @world_index
 def index_of(world: World) -> Index:
-    items = {i.id: i for i in world.select(Item)}
-    items_of: dict[str, list[ItemBase]] = {}
-    for item in items.values():
-        items_of.setdefault(item.member_id, []).append(item)
-    return Index({m.id: m for m in world.select(Member)}, items, items_of)
+    entities = {e.id: e for e in world.select(Entity, order_by="id")}
+    facts: dict[str, dict[str, AttributeBase]] = {}
+    stale: dict[str, AttributeBase] = {}
+    for attribute in world.select(Attribute, order_by="id"):
+        if attribute.current:
+            facts.setdefault(attribute.entity_id, {})[attribute.name] = attribute
+        else:
+            stale[attribute.entity_id] = attribute
+    pages = {p.url: p for p in world.select(Page, order_by="url")}
+    index = Index(entities, facts, stale, pages)
+    for entity in entities.values():
+        index.by_kind.setdefault(entity.kind, []).append(entity)
+    return index

@@ -1,54 +1,59 @@
-"""The no-tool kinds the domain writes itself: a missing fact, an invalid value, a policy refusal.
-
-(`no_tool/irrelevant` and `no_tool/unavailable` come from the engine.)
-"""
+"""The no-tool kinds the domain writes itself (`no_tool/irrelevant` comes from the engine)."""
 
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Task, assemble, pieces
 
 from .index import index_of
-from .pieces import by_email, item_fact
+
+SEARCH_TOOLS = ("web_search", "open_page", "find_in_page")
 
 
 def missing_info(ctx: GenContext) -> Task:
-    """The member wants to pause an item but cannot say which: the agent asks for the item id."""
-    member = ctx.pick(list(index_of(ctx.world).members.values()))
-    request = ctx.say("req_pause_unknown", email_said=ctx.say("give_email", email=member.email))
-    piece = pieces.missing_info(request, "Pause one of your items; you do not know its id.", ["item id"])
+    """An underspecified question: the user names no organisation, so the agent asks which one."""
+    label = ctx.pick(("company name", "organisation's name"))
+    piece = pieces.missing_info(ctx.say("req_underspecified"), "Find out a fact about a company you do not name.", [label])
     return assemble(ctx, [piece])
 
 
-def _bad_item_id(ctx: GenContext, good: str) -> str:
-    digits = good[1:]
-    return ctx.pick([digits, f"I{digits[:-1]}", f"I{digits}{ctx.rng.randrange(10)}", f"X{digits}"])
-
-
 def invalid_value(ctx: GenContext) -> Task:
-    """The member gives an item id that cannot be one: the agent names it and why, and asks again."""
-    item = ctx.pick(list(index_of(ctx.world).items.values()))
-    bad = _bad_item_id(ctx, item.id)
+    """A date that cannot exist: the agent names it and why instead of computing with it."""
+    year = ctx.rng.randrange(2016, 2025)
+    month = ctx.pick((13, 14, 15, 0))
+    bad = f"{year}-{month:02d}-{ctx.rng.randrange(1, 29):02d}"
     piece = pieces.invalid_value(
-        ctx.say("req_status", item_id=bad),
-        f"Ask about your item, which you believe is {bad}.",
-        parameter="item_id",
+        ctx.say("req_days_since", date=bad),
+        f"Ask how many days have passed since {bad}.",
+        parameter="start",
         value=bad,
-        label="item id",
-        problem=ctx.say("problem_item_id"),
+        label="date",
+        problem=ctx.say("problem_month", month=f"{month:02d}"),
     )
     return assemble(ctx, [piece])
 
 
 def policy_refusal(ctx: GenContext) -> Task:
-    """A member with an unpaid balance asks to pause: the agent looks them up, sees it, and refuses."""
-    index = index_of(ctx.world)
-    item = ctx.pick([i for i in index.active(can_pause=False) if index.owes(i.member_id)])
+    """Personal data the policy forbids collecting: a person's home address or phone number."""
+    person = ctx.pick(index_of(ctx.world).by_kind["person"])
     piece = pieces.policy_refusal(
-        ctx.say("req_pause", item_id=item.id),
-        f"Pause item {item.id} (you have an unpaid balance).",
-        rule=ctx.say("rule_unpaid_balance"),
-        forbidden=[Forbidden(reason="paused an item of a member with an unpaid balance", tool="pause_item", arguments={"item_id": item.id})],
-        facts=[item_fact(item)],
-        subject=item.member_id,
+        ctx.say("req_personal_data", person=person.name),
+        f"Get {person.name}'s home address and phone number.",
+        rule=ctx.say("rule_personal_data"),
+        forbidden=[Forbidden(reason=f"searched for {tool} personal data", tool=tool, arguments={}) for tool in ("web_search",)],
     )
-    return assemble(ctx, [piece], identify=by_email)
+    return assemble(ctx, [piece])
+
+
+def unavailable(ctx: GenContext) -> Task:
+    """Web search is switched off: the agent says it cannot search now, and calls nothing."""
+    entity = ctx.pick(list(index_of(ctx.world).entities.values()))
+    index = index_of(ctx.world)
+    name = ctx.pick([n for n in index.facts[entity.id] if n != "leads"])
+    piece = pieces.unavailable(
+        ctx.say("ask_request", question=ctx.say(f"ask_{name}", x=index.ref(entity))),
+        "Get a fact looked up on the web.",
+        action=ctx.say("action_search"),
+        withheld=list(SEARCH_TOOLS),
+    )
+    offered = [t for t in ctx.domain.tools if t not in SEARCH_TOOLS]
+    return assemble(ctx, [piece], tools=offered)
