@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-PART_CHARS = 700  # a part ends at the first paragraph break past this many characters
+PART_CHARS = 500  # a part ends at the first paragraph break past this many characters
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 

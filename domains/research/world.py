@@ -27,7 +27,7 @@ from .web import part_of
 NOW = dt.datetime(2025, 3, 1, 9, 0)
 COUNTS = {
     "small": {"city": 20, "organisation": 36, "person": 90, "product": 50, "event": 24, "blog": 40},
-    "default": {"city": 90, "organisation": 260, "person": 620, "product": 420, "event": 200, "blog": 400},
+    "default": {"city": 90, "organisation": 260, "person": 620, "product": 420, "event": 200, "blog": 600},
 }
 CONFLICT_SHARE = 0.35  # organisations with a directory listing that disagrees on the staff count
 MIRROR_SHARE = 0.2  # articles copied, nearly word for word, to a mirror site
@@ -161,7 +161,7 @@ class WebBuilder:
         paragraphs = []
         for chunk in chunks:
             paragraphs.append(" ".join(chunk + ([fillers.pop()] if fillers and rng.random() < 0.7 else [])))
-            while fillers and rng.random() < 0.45:
+            while fillers and rng.random() < 0.6:
                 paragraphs.append(" ".join(fillers.pop() for _ in range(min(len(fillers), 2))))
         links = {v.name: v.url for v in thing.facts.values() if isinstance(v, Thing)}
         return "\n\n".join(paragraphs), links, sentences
@@ -226,7 +226,7 @@ class WebBuilder:
     def _news_and_blogs(self) -> None:
         rng, texts, today = self.rng, templates(), NOW.date()
         orgs = self.things["organisation"]
-        for number in range(len(orgs) // 2):
+        for number in range(len(orgs)):
             first, other = rng.sample(orgs, 2)
             day = self._day(dt.date(2020, 1, 1), today)
             body = rng.choice(texts["news"]).format(name=first.name, other=other.name) + " " + rng.choice(texts["news_tail"])

@@ -16,12 +16,12 @@ SCALARS = {
 }  # fmt: skip
 
 
-def _sentence(ctx: GenContext, index: Index, attribute: AttributeBase) -> str:
+def sentence_of(ctx: GenContext, index: Index, attribute: AttributeBase) -> str:
     subject = index.ref(index.entities[attribute.entity_id])
     return ctx.say(f"fact_{attribute.name}", subject=subject, value=index.shown(attribute))
 
 
-def _piece(ctx: GenContext, request: str, goal: str, plan: Plan, reply: Utterance, outputs: list[str], keys: set[str]) -> Piece:
+def piece_of(ctx: GenContext, request: str, goal: str, plan: Plan, reply: Utterance, outputs: list[str], keys: set[str]) -> Piece:
     return Piece(request=request, goal=goal, steps=plan.steps, reply=reply, outputs=outputs, keys=frozenset(keys), subject=None)
 
 
@@ -29,16 +29,11 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
     """A question `hops` pages deep: the first page found by a search, each next one through a link."""
     index = index_of(ctx.world)
     start = ctx.pick(list(index.entities.values()))
-    path: list[AttributeBase] = []
-    entity, seen = start, {start.id}
-    for _ in range(hops - 1):
-        onward = [a for n, a in index.facts[entity.id].items() if n in RELATIONS and a.value not in seen]
-        if not onward:
-            return None
-        step = ctx.pick(onward)
-        path.append(step)
-        entity = index.target(step)
-        seen.add(entity.id)
+    path = _walk(ctx, index, start, hops - 1)
+    if path is None:
+        return None
+    seen = {start.id, *(a.value for a in path)}
+    entity = index.target(path[-1]) if path else start
     finals = [
         a for n, a in index.facts[entity.id].items()
         if a.page_url == entity.url and (n in SCALARS[entity.kind] or (n in RELATIONS and a.value not in seen))
@@ -54,9 +49,9 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
     described = index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
-    answer = " ".join(_sentence(ctx, index, a) for a in (*path, final))
+    answer = " ".join(sentence_of(ctx, index, a) for a in (*path, final))
     value = index.shown(final)
-    return _piece(
+    return piece_of(
         ctx,
         ctx.say("ask_request", question=ctx.say(f"ask_{final.name}", x=described)),
         f"Find out from the web: {ctx.say(f'ask_{final.name}', x=described)}",
@@ -65,6 +60,28 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
         [value.removeprefix("the "), final.page_url],
         {start.id, *(a.value for a in path)},
     )
+
+
+def _walk(ctx: GenContext, index: Index, start: EntityBase, steps: int) -> list[AttributeBase] | None:
+    """`steps` links from `start` to entities not met before, drawn at random (backtracking from dead ends)."""
+    if steps == 0:
+        return []
+    seen = {start.id}
+
+    def extend(entity: EntityBase, left: int) -> list[AttributeBase] | None:
+        onward = [a for n, a in index.facts[entity.id].items() if n in RELATIONS and a.value not in seen]
+        ctx.rng.shuffle(onward)
+        for attribute in onward:
+            if left == 1:
+                return [attribute]
+            seen.add(attribute.value)
+            rest = extend(index.target(attribute), left - 1)
+            if rest is not None:
+                return [attribute, *rest]
+            seen.discard(attribute.value)
+        return None
+
+    return extend(start, steps)
 
 
 def conflicting(ctx: GenContext) -> Piece | None:
@@ -83,7 +100,7 @@ def conflicting(ctx: GenContext) -> Piece | None:
         "subject": org.name, "value": current.value, "newer": current.page_url, "newer_date": _day(newer_page.published),
         "older": older.page_url, "older_value": older.value, "older_date": _day(older_page.published),
     }  # fmt: skip
-    return _piece(
+    return piece_of(
         ctx,
         ctx.say("ask_request", question=ctx.say("ask_employees", x=org.name)),
         f"Find out how many people {org.name} employs.",
@@ -107,13 +124,13 @@ def false_premise(ctx: GenContext) -> Piece | None:
     for attribute in (maker, launched):
         read(ctx, plan, attribute)
     real = index.target(maker).name
-    return _piece(
+    return piece_of(
         ctx,
         ctx.say("ask_false_maker", claimed=claimed.name, product=index.ref(product)),
         f"Ask when {claimed.name} launched the {product.name} (you believe they make it).",
         plan,
         Utterance(intent="reply_false_premise", vars={"claimed": claimed.name, "product": index.ref(product), "maker": real,
-                                                  "sources": maker.page_url, "answer": _sentence(ctx, index, launched)}),
+                                                  "sources": maker.page_url, "answer": sentence_of(ctx, index, launched)}),
         [real, launched.value, maker.page_url],
         {product.id},
     )
@@ -132,7 +149,7 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
     plan.steps.append(Step(calls=[call("open_page", url=city.url)]))
     plan.steps.append(Step(calls=[call("find_in_page", url=city.url, text="elevation")]))
     plan.opened.append(city.url)
-    return _piece(
+    return piece_of(
         ctx,
         ctx.say("ask_request", question=ctx.say("ask_elevation", x=city.name)),
         f"Find out the elevation of {city.name}.",
@@ -161,11 +178,11 @@ def compared(ctx: GenContext) -> Piece | None:
     higher = first if _number(a.value) > _number(b.value) else second
     winner = index.ref(higher) if name != "founded" else index.ref(first if higher is second else second)
     vars_ = {
-        "first": _sentence(ctx, index, a), "second": _sentence(ctx, index, b),
+        "first": sentence_of(ctx, index, a), "second": sentence_of(ctx, index, b),
         "verdict": ctx.say(f"verdict_{name}", winner=winner), "sources": f"{a.page_url} and {b.page_url}",
     }  # fmt: skip
     question = ctx.say(f"compare_{name}", a=index.ref(first), b=index.ref(second))
-    return _piece(
+    return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out: {question}", plan,
         Utterance(intent="reply_compare", vars=vars_), [a.value, b.value, a.page_url, b.page_url], {first.id, second.id},
     )

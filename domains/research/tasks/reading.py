@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolgym.envs import GenContext, Step, call
+from toolgym.envs import GenContext, Step, World, call
 from toolgym.envs.full_text import search
 
 from ..tables import AttributeBase
@@ -39,11 +39,13 @@ class Plan:
         return sum(len(s.calls) for s in self.steps)
 
 
-def find(ctx: GenContext, plan: Plan, query: str, urls: list[str]) -> bool:
-    """Search `query`, turning result pages until every url in `urls` has shown up; False if they do not."""
+def find(ctx: GenContext, plan: Plan, query: str, urls: list[str], world: World | None = None) -> bool:
+    """Search `query`, turning result pages until every url in `urls` has shown up; False if they do not.
+
+    `world` is the world the episode will search when the task edits pages (default: the built one)."""
     wanted = set(urls)
     for page in range(1, SEARCH_PAGES + 1):
-        hits, _ = search(ctx.world, "page", query, key="url", snippet_column=1, limit=RESULTS_PER_PAGE,
+        hits, _ = search(world or ctx.world, "page", query, key="url", snippet_column=1, limit=RESULTS_PER_PAGE,
                          offset=(page - 1) * RESULTS_PER_PAGE)  # fmt: skip
         arguments = {"query": query} if page == 1 else {"query": query, "page": page}
         plan.steps.append(Step(calls=[call("web_search", **arguments)]))
