@@ -20,7 +20,15 @@ from typing import Any
 import yaml
 from faker import Faker
 
-from .names import CITY_SUFFIXES, EVENT_KINDS, EVENT_THEMES, INDUSTRIES, ORG_SUFFIXES, PRODUCT_NOUNS, UniqueNames
+from .names import (
+    CITY_SUFFIXES,
+    EVENT_KINDS,
+    EVENT_THEMES,
+    INDUSTRIES,
+    ORG_SUFFIXES,
+    PRODUCT_NOUNS,
+    UniqueNames,
+)
 from .tables import Attribute, Entity, Link, Page
 from .web import part_of
 

@@ -13,7 +13,18 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from toolgym.envs import Forbidden, GenContext, Task, Utterance, World, WorldEdit, assemble, draw, draw_many, injected
+from toolgym.envs import (
+    Forbidden,
+    GenContext,
+    Task,
+    Utterance,
+    World,
+    WorldEdit,
+    assemble,
+    draw,
+    draw_many,
+    injected,
+)
 
 from .index import index_of
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus, piece_of, sentence_of
