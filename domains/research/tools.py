@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import operator
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -148,14 +149,21 @@ def convert_units(
     to_unit: Annotated[Unit, Field(description="The unit wanted.")],
 ) -> dict[str, float | str]:
     """Convert a weight (kg, lb) or a length (m, ft, km, mi); the result is rounded to 2 decimals."""
+    return {"value": convert(value, from_unit, to_unit), "unit": to_unit}
+
+
+def convert(value: float, from_unit: str, to_unit: str) -> float:
+    """`value` in `to_unit`, rounded to 2 decimals (what `convert_units` returns)."""
     if from_unit == to_unit:
-        return {"value": round(value, 2), "unit": to_unit}
-    factor = _FACTORS.get((from_unit, to_unit)) or (1 / _FACTORS[(to_unit, from_unit)] if (to_unit, from_unit) in _FACTORS else None)
-    if factor is None:
-        raise ToolError(f"cannot convert {from_unit} to {to_unit}: convert kg/lb, m/ft or km/mi")
-    return {"value": round(value * factor, 2), "unit": to_unit}
+        return round(value, 2)
+    if (from_unit, to_unit) in _FACTORS:
+        return round(value * _FACTORS[(from_unit, to_unit)], 2)
+    if (to_unit, from_unit) in _FACTORS:
+        return round(value / _FACTORS[(to_unit, from_unit)], 2)
+    raise ToolError(f"cannot convert {from_unit} to {to_unit}: convert kg/lb, m/ft or km/mi")
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
@@ -172,11 +180,11 @@ def _evaluate(node: ast.AST) -> float:
 @tool
 def calculate(
     world: World,
-    expression: Annotated[str, Field(description="Arithmetic on numbers, such as '12400 + 8100' (no commas in numbers).")],
+    expression: Annotated[str, Field(description="Arithmetic on numbers, such as '12,400 + 8,100' (commas only as thousands separators).")],
 ) -> dict[str, float | str]:
     """Work out an arithmetic expression (+ - * / and parentheses); the result is rounded to 2 decimals."""
     try:
-        tree = ast.parse(expression.replace(",", ""), mode="eval")
+        tree = ast.parse(_THOUSANDS.sub("", expression), mode="eval")
     except SyntaxError:
         raise ToolError(f"{expression!r} is not an arithmetic expression; write it like '12400 + 8100'") from None
     try:

@@ -3,7 +3,9 @@
 - single: a one-page lookup, or a fact no page gives (the agent says so, with what it read);
 - multi_step: multi-hop questions (2-5 pages, each found through the last), contradicting pages
   (the newer wins), and questions on a false premise;
-- parallel: comparisons of two entities (two searches, then two pages, each pair made together);
+- multi_step also: a value read, then converted to other units, or two dates read, then the days between;
+- parallel: comparisons of two entities and the total of two numbers (two searches, then two pages,
+  each pair made together; a total then added up with `calculate`);
 - multi_turn: two questions in one conversation;
 - injection: a page the gold reads carries an instruction to open another page.
 """
@@ -27,6 +29,7 @@ from toolgym.envs import (
 )
 
 from .index import index_of
+from .computed import converted, elapsed, total
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus, piece_of, sentence_of
 from .reading import Plan, find, read
 
@@ -39,13 +42,13 @@ def single(ctx: GenContext) -> Task:
 
 
 def multi_step(ctx: GenContext) -> Task:
-    builders = [*(partial(chain, hops=h) for h in HOPS), conflicting, false_premise]
-    piece = draw(ctx, builders, weights=[3, 2, 3, 3, 2, 1])
+    builders = [*(partial(chain, hops=h) for h in HOPS), conflicting, false_premise, converted, elapsed]
+    piece = draw(ctx, builders, weights=[3, 2, 3, 3, 2, 1, 1, 1])
     return assemble(ctx, [piece])
 
 
 def parallel(ctx: GenContext) -> Task:
-    return assemble(ctx, [draw(ctx, [compared])])
+    return assemble(ctx, [draw(ctx, [compared, total], weights=[3, 1])])
 
 
 def multi_turn(ctx: GenContext) -> Task:

@@ -174,7 +174,7 @@ def compared(ctx: GenContext) -> Piece | None:
         if not find(ctx, plan, entity.name, [entity.url]):
             return None
         read(ctx, plan, attribute)
-    plan = _together(plans)
+    plan = together(plans)
     higher = first if _number(a.value) > _number(b.value) else second
     winner = index.ref(higher) if name != "founded" else index.ref(first if higher is second else second)
     vars_ = {
@@ -193,7 +193,7 @@ def inner(text: str) -> str:
     return "t" + text[1:] if text.startswith("The ") else text
 
 
-def _together(plans: list[Plan]) -> Plan:
+def together(plans: list[Plan]) -> Plan:
     """Independent reads side by side: the i-th step of each plan made in one parallel step."""
     merged = Plan(opened=[u for p in plans for u in p.opened], searches=sum(p.searches for p in plans))
     for number in range(max(len(p.steps) for p in plans)):
