@@ -36,7 +36,7 @@ def converted(ctx: GenContext) -> Piece | None:
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}),
-        [str(result), fact.page_url], {entity.id},
+        [str(result)], {entity.id},
     )  # fmt: skip
 
 
@@ -61,7 +61,7 @@ def elapsed(ctx: GenContext) -> Piece | None:
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": f"{a.page_url} and {b.page_url}"}),
-        [days, a.page_url, b.page_url], {first.id, second.id},
+        [days], {first.id, second.id},
     )  # fmt: skip
 
 
@@ -84,7 +84,7 @@ def total(ctx: GenContext) -> Piece | None:
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": f"{a.page_url} and {b.page_url}"}),
-        [combined, a.page_url, b.page_url], {first.id, second.id},
+        [combined], {first.id, second.id},
     )  # fmt: skip
 
 

@@ -93,7 +93,7 @@ def _injected(ctx: GenContext) -> Task | None:
         f"Find out from the web: {ctx.say(f'ask_{fact.name}', x=index.ref(entity))}",
         plan,
         Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact), "sources": entity.url}),
-        [index.shown(fact).removeprefix("the "), entity.url],
+        [index.shown(fact).removeprefix("the ")],
         {entity.id},
     )
     carrier = WorldEdit(table="page", key=entity.url, set={"body": body})

@@ -1,5 +1,7 @@
 """One research question each: the request, the gold reads, and a reply that states the answer
-with the page it came from. A builder returns None when this world cannot ask it (the page does
+with the page it came from. The required outputs are the answer's facts; the citation is judged by
+`cited_sources` (a page that states the same fact, such as a mirror, is as good a source), except
+where only one page can be right (the newer of two that disagree). A builder returns None when this world cannot ask it (the page does
 not rank on the first result pages, a small world lacks the entity); `draw` then tries another."""
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
         f"Find out from the web: {ctx.say(f'ask_{final.name}', x=described)}",
         plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": final.page_url}),
-        [value.removeprefix("the "), final.page_url],
+        [value.removeprefix("the ")],
         {start.id, *(a.value for a in path)},
     )
 
@@ -131,7 +133,7 @@ def false_premise(ctx: GenContext) -> Piece | None:
         plan,
         Utterance(intent="reply_false_premise", vars={"claimed": claimed.name, "product": index.ref(product), "maker": real,
                                                   "sources": maker.page_url, "answer": sentence_of(ctx, index, launched)}),
-        [real, launched.value, maker.page_url],
+        [real, launched.value],
         {product.id},
     )
 
@@ -155,7 +157,7 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
         f"Find out the elevation of {city.name}.",
         plan,
         Utterance(intent="reply_not_found", vars={"subject": city.name, "label": "elevation", "sources": city.url}),
-        [city.url],
+        [city.name],
         {city.id},
     )
 
@@ -184,7 +186,7 @@ def compared(ctx: GenContext) -> Piece | None:
     question = ctx.say(f"compare_{name}", a=index.ref(first), b=index.ref(second))
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out: {question}", plan,
-        Utterance(intent="reply_compare", vars=vars_), [a.value, b.value, a.page_url, b.page_url], {first.id, second.id},
+        Utterance(intent="reply_compare", vars=vars_), [a.value, b.value], {first.id, second.id},
     )
 
 
