@@ -140,7 +140,7 @@ def test_gold_scores_one_and_every_cheap_answer_scores_below(tasks):
 
 def test_answers_cite_opened_pages_and_questions_go_deep(domain, tasks):
     depth = Counter()
-    for task, messages in tasks:
+    for task, _ in tasks:
         opened = {c.arguments["url"] for c in task.gold_calls("agent") if c.name == "open_page"}
         cited = {u for reply in task.replies for v in reply.vars.values() for u in named_urls(str(v))}
         assert cited and cited <= opened, task.id  # the answer names pages the gold read

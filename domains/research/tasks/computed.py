@@ -10,7 +10,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from ..tools import convert
 from .index import index_of
-from .questions import piece_of, sentence_of, together
+from .questions import piece_of, read_both, sentence_of, two_page_answer
 from .reading import Plan, find, read
 
 UNITS = {"weight": ("kg", "lb", "pounds"), "elevation": ("m", "ft", "feet")}
@@ -46,23 +46,13 @@ def elapsed(ctx: GenContext) -> Piece | None:
     first, second = ctx.rng.sample(index.by_kind["product"], 2)
     a, b = index.facts[first.id]["launched"], index.facts[second.id]["launched"]
     start, end = sorted((_date(a.value), _date(b.value)))
-    if start == end:
+    plan = read_both(ctx, [(first, a), (second, b)]) if start != end else None
+    if plan is None:
         return None
-    plans = [Plan(), Plan()]
-    for plan, entity, fact in ((plans[0], first, a), (plans[1], second, b)):
-        if not find(ctx, plan, entity.name, [entity.url]):
-            return None
-        read(ctx, plan, fact)
-    plan = together(plans)
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())]))
     days = str((end - start).days)  # as the tool returned it: the reply states what was seen
     question = ctx.say("ask_days_between", a=index.ref(first), b=index.ref(second))
-    answer = " ".join([sentence_of(ctx, index, a), sentence_of(ctx, index, b), ctx.say("fact_days", days=days)])
-    return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
-        Utterance(intent="reply_answer", vars={"answer": answer, "sources": f"{a.page_url} and {b.page_url}"}),
-        [days], {first.id, second.id},
-    )  # fmt: skip
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_days", days=days), [days])
 
 
 def total(ctx: GenContext) -> Piece | None:
@@ -70,22 +60,14 @@ def total(ctx: GenContext) -> Piece | None:
     index = index_of(ctx.world)
     first, second = ctx.rng.sample(index.by_kind["event"], 2)
     a, b = index.facts[first.id]["attendance"], index.facts[second.id]["attendance"]
-    plans = [Plan(), Plan()]
-    for plan, entity, fact in ((plans[0], first, a), (plans[1], second, b)):
-        if not find(ctx, plan, entity.name, [entity.url]):
-            return None
-        read(ctx, plan, fact)
-    plan = together(plans)
-    numbers = [int(v.value.replace(",", "")) for v in (a, b)]  # the expression keeps the pages' own "12,400"
+    plan = read_both(ctx, [(first, a), (second, b)])
+    if plan is None:
+        return None
+    # the expression keeps the pages' own "12,400"; the reply states the sum as the tool returned it
     plan.steps.append(Step(calls=[call("calculate", expression=f"{a.value} + {b.value}")]))
-    combined = str(sum(numbers))
+    combined = str(sum(int(v.value.replace(",", "")) for v in (a, b)))
     question = ctx.say("ask_total_attendance", a=index.ref(first), b=index.ref(second))
-    answer = " ".join([sentence_of(ctx, index, a), sentence_of(ctx, index, b), ctx.say("fact_total", total=combined)])
-    return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
-        Utterance(intent="reply_answer", vars={"answer": answer, "sources": f"{a.page_url} and {b.page_url}"}),
-        [combined], {first.id, second.id},
-    )  # fmt: skip
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_total", total=combined), [combined])
 
 
 def _date(text: str) -> dt.date:

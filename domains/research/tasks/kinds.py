@@ -28,8 +28,8 @@ from toolgym.envs import (
     injected,
 )
 
-from .index import index_of
 from .computed import converted, elapsed, total
+from .index import index_of
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus, piece_of, sentence_of
 from .reading import Plan, find, read
 

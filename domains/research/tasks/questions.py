@@ -171,12 +171,9 @@ def compared(ctx: GenContext) -> Piece | None:
     a, b = index.facts[first.id][name], index.facts[second.id][name]
     if _number(a.value) == _number(b.value):
         return None
-    plans = [Plan(), Plan()]
-    for plan, entity, attribute in ((plans[0], first, a), (plans[1], second, b)):
-        if not find(ctx, plan, entity.name, [entity.url]):
-            return None
-        read(ctx, plan, attribute)
-    plan = together(plans)
+    plan = read_both(ctx, [(first, a), (second, b)])
+    if plan is None:
+        return None
     higher = first if _number(a.value) > _number(b.value) else second
     winner = index.ref(higher) if name != "founded" else index.ref(first if higher is second else second)
     vars_ = {
@@ -193,6 +190,29 @@ def compared(ctx: GenContext) -> Piece | None:
 def inner(text: str) -> str:
     """A phrase rendered on its own (so capitalised) put back inside a sentence: "The maker of X" -> "the maker of X"."""
     return "t" + text[1:] if text.startswith("The ") else text
+
+
+def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]]) -> Plan | None:
+    """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank)."""
+    plans = []
+    for entity, attribute in reads:
+        plan = Plan()
+        if not find(ctx, plan, entity.name, [entity.url]):
+            return None
+        read(ctx, plan, attribute)
+        plans.append(plan)
+    return together(plans)
+
+
+def two_page_answer(ctx: GenContext, question: str, plan: Plan, facts: list[AttributeBase], closing: str, outputs: list[str]) -> Piece:
+    """A computed answer over two pages: both facts stated, then what was worked out from them."""
+    index = index_of(ctx.world)
+    answer = " ".join([*(sentence_of(ctx, index, f) for f in facts), closing])
+    return piece_of(
+        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        Utterance(intent="reply_answer", vars={"answer": answer, "sources": " and ".join(f.page_url for f in facts)}),
+        outputs, {f.entity_id for f in facts},
+    )  # fmt: skip
 
 
 def together(plans: list[Plan]) -> Plan:
