@@ -5,14 +5,25 @@ from __future__ import annotations
 from toolgym.envs import Forbidden, GenContext, Task, assemble, pieces
 
 from .index import index_of
+from .questions import inner
 
 SEARCH_TOOLS = ("web_search", "open_page", "find_in_page")
 
 
+VAGUE = {  # what the user leaves unnamed -> (the label the agent asks for, the questions that fit it)
+    "company": ("company name", ("founded", "employees", "headquarters", "ceo", "flagship")),
+    "product": ("product name", ("maker", "launched", "weight", "price", "designer")),
+}
+
+
 def missing_info(ctx: GenContext) -> Task:
-    """An underspecified question: the user names no organisation, so the agent asks which one."""
-    label = ctx.pick(("company name", "organisation's name"))
-    piece = pieces.missing_info(ctx.say("req_underspecified"), "Find out a fact about a company you do not name.", [label])
+    """An underspecified question: the user means a company or product they do not name, so the agent asks which."""
+    thing = ctx.pick(tuple(VAGUE))
+    label, questions = VAGUE[thing]
+    question = ctx.say(f"ask_{ctx.pick(questions)}", x=inner(ctx.say(f"vague_{thing}")))
+    piece = pieces.missing_info(
+        ctx.say("ask_request", question=question), f"Find out something about a {thing} you do not name.", [label]
+    )
     return assemble(ctx, [piece])
 
 

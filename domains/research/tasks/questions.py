@@ -189,7 +189,10 @@ def compared(ctx: GenContext) -> Piece | None:
 
 def inner(text: str) -> str:
     """A phrase rendered on its own (so capitalised) put back inside a sentence: "The maker of X" -> "the maker of X"."""
-    return "t" + text[1:] if text.startswith("The ") else text
+    for opening in ("The ", "That ", "A "):
+        if text.startswith(opening):
+            return opening.lower() + text[len(opening):]
+    return text
 
 
 def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]]) -> Plan | None:
