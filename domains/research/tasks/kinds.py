@@ -43,7 +43,7 @@ def single(ctx: GenContext) -> Task:
 
 def multi_step(ctx: GenContext) -> Task:
     builders = [*(partial(chain, hops=h) for h in HOPS), conflicting, false_premise, converted, elapsed]
-    piece = draw(ctx, builders, weights=[3, 2, 3, 3, 2, 1, 1, 1])
+    piece = draw(ctx, builders, weights=[3, 2, 3, 3, 2, 1, 2, 2])
     return assemble(ctx, [piece])
 
 
