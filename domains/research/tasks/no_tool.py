@@ -5,7 +5,7 @@ from __future__ import annotations
 from toolgym.envs import Forbidden, GenContext, Task, assemble, pieces
 
 from .index import index_of
-from .questions import inner
+from .questions import clause, inner
 
 SEARCH_TOOLS = ("web_search", "open_page", "find_in_page")
 
@@ -38,7 +38,7 @@ def invalid_value(ctx: GenContext) -> Task:
         parameter="start",
         value=bad,
         label="date",
-        problem=ctx.say("problem_month", month=f"{month:02d}"),
+        problem=clause(ctx.say("problem_month", month=f"{month:02d}")),
     )
     return assemble(ctx, [piece])
 
@@ -49,7 +49,7 @@ def policy_refusal(ctx: GenContext) -> Task:
     piece = pieces.policy_refusal(
         ctx.say("req_personal_data", person=person.name),
         f"Get {person.name}'s home address and phone number.",
-        rule=ctx.say("rule_personal_data"),
+        rule=clause(ctx.say("rule_personal_data")),
         forbidden=[Forbidden(reason=f"searched for {tool} personal data", tool=tool, arguments={}) for tool in ("web_search",)],
     )
     return assemble(ctx, [piece])
@@ -63,7 +63,7 @@ def unavailable(ctx: GenContext) -> Task:
     piece = pieces.unavailable(
         ctx.say("ask_request", question=ctx.say(f"ask_{name}", x=index.ref(entity))),
         "Get a fact looked up on the web.",
-        action=ctx.say("action_search"),
+        action=clause(ctx.say("action_search")),
         withheld=list(SEARCH_TOOLS),
     )
     offered = [t for t in ctx.domain.tools if t not in SEARCH_TOOLS]

@@ -195,6 +195,11 @@ def inner(text: str) -> str:
     return text
 
 
+def clause(text: str) -> str:
+    """A sentence rendered on its own put after a colon or inside another: its first letter lower-cased ("I" kept)."""
+    return text if text.startswith("I ") else text[:1].lower() + text[1:]
+
+
 def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]]) -> Plan | None:
     """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank)."""
     plans = []
