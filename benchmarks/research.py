@@ -6,7 +6,7 @@ Prints, over `--tasks` tasks per kind (world 0, size `--size`):
 - the highest score of each cheap answer (domains/research/cheap_answers.py) per acting kind;
 - one web_search through the tool next to the same FTS5 statements run in raw sqlite3 (ratio), and
   next to a LIKE scan of every page (what a search without an index costs), median over repeats;
-- with `--show N`, N gold conversations of 3 or more hops.
+- with `--show N`, N gold conversations of 3 or more pages (the deepest first, one per depth).
 """
 
 from __future__ import annotations
@@ -117,7 +117,10 @@ def main() -> None:
     tool_us, raw_us, like_us = search_costs(domain, args.size, args.repeat)
     print(f"web_search: tool {tool_us:.0f} us, its FTS5 SQL in raw sqlite3 {raw_us:.0f} us ({tool_us / raw_us:.1f}x), "
           f"a LIKE scan of every page {like_us:.0f} us ({like_us / raw_us:.1f}x the FTS5 SQL)")  # fmt: skip
-    shown = [t for t in tasks if t.kind == "multi_step" and hops(t) >= 3][: args.show]
+    deep_tasks = [t for t in tasks if t.kind == "multi_step" and hops(t) >= 3]
+    by_depth = {hops(t): t for t in reversed(deep_tasks)}  # one of each depth first (5, 4, 3), then the rest
+    shown = [*sorted(by_depth.values(), key=hops, reverse=True), *(t for t in deep_tasks if t not in by_depth.values())]
+    shown = shown[: args.show]
     for task in shown:
         show(domain, task)
 
