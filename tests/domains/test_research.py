@@ -168,3 +168,17 @@ def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):
     cited[final]["content"] += " See also https://atlaspedia.example/wiki/never-opened."
     score = verify(task, cited)
     assert not score.passed and score.details["cited_sources"]["unopened"] == ["https://atlaspedia.example/wiki/never-opened"]
+
+
+def test_a_date_answer_counts_in_any_format(domain):
+    task = next(t for t in domain.generate_tasks(40, seed=9, kinds=["multi_step"], size="small") if t.replies[-1].intent == "reply_false_premise")
+    messages, _ = gold_messages(domain, task)
+    date = task.required_outputs[-1]  # the launch date, as the page states it ("23 November 2006")
+    final = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))
+    import datetime as dt
+
+    iso = dt.datetime.strptime(date, "%d %B %Y").date().isoformat()
+    for written, full in ((iso, True), ("some day", False)):
+        chat = json.loads(json.dumps(messages))
+        chat[final]["content"] = chat[final]["content"].replace(date, written)
+        assert (verify(task, chat).value == 1.0) is full, written
