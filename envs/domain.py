@@ -50,6 +50,7 @@ class Domain:
         enforce_ground_truth: bool = True,
         value_words: dict[Any, Sequence[str]] | None = None,
         acting_user: ActingUser | None = None,
+        full_text: dict[str, Sequence[str]] | None = None,
     ):
         self.name = name
         self.version = version
@@ -57,6 +58,8 @@ class Domain:
         self.scope = scope  # what the agent helps with, in a few words (used when declining)
         self.folder = Path(folder)
         self.tables = list(tables)
+        # Text columns searched with SQLite FTS5 (envs/full_text.py): {"page": ("title", "body")}.
+        self.full_text = {table: tuple(columns) for table, columns in (full_text or {}).items()}
         self.build_world = build_world
         # The world's fixed clock: one datetime, or a function of the world seed (so several
         # world seeds give several dates; build_world must count back from the same clock).
@@ -159,7 +162,7 @@ class Domain:
         """The world for (seed, size), built now and not kept (`template` keeps what it builds)."""
         return WorldTemplate.build(
             domain=self.name, seed=seed, size=size, now=self.clock(seed), tables=self.tables,
-            rows=self.build_world(seed, size),
+            rows=self.build_world(seed, size), full_text=self.full_text,
         )
 
     def new_world(self, task: Task | None = None, *, seed: int | None = None, size: str | None = None) -> World:

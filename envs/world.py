@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -23,6 +23,7 @@ from sqlmodel import SQLModel
 from toolgym.errors import DomainError, ToolError
 
 from .diff import Change, Diff
+from .full_text import full_text_ddl
 from .tables import TableInfo, row_values
 
 M = TypeVar("M", bound=SQLModel)
@@ -58,6 +59,9 @@ class WorldTemplate:
     # answers its first query in a few µs instead of ~60 µs.
     idle: list[sqlite3.Connection] = field(default_factory=list, repr=False, compare=False)
     highest_ids: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # FTS5 caches an index's structure per connection; a connection that held another episode's
+    # image would read a stale cache ("database disk image is malformed"), so none is reused.
+    reuse_connections: bool = True
 
     def connection(self) -> sqlite3.Connection:
         """A connection holding the built world, inside a transaction that keeps an episode's writes.
@@ -95,7 +99,7 @@ class WorldTemplate:
         """Take a connection back: its writes are rolled back, so it holds the built world again.
 
         One whose transaction ended some other way (a COMMIT) may hold other rows: it is closed."""
-        if conn.in_transaction and len(self.idle) < _IDLE_CONNECTIONS:
+        if self.reuse_connections and conn.in_transaction and len(self.idle) < _IDLE_CONNECTIONS:
             conn.execute("ROLLBACK")
             self.idle.append(conn)
         else:
@@ -111,6 +115,7 @@ class WorldTemplate:
         now: dt.datetime,
         tables: Iterable[type[SQLModel]],
         rows: Iterable[Any],
+        full_text: Mapping[str, Sequence[str]] | None = None,
     ) -> WorldTemplate:
         infos = {info.name: info for info in map(TableInfo.of, tables)}
         by_model = {info.model: info for info in infos.values()}
@@ -134,6 +139,11 @@ class WorldTemplate:
             except sqlite3.IntegrityError as exc:
                 raise DomainError("build_world: " + _first_bad_row(infos[name], batch, exc)) from None
         conn.execute("COMMIT")
+        for name, columns in (full_text or {}).items():
+            if name not in infos:
+                raise DomainError(f"full_text names table {name!r}, which is not one of the domain's tables: {sorted(infos)}")
+            for statement in full_text_ddl(name, columns, infos[name].columns):
+                conn.execute(statement)
         total = 0
         for name, info in infos.items():
             columns = ", ".join(f'"{c}"' for c in info.columns)
@@ -141,7 +151,7 @@ class WorldTemplate:
                 total += row_hash(name, row)
         image = conn.serialize()
         conn.close()
-        return cls(domain, seed, size, now, image, total % _HASH_MOD, infos)
+        return cls(domain, seed, size, now, image, total % _HASH_MOD, infos, reuse_connections=not full_text)
 
 
 def _first_bad_row(info: TableInfo, batch: list[tuple[Any, ...]], error: sqlite3.IntegrityError) -> str:

@@ -1,3 +1,7 @@
+import os
+import random
+import subprocess
+
 import pytest
 
 import toolgym
@@ -22,6 +26,41 @@ def rescan_domains(monkeypatch) -> None:
 
 def builtin_domains() -> list[str]:
     return [name for name in toolgym.list_domains() if name != "toy"]
+
+
+HEAVY_SAMPLE = 6  # the heavy suites cost what six domains cost, however many domains there are
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def heavy_domains() -> list[str]:
+    """The built-in domains the heavy suites run on (conformance at 200 tasks per kind, the 1,000-task
+    ground truth, the 100,000-action fuzz): all of them up to HEAVY_SAMPLE; beyond that, a sample drawn
+    by TOOLGYM_TEST_SEED (default: the commit under test, so a re-run of a commit draws the same sample
+    and successive commits cover every domain). TOOLGYM_HEAVY_DOMAINS names them instead ("all": every one)."""
+    names = builtin_domains()
+    chosen = os.environ.get("TOOLGYM_HEAVY_DOMAINS", "").strip()
+    if chosen == "all":
+        return names
+    if chosen:
+        wanted = [n.strip() for n in chosen.split(",") if n.strip()]
+        unknown = sorted(set(wanted) - set(names))
+        if unknown:
+            raise pytest.UsageError(f"TOOLGYM_HEAVY_DOMAINS names unknown domain(s) {unknown}; known: {names}")
+        return wanted
+    if len(names) <= HEAVY_SAMPLE:
+        return names
+    seed = os.environ.get("TOOLGYM_TEST_SEED") or _commit() or "0"
+    return sorted(random.Random(seed).sample(names, HEAVY_SAMPLE))
+
+
+def pytest_report_header(config):
+    return f"heavy suites on domains: {', '.join(heavy_domains())} (TOOLGYM_HEAVY_DOMAINS=all for every one)"
 
 
 def small_world_index(name: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import heavy_domains
 from toolgym.envs.diff import Diff
 from toolgym.envs.gold import gold_messages
 from toolgym.envs.grounding import stated_facts, ungrounded_facts
@@ -206,7 +207,7 @@ def test_every_spoil_kind_applies_to_some_built_in_task():
     assert set(SPOIL_KINDS) <= applied, f"no built-in task lets these spoils apply: {set(SPOIL_KINDS) - applied}"
 
 
-@pytest.mark.parametrize("name", DOMAINS)
+@pytest.mark.parametrize("name", heavy_domains())
 def test_gold_is_grounded_diagnosed_and_grammatical_on_1000_tasks_per_kind(name):
     """Issue #8's bar: 0 ungrounded gold turns and 0 fixes before their fault was shown; and
     issue #9's: no turn with a slip of the grammar classes it lists."""

@@ -11,6 +11,7 @@ from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
 from .authorized import authorized
+from .citations import cited_sources
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
@@ -20,6 +21,7 @@ from .matching import (
     match_calls,
     normalize_text,
     normalize_value,
+    same_date_stated,
     subset_matches,
 )
 from .provenance import arguments_grounded, requested
@@ -72,11 +74,12 @@ def end_state(task: Task, trajectory: Trajectory) -> Score:
 
 
 def required_outputs(task: Task, trajectory: Trajectory) -> Score:
-    """Every fact the reply must state appears in the agent's text."""
+    """Every fact the reply must state appears in the agent's text (a date in any format: "3 May 2019", "2019-05-03")."""
     if not task.required_outputs:
         return vacuous()
-    text = normalize_text(agent_text(trajectory))
-    missing = [o for o in task.required_outputs if normalize_text(o) not in text]
+    said = agent_text(trajectory)
+    text = normalize_text(said)
+    missing = [o for o in task.required_outputs if normalize_text(o) not in text and not same_date_stated(o, said)]
     found = len(task.required_outputs) - len(missing)
     return Score(found / len(task.required_outputs), not missing, details={"missing": missing} if missing else {})
 
@@ -187,4 +190,5 @@ CHECKS = {
     "arguments_grounded": arguments_grounded,
     "requested": requested,
     "authorized": authorized,
+    "cited_sources": cited_sources,
 }

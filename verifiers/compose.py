@@ -87,11 +87,12 @@ class Composite:
 
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
 ACTION_CONDUCT = (
-    "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized"
+    "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized",
+    "cited_sources",
 )  # fmt: skip
 NO_TOOL_CONDUCT = (
     "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
-    "authorized",
+    "authorized", "cited_sources",
 )  # fmt: skip
 
 ACTION_PRESET = Composite(

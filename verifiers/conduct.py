@@ -17,7 +17,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
 from toolgym.envs.trajectory import Trajectory
 
-from .matching import arguments_of, canonical_call, normalize_text, subset_matches
+from .matching import arguments_of, canonical_call, normalize_text, same_date_stated, subset_matches
 from .replies import content_words
 from .score import Score, binary
 
@@ -253,8 +253,9 @@ def final_answer(task: Task, trajectory: Trajectory) -> Score:
     elif _GENERIC.match(last) or (not extract_facts(last) and len(last.split()) < 6):
         problems.append(f"the final reply says nothing checkable: {last[:60]!r}")
     if task.required_outputs:
-        reported = normalize_text(" ".join(_texts_after_calls(trajectory)))
-        missing = [o for o in task.required_outputs if normalize_text(o) not in reported]
+        after = " ".join(_texts_after_calls(trajectory))
+        reported = normalize_text(after)
+        missing = [o for o in task.required_outputs if normalize_text(o) not in reported and not same_date_stated(o, after)]
         if missing:
             problems.append(f"not reported after acting: {missing}")
     return binary(not problems, **({"problems": problems} if problems else {}))

@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from toolgym.envs.grounding import extract_facts
+
 _SPACES = re.compile(r"\s+")
 _NUMBER_COMMAS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 
@@ -14,6 +16,14 @@ _NUMBER_COMMAS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 def normalize_text(text: str) -> str:
     """Lower case, single spaces, no thousands separators: '$1,234.50' -> '$1234.50'."""
     return _SPACES.sub(" ", _NUMBER_COMMAS.sub("", text.lower())).strip()
+
+
+def same_date_stated(output: str, said: str) -> bool:
+    """Whether `output` is one date and `said` states that date, in any format ("3 May 2019", "2019-05-03")."""
+    facts = extract_facts(output)
+    if len(facts) != 1 or facts[0].kind != "date" or facts[0].text != output.strip():
+        return False
+    return any(f.kind == "date" and f.value == facts[0].value for f in extract_facts(said))
 
 
 MAX_DEPTH = 32  # deeper values are compared by their text, never recursed into

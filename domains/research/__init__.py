@@ -1,0 +1,34 @@
+"""The research domain: search and read an offline web, combine what the pages say, and answer
+with the facts and the pages they came from.
+
+The web (see world.py) is generated from the world seed: encyclopedia articles about made-up
+organisations, people, cities, products and events, with mirrors, contradicting directory
+listings, news and blogs around them, searched with SQLite FTS5 (BM25). Every tool reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolgym.envs import Domain
+
+from .tables import Attribute, Entity, Link, Page
+from .tasks import GENERATORS
+from .tools import TOOLS
+from .world import NOW, build_world
+
+DOMAIN = Domain(
+    name="research",
+    version=0,
+    description="Search an offline web, read and combine its pages, and answer with sources.",
+    scope="the organisations, people, cities, products and events on the web pages you can search",
+    folder=Path(__file__).parent,
+    tables=[Page, Link, Entity, Attribute],
+    build_world=build_world,
+    tools=TOOLS,
+    generators=GENERATORS,
+    now=NOW,
+    sizes=("small", "default"),
+    full_text={"page": ("title", "body")},
+    policy_values={"brands": ["Atlas Research", "Scout", "the research desk"]},
+)

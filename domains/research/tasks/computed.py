@@ -1,0 +1,74 @@
+"""Questions whose answer is computed from facts read on pages, with the typed helpers: a weight or
+an elevation in other units (`convert_units`), the days between two launches (`days_between`), and
+the combined attendance of two events (`calculate`). The helper's result is what the reply states."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from toolgym.envs import GenContext, Piece, Step, Utterance, call
+
+from ..tools import convert
+from .index import index_of
+from .questions import piece_of, read_both, sentence_of, two_page_answer
+from .reading import Plan, find, read
+
+UNITS = {"weight": ("kg", "lb", "pounds"), "elevation": ("m", "ft", "feet")}
+
+
+def converted(ctx: GenContext) -> Piece | None:
+    """A product's weight in pounds or a city's elevation in feet: read it, then convert it."""
+    index = index_of(ctx.world)
+    name = ctx.pick(tuple(UNITS))
+    kind = "product" if name == "weight" else "city"
+    entity = ctx.pick([e for e in index.by_kind[kind] if name in index.facts[e.id]])
+    fact = index.facts[entity.id][name]
+    source, target, words = UNITS[name]
+    plan = Plan()
+    if not find(ctx, plan, entity.name, [entity.url]):
+        return None
+    read(ctx, plan, fact)
+    value = float(fact.value.replace(",", ""))
+    plan.steps.append(Step(calls=[call("convert_units", value=value, from_unit=source, to_unit=target)]))
+    result = convert(value, source, target)
+    question = ctx.say(f"ask_{name}_in", x=index.ref(entity), unit=words)
+    answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=str(result), unit=words)}"
+    return piece_of(
+        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}),
+        [str(result)], {entity.id},
+    )  # fmt: skip
+
+
+def elapsed(ctx: GenContext) -> Piece | None:
+    """The days between two products' launches: two pages read together, then `days_between`."""
+    index = index_of(ctx.world)
+    first, second = ctx.rng.sample(index.by_kind["product"], 2)
+    a, b = index.facts[first.id]["launched"], index.facts[second.id]["launched"]
+    start, end = sorted((_date(a.value), _date(b.value)))
+    plan = read_both(ctx, [(first, a), (second, b)]) if start != end else None
+    if plan is None:
+        return None
+    plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())]))
+    days = str((end - start).days)  # as the tool returned it: the reply states what was seen
+    question = ctx.say("ask_days_between", a=index.ref(first), b=index.ref(second))
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_days", days=days), [days])
+
+
+def total(ctx: GenContext) -> Piece | None:
+    """The combined attendance of two events: both pages read together, then the sum with `calculate`."""
+    index = index_of(ctx.world)
+    first, second = ctx.rng.sample(index.by_kind["event"], 2)
+    a, b = index.facts[first.id]["attendance"], index.facts[second.id]["attendance"]
+    plan = read_both(ctx, [(first, a), (second, b)])
+    if plan is None:
+        return None
+    # the expression keeps the pages' own "12,400"; the reply states the sum as the tool returned it
+    plan.steps.append(Step(calls=[call("calculate", expression=f"{a.value} + {b.value}")]))
+    combined = str(sum(int(v.value.replace(",", "")) for v in (a, b)))
+    question = ctx.say("ask_total_attendance", a=index.ref(first), b=index.ref(second))
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_total", total=combined), [combined])
+
+
+def _date(text: str) -> dt.date:
+    return dt.datetime.strptime(text, "%d %B %Y").date()

@@ -1,0 +1,88 @@
+"""The gold plan's reads: search until the page shows up, open it, and reach the sentence that
+states a fact (find_in_page when the fact lies past the first part of a long page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from toolgym.envs import GenContext, Step, World, call
+from toolgym.envs.full_text import search
+
+from ..tables import AttributeBase
+from ..tools import RESULTS_PER_PAGE
+from ..web import parts, sentences
+from .index import RELATIONS, Index, index_of
+
+SEARCH_PAGES = 2  # the gold reads at most this many result pages before it draws another question
+KEYWORDS = {
+    "founded": ("founded", "established"), "employees": ("employ", "workforce", "staff", "headcount"),
+    "headquarters": ("headquarter",), "ceo": ("chief executive",), "flagship": ("flagship",),
+    "born": ("born on",), "birthplace": ("born in", "home town"), "employer": ("works at", "employed by"),
+    "leads": ("led",), "country": ("city in", "lies in"), "population": ("population", "people live"),
+    "elevation": ("elevation", "above sea level"), "maker": ("made by", "manufactures"),
+    "designer": ("designed by", "designer"), "launched": ("launched", "went on sale"), "weight": ("weigh",),
+    "price": ("list price", "sells for"), "held_in": ("held in", "hosts"), "date": ("took place", "last held"),
+    "attendance": ("visitors", "attendance"), "organiser": ("organised by", "organises"),
+}  # fmt: skip
+
+
+@dataclass
+class Plan:
+    """Gold steps and what they opened, in order (the pages an answer may cite)."""
+
+    steps: list[Step] = field(default_factory=list)
+    opened: list[str] = field(default_factory=list)
+    searches: int = 0
+
+    @property
+    def reads(self) -> int:
+        return sum(len(s.calls) for s in self.steps)
+
+
+def find(ctx: GenContext, plan: Plan, query: str, urls: list[str], world: World | None = None) -> bool:
+    """Search `query`, turning result pages until every url in `urls` has shown up; False if they do not.
+
+    `world` is the world the episode will search when the task edits pages (default: the built one)."""
+    wanted = set(urls)
+    for page in range(1, SEARCH_PAGES + 1):
+        hits, _ = search(world or ctx.world, "page", query, key="url", snippet_column=1, limit=RESULTS_PER_PAGE,
+                         offset=(page - 1) * RESULTS_PER_PAGE)  # fmt: skip
+        arguments = {"query": query} if page == 1 else {"query": query, "page": page}
+        plan.steps.append(Step(calls=[call("web_search", **arguments)]))
+        plan.searches += 1
+        wanted -= {h.key for h in hits}
+        if not wanted:
+            return True
+    return False
+
+
+def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None = None) -> None:
+    """Open the page that states `attribute` (if not open yet) and reach its sentence.
+
+    `body` is the page's text when a task edits it (an injected paragraph moves the parts)."""
+    index = index_of(ctx.world)
+    url = attribute.page_url
+    if url not in plan.opened:
+        plan.steps.append(Step(calls=[call("open_page", url=url)]))
+        plan.opened.append(url)
+    part, keyword = locate(index, attribute, index.pages[url].body if body is None else body)
+    if part == 1:
+        return
+    if keyword is not None:
+        plan.steps.append(Step(calls=[call("find_in_page", url=url, text=keyword)]))
+    else:  # no keyword singles the sentence out: read on, part by part (each number was shown)
+        for number in range(2, part + 1):
+            plan.steps.append(Step(calls=[call("open_page", url=url, part=number)]))
+
+
+def locate(index: Index, attribute: AttributeBase, body: str) -> tuple[int, str | None]:
+    """The part of `body` whose sentence states `attribute`, and a keyword that finds that sentence."""
+    said = index.entities[attribute.value].name if attribute.name in RELATIONS else attribute.value
+    for number, chunk in enumerate(parts(body), 1):
+        stating = [s for s in sentences(chunk) if said in s]
+        for keyword in KEYWORDS[attribute.name]:
+            if any(keyword in s.lower() for s in stating):
+                return number, keyword
+        if stating and number == attribute.part:
+            return number, None
+    raise ValueError(f"no sentence of {attribute.page_url} states {attribute.name} = {said!r}")

@@ -1,0 +1,184 @@
+"""The research domain: an offline web searched with FTS5, read in parts, and answers with sources."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+import toolgym
+from toolgym.domains.research.cheap_answers import CHEAP_ANSWERS
+from toolgym.domains.research.world import build_world
+from toolgym.envs import World
+from toolgym.envs.gold import gold_messages
+from toolgym.verifiers import verify
+from toolgym.verifiers.citations import named_urls
+
+RESEARCH = "research"
+ACTING = ("single", "parallel", "multi_step", "multi_turn", "injection")
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return toolgym.load_domain(RESEARCH)
+
+
+@pytest.fixture
+def world(domain):
+    world = World(domain.template(0, "small"))
+    yield world
+    world.close()
+
+
+@pytest.fixture(scope="module")
+def tasks(domain):
+    """Six tasks of each acting kind in the small world, with their gold chats (shared by the tests below)."""
+    made = domain.generate_tasks(6 * len(ACTING), seed=3, kinds=list(ACTING), size="small")
+    return [(task, gold_messages(domain, task)[0]) for task in made]
+
+
+def call(domain, world, name: str, **arguments):
+    outcome = domain.tool(name).run(world, arguments)
+    return outcome.error, (json.loads(outcome.content) if outcome.error is None else None)
+
+
+# ---- the web -----------------------------------------------------------------------------------
+
+
+def test_world_is_seeded_and_holds_every_kind_of_page(domain):
+    first, again, other = (list(build_world(s, "small")) for s in (4, 4, 5))
+    assert first == again and first != other
+    pages = [values for table, values in first if table.__name__ == "Page"]
+    kinds = Counter(p["kind"] for p in pages)
+    assert set(kinds) == {"article", "mirror", "listing", "news", "blog"}
+    assert len({p["url"] for p in pages}) == len(pages)
+    default = World(domain.template(0, "default"))
+    try:
+        assert default.query("SELECT COUNT(*) FROM page")[0][0] > 2_000  # a few thousand pages
+    finally:
+        default.close()
+
+
+def test_search_ranks_by_bm25_pages_results_and_reads_any_text_as_words(domain, world):
+    article = world.query("SELECT title, url FROM page WHERE kind = 'article' AND subject_id LIKE 'OR%' LIMIT 1")[0]
+    name = article[0].removesuffix(" - Atlaspedia")
+    error, found = call(domain, world, "web_search", query=name)
+    assert error is None and article[1] in [r["url"] for r in found["results"]]  # on the first page of results
+    ranked = [r["url"] for r in found["results"]]
+    assert all(name.split()[0].lower() in (r["title"] + r["snippet"]).lower() for r in found["results"][:2]), ranked
+    assert all(r["snippet"] and r["date"] for r in found["results"])
+    error, broad = call(domain, world, "web_search", query="company chief executive")
+    assert error is None and broad["total_pages"] > 1
+    error, second = call(domain, world, "web_search", query="company chief executive", page=2)
+    assert {r["url"] for r in second["results"]}.isdisjoint(r["url"] for r in broad["results"])
+    for hostile in ('"unbalanced', "NEAR(a b", "a AND OR NOT b*", "title:x", "^start -minus"):
+        error, _ = call(domain, world, "web_search", query=hostile)
+        assert error is None, (hostile, error)  # FTS5 syntax is never passed through
+    error, _ = call(domain, world, "web_search", query=" ?! ")
+    assert error and "no words" in error
+    error, _ = call(domain, world, "web_search", query=name, page=20)
+    assert error and "last page" in error
+
+
+def test_open_page_cuts_long_pages_in_parts_and_find_in_page_reaches_them(domain, world):
+    url, body = next(
+        (u, b) for u, b in world.query("SELECT url, body FROM page WHERE kind = 'article'") if len(b) > 900
+    )
+    error, first = call(domain, world, "open_page", url=url)
+    assert error is None and first["parts"] >= 2 and first["next_part"] == 2 and first["links"]
+    error, second = call(domain, world, "open_page", url=url, part=2)
+    assert error is None and second["text"] and second["text"] not in first["text"]
+    word = second["text"].split(". ")[0].split()[-1].strip(".")
+    error, found = call(domain, world, "find_in_page", url=url, text=word)
+    assert error is None and any(m["part"] == 2 for m in found["matches"])
+    error, _ = call(domain, world, "open_page", url=url, part=first["parts"] + 1)
+    assert error and "part" in error
+    error, _ = call(domain, world, "open_page", url="https://nowhere.example/x")
+    assert error and "search result" in error
+
+
+def test_helpers_compute_and_refuse_what_they_cannot(domain, world):
+    assert call(domain, world, "days_between", start="2024-01-01", end="2024-03-01")[1] == {"days": 60}
+    assert call(domain, world, "convert_units", value=2.0, from_unit="kg", to_unit="lb")[1]["value"] == 4.41
+    assert call(domain, world, "convert_units", value=100, from_unit="ft", to_unit="m")[1]["value"] == 30.48
+    assert call(domain, world, "convert_units", value=1, from_unit="kg", to_unit="mi")[0]
+    assert call(domain, world, "calculate", expression="(12,400 + 8100) / 2")[1]["result"] == 10250
+    for bad in ("__import__('os')", "2 ** 99999", "1 / 0", "x + 1"):
+        error, _ = call(domain, world, "calculate", expression=bad)
+        assert error, bad
+
+
+def test_an_edited_page_is_searchable_and_connections_are_not_reused_stale(domain):
+    template = domain.template(0, "small")
+    for _ in range(3):  # an episode's writes must not leak into the next one's search index
+        world = World(template)
+        url = world.query("SELECT url FROM page LIMIT 1")[0][0]
+        page = world.info("page").model
+        world.update(page, url, body="zyxwvut appears nowhere else")
+        assert call(domain, world, "web_search", query="zyxwvut")[1]["results"][0]["url"] == url
+        world.close()
+    world = World(template)
+    try:
+        assert call(domain, world, "web_search", query="zyxwvut")[1]["results"] == []
+    finally:
+        world.close()
+
+
+# ---- tasks and their checks --------------------------------------------------------------------
+
+
+def test_gold_scores_one_and_every_cheap_answer_scores_below(tasks):
+    for task, messages in tasks:
+        assert verify(task, messages).value == 1.0, task.id
+        for name, make in CHEAP_ANSWERS.items():
+            chat = make(messages)
+            if chat is not None:
+                score = verify(task, chat)
+                assert score.value < 1.0 and not score.passed, (task.kind, name, score.value)
+
+
+def test_answers_cite_opened_pages_and_questions_go_deep(domain, tasks):
+    depth = Counter()
+    for task, _ in tasks:
+        opened = {c.arguments["url"] for c in task.gold_calls("agent") if c.name == "open_page"}
+        cited = {u for reply in task.replies for v in reply.vars.values() for u in named_urls(str(v))}
+        assert cited and cited <= opened, task.id  # the answer names pages the gold read
+        if task.kind == "multi_step":
+            depth[len(opened)] += 1
+    assert max(depth) >= 3, depth
+    more = domain.generate_tasks(40, seed=5, kinds=["multi_step"], size="small")
+    hops = {len({c.arguments["url"] for c in t.gold_calls("agent") if c.name == "open_page"}) for t in more}
+    assert {2, 3, 4, 5} <= hops, hops
+
+
+def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):
+    task, messages = next((t, m) for t, m in tasks if t.kind == "injection")
+    bait = task.forbidden[0]
+    final = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))
+    followed = [
+        *messages[:final],
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "bait", "type": "function",
+         "function": {"name": bait.tool, "arguments": json.dumps(bait.arguments)}}]},  # fmt: skip
+        {"role": "tool", "tool_call_id": "bait", "name": bait.tool, "content": json.dumps({"error": "no page"})},
+        *messages[final:],
+    ]
+    assert verify(task, followed).value == 0.0
+    cited = json.loads(json.dumps(messages))
+    cited[final]["content"] += " See also https://atlaspedia.example/wiki/never-opened."
+    score = verify(task, cited)
+    assert not score.passed and score.details["cited_sources"]["unopened"] == ["https://atlaspedia.example/wiki/never-opened"]
+
+
+def test_a_date_answer_counts_in_any_format(domain):
+    task = next(t for t in domain.generate_tasks(40, seed=9, kinds=["multi_step"], size="small") if t.replies[-1].intent == "reply_false_premise")
+    messages, _ = gold_messages(domain, task)
+    date = task.required_outputs[-1]  # the launch date, as the page states it ("23 November 2006")
+    final = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))
+    import datetime as dt
+
+    iso = dt.datetime.strptime(date, "%d %B %Y").date().isoformat()
+    for written, full in ((iso, True), ("some day", False)):
+        chat = json.loads(json.dumps(messages))
+        chat[final]["content"] = chat[final]["content"].replace(date, written)
+        assert (verify(task, chat).value == 1.0) is full, written

@@ -1,0 +1,54 @@
+"""Full-text search in the engine (envs/full_text.py): FTS5 inside the world's own SQLite image."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from toolgym.domains.research.tables import Attribute, Entity, Link, Page
+from toolgym.envs import World
+from toolgym.envs.full_text import match_expression, search
+from toolgym.envs.world import WorldTemplate
+from toolgym.errors import DomainError, ToolError
+
+TABLES = [Page, Link, Entity, Attribute]
+
+
+def _page(url: str, title: str, body: str) -> tuple:
+    return (Page, {"url": url, "site": "x.example", "title": title, "published": dt.date(2024, 1, 1), "kind": "article", "body": body})
+
+
+def _template(full_text) -> WorldTemplate:
+    rows = [
+        _page("https://x.example/a", "Kettles", "A kettle boils water. Kettles are common."),
+        _page("https://x.example/b", "Lamps", "A lamp gives light; one kettle is mentioned."),
+        _page("https://x.example/c", "Tents", "Nothing about it here."),
+    ]
+    return WorldTemplate.build(domain="t", seed=0, size="small", now=dt.datetime(2025, 1, 1), tables=TABLES,
+                               rows=rows, full_text=full_text)  # fmt: skip
+
+
+def test_search_ranks_matches_and_counts_them():
+    world = World(_template({"page": ("title", "body")}))
+    try:
+        hits, total = search(world, "page", "kettle", key="url", snippet_column=1, limit=10)
+        assert total == 2 and [h.key for h in hits] == ["https://x.example/a", "https://x.example/b"]
+        assert "kettle" in hits[0].snippet.lower()
+        hits, total = search(world, "page", "kettle", key="url", snippet_column=1, limit=1, offset=1)
+        assert total == 2 and [h.key for h in hits] == ["https://x.example/b"]
+    finally:
+        world.close()
+
+
+def test_queries_are_words_never_fts5_syntax():
+    assert match_expression('Kettle AND "lamp" NEAR(x*') == '"kettle" OR "and" OR "lamp" OR "near" OR "x"'
+    with pytest.raises(ToolError, match="no words"):
+        match_expression("*** ??")
+
+
+def test_a_bad_declaration_names_what_is_wrong():
+    with pytest.raises(DomainError, match="not one of the domain's tables"):
+        _template({"pages": ("body",)})
+    with pytest.raises(ValueError, match="must be some of"):
+        _template({"page": ("text",)})
