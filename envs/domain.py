@@ -14,7 +14,7 @@ from toolgym.errors import DomainError, UnknownNameError
 
 from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
-from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
+from .phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
 from .task import ALL_KINDS, Task
 from .tools import Tool
@@ -88,7 +88,9 @@ class Domain:
         self.policy_path = self.folder / "policy.md.j2"
         if not self.policy_path.exists():
             raise DomainError(f"domain {name!r}: missing {self.policy_path}")
-        self.phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
+        # the domain's phrasings: utterances.yaml, then any `<topic>.utterances.yaml` beside it (sorted)
+        extra = sorted(self.folder.glob("*.utterances.yaml"))
+        self.phrasebook = Phrasebook(ENGINE_UTTERANCES, ENGINE_STRUCTURES, self.folder / "utterances.yaml", *extra)
         self._templates: Bounded[tuple[int, str], WorldTemplate] = Bounded("world_templates")
         self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(lambda: 64 * SIZES["world_templates"])
         self._lock = threading.Lock()

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .generation import GenContext
 
 P = TypeVar("P", bound="Piece")
+T = TypeVar("T")
 S = TypeVar("S", bound=Segment)
 DRAW_TRIES = 16
 
@@ -52,13 +53,13 @@ def independent(pieces: Sequence[Piece], candidate: Piece) -> bool:
 
 def draw(
     ctx: GenContext,
-    builders: Sequence[Callable[..., P | None]],
+    builders: Sequence[Callable[..., T | None]],
     *args: Any,
     weights: Sequence[float] | None = None,
-    accept: Callable[[P], bool] | None = None,
+    accept: Callable[[T], bool] | None = None,
     tries: int = DRAW_TRIES,
-) -> P:
-    """A piece from one of the builders, drawn by weight, called as `builder(ctx, *args)`.
+) -> T:
+    """A piece (or a list of pieces) from one of the builders, drawn by weight, called as `builder(ctx, *args)`.
 
     A builder returns None when the world has nothing for it (and `accept` may refuse a piece,
     such as one not `independent` of those drawn before): another is drawn, up to `tries` times."""

@@ -88,6 +88,7 @@ def render(
         _tasks(stats),
         _rewrite(stats.get("rewrite")),
         _short_of_asked(job),
+        _difficulty(job),
         _language(language),
     ]
     if job:
@@ -215,6 +216,19 @@ def _short_of_asked(job: Any) -> str:
     return (
         "## Kinds short of the asked count\n\nTheir generators gave no more distinct tasks than this:\n\n"
         + _table(["domain/kind", "tasks asked", "tasks planned"], rows)
+    )
+
+
+def _difficulty(job: Any) -> str:
+    """Tasks per difficulty level and domain (the `difficulty` column of every row; envs/difficulty.py)."""
+    found = (job or {}).get("difficulty_by_domain") if isinstance(job, dict) else None
+    if not found:
+        return ""
+    levels = sorted({level for counts in found.values() for level in counts}, key=int)
+    rows = [[domain, *(counts.get(level, 0) for level in levels)] for domain, counts in sorted(found.items())]
+    return (
+        "## Difficulty\n\nTasks per difficulty level (1 easiest; the `difficulty` and `difficulty_score` columns; "
+        "the formula is in toolgym.envs.difficulty):\n\n" + _table(["domain", *(f"level {lv}" for lv in levels)], rows)
     )
 
 

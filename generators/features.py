@@ -120,6 +120,8 @@ CHAT_COLUMNS: dict[str, Any] = {
     "user_simulator": JSON,
     "verification": VERIFICATION,
     "usage": USAGE,  # token counts, or null (offline teachers)
+    "difficulty": INT,  # the task's level 1-5 (envs/difficulty.py); null for a task given without one
+    "difficulty_score": FLOAT,  # the finer score behind it: sort by it for a curriculum
     "toolgym_version": Scalar("string", VERSIONS["toolgym_version"]),
     "schema_version": Scalar("string", VERSIONS["schema_version"]),
 }
@@ -136,10 +138,12 @@ RL_COLUMNS: dict[str, Any] = {
     "reward_preset": STR,
     "item_type": Scalar("string", ITEM_TYPES),
     "target": MESSAGE,  # next_action items: the gold assistant message; episodes: null
+    "difficulty": INT,
+    "difficulty_score": FLOAT,
     "toolgym_version": CHAT_COLUMNS["toolgym_version"],
     "schema_version": CHAT_COLUMNS["schema_version"],
 }
-_NULLABLE = {"usage", "target"}
+_NULLABLE = {"usage", "target", "difficulty", "difficulty_score"}
 
 
 def _row_struct(columns: dict[str, Any]) -> Struct:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import closing
 
@@ -9,6 +10,8 @@ from toolgym.config import JobConfig
 from toolgym.envs.registry import list_domains, load_domain
 from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
 from toolgym.errors import ConfigError
+
+_log = logging.getLogger(__name__)
 
 
 def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
@@ -79,6 +82,9 @@ def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[s
         if not share:
             continue
         task_seed = config.seed + index * _SEED_STRIDE
+        if config.mix.difficulty is not None:
+            yield from _by_difficulty(domain, kind, share, config, task_seed, world_seed, seen)
+            continue
         # A task's draw depends only on its index, so asking for more keeps the first `share` as they
         # were; the extra draws replace lessons another world gave, and are made only when needed.
         extra = 0 if seen is None else max(10, share)  # up to twice the share: a shared pool (off-topic requests) repeats often
@@ -100,3 +106,59 @@ def _across_worlds(domain, kind: str, count: int, config: JobConfig, seen: set[s
 def plan_tasks(config: JobConfig) -> list[Task]:
     """`iter_planned` as a list."""
     return list(iter_planned(config))
+
+
+_MIX_DRAWS = 6  # tasks drawn per task wanted when a difficulty mix is asked for
+
+
+def level_quotas(shares: dict[int, float], count: int) -> dict[int, int]:
+    """`count` split over the levels by their shares (largest remainders get the leftovers)."""
+    total = sum(shares.values())
+    exact = {level: count * share / total for level, share in shares.items()}
+    quotas = {level: int(value) for level, value in exact.items()}
+    for level in sorted(exact, key=lambda lv: (quotas[lv] - exact[lv], lv))[: count - sum(quotas.values())]:
+        quotas[level] += 1
+    return quotas
+
+
+def _by_difficulty(domain, kind: str, share: int, config: JobConfig, task_seed: int, world_seed: int, seen: set[str] | None) -> Iterator[Task]:
+    """`share` tasks of one world whose levels follow `mix.difficulty`: tasks are drawn (up to
+    `_MIX_DRAWS` per task wanted) and kept while their level has room; a level the kind does not reach
+    in that many draws is filled with the drawn tasks nearest to it, and a warning says so."""
+    assert config.mix.difficulty is not None
+    quotas = level_quotas(config.mix.difficulty, share)
+    spare: list[Task] = []
+    given = 0
+    drawn = domain.iter_tasks(share * _MIX_DRAWS, seed=task_seed, kinds=[kind], world_seed=world_seed, size=config.world.size)
+    with closing(drawn):
+        for task in drawn:
+            key = task.lesson_key()
+            if seen is not None and key in seen:
+                continue
+            level = task.difficulty.level if task.difficulty is not None else 1
+            if quotas.get(level, 0) <= 0:
+                if len(spare) < share:
+                    spare.append(task)
+                continue
+            quotas[level] -= 1
+            if seen is not None:
+                seen.add(key)
+            yield task
+            given += 1
+            if given == share:
+                return
+    missing = {level: n for level, n in quotas.items() if n > 0}
+    _log.warning(
+        "%s %s (world %s): %s of %s tasks asked at difficulty levels %s were not found in %s draws; "
+        "filled with the nearest levels drawn", domain.name, kind, world_seed, sum(missing.values()), share,
+        sorted(missing), share * _MIX_DRAWS,
+    )
+    for level in sorted(missing):
+        for _ in range(missing[level]):
+            if not spare:
+                return
+            nearest = min(spare, key=lambda t: abs((t.difficulty.level if t.difficulty else 1) - level))
+            spare.remove(nearest)
+            if seen is not None:
+                seen.add(nearest.lesson_key())
+            yield nearest

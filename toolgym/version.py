@@ -2,4 +2,4 @@
 
 __version__ = "0.1.0"
 # Bumped whenever the layout of a written dataset row changes.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"

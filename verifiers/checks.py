@@ -11,6 +11,7 @@ from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
 from .authorized import authorized
+from .choices import chosen, looked_up
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .matching import (
@@ -187,4 +188,6 @@ CHECKS = {
     "arguments_grounded": arguments_grounded,
     "requested": requested,
     "authorized": authorized,
+    "chosen": chosen,
+    "looked_up": looked_up,
 }
