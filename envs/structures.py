@@ -24,9 +24,11 @@ from typing import Any, Literal, TypeVar
 from toolgym.errors import GeneratorBug
 
 from .compose import Segment
+from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
 
 S = TypeVar("S", bound=Segment)
+P = TypeVar("P", bound=Piece)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -141,8 +143,7 @@ def _last_confirmed(piece: Segment) -> int:
     raise GeneratorBug(f"a revised request needs a step the user confirms; {piece.goal!r} has none")
 
 
-
-def together(ctx: Any, first: S, second: S) -> S | None:
+def together(ctx: Any, first: P, second: P) -> P | None:
     """Two one-step read pieces asked in one message and answered by one parallel step (None when
     they cannot be joined: more than one step each, different people, or an entity in common).
 
@@ -152,7 +153,7 @@ def together(ctx: Any, first: S, second: S) -> S | None:
         return None
     if first.subject and second.subject and first.subject != second.subject:
         return None
-    if set(getattr(first, "keys", ())) & set(getattr(second, "keys", ())):
+    if first.keys & second.keys:
         return None
     if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
         return None  # the same tool twice reads as one request repeated
@@ -169,10 +170,9 @@ def together(ctx: Any, first: S, second: S) -> S | None:
         "unknown": [*first.unknown, *second.unknown],
         "lookups": [*first.lookups, *second.lookups],
     }
-    if hasattr(first, "keys"):
-        changes["keys"] = frozenset(first.keys) | frozenset(getattr(second, "keys", ()))  # type: ignore[attr-defined]
-    if getattr(first, "subject", None) is None and getattr(second, "subject", None) is not None:
-        changes["subject"] = second.subject  # type: ignore[attr-defined]
+    changes["keys"] = first.keys | second.keys
+    if first.subject is None and second.subject is not None:
+        changes["subject"] = second.subject
     return replace(first, **changes)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, money
+from dataclasses import replace
+
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money
 
 from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
@@ -172,7 +174,15 @@ def freeze(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 def unfreeze(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    return _card_change(ctx, person, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    """Unfreeze a frozen card: one the world froze, or an active one frozen before the episode."""
+    piece = _card_change(ctx, person, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    if piece is not None or not (active := [c for c in person.cards if c.status == "active"]):
+        return piece
+    card = ctx.pick(active)
+    frozen = replace(person, cards=tuple(replace(c, status="frozen") if c.card_id == card.card_id else c for c in person.cards))
+    piece = _card_change(ctx, frozen, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    assert piece is not None
+    return replace(piece, setup=[WorldEdit(table="card", key=card.card_id, set={"status": "frozen"})])
 
 
 def report_lost(ctx: GenContext, person: Person, index: Index) -> Piece | None:

@@ -93,11 +93,11 @@ def multi_turn(ctx: GenContext) -> Task:
     """Two or three requests in a row from one customer, whose identity is asked for first; in about
     a third, the customer turns a change down and asks for another (revisions.py)."""
     if ctx.rng.random() < 0.35:
-        chosen = draw(ctx, revisions.REVISIONS, None, weights=revisions.REVISION_WEIGHTS)
-        extra = ctx.pick(reads.ACCOUNT_READS)(ctx, chosen[0].subject) if ctx.rng.random() < 0.4 else None
-        if extra is not None and independent(chosen, extra):
-            chosen = [extra, *chosen] if ctx.rng.random() < 0.5 else [*chosen, extra]
-        return assemble(ctx, chosen, withhold_auth=True)
+        pair = draw(ctx, revisions.REVISIONS, None, weights=revisions.REVISION_WEIGHTS)
+        extra = ctx.pick(reads.ACCOUNT_READS)(ctx, pair[0].subject) if ctx.rng.random() < 0.4 else None
+        if extra is not None and independent(pair, extra):
+            pair = [extra, *pair] if ctx.rng.random() < 0.5 else [*pair, extra]
+        return assemble(ctx, pair, withhold_auth=True)
     for _ in range(8):
         main = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS))
         chosen: list[pieces.Piece] = [main]
