@@ -90,6 +90,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "correct_lead": (),
         "and_also": (),
         "reply_both": ("first", "second"),
+        "reply_left_as_is": (),
     }.items()
 }
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use

@@ -96,6 +96,21 @@ def looked_up(piece: S, *, label: str, value: str, keywords: Sequence[str] = ())
     return replace(piece, **changes)
 
 
+LEFT_AS_IS = Utterance(intent="reply_left_as_is")  # the engine's reply to a change turned down: nothing done
+
+
+def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
+    """`revised` with the engine's reply ("I've left it as it is"), for any domain's two write pieces
+    on the same person: None when either is missing, when `first` has no step to confirm, or when
+    `second` would make a call `first` makes (the user would not be asking for anything else)."""
+    if first is None or second is None or not any(s.confirm for s in first.steps):
+        return None
+    taken_back = first.steps[_last_confirmed(first)].calls
+    if any(c in taken_back for s in second.steps for c in s.calls):
+        return None
+    return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
+
+
 def revised(
     ctx: Any, first: S, second: S, *, reply: Utterance, outputs: Sequence[str], kind: Literal["revise", "correct"] = "revise"
 ) -> list[S]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolgym.envs import GenContext, Piece, Task, Utterance, call, draw, draw_many, money
+from toolgym.envs import GenContext, Piece, Task, Utterance, call, draw, draw_many, money, structures
 
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, phrase
@@ -47,9 +47,26 @@ def multi_step(ctx: GenContext) -> Task:
     return assemble(ctx, person, [piece])
 
 
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext, person: Person, index: Index) -> list[Piece] | None:
+    """A change turned down when asked to confirm, then another asked for instead (about other records)."""
+    first = ctx.pick(list(WRITES.values()))(ctx, person, index)
+    second = ctx.pick(list(WRITES.values()))(ctx, person, index)
+    if first is None or second is None or first.keys & second.keys:
+        return None
+    return structures.changed_mind(ctx, first, second)
+
+
 def multi_turn(ctx: GenContext) -> Task:
+    """Two or three requests in a row; in some, the customer turns a change down and asks for another."""
     index = index_of(ctx.world)
     person = _person(ctx, index)
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(12):
+            if (pair := _changed_mind(ctx, person, index)) is not None:
+                return assemble(ctx, person, [_without_outputs(pair[0]), pair[1]])
     builders = (*READS, *WRITES.values())
     parts = draw_many(ctx, builders, 2 if ctx.rng.random() < 0.8 else 3, person, index, tries=40)
     parts = [p if i == len(parts) - 1 else _without_outputs(p) for i, p in enumerate(parts)]

@@ -17,6 +17,7 @@ from toolgym.envs import (
     independent,
     injected,
     money,
+    structures,
 )
 
 from .index import BookingInfo, Index, index_of
@@ -125,9 +126,30 @@ def multi_step(ctx: GenContext) -> Task:
     return assemble(ctx, [draw(ctx, MULTI_STEP, index_of(ctx.world))])
 
 
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext, index: Index) -> Task | None:
+    """The traveller turns a change down when asked to confirm it, then asks for a change to another booking."""
+    first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None and any(s.confirm for s in p.steps))
+    mine = [b for b in index.confirmed("any") if b.traveller_id == first.subject]
+    writes = {t for t in first.tools if ctx.domain.tool(t).writes}
+    options = [partial(build, b=b) for build in (select_seat, add_bags, cancel) for b in mine]
+    second = ctx.pick(options)(ctx, index) if options else None
+    if second is None or not independent([first], second) or second.tools & writes:
+        return None
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else assemble(ctx, pair, withhold=0.5)
+
+
 def multi_turn(ctx: GenContext) -> Task:
-    """Two requests of one traveller: the second after the agent has answered the first."""
+    """Two requests of one traveller: the second after the agent has answered the first (or, in
+    some, instead of a change the traveller turned down)."""
     index = index_of(ctx.world)
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(6):
+            if (task := _changed_mind(ctx, index)) is not None:
+                return task
     first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None)
     traveller = first.subject
     mine = [b for b in index.confirmed("any") if b.traveller_id == traveller]

@@ -95,8 +95,10 @@ def start_engine(ctx: GenContext, car: Car) -> Piece | None:
 
 
 def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
-    if not car.v.engine_on or car.moving:
+    """The engine off on a car at rest (started before the episode when it was off)."""
+    if car.moving or car.v.gear != "P":
         return None
+    setup = [] if car.v.engine_on else [car_edit(car, engine_on=True)]
     piece = Piece(
         request=ctx.say("req_stop"),
         goal="Turn the engine off.",
@@ -104,6 +106,7 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_stopped", vars={}),
         outputs=["off"],
         keys=frozenset({"engine"}),
+        setup=setup,
     )
     return _declined(ctx, piece, Utterance(intent="reply_stop_declined", vars={}), ["running"])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, Utterance, WorldEdit, independent, injected
+from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, Utterance, WorldEdit, independent, injected, structures
 from toolgym.errors import GeneratorBug
 
 from .comfort import (
@@ -66,6 +66,10 @@ def more_on_car(ctx: GenContext, car: Car, builders: Sequence[Builder], taken: l
         if piece is not None and independent(taken, piece) and accept(piece):
             return piece
     return None
+
+
+def _writes(ctx: GenContext) -> set[str]:
+    return {name for name, tool in ctx.domain.tools.items() if tool.writes}
 
 
 def _one_call(piece: Piece) -> bool:
@@ -141,8 +145,22 @@ def multi_step(ctx: GenContext) -> Task:
     return on_car(ctx, car, [piece])
 
 
+REVISION_SHARE = 0.3
+
+
+def _guarded(piece: Piece) -> bool:
+    return any(s.confirm for s in piece.steps)
+
+
 def multi_turn(ctx: GenContext) -> Task:
-    """Two or three requests in one drive; the last reply states what the task requires."""
+    """Two or three requests in one drive; the last reply states what the task requires. In some,
+    the driver says no to a guarded action once told what it does, and asks for something else."""
+    if ctx.rng.random() < REVISION_SHARE:
+        car, first = draw_on_car(ctx, ALL, _guarded)
+        second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
+        pair = structures.changed_mind(ctx, first, second)
+        if pair is not None:
+            return on_car(ctx, car, pair)
     car, first = draw_on_car(ctx, ALL)
     parts = [first]
     for _ in range(2 if ctx.rng.random() < 0.25 else 1):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, assemble, draw, injected, pieces
+from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, assemble, draw, injected, pieces, structures
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import EXTERNAL_DOMAINS
@@ -111,7 +111,28 @@ def multi_step(ctx: GenContext) -> Task:
     return signed_in(ctx, desk, [piece])
 
 
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext) -> Task | None:
+    """A guarded change turned down when asked to confirm, then another change asked for instead."""
+    desk, first = _one(ctx, ANY)
+    if not _guarded(first):
+        return None
+    writes = {name for name, tool in ctx.domain.tools.items() if tool.writes}
+    second = ctx.pick(ANY)(ctx, desk)
+    if second is None or second.keys & first.keys or _guarded(second) & _guarded(first) or not second.tools & writes:
+        return None
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else signed_in(ctx, desk, pair)
+
+
 def multi_turn(ctx: GenContext) -> Task:
+    """Two requests in a row; in some, the employee turns a change down and asks for another."""
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(8):
+            if (task := _changed_mind(ctx)) is not None:
+                return task
     desk, first = _one(ctx, ANY)
     second = draw(
         ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first))
