@@ -24,6 +24,7 @@ from .index import BookingInfo, Index, index_of
 from .parts import assemble
 from .reads import PARALLEL_GENERAL, SINGLE_BOOKING, SINGLE_GENERAL, arrival_time, invoice_total, three_hotels
 from .writes import (
+    bags_by_trip,
     add_bags,
     add_insurance,
     book_cheapest_direct,
@@ -76,6 +77,8 @@ MULTI_STEP: list[Builder] = [
     _on_booking("changeable", _changeable, change_date),
     _on_booking("cancel", lambda b: True, lambda c, i, b: cancel(c, i, b, by_route=True)),
     price_in_currency,
+    bags_by_trip,
+    bags_by_trip,
 ]
 READS: list[Builder] = [
     *(lambda c, i, f=f: f(c, i) for f in SINGLE_GENERAL),  # type: ignore[misc]

@@ -37,6 +37,7 @@ from .drive import (
     trunk,
     unlock,
 )
+from .choices import navigate_which
 from .index import Car, index_of
 from .parts import on_car
 from .readouts import READOUTS, nearest, range_left, service_log, tyres
@@ -136,7 +137,8 @@ def _result_only(ctx: GenContext, reply: Utterance) -> str:
 
 
 MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, start_engine, airport_ready, load_profile,
-              tyres, nearest, start_charging, stop_charging, range_left]
+              tyres, nearest, start_charging, stop_charging, range_left, navigate_which, navigate_which, navigate_which,
+              start_charging, stop_charging]
 
 
 def multi_step(ctx: GenContext) -> Task:

@@ -22,6 +22,7 @@ from .answers import (
     thread_answer,
     two_docs,
 )
+from .choices import dm_by_first_name
 from .index import Desk, index_of
 from .parts import (
     add_todo,
@@ -65,7 +66,8 @@ CHAINS: Sequence[Builder] = (
     cancel_meeting,
     complete_todo,
 )
-CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1)
+CHAINS = (*CHAINS, dm_by_first_name)
+CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1, 3)
 PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs)
 ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone, channel_topic)
 
