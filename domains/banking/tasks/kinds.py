@@ -24,7 +24,7 @@ from .writes import WRITES, freeze_which
 # One call answers or does it (after verifying): the quick reads and the one-step writes.
 SINGLE = (balance, card_status, loan_due, next_scheduled, kb_question, recent_transfers, WRITES["new_payee"], WRITES["new_email"])
 # Find, then act on what was found.
-MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending, account_opened) + (freeze_which,) * 3
+MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending, account_opened) + (freeze_which,) * 2
 
 
 def _person(ctx: GenContext, index: Index) -> Person:

@@ -4,7 +4,6 @@ disputes, loan payments, statements, contact details, and fraud handed to a pers
 from __future__ import annotations
 
 import datetime as dt
-
 from dataclasses import replace
 
 from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money, structures

@@ -24,9 +24,9 @@ from .index import BookingInfo, Index, index_of
 from .parts import assemble
 from .reads import PARALLEL_GENERAL, SINGLE_BOOKING, SINGLE_GENERAL, arrival_time, invoice_total, three_hotels
 from .writes import (
-    bags_by_trip,
     add_bags,
     add_insurance,
+    bags_by_trip,
     book_cheapest_direct,
     book_hotel,
     cancel,

@@ -10,7 +10,6 @@ list_bookings of the traveller): the policy's "only the identified traveller's o
 from __future__ import annotations
 
 import datetime as dt
-
 from dataclasses import replace
 
 from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money, structures

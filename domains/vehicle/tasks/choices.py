@@ -9,7 +9,6 @@ from .drive import DESTINATIONS
 from .index import Car
 from .parts import agent
 
-
 CATEGORY_WORDS = {"airport": "airports", "hotel": "hotels", "restaurant": "restaurants", "office": "offices", "mall": "malls",
                   "charger": "chargers"}  # fmt: skip
 

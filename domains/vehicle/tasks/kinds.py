@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, Utterance, WorldEdit, independent, injected, structures
+from toolgym.envs import (
+    Forbidden,
+    GenContext,
+    Piece,
+    Step,
+    Task,
+    Utterance,
+    WorldEdit,
+    independent,
+    injected,
+    structures,
+)
 from toolgym.errors import GeneratorBug
 
+from .choices import navigate_which
 from .comfort import (
     COMFORT,
     comfort_nudge,
@@ -37,7 +49,6 @@ from .drive import (
     trunk,
     unlock,
 )
-from .choices import navigate_which
 from .index import Car, index_of
 from .parts import on_car
 from .readouts import READOUTS, nearest, range_left, service_log, tyres
@@ -137,17 +148,21 @@ def _result_only(ctx: GenContext, reply: Utterance) -> str:
 
 
 MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, start_engine, airport_ready, load_profile,
-              tyres, nearest, start_charging, stop_charging, range_left, navigate_which, navigate_which, navigate_which,
-              start_charging, stop_charging]
+              tyres, nearest, start_charging, stop_charging, range_left, navigate_which, navigate_which, navigate_which]
+CHARGING = [start_charging, stop_charging]  # only electric cars parked can: drawn on their own, or seldom reached
+CHARGING_SHARE = 0.2
 
 
 def multi_step(ctx: GenContext) -> Task:
     """Steps that depend on each other: read then act, convert then set, the engine-start chain."""
-    car, piece = draw_on_car(ctx, MULTI_STEP, lambda p: len(p.steps) >= 2)
+    builders = CHARGING if ctx.rng.random() < CHARGING_SHARE else MULTI_STEP
+    car, piece = draw_on_car(ctx, builders, lambda p: len(p.steps) >= 2)
     return on_car(ctx, car, [piece])
 
 
 REVISION_SHARE = 0.3
+# the builders whose change the driver confirms first (and may turn down)
+GUARDED = [unlock, trunk, stop_engine, start_engine, start_charging, stop_charging, charge_limit, load_profile, airport_ready]
 
 
 def _guarded(piece: Piece) -> bool:
@@ -158,7 +173,7 @@ def multi_turn(ctx: GenContext) -> Task:
     """Two or three requests in one drive; the last reply states what the task requires. In some,
     the driver says no to a guarded action once told what it does, and asks for something else."""
     if ctx.rng.random() < REVISION_SHARE:
-        car, first = draw_on_car(ctx, ALL, _guarded)
+        car, first = draw_on_car(ctx, GUARDED, _guarded)
         second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
         pair = structures.changed_mind(ctx, first, second)
         if pair is not None:

@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, assemble, draw, injected, pieces, structures
+from toolgym.envs import (
+    Forbidden,
+    GenContext,
+    Piece,
+    Task,
+    WorldEdit,
+    assemble,
+    draw,
+    injected,
+    pieces,
+    structures,
+)
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import EXTERNAL_DOMAINS
