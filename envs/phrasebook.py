@@ -91,6 +91,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "and_also": (),
         "reply_both": ("first", "second"),
         "reply_left_as_is": (),
+        "and_then": (),
     }.items()
 }
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use

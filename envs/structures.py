@@ -10,6 +10,7 @@
 - **Lookups** (`looked_up`): the user knows a name, a date or "my last order" but not the id; the
   gold finds it with a list or a search. Asking the user for it scores below 1.0 (`looked_up`).
 - **Together** (`together`): two one-step reads asked in one message, made as one parallel step.
+- **In sequence** (`in_sequence`): two sub-goals asked in one message, done one after the other.
 
 Each returns a changed piece (or pieces) for `assemble`; the domain builds the reads and the act.
 """
@@ -173,19 +174,40 @@ def together(ctx: Any, first: P, second: P) -> P | None:
     if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
         return None  # the same tool twice reads as one request repeated
     step = Step(calls=[*first.steps[0].calls, *second.steps[0].calls], needs=[*first.steps[0].needs, *second.steps[0].needs])
+    return _joined(ctx, first, second, [step], ctx.say("and_also"))
+
+
+def in_sequence(ctx: Any, first: P, second: P) -> P | None:
+    """Two sub-goals asked in one message and done one after the other (a long chain): `first`'s
+    steps, then `second`'s, and one reply stating both. None when they cannot be joined: different
+    people, an entity in common, or a write tool in common (a confirmation would not say which)."""
+    if first.subject and second.subject and first.subject != second.subject:
+        return None
+    if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
+        return None
+    joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
+    return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
+
+
+def _writes_of(ctx: Any, piece: Segment) -> set[str]:
+    return {c.name for s in piece.steps for c in s.calls if ctx.domain.tool(c.name).writes}
+
+
+def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
+    """One piece of two: one request (joined by `link`), the given steps, and one reply stating both."""
     answer = _without_ack(ctx.say(second.reply.intent, **second.reply.vars), second.outputs)
     changes: dict[str, Any] = {
-        "request": f"{first.request} {ctx.say('and_also')} {second.request}",
+        "request": f"{first.request} {link} {second.request}",
         "goal": f"{first.goal} Also: {second.goal}",
-        "steps": [step],
+        "steps": steps,
         "reply": Utterance(intent="reply_both", vars={"first": ctx.say(first.reply.intent, **first.reply.vars), "second": answer}),
         "outputs": list(dict.fromkeys([*first.outputs, *second.outputs])),
         "facts": [*first.facts, *(f for f in second.facts if f.key not in {g.key for g in first.facts})],
         "withheld": [*first.withheld, *second.withheld],
         "unknown": [*first.unknown, *second.unknown],
         "lookups": [*first.lookups, *second.lookups],
+        "keys": first.keys | second.keys,
     }
-    changes["keys"] = first.keys | second.keys
     if first.subject is None and second.subject is not None:
         changes["subject"] = second.subject
     return replace(first, **changes)

@@ -42,8 +42,17 @@ def single(ctx: GenContext) -> Task:
     return assemble(ctx, person, [piece])
 
 
+CHAIN_SHARE = 0.6
+
+
 def multi_step(ctx: GenContext) -> Task:
-    person, piece = _build(ctx, MULTI_STEP, index_of(ctx.world))
+    """Find, then act; in some, a second sub-goal in the same message, done after the first."""
+    index = index_of(ctx.world)
+    person, piece = _build(ctx, MULTI_STEP, index)
+    if person is not None and ctx.rng.random() < CHAIN_SHARE:
+        more = ctx.pick(MULTI_STEP)(ctx, person, index)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        piece = chained or piece
     return assemble(ctx, person, [piece])
 
 

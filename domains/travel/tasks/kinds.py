@@ -125,8 +125,22 @@ def _mine(index: Index, traveller_id: str) -> list[BookingInfo]:
     return [b for b in index.confirmed("any") if b.traveller_id == traveller_id]
 
 
+CHAIN_SHARE = 0.35
+
+
 def multi_step(ctx: GenContext) -> Task:
-    return assemble(ctx, [draw(ctx, MULTI_STEP, index_of(ctx.world))])
+    """One goal of several dependent steps; in some, a change to another of the traveller's bookings
+    asked in the same message and made after it (a long chain)."""
+    index = index_of(ctx.world)
+    piece = draw(ctx, MULTI_STEP, index)
+    if piece.subject is not None and ctx.rng.random() < CHAIN_SHARE:
+        mine = [b for b in index.confirmed("any") if b.traveller_id == piece.subject]
+        options = [partial(build, b=b) for build in (select_seat, add_bags) for b in mine]
+        for _ in range(ctx.rng.choice((1, 2))):  # one or two more bookings to change
+            more = ctx.pick(options)(ctx, index) if options else None
+            chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+            piece = chained or piece
+    return assemble(ctx, [piece])
 
 
 REVISION_SHARE = 0.3

@@ -151,12 +151,17 @@ MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, star
               tyres, nearest, start_charging, stop_charging, range_left, navigate_which, navigate_which, navigate_which]
 CHARGING = [start_charging, stop_charging]  # only electric cars parked can: drawn on their own, or seldom reached
 CHARGING_SHARE = 0.2
+CHAIN_SHARE = 0.6
 
 
 def multi_step(ctx: GenContext) -> Task:
     """Steps that depend on each other: read then act, convert then set, the engine-start chain."""
     builders = CHARGING if ctx.rng.random() < CHARGING_SHARE else MULTI_STEP
     car, piece = draw_on_car(ctx, builders, lambda p: len(p.steps) >= 2)
+    if ctx.rng.random() < CHAIN_SHARE:  # a second sub-goal in the same message, done after the first
+        more = more_on_car(ctx, car, MULTI_STEP, [piece], lambda p: len(p.steps) >= 2 and not p.withheld)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None else None
+        piece = chained or piece
     return on_car(ctx, car, [piece])
 
 

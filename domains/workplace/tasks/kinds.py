@@ -119,8 +119,16 @@ def parallel(ctx: GenContext) -> Task:
     return signed_in(ctx, desk, [piece])
 
 
+CHAIN_SHARE = 0.4
+
+
 def multi_step(ctx: GenContext) -> Task:
+    """A chain of dependent steps; in some, a second sub-goal in the same message, done after the first."""
     desk, piece = _one(ctx, CHAINS, CHAIN_WEIGHTS)
+    if ctx.rng.random() < CHAIN_SHARE:
+        more = ctx.pick(CHAINS)(ctx, desk)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        piece = chained or piece
     return signed_in(ctx, desk, [piece])
 
 
