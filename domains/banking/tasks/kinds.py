@@ -76,7 +76,7 @@ def multi_turn(ctx: GenContext) -> Task:
         for _ in range(12):
             if (pair := _changed_mind(ctx, person, index)) is not None:
                 return assemble(ctx, person, [_without_outputs(pair[0]), pair[1]])
-    builders = (*READS, *WRITES.values())
+    builders = (*READS, *WRITES.values(), freeze_which)
     parts = draw_many(ctx, builders, 2 if ctx.rng.random() < 0.8 else 3, person, index, tries=40)
     parts = [p if i == len(parts) - 1 else _without_outputs(p) for i, p in enumerate(parts)]
     subject = person if any(p.subject for p in parts) else None

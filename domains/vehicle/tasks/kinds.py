@@ -55,7 +55,7 @@ from .readouts import READOUTS, nearest, range_left, service_log, tyres
 
 Builder = Callable[[GenContext, Car], Piece | None]
 TRIES = 40
-ALL = [*COMFORT, lock_all, *DRIVE, *READOUTS, trip_range, airport_ready]
+ALL = [*COMFORT, lock_all, *DRIVE, *READOUTS, trip_range, airport_ready, navigate_which]
 
 
 def draw_on_car(
