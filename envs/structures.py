@@ -18,7 +18,7 @@ Each returns a changed piece (or pieces) for `assemble`; the domain builds the r
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
@@ -110,6 +110,21 @@ def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
     if any(c in taken_back for s in second.steps for c in s.calls):
         return None
     return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
+
+
+def ids_found(piece: P, labels: Mapping[str, tuple[str, Sequence[str]]]) -> P:
+    """`looked_up` for every id the piece's later steps pass that the user never gave: an argument
+    named in `labels` (argument -> label and the words that ask for it) whose value is in neither the
+    request nor the piece's facts, so an earlier step of the piece (a search, a list) found it."""
+    said = " ".join([piece.request, *(str(f.value) for f in piece.facts)])
+    for step in piece.steps[1:]:
+        for call in step.calls:
+            for argument, (label, keywords) in labels.items():
+                value = call.arguments.get(argument)
+                known = {f.label for f in piece.lookups}
+                if isinstance(value, str) and value and value not in said and label not in known:
+                    piece = looked_up(piece, label=label, value=value, keywords=keywords)
+    return piece
 
 
 def revised(

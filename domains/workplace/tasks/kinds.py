@@ -87,13 +87,18 @@ def pick_desk(ctx: GenContext) -> Desk:
     return ctx.pick(index_of(ctx.world).desk_list())
 
 
+# ids an employee never knows: the agent finds them (a mail by its sender, a meeting on its day)
+FOUND_IDS = {"message_id": ("message id", ["message id"]), "event_id": ("event id", ["event id"]),
+             "file_id": ("file id", ["file id"]), "task_id": ("task id", ["task id"])}  # fmt: skip
+
+
 def signed_in(ctx: GenContext, desk: Desk, parts: Sequence[Piece]) -> Task:
     """The task: the desk's employee signed in, then the pieces in order."""
     parts = list(pieces.without_repeated_reads(ctx, list(parts)))
     opening = ctx.say("opening")  # in the persona's register
     if opening:
         parts[0] = replace(parts[0], request=f"{opening} {parts[0].request}")
-    return assemble(ctx, parts, setup=[session_edit(desk)])
+    return assemble(ctx, parts, setup=[session_edit(desk)], found_ids=FOUND_IDS)
 
 
 def _one(
