@@ -19,6 +19,7 @@ from toolgym.envs import (
     money,
     structures,
 )
+from toolgym.errors import GeneratorBug
 
 from .index import BookingInfo, Index, index_of
 from .parts import assemble
@@ -148,7 +149,10 @@ REVISION_SHARE = 0.3
 
 def _changed_mind(ctx: GenContext, index: Index) -> Task | None:
     """The traveller turns a change down when asked to confirm it, then asks for a change to another booking."""
-    first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None and any(s.confirm for s in p.steps))
+    try:
+        first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None and any(s.confirm for s in p.steps))
+    except GeneratorBug:  # a small world may have nothing to confirm
+        return None
     mine = [b for b in index.confirmed("any") if b.traveller_id == first.subject]
     writes = {t for t in first.tools if ctx.domain.tool(t).writes}
     options = [partial(build, b=b) for build in (select_seat, add_bags, cancel) for b in mine]

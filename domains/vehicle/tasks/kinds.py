@@ -174,15 +174,25 @@ def _guarded(piece: Piece) -> bool:
     return any(s.confirm for s in piece.steps)
 
 
+def _changed_mind(ctx: GenContext) -> tuple[Car, list[Piece]] | None:
+    """A guarded action the driver turns down once told what it does, then another change instead
+    (None when this fleet offers no such pair: a small world may not)."""
+    try:
+        car, first = draw_on_car(ctx, GUARDED, _guarded)
+    except GeneratorBug:
+        return None
+    second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else (car, pair)
+
+
 def multi_turn(ctx: GenContext) -> Task:
     """Two or three requests in one drive; the last reply states what the task requires. In some,
     the driver says no to a guarded action once told what it does, and asks for something else."""
     if ctx.rng.random() < REVISION_SHARE:
-        car, first = draw_on_car(ctx, GUARDED, _guarded)
-        second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
-        pair = structures.changed_mind(ctx, first, second)
+        pair = _changed_mind(ctx)
         if pair is not None:
-            return on_car(ctx, car, pair)
+            return on_car(ctx, *pair)
     car, first = draw_on_car(ctx, ALL)
     parts = [first]
     for _ in range(2 if ctx.rng.random() < 0.25 else 1):
