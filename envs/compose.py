@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from .task import Fact, Forbidden, Step, Task, ToolCall, Utterance, WorldEdit
+from .task import Fact, Forbidden, Revision, Step, Task, ToolCall, Utterance, WorldEdit
 
 if TYPE_CHECKING:
     from .generation import GenContext
@@ -39,6 +39,9 @@ class Segment:
     forbidden: list[Forbidden] = field(default_factory=list)
     setup: list[WorldEdit] = field(default_factory=list)
     identifies: bool = True  # the user must be identified before this segment's steps
+    lookups: list[Fact] = field(default_factory=list)  # ids the user cannot tell and a tool finds (see Scenario)
+    revises: Literal["revise", "correct"] | None = None  # the request takes back or corrects the one before
+    abandoned: list[ToolCall] = field(default_factory=list)  # what the taken-back request would have called
 
     @property
     def tools(self) -> set[str]:
@@ -73,14 +76,21 @@ def compose(
     requests: list[str] = []
     facts: list[Fact] = []
     withheld: list[str] = []
+    identity: list[str] = []
     plan: list[Step] = []
     goals: list[str] = []
+    revisions: list[Revision] = []
     pending = identify  # until the first segment that needs it
     for index, segment in enumerate(segments):
         request = segment.request
+        if segment.revises is not None:
+            if index == 0:
+                raise ValueError("the first request cannot revise an earlier one")
+            revisions.append(Revision(segment=index, kind=segment.revises, abandoned=list(segment.abandoned)))
         if pending is not None and segment.identifies:
             goals.append(pending.goal)
             renamed = _merge_facts(facts, pending.facts, index)
+            identity += [renamed.get(f.key, f.key) for f in pending.facts]
             if pending.withhold:
                 withheld += [renamed.get(f.key, f.key) for f in pending.facts]
             elif pending.fragment:
@@ -93,6 +103,12 @@ def compose(
         renamed = _merge_facts(facts, segment.facts, index)
         withheld += [renamed.get(k, k) for k in segment.withheld]
         plan += [_placed(s, index, renamed) for s in segment.steps]
+    lookups = list({f.key: f for s in segments for f in s.lookups}.values())
+    abandoned = [
+        Forbidden(reason="made a call of a request the user took back", tool=c.name, arguments=c.arguments)
+        for r in revisions
+        for c in r.abandoned
+    ]
     return ctx.task(
         scenario={
             "persona": ctx.persona(),
@@ -100,14 +116,17 @@ def compose(
             "requests": requests,
             "facts": facts,
             "withheld": list(dict.fromkeys(withheld)),
-            "unknown": list(dict.fromkeys(u for s in segments for u in s.unknown)),
+            "unknown": list(dict.fromkeys([*(u for s in segments for u in s.unknown), *(f.label for f in lookups)])),
+            "identity": identity,
+            "lookups": lookups,
+            "revisions": revisions,
             **({} if closing is None else {"closing": closing}),
         },
         setup=_merge_edits([e for s in segments for e in s.setup] + list(setup)),
         plan=plan,
         replies=[s.reply for s in segments],
         required_outputs=list(dict.fromkeys(o for s in segments for o in s.outputs)),
-        forbidden=_minefields([r for s in segments for r in s.forbidden] + list(forbidden), plan),
+        forbidden=_minefields([r for s in segments for r in s.forbidden] + abandoned + list(forbidden), plan),
         **fields,
     )
 
@@ -134,7 +153,10 @@ def _merge_facts(known: list[Fact], new: Sequence[Fact], segment: int) -> dict[s
 
 
 def _placed(step: Step, segment: int, renamed: dict[str, str]) -> Step:
-    return step.model_copy(update={"segment": segment, "needs": [renamed.get(k, k) for k in step.needs]})
+    update: dict[str, Any] = {"segment": segment, "needs": [renamed.get(k, k) for k in step.needs]}
+    if step.choice is not None:
+        update["choice"] = step.choice.model_copy(update={"fact": renamed.get(step.choice.fact, step.choice.fact)})
+    return step.model_copy(update=update)
 
 
 def _merge_edits(edits: Sequence[WorldEdit]) -> list[WorldEdit]:

@@ -32,6 +32,9 @@ _REQUEST = re.compile(
 
 @dataclass(frozen=True)
 class Move:
+    """One assistant message of the gold conversation. An "ask" move with an utterance is a question
+    of the task's own (which of the candidates); without one, the engine's request for `facts`."""
+
     kind: Literal["ask", "confirm", "call", "instruct", "reply"]
     step: Step | None = None
     facts: tuple[Fact, ...] = ()
@@ -60,9 +63,14 @@ def oracle_moves(task: Task) -> list[Move]:
     for segment in range(task.segments):
         for step in (s for s in task.plan if s.segment == segment):
             missing = [k for k in step.needs if k not in known]
-            if missing:
-                moves.append(Move("ask", step=step, facts=tuple(f for k in missing if (f := scenario.fact(k)))))
-                known.update(missing)
+            choice = step.choice.fact if step.choice is not None and step.choice.fact in missing else None
+            plain = [k for k in missing if k != choice]
+            if plain:
+                moves.append(Move("ask", step=step, facts=tuple(f for k in plain if (f := scenario.fact(k)))))
+            if choice is not None and step.choice is not None and (fact := scenario.fact(choice)) is not None:
+                # the question that names the candidates, once they have been shown
+                moves.append(Move("ask", step=step, facts=(fact,), utterance=step.choice.question))
+            known.update(missing)
             if step.confirm:
                 moves.append(Move("confirm", step=step))
             if step.declined:

@@ -14,7 +14,7 @@ from toolgym.errors import DomainError, UnknownNameError
 
 from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
-from .phrasebook import ENGINE_UTTERANCES, Phrasebook, render_file
+from .phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
 from .task import ALL_KINDS, Task
 from .tools import Tool
@@ -111,7 +111,11 @@ class Domain:
             with self._lock:
                 found = self._phrasebook
                 if found is None:
-                    found = self._phrasebook = Phrasebook(ENGINE_UTTERANCES, self.folder / "utterances.yaml")
+                    # the domain's phrasings: utterances.yaml, then any `<topic>.utterances.yaml` beside it (sorted)
+                    extra = sorted(self.folder.glob("*.utterances.yaml"))
+                    found = self._phrasebook = Phrasebook(
+                        ENGINE_UTTERANCES, ENGINE_STRUCTURES, self.folder / "utterances.yaml", *extra
+                    )
         return found
 
     @property

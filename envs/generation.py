@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
+from .difficulty import difficulty_of
 from .gold import check_gold
 from .grounding import ungrounded_facts
 from .phrasing import register_of
@@ -78,8 +79,9 @@ class GenContext:
 
 
 def finalize(domain: Domain, task: Task) -> Task:
-    """Replay the gold plan, record the end state it reaches, give the task its id, and prove its gold
-    conversation sound (grounded, consented, diagnosed, reported: see envs/gold.py)."""
+    """Replay the gold plan, record the end state it reaches, give the task its id, prove its gold
+    conversation sound (grounded, consented, diagnosed, reported: see envs/gold.py), and rate its
+    difficulty (envs/difficulty.py)."""
     offered = set(task.tools)
     facts = {f.key for f in task.scenario.facts}
     for step in task.plan:
@@ -94,14 +96,15 @@ def finalize(domain: Domain, task: Task) -> Task:
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
     check_phrasings(domain, task)
-    world = replay_plan(domain, task)
+    results: list[tuple[int, str]] = []
+    world = replay_plan(domain, task, results)
     try:
         done = task.model_copy(
             update={"expected_state_hash": world.state_hash(), "expected_writes": len(world.changes)}
         )
     finally:
         world.close()
-    done = done.with_id()
+    done = done.with_id().model_copy(update={"difficulty": difficulty_of(task, results)})  # the id leaves it out
     if domain.enforce_ground_truth:
         check_gold(domain, done)
     return done
@@ -228,7 +231,8 @@ def unavailable_task_from(kind: str):
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
             action = needed.replace("_", " ")  # the confirm text names facts the user has not given yet
         return ctx.task(
-            scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1]}),
+            # one request, asked of a service that cannot act: nothing to look up, nothing revised
+            scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1], "lookups": [], "revisions": []}),
             tools=[t for t in base.tools if t != needed],
             replies=[Utterance(intent="decline_unavailable", vars={"action": action})],
             no_tool=NoToolSpec(reason=f"the tool {needed!r} is not available", withheld_tools=[needed]),

@@ -33,6 +33,8 @@ from .phrasing import FILTERS, polish
 from .snippets import snippet
 
 ENGINE_UTTERANCES = Path(__file__).parent / "templates" / "utterances.yaml"
+# The sentences of task structures (envs/structures.py): questions naming candidates, revisions' lead-ins.
+ENGINE_STRUCTURES = Path(__file__).parent / "templates" / "structures.yaml"
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
@@ -82,6 +84,14 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_reply": ("source", "facts"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
         "reason_close": (),
+        "ask_which": ("label", "what", "options", "count"),
+        "reason_ask_which": ("label", "count", "purpose"),
+        "revise_lead": (),
+        "correct_lead": (),
+        "and_also": (),
+        "reply_both": ("first", "second"),
+        "reply_left_as_is": (),
+        "and_then": (),
     }.items()
 }
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads the phrasebooks ~10x faster

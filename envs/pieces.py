@@ -11,19 +11,20 @@ the pieces to `compose`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolgym.errors import GeneratorBug
 
 from .compose import Identity, Segment, call, compose
-from .task import Fact, Forbidden, NoToolSpec, Step, Task, ToolCall, Utterance, WorldEdit
+from .task import ACTION_KINDS, Fact, Forbidden, NoToolSpec, Step, Task, ToolCall, Utterance, WorldEdit
 
 if TYPE_CHECKING:
     from .generation import GenContext
 
 P = TypeVar("P", bound="Piece")
+T = TypeVar("T")
 S = TypeVar("S", bound=Segment)
 DRAW_TRIES = 16
 
@@ -52,13 +53,13 @@ def independent(pieces: Sequence[Piece], candidate: Piece) -> bool:
 
 def draw(
     ctx: GenContext,
-    builders: Sequence[Callable[..., P | None]],
+    builders: Sequence[Callable[..., T | None]],
     *args: Any,
     weights: Sequence[float] | None = None,
-    accept: Callable[[P], bool] | None = None,
+    accept: Callable[[T], bool] | None = None,
     tries: int = DRAW_TRIES,
-) -> P:
-    """A piece from one of the builders, drawn by weight, called as `builder(ctx, *args)`.
+) -> T:
+    """A piece (or a list of pieces) from one of the builders, drawn by weight, called as `builder(ctx, *args)`.
 
     A builder returns None when the world has nothing for it (and `accept` may refuse a piece,
     such as one not `independent` of those drawn before): another is drawn, up to `tries` times."""
@@ -134,6 +135,7 @@ def assemble(
     withhold_identity: bool = False,
     lookup: bool = True,
     lead: bool | None = None,
+    found_ids: Mapping[str, tuple[str, Sequence[str]]] | None = None,
     **options: Any,
 ) -> Task:
     """One task: piece i is segment i; the first subject is identified where first needed.
@@ -141,7 +143,14 @@ def assemble(
     `identify(ctx, subject)` builds the domain's Identity. `withhold_identity` makes the user
     give it only when asked; `lookup=False` leaves the identifying call out (a no-tool task
     calls nothing); `lead` puts the identifying fragment before the request (None: drawn).
+    `found_ids` (argument -> label and the words that ask for it: {"card_id": ("card id", ["card
+    id"])}) marks, in acting tasks, the ids a piece's reads find and the user never gave as lookups
+    (envs/structures.ids_found): asking the user for one scores below 1.0.
     A piece's `no_tool` spec becomes the Task's; `options` go to `compose`."""
+    if found_ids and ctx.kind in ACTION_KINDS:
+        from .structures import ids_found  # structures builds on this module
+
+        pieces = [ids_found(p, found_ids) for p in pieces]
     subject = next((p.subject for p in pieces if p.subject), None)
     identity = None
     if subject is not None:

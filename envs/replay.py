@@ -45,8 +45,10 @@ def tool_failure(name: Any, exc: Exception) -> ToolOutcome:
     return ToolOutcome(content=json.dumps({"error": message}), error=message)
 
 
-def replay_plan(domain: Domain, task: Task) -> World:
-    """Run a task's gold plan on a fresh world; a call that errors is a generator bug."""
+def replay_plan(domain: Domain, task: Task, results: list[tuple[int, str]] | None = None) -> World:
+    """Run a task's gold plan on a fresh world; a call that errors is a generator bug.
+
+    `results`, when given, gets (step number, tool output) for every call, in order."""
     world = domain.new_world(task)
     offered = set(task.tools)
     for number, step in enumerate(task.plan):
@@ -54,6 +56,8 @@ def replay_plan(domain: Domain, task: Task) -> World:
             continue
         for call in step.calls:
             outcome = run_call(domain, world, offered, call.name, call.arguments, step.caller)
+            if results is not None:
+                results.append((number, outcome.content))
             if outcome.error:
                 raise GeneratorBug(
                     f"{domain.name} task (kind {task.kind}, seed {task.seed}): gold step {number} "

@@ -42,6 +42,24 @@ class Fact(_Model):
     keywords: list[str] = Field(default_factory=list, description="words in a question that ask for it")
 
 
+class ToolCall(_Model):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Revision(_Model):
+    """A request that takes back or corrects an earlier one: the gold follows the latest request only.
+
+    `revise`: the user changes their mind (another size, another date, declining and asking for
+    something else); `correct`: the user corrects a fact they gave. `abandoned` holds the calls
+    the earlier request would have made: they are minefields (compose adds them to `forbidden`).
+    """
+
+    segment: int = Field(description="the request (segment) that revises")
+    kind: Literal["revise", "correct"]
+    abandoned: list[ToolCall] = Field(default_factory=list)
+
+
 class Scenario(_Model):
     """What the simulated user is and wants."""
 
@@ -52,14 +70,39 @@ class Scenario(_Model):
     withheld: list[str] = Field(default_factory=list, description="fact keys given only when asked")
     unknown: list[str] = Field(default_factory=list, description="labels of what the user cannot tell")
     closing: str = "Thanks, that's all I needed."
+    identity: list[str] = Field(default_factory=list, description="fact keys that identify the user (asking for them is no question of the task's own)")
+    lookups: list[Fact] = Field(
+        default_factory=list,
+        description=(
+            "what the user cannot tell but a tool finds (an order id, a booking reference): value is what the gold "
+            "finds, keywords the words that ask for it; the agent looks it up instead of asking"
+        ),
+    )
+    revisions: list[Revision] = Field(default_factory=list)
 
     def fact(self, key: str) -> Fact | None:
         return next((f for f in self.facts if f.key == key), None)
 
 
-class ToolCall(_Model):
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+class Utterance(_Model):
+    """A templated line: the intent names the template, vars fill it."""
+
+    intent: str
+    vars: dict[str, Any] = Field(default_factory=dict)
+
+
+class Choice(_Model):
+    """The user's words fit several records: the gold shows them, asks which one, and acts on the one named.
+
+    The step that acts `needs` the (withheld) fact `fact`; when it is missing, the gold asks `question`
+    (it names every option) and the user answers with the fact. A policy that acts before the user
+    has chosen guessed: the `chosen` check fails it.
+    """
+
+    fact: str = Field(description="key of the fact the user gives when asked which (withheld)")
+    label: str = Field(description="what is chosen, as the question names it: 'order' (\"which order\")")
+    options: list[str] = Field(min_length=2, description="how the question names each candidate; the chosen one among them")
+    question: Utterance = Field(description="the gold's question, naming every option")
 
 
 class Step(_Model):
@@ -95,13 +138,7 @@ class Step(_Model):
             "shows the fault the step fixes (generation raises GeneratorBug if the gold fixes before it)"
         ),
     )
-
-
-class Utterance(_Model):
-    """A templated line: the intent names the template, vars fill it."""
-
-    intent: str
-    vars: dict[str, Any] = Field(default_factory=dict)
+    choice: Choice | None = Field(default=None, description="the step acts on the record the user picks among candidates")
 
 
 class Forbidden(_Model):
@@ -138,6 +175,22 @@ class NoToolSpec(_Model):
     about: str = Field(default="", description="missing_info: whose facts are asked for ('your', 'your son's')")
 
 
+class Difficulty(_Model):
+    """How hard a task is, from its structure (the formula: envs/difficulty.py).
+
+    `score` orders tasks finely (sort by it for a curriculum); `level` (1-5) bands it for a job's
+    `mix.difficulty` and for filtering."""
+
+    level: int = Field(ge=1, le=5)
+    score: float
+    calls: int = Field(description="gold calls, agent and user side")
+    dependent_steps: int = Field(description="steps that wait on an earlier step's result")
+    questions: int = Field(description="questions the agent must ask besides identity (missing values, choices)")
+    candidates: int = Field(description="records to tell apart: options beyond the chosen one, over all choices")
+    revisions: int = Field(description="requests that revise or correct an earlier one")
+    distractors: int = Field(description="records the reads show that the task neither acts on nor reports")
+
+
 class Task(_Model):
     id: str = ""
     domain: str
@@ -156,10 +209,13 @@ class Task(_Model):
     no_tool: NoToolSpec | None = None
     expected_state_hash: str = ""
     expected_writes: int = 0
+    difficulty: Difficulty | None = Field(default=None, description="set when the task is proven (envs/difficulty.py)")
 
     def content_id(self) -> str:
-        """Hash of the whole content, seed included (the seed picks the oracle's phrasings)."""
-        body = self.model_dump_json(exclude={"id"})
+        """Hash of the whole content, seed included (the seed picks the oracle's phrasings).
+
+        The difficulty is left out: it is computed from the rest, so it adds nothing to tell tasks apart."""
+        body = self.model_dump_json(exclude={"id", "difficulty"})
         return f"{self.domain}-{hashlib.sha256(body.encode()).hexdigest()[:16]}"
 
     def lesson_key(self) -> str:

@@ -89,6 +89,7 @@ def render(
         _rewrite(stats.get("rewrite")),
         _short_of_asked(job),
         _held_out(job),
+        _difficulty(job),
         _language(language),
     ]
     if job:
@@ -230,6 +231,19 @@ def _held_out(job: Any) -> str:
         "## Held-out eval sets\n\nNo task of these sets, nor one teaching the same lesson (the same requests and "
         f"gold calls), is in this corpus (on overlap: {held.get('on_overlap')}):\n\n"
         + _table(["eval set", "content hash", "planned tasks left out"], rows)
+    )
+
+
+def _difficulty(job: Any) -> str:
+    """Tasks per difficulty level and domain (the `difficulty` column of every row; envs/difficulty.py)."""
+    found = (job or {}).get("difficulty_by_domain") if isinstance(job, dict) else None
+    if not found:
+        return ""
+    levels = sorted({level for counts in found.values() for level in counts}, key=int)
+    rows = [[domain, *(counts.get(level, 0) for level in levels)] for domain, counts in sorted(found.items())]
+    return (
+        "## Difficulty\n\nTasks per difficulty level (1 easiest; the `difficulty` and `difficulty_score` columns; "
+        "the formula is in toolgym.envs.difficulty):\n\n" + _table(["domain", *(f"level {lv}" for lv in levels)], rows)
     )
 
 

@@ -121,6 +121,8 @@ CHAT_COLUMNS: dict[str, Any] = {
     "verification": VERIFICATION,
     "usage": USAGE,  # token counts, or null (offline teachers)
     "augment": JSON,  # the row's tool transform (envs.augment.ToolTransform.to_dict()), or null: real tools
+    "difficulty": INT,  # the task's level 1-5 (envs/difficulty.py); null for a task given without one
+    "difficulty_score": FLOAT,  # the finer score behind it: sort by it for a curriculum
     "toolgym_version": Scalar("string", VERSIONS["toolgym_version"]),
     "schema_version": Scalar("string", VERSIONS["schema_version"]),
 }
@@ -138,10 +140,12 @@ RL_COLUMNS: dict[str, Any] = {
     "item_type": Scalar("string", ITEM_TYPES),
     "target": MESSAGE,  # next_action items: the gold assistant message; episodes: null
     "augment": JSON,  # the tool transform to reset with (reset(options={"augment": ...})), or null: real tools
+    "difficulty": INT,
+    "difficulty_score": FLOAT,
     "toolgym_version": CHAT_COLUMNS["toolgym_version"],
     "schema_version": CHAT_COLUMNS["schema_version"],
 }
-_NULLABLE = {"usage", "target", "augment"}
+_NULLABLE = {"usage", "target", "augment", "difficulty", "difficulty_score"}
 
 
 def _row_struct(columns: dict[str, Any]) -> Struct:

@@ -60,7 +60,9 @@ class OracleTeacher(Policy):
             return {"role": "assistant", "content": phrases.say(phrases.voiced("farewell", register), seed)}
         move = moves[turn]
         message: Message = {"role": "assistant", "content": None}
-        if move.kind == "ask":
+        if move.kind == "ask" and move.utterance is not None:  # a question of the task's own (which one)
+            message["content"] = phrases.say(phrases.voiced(move.utterance.intent, register), seed, **move.utterance.vars)
+        elif move.kind == "ask":
             message["content"] = phrases.say(phrases.voiced("ask_facts", register), seed, labels=[f.label for f in move.facts])
         elif move.kind == "confirm":
             assert move.step is not None

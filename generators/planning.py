@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ from toolgym.envs.task import ACTION_KINDS, NO_TOOL_KINDS, Task
 from toolgym.errors import ConfigError
 
 from .evaluation.held_out import HeldOut
+
+_log = logging.getLogger(__name__)
 
 
 def kind_counts(config: JobConfig, available: list[str]) -> dict[str, int]:
@@ -64,7 +67,8 @@ class Stream:
     """One world's share of a kind: its tasks are draws 0, 1, ... of (domain, kind, seed, world).
 
     `share` is what the plan takes from it; up to `cap` draws may be made, the extra ones
-    replacing lessons another stream gave first (only with `output.dedup`).
+    replacing lessons another stream gave first (only with `output.dedup`), tasks of an eval set,
+    or, with `mix.difficulty`, tasks of a level whose `quotas` (level, tasks) are full.
     """
 
     domain: str
@@ -74,6 +78,7 @@ class Stream:
     seed: int
     share: int
     cap: int
+    quotas: tuple[tuple[int, int], ...] | None = None
 
 
 _SEED_STRIDE = 1_000_003  # task seeds of two worlds never meet
@@ -95,9 +100,50 @@ def plan_streams(config: JobConfig) -> list[Stream]:
                 # A task's draw depends only on its index, so asking for more keeps the first `share` as they
                 # were; the extra draws replace lessons another world gave, and are made only when needed.
                 extra = max(10, share) if redraws else 0  # up to twice the share: off-topic pools repeat often
+                quotas = None
+                if config.mix.difficulty is not None:  # levels are found by drawing: several draws per task wanted
+                    quotas = tuple(sorted(level_quotas(config.mix.difficulty, share).items()))
+                    extra = share * (_MIX_DRAWS - 1)
                 streams.append(Stream(name, kind, world_seed, config.world.size, config.seed + index * _SEED_STRIDE,
-                                      share, share + extra))
+                                      share, share + extra, quotas))
     return streams
+
+
+_MIX_DRAWS = 6  # tasks drawn per task wanted when a difficulty mix is asked for
+
+
+def level_quotas(shares: dict[int, float], count: int) -> dict[int, int]:
+    """`count` split over the levels by their shares (largest remainders get the leftovers)."""
+    total = sum(shares.values())
+    exact = {level: count * share / total for level, share in shares.items()}
+    quotas = {level: int(value) for level, value in exact.items()}
+    for level in sorted(exact, key=lambda lv: (quotas[lv] - exact[lv], lv))[: count - sum(quotas.values())]:
+        quotas[level] += 1
+    return quotas
+
+
+def task_level(task: Task) -> int:
+    return task.difficulty.level if task.difficulty is not None else 1
+
+
+def nearest_fill(stream: Stream, quotas: dict[int, int], spare: list, level_of) -> Iterator:
+    """A level the stream did not reach in its draws is filled with the spare draws nearest to it,
+    and a warning says so (`spare`: draws of full levels, in draw order; taken from it)."""
+    missing = {level: n for level, n in quotas.items() if n > 0}
+    if not missing:
+        return
+    _log.warning(
+        "%s %s (world %s): %s of %s tasks asked at difficulty levels %s were not found in %s draws; "
+        "filled with the nearest levels drawn", stream.domain, stream.kind, stream.world_seed, sum(missing.values()),
+        stream.share, sorted(missing), stream.cap,
+    )
+    for level in sorted(missing):
+        for _ in range(missing[level]):
+            if not spare:
+                return
+            nearest = min(spare, key=lambda item: abs(level_of(item) - level))
+            spare.remove(nearest)
+            yield nearest
 
 
 def iter_planned(config: JobConfig, held_out: HeldOut | None = None) -> Iterator[Task]:
@@ -118,18 +164,32 @@ def iter_planned(config: JobConfig, held_out: HeldOut | None = None) -> Iterator
                                   size=stream.size)
         given = 0
         with closing(drawn):  # closes the world copy when the share is reached early
+            quotas = dict(stream.quotas) if stream.quotas is not None else None
+            spare: list[Task] = []
             for task in drawn:
                 if held_out is not None and held_out.excludes(task):  # an eval set's task never trains
                     continue
-                if seen is not None:
-                    key = task.lesson_key()  # the same lesson in other words is dropped
-                    if key in seen:
+                key = task.lesson_key()  # the same lesson in other words is dropped
+                if seen is not None and key in seen:
+                    continue
+                if quotas is not None:  # a task of a level with no room left is kept aside
+                    level = task_level(task)
+                    if quotas.get(level, 0) <= 0:
+                        if len(spare) < stream.share:
+                            spare.append(task)
                         continue
+                    quotas[level] -= 1
+                if seen is not None:
                     seen.add(key)
                 yield task
                 given += 1
                 if given == stream.share:
                     break
+            if quotas is not None and given < stream.share:
+                for task in nearest_fill(stream, quotas, spare, task_level):
+                    if seen is not None:
+                        seen.add(task.lesson_key())
+                    yield task
 
 
 def plan_tasks(config: JobConfig) -> list[Task]:

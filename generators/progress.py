@@ -41,6 +41,7 @@ class JobStats:
         self.passed = Counter[tuple[str, str]]()
         self.failures = Counter[tuple[str, str]]()
         self.rows = Counter[str]()
+        self.difficulty = Counter[tuple[str, int]]()  # tasks run per (domain, difficulty level)
         self.started = time.perf_counter()
         self.counts: dict[str, Any] = {}  # per-task extras summed (rewrite: rewritten, kept, dropped by reason)
         self.memory_mb: dict[int, int] = {}  # resident memory by tasks done: it should stay flat
@@ -51,6 +52,8 @@ class JobStats:
         if outcome.get("counts"):
             merge(self.counts, outcome["counts"])
         self.done += 1
+        if outcome.get("level") is not None:
+            self.difficulty[(outcome["domain"], outcome["level"])] += 1
         for passed in outcome.get("passed", ()):
             self.episodes[key] += 1
             self.passed[key] += passed
@@ -80,6 +83,13 @@ class JobStats:
             if self.planned_by[(d, k)] < n
         }
 
+    def difficulty_by_domain(self) -> dict[str, dict[str, int]]:
+        """Tasks run per difficulty level ("1".."5", zeros included), per domain."""
+        from toolgym.envs.difficulty import LEVELS
+
+        domains = sorted({d for d, _ in self.difficulty})
+        return {d: {str(level): self.difficulty[(d, level)] for level in LEVELS} for d in domains}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "tasks_planned": self.planned,
@@ -92,6 +102,7 @@ class JobStats:
             "seconds": round(self.elapsed, 2),
             "resident_mb_by_tasks_done": dict(self.memory_mb),
             "short_of_asked": self.short_of_asked(),
+            "difficulty_by_domain": self.difficulty_by_domain(),
             **self.counts,
             "by_domain_kind": {
                 f"{d}/{k}": {
@@ -164,6 +175,8 @@ class JobProgress:
                 f"[yellow]{name}: {short['planned']} of {short['asked']} tasks asked for[/yellow] "
                 "(its generator gave no more distinct tasks)"
             )
+        for domain, levels in self.stats.difficulty_by_domain().items():
+            self.console.print(f"difficulty {domain}: " + ", ".join(f"level {level}: {n}" for level, n in levels.items()))
         rewrite = self.stats.counts.get("rewrite")
         if rewrite:
             dropped = ", ".join(f"{n} {reason}" for reason, n in sorted(rewrite.get("dropped", {}).items()))

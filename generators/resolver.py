@@ -20,7 +20,7 @@ from toolgym.envs.generation import MAX_ATTEMPTS, too_few_distinct
 from toolgym.envs.registry import load_domain
 
 from .evaluation.held_out import HeldOut
-from .planning import Stream
+from .planning import Stream, nearest_fill
 from .worker import Draw, Outcome
 
 
@@ -36,6 +36,24 @@ class _Walk:
     lessons: set[str] = field(default_factory=set)
     ids: set[str] = field(default_factory=set)
     fallback: Outcome | None = None  # the first new id among repeated lessons at this index
+    quotas: dict[int, int] | None = None  # mix.difficulty: tasks still wanted per level
+    spare: list[Outcome] = field(default_factory=list)  # draws of full levels, for the levels never reached
+
+    def __post_init__(self) -> None:
+        if self.stream.quotas is not None:
+            self.quotas = dict(self.stream.quotas)
+
+    def has_room(self, outcome: Outcome) -> bool:
+        """With a difficulty mix: whether the outcome's level still wants tasks (it takes one); else kept aside."""
+        if self.quotas is None:
+            return True
+        level = outcome.get("level") or 1
+        if self.quotas.get(level, 0) <= 0:
+            if len(self.spare) < self.stream.share:
+                self.spare.append(outcome)
+            return False
+        self.quotas[level] -= 1
+        return True
 
     @property
     def complete(self) -> bool:
@@ -133,6 +151,11 @@ class PlanResolver:
         while self._current < len(self._walks):
             walk = self._walks[self._current]
             if walk.complete:
+                if walk.quotas is not None and walk.given < walk.stream.share:  # levels not reached: the nearest drawn
+                    for outcome in nearest_fill(walk.stream, walk.quotas, walk.spare, lambda o: o.get("level") or 1):
+                        if self.dedup:
+                            self._seen.add(outcome["lesson"])
+                        yield outcome
                 self._close(self._current)
                 self._current += 1
                 continue
@@ -156,9 +179,11 @@ class PlanResolver:
             walk.lessons.add(chosen["lesson"])
             if self.held_out is not None and self.held_out.excludes_key(chosen["task_id"], chosen["lesson"], _where(chosen)):
                 continue  # an eval set's task never trains: dropped (or the job refused), the stream draws on
+            if self.dedup and chosen["lesson"] in self._seen:
+                continue  # an earlier stream gave this lesson: dropped, the stream draws on
+            if not walk.has_room(chosen):
+                continue  # mix.difficulty: its level is full
             if self.dedup:
-                if chosen["lesson"] in self._seen:
-                    continue  # an earlier stream gave this lesson: dropped, the stream draws on
                 self._seen.add(chosen["lesson"])
             walk.given += 1
             yield chosen

@@ -22,6 +22,12 @@ from .episodes import messages_key
 _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
 
 
+def difficulty_columns(task: Task) -> dict[str, Any]:
+    """The task's difficulty level and score as top-level columns (sortable, filterable), or nulls."""
+    rated = task.difficulty
+    return {"difficulty": rated.level if rated else None, "difficulty_score": rated.score if rated else None}
+
+
 def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The chat ending on the assistant's turn: a closing line that fits how it ended, after the user's last words."""
     if not messages or messages[-1].get("role") != "user":
@@ -52,6 +58,7 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -
         "verification": episode["verification"],
         "usage": episode.get("usage"),
         "augment": episode.get("augment"),
+        **difficulty_columns(task),
         **_VERSIONS,
     }
 
@@ -72,6 +79,7 @@ def _rl_item(task: Task, dumped: dict[str, Any], item_id: str, prompt, tools, ve
         "item_type": item_type,
         "target": target,
         "augment": augment,
+        **difficulty_columns(task),
         **_VERSIONS,
     }
 

@@ -69,7 +69,8 @@ class TaskWorker:
             outcome["error"] = exc
             self._drop_world(stream)  # a failed generator may have left the world changed
             return outcome, None
-        outcome.update(task_id=task.id, lesson=task.lesson_key())
+        outcome.update(task_id=task.id, lesson=task.lesson_key(),
+                       level=task.difficulty.level if task.difficulty is not None else None)
         if self.roles.reuse_gold and domain.enforce_ground_truth:  # proven just now: held until its episode is made
             try:
                 self._gold[task.id] = gold_chat(domain, task)

@@ -58,8 +58,11 @@ def test_job_writes_verified_rows_that_load_back(finished_job):
         assert all(isinstance(c["function"]["arguments"], dict) for c in calls)
     kinds = {r["item_type"] for r in rl}
     assert kinds == {"episode", "next_action"}
+    for row in sft + no_tool + rl:  # every row rated, as its task is: a trainer sorts or filters by the columns
+        task = next(r["task"] for r in rl if r["id"] == f"{row.get('task_id') or row['task']['id']}-rl")
+        assert (row["difficulty"], row["difficulty_score"]) == (task["difficulty"]["level"], task["difficulty"]["score"])
     card = (out / "README.md").read_text()
-    assert "sft" in card and "toy" in card
+    assert "sft" in card and "toy" in card and "## Difficulty" in card
 
 
 def test_rl_items_reset_an_env_and_next_actions_target_gold_calls(finished_job, toy_domain):

@@ -25,7 +25,7 @@ from toolgym.generators.reading import iter_rows, load_split
 from toolgym.generators.writer import DatasetWriter
 from toolgym.version import SCHEMA_VERSION, __version__
 
-V = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
+V = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION, "difficulty": 2, "difficulty_score": 5.5}
 CONFIG = {"name": "test", "teachers": [{"model": "m", "api_key": "sk-abcdefghijklmnopqrstuvwx"}], "seed": 1}
 TOOLS = [
     {

@@ -135,6 +135,29 @@ class MixConfig(_Strict):
     tasks_per_domain: int = Field(default=100, ge=0, le=MAX_TASKS)
     no_tool_share: float = Field(default=0.25, ge=0.0, le=1.0, description="share of no_tool tasks per domain")
     kinds: dict[str, int] | None = Field(default=None, description="explicit tasks per kind per domain (overrides the two above)")
+    difficulty: dict[int, float] | None = Field(
+        default=None,
+        description=(
+            "shares of difficulty levels 1-5 within each kind's tasks, such as {1: 0.2, 3: 0.5, 5: 0.3} "
+            "(levels left out get none; shares are normalised); a level a kind cannot reach is filled from the nearest"
+        ),
+    )
+
+    @field_validator("difficulty")
+    @classmethod
+    def _known_levels(cls, shares: dict[int, float] | None) -> dict[int, float] | None:
+        if shares is None:
+            return None
+        from toolgym.envs.difficulty import LEVELS
+
+        for level, share in shares.items():
+            if level not in LEVELS:
+                raise ValueError(f"difficulty level {level!r} is not one of {list(LEVELS)}")
+            if share < 0:
+                raise ValueError(f"the share of difficulty level {level} must be 0 or more, got {share}")
+        if sum(shares.values()) <= 0:
+            raise ValueError(f"give at least one difficulty level a share above 0, such as {{3: 1.0}}; got {shares}")
+        return shares
 
     @field_validator("kinds")
     @classmethod

@@ -357,6 +357,35 @@ def phrasings(domain: Domain, options: Options) -> Iterator[Finding]:
         yield finding
 
 
+# Tasks per kind the coverage check draws at least: a tool a generator uses in one task of a
+# hundred is still taught, and a smaller draw would call it unused by chance.
+COVERAGE_TASKS = 100
+
+
+@check("coverage")
+def coverage(domain: Domain, options: Options) -> Iterator[Finding]:
+    """Every tool of the domain, agent and user side, is called by the gold plan of some generated task
+    (of at least COVERAGE_TASKS per kind). A tool no generator uses is one no model learns from this
+    domain's data."""
+    finding = Finding("coverage", checked=len(domain.tools))
+    if options.kinds is not None:
+        finding.skipped = "needs every kind's tasks (run without --kinds)"
+        yield finding
+        return
+    used: set[str] = set()
+    count = max(options.tasks_per_kind, COVERAGE_TASKS)
+    for kind in domain.kinds:
+        for task in _generate(domain, finding, count, options, kind, domain.default_size):
+            used.update(c.name for s in task.plan if not s.declined for c in s.calls)
+    unused = sorted(set(domain.tools) - used)
+    if unused:
+        finding.failures.append(
+            f"{len(unused)} tool(s) called by no gold plan in {count} tasks per kind: {', '.join(unused)}; "
+            "add a generator that uses each (or remove the tool)"
+        )
+    yield finding
+
+
 # ---- ground truth (#8) -----------------------------------------------------------------------
 
 

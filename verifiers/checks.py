@@ -11,6 +11,7 @@ from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
 from .authorized import authorized
+from .choices import chosen, looked_up
 from .citations import cited_sources
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
@@ -191,4 +192,6 @@ CHECKS = {
     "requested": requested,
     "authorized": authorized,
     "cited_sources": cited_sources,
+    "chosen": chosen,
+    "looked_up": looked_up,
 }

@@ -88,7 +88,7 @@ class Composite:
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
 ACTION_CONDUCT = (
     "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized",
-    "cited_sources",
+    "cited_sources", "chosen",
 )  # fmt: skip
 NO_TOOL_CONDUCT = (
     "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
@@ -104,7 +104,7 @@ ACTION_PRESET = Composite(
         "final_answer": 0.1,
     },
     conduct=ACTION_CONDUCT,
-    multipliers=("format", "repeats"),
+    multipliers=("format", "repeats", "looked_up"),
     required=("end_state", "required_outputs", "final_answer"),
 )
 NO_TOOL_PRESET = Composite(

@@ -19,6 +19,9 @@
 - `swapped_argument`: one gold argument replaced by a valid value of the world nobody mentioned
   (both in verifiers/provenance_spoils.py).
 - `foreign_record`: the first write on an owned record redirected to another customer's (verifiers/foreign.py).
+- `guessed_choice`: the question naming the candidates of a choice and the user's pick removed;
+- `abandoned_request`: a call of the request the user took back made anyway;
+- `asked_for_lookup`: the user asked for an id a tool finds (all three in verifiers/choice_spoils.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -36,6 +39,7 @@ from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
+from .choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
 from .conduct import final_reply_index
 from .foreign import foreign_record
 from .provenance_spoils import swapped_argument, unrequested_write
@@ -50,16 +54,19 @@ def _prompt(messages: Chat) -> Chat:
 
 
 def _without_consent(task: Task, messages: Chat) -> Chat | None:
-    if not any(s.confirm and not s.declined and s.caller == "agent" for s in task.plan):
+    confirmed = [s for s in task.plan if s.confirm]
+    first = next((n for n, s in enumerate(confirmed) if not s.declined and s.caller == "agent"), None)
+    if first is None:
         return None
     asks = [
         i
         for i, m in enumerate(messages)
         if m.get("role") == "assistant" and asks_confirmation(m.get("content") or "") and i + 1 < len(messages)
     ]
-    if not asks:
+    if len(asks) <= first:
         return None
-    drop = {asks[0], asks[0] + 1}  # the question and the user's yes
+    # the n-th question is about the n-th confirmed step: skip the ones the user turned down
+    drop = {asks[first], asks[first] + 1}  # the question and the user's yes
     return [copy.deepcopy(m) for i, m in enumerate(messages) if i not in drop]
 
 
@@ -180,6 +187,9 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "unrequested_write": unrequested_write,
     "swapped_argument": swapped_argument,
     "foreign_record": foreign_record,
+    "guessed_choice": guessed_choice,
+    "abandoned_request": abandoned_request,
+    "asked_for_lookup": asked_for_lookup,
 }
 SPOIL_KINDS = tuple(SPOILS)
 

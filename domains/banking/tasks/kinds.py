@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolgym.envs import GenContext, Piece, Task, Utterance, call, draw, draw_many, money
+from toolgym.envs import GenContext, Piece, Task, Utterance, call, draw, draw_many, money, structures
 
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, phrase
@@ -16,14 +16,15 @@ from .reads import (
     kb_question,
     loan_due,
     next_scheduled,
+    recent_transfers,
     spending,
 )
-from .writes import WRITES
+from .writes import WRITES, freeze_which
 
 # One call answers or does it (after verifying): the quick reads and the one-step writes.
-SINGLE = (balance, card_status, loan_due, next_scheduled, kb_question, WRITES["new_payee"], WRITES["new_email"])
+SINGLE = (balance, card_status, loan_due, next_scheduled, kb_question, recent_transfers, WRITES["new_payee"], WRITES["new_email"])
 # Find, then act on what was found.
-MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending, account_opened)
+MULTI_STEP = tuple(b for n, b in WRITES.items() if n not in ("new_payee", "new_email")) + (spending, account_opened) + (freeze_which,) * 2
 
 
 def _person(ctx: GenContext, index: Index) -> Person:
@@ -41,15 +42,41 @@ def single(ctx: GenContext) -> Task:
     return assemble(ctx, person, [piece])
 
 
+CHAIN_SHARE = 0.6
+
+
 def multi_step(ctx: GenContext) -> Task:
-    person, piece = _build(ctx, MULTI_STEP, index_of(ctx.world))
+    """Find, then act; in some, a second sub-goal in the same message, done after the first."""
+    index = index_of(ctx.world)
+    person, piece = _build(ctx, MULTI_STEP, index)
+    if person is not None and ctx.rng.random() < CHAIN_SHARE:
+        more = ctx.pick(MULTI_STEP)(ctx, person, index)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        piece = chained or piece
     return assemble(ctx, person, [piece])
 
 
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext, person: Person, index: Index) -> list[Piece] | None:
+    """A change turned down when asked to confirm, then another asked for instead (about other records)."""
+    first = ctx.pick(list(WRITES.values()))(ctx, person, index)
+    second = ctx.pick(list(WRITES.values()))(ctx, person, index)
+    if first is None or second is None or first.keys & second.keys:
+        return None
+    return structures.changed_mind(ctx, first, second)
+
+
 def multi_turn(ctx: GenContext) -> Task:
+    """Two or three requests in a row; in some, the customer turns a change down and asks for another."""
     index = index_of(ctx.world)
     person = _person(ctx, index)
-    builders = (*READS, *WRITES.values())
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(12):
+            if (pair := _changed_mind(ctx, person, index)) is not None:
+                return assemble(ctx, person, [_without_outputs(pair[0]), pair[1]])
+    builders = (*READS, *WRITES.values(), freeze_which)
     parts = draw_many(ctx, builders, 2 if ctx.rng.random() < 0.8 else 3, person, index, tries=40)
     parts = [p if i == len(parts) - 1 else _without_outputs(p) for i, p in enumerate(parts)]
     subject = person if any(p.subject for p in parts) else None

@@ -67,6 +67,11 @@ def card_said(ctx: GenContext, card: CardInfo) -> str:
     return phrase(ctx, "name_card", brand=card.brand, last4=card.last4)
 
 
+# ids a customer never knows: the agent finds them by what the customer says (a card's last four)
+FOUND_IDS = {"card_id": ("card id", ["card id"]), "account_id": ("account id", ["account id"]),
+             "schedule_id": ("schedule id", ["schedule id"]), "loan_id": ("loan id", ["loan id"])}  # fmt: skip
+
+
 def assemble(ctx: GenContext, person: Person | None, parts: list[Piece], *, withhold: bool | None = None, **options: Any) -> Task:
     """The task of `parts`, the caller `person` verified first where a piece is about them."""
     ctx.persona()  # drawn first: the greeting and every request speak in its register
@@ -78,6 +83,7 @@ def assemble(ctx: GenContext, person: Person | None, parts: list[Piece], *, with
         identify=by_identity,
         withhold_identity=ctx.rng.random() < 0.35 if withhold is None else withhold,
         lead=False,  # the caller greets first, then asks, then says who they are
+        found_ids=FOUND_IDS,
         goal_joiner=" Then ",
         closing="",
         **options,

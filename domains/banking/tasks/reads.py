@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from toolgym.envs import GenContext, Piece, Utterance, call, money
+from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money
 
 from .index import Acct, Index, Person, Sched
 from .parts import account_said, agent
@@ -144,6 +144,36 @@ def kb_question(ctx: GenContext, person: Person | None, index: Index) -> Piece |
         reply=Utterance(intent="reply_product_fact", vars={"product": fact.product, "facet": fact.facet.label, "value": fact.value}),
         outputs=[fact.value],
         keys=frozenset({fact.article_id}),
+    )
+
+
+def recent_transfers(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """The newest of the transfers made between the customer's accounts in the last days (made before the episode)."""
+    own = [a for a in person.accounts if a.kind != "credit_card"]
+    if len(own) < 2:
+        return None
+    days = ctx.pick((3, 7, 14))
+    made = sorted((ctx.world.now - dt.timedelta(days=ctx.rng.randrange(0, days), minutes=ctx.rng.randrange(30, 600))
+                   for _ in range(ctx.rng.randrange(2, 4))), reverse=True)  # fmt: skip
+    amounts = [float(ctx.rng.randrange(2, 80) * 25) for _ in made]
+    if len(set(amounts)) < len(amounts):
+        return None  # the newest is told by its amount too
+    setup = []
+    for n, (when, amount) in enumerate(zip(made, amounts, strict=True)):
+        source, target = ctx.rng.sample(own, 2)
+        setup.append(WorldEdit(table="transfer", insert={"transfer_id": f"X66000{n + 1}", "customer_id": person.customer_id,
+                                                         "from_account": source.account_id, "to_account": target.account_id,
+                                                         "amount": amount, "made_at": when}))  # fmt: skip
+    day = made[0].date().isoformat()
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_recent_transfers", days=days),
+        goal=f"Find out the amount and date of the last transfer you made in the past {days} days.",
+        steps=[agent(call("list_recent_transfers", days=days))],
+        reply=Utterance(intent="reply_recent_transfer", vars={"amount": amounts[0], "date": day, "count": len(made)}),
+        outputs=[money(amounts[0]), day],
+        setup=setup,
+        keys=frozenset({"transfers"}),
     )
 
 

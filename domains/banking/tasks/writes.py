@@ -4,8 +4,9 @@ disputes, loan payments, statements, contact details, and fraud handed to a pers
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
-from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, money
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
 from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
@@ -172,7 +173,39 @@ def freeze(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 def unfreeze(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    return _card_change(ctx, person, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    """Unfreeze a frozen card: one the world froze, or an active one frozen before the episode."""
+    piece = _card_change(ctx, person, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    if piece is not None or not (active := [c for c in person.cards if c.status == "active"]):
+        return piece
+    card = ctx.pick(active)
+    frozen = replace(person, cards=tuple(replace(c, status="frozen") if c.card_id == card.card_id else c for c in person.cards))
+    piece = _card_change(ctx, frozen, "frozen", "unfreeze_card", "ask_unfreeze", "action_unfreeze", "done_unfreeze", "active")
+    assert piece is not None
+    return replace(piece, setup=[WorldEdit(table="card", key=card.card_id, set={"status": "frozen"})])
+
+
+def freeze_which(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """"Freeze my card" from a customer with two active cards or more: list them, ask which (naming
+    each), freeze the one picked. The customer never knows a card id: the list finds it."""
+    cards = [c for c in person.cards if c.status == "active"]
+    if len(cards) < 2 or len({c.last4 for c in cards}) < len(cards):
+        return None
+    card = ctx.pick(cards)
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_freeze_a_card"),
+        goal=f"Freeze one of your cards: the {card.brand} card ending in {card.last4}.",
+        steps=[agent(call("list_cards")), agent(call("freeze_card", card_id=card.card_id),
+                                                confirm=phrase(ctx, "action_freeze", brand=card.brand, last4=card.last4))],  # fmt: skip
+        reply=Utterance(intent="done_freeze", vars={"brand": card.brand, "last4": card.last4}),
+        outputs=["frozen"],
+        keys=frozenset(c.card_id for c in cards),
+    )
+    piece = structures.ask_which(
+        piece, label="card", what="active cards", options=[c.last4 for c in cards],
+        described=[f"{c.brand} ending in {c.last4}" for c in cards], answer=f"the one ending in {card.last4}",
+    )  # fmt: skip
+    return structures.looked_up(piece, label="card id", value=card.card_id, keywords=["card id", "card number"])
 
 
 def report_lost(ctx: GenContext, person: Person, index: Index) -> Piece | None:

@@ -14,9 +14,10 @@ from toolgym.envs import (
     irrelevant_task,
     pieces,
 )
+from toolgym.envs.structures import together
 from toolgym.errors import GeneratorBug
 
-from . import reads, writes
+from . import choices, reads, revisions, writes
 from .assemble import assemble, authenticate, voiced
 from .base import Piece, shop
 from .places import new_address
@@ -42,31 +43,61 @@ def irrelevant(ctx: GenContext) -> Task:
     return voiced(ctx, irrelevant_task(ctx))
 
 
+def _new_address_asked(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
+    """A new default address, given only when the agent asks for it in most cases."""
+    return writes.update_address(ctx, customer_id, withhold_share=0.6)
+
+
+# one call after authenticating (when needed): the catalog, the calculator, the account, one change
+_SINGLE = (*reads.SINGLE, customer_lookup, *reads.ACCOUNT_ONE_CALL, _new_address_asked)
+_SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 1.5, 2, 2, 2, 2, 2, 2, 2, 2.5)
+_ONE_READ = (*reads.SINGLE, *reads.ACCOUNT_ONE_CALL)
+
+
 def single(ctx: GenContext) -> Task:
-    """One call answers the request."""
-    piece = draw(ctx, (*reads.SINGLE, customer_lookup), None, weights=(3, 2, 2, 2, 2, 2, 2))
-    return assemble(ctx, [piece])
+    """One call answers the request (after authenticating, for the account's own records)."""
+    piece = draw(ctx, _SINGLE, None, weights=_SINGLE_WEIGHTS)
+    return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3)
+
+
+def _two_reads(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
+    """Two one-call questions in one message, answered by calls made together."""
+    first = draw(ctx, _ONE_READ, customer_id)
+    second = ctx.pick(_ONE_READ)(ctx, first.subject)
+    return together(ctx, first, second) if second is not None else None
 
 
 def parallel(ctx: GenContext) -> Task:
     """Independent lookups the agent should make together, after authenticating when needed."""
-    if ctx.rng.random() < 0.5:
+    roll = ctx.rng.random()
+    if roll < 0.3:
         return assemble(ctx, [draw(ctx, reads.PARALLEL_OPEN, None)])
-    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None)
+    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None) if roll < 0.55 else draw(ctx, (_two_reads,), None)
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3)
 
 
 def multi_step(ctx: GenContext) -> Task:
-    """Authenticate, read what the policy needs checked, then make one confirmed change (or a chain of reads)."""
-    if ctx.rng.random() < 0.15:
+    """Authenticate, read what the policy needs checked, then make one confirmed change (or a chain of reads);
+    a third of them name no order: the agent finds it, and asks which when several fit."""
+    roll = ctx.rng.random()
+    if roll < 0.12:
         piece = draw(ctx, (reads.latest_order, reads.pending_orders), None)
+    elif roll < 0.45:
+        piece = draw(ctx, choices.CHOICES + (choices.latest_action,), None, weights=(3, 3, 2, 2))
     else:
         piece = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS))
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.4)
 
 
 def multi_turn(ctx: GenContext) -> Task:
-    """Two or three requests in a row from one customer, whose identity is asked for first."""
+    """Two or three requests in a row from one customer, whose identity is asked for first; in about
+    a third, the customer turns a change down and asks for another (revisions.py)."""
+    if ctx.rng.random() < 0.35:
+        pair = draw(ctx, revisions.REVISIONS, None, weights=revisions.REVISION_WEIGHTS)
+        extra = ctx.pick(reads.ACCOUNT_READS)(ctx, pair[0].subject) if ctx.rng.random() < 0.4 else None
+        if extra is not None and independent(pair, extra):
+            pair = [extra, *pair] if ctx.rng.random() < 0.5 else [*pair, extra]
+        return assemble(ctx, pair, withhold_auth=True)
     for _ in range(8):
         main = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS))
         chosen: list[pieces.Piece] = [main]

@@ -57,6 +57,10 @@ def authenticate(ctx: GenContext, customer_id: str, *, by_email: bool) -> Identi
     )
 
 
+# ids a customer never knows: the agent finds them on the account (a card by its last four)
+FOUND_IDS = {"payment_method_id": ("payment method id", ["payment method id"])}
+
+
 def assemble(
     ctx: GenContext,
     parts: Sequence[pieces.Piece],
@@ -85,6 +89,7 @@ def assemble(
         identify=identify,
         withhold_identity=withhold_auth,
         lookup=auth_step,
+        found_ids=FOUND_IDS,
         **options,
     )
     return voiced(ctx, task)

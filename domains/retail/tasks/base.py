@@ -25,6 +25,7 @@ class Piece(pieces.Piece):
 
     order_id: str | None = None  # the order whose details the piece reads
     product_id: str | None = None  # the product whose details the piece reads
+    chosen: Any = None  # what the piece drew (an exchange's swap, a return's items): a change of mind redraws from it
 
 
 # a builder makes a piece for the given customer (any customer: None), or None when it has nothing

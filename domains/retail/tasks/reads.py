@@ -143,7 +143,7 @@ def payment_methods(ctx: GenContext, customer_id: str | None) -> Piece | None:
         goal="Find out which payment methods are on your account (and any gift card balance).",
         steps=[Step(calls=[call("list_payment_methods", customer_id=customer_id)])],
         reply=Utterance(intent="reply_payment_methods", vars={"methods": described, "balances": balances}),
-        outputs=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances],
+        outputs=[m.last_four for m in methods if m.last_four] + [money(b or 0) for b in balances] or described[:1],
         keys=frozenset(m.id for m in methods),
         subject=customer_id,
     )
@@ -475,3 +475,5 @@ ACCOUNT_READS: tuple[Builder, ...] = (
     payment_methods,
     default_address,
 )
+# one call, for the account's own records
+ACCOUNT_ONE_CALL: tuple[Builder, ...] = (order_status, order_total, tracking, pending_orders, payment_methods, default_address)

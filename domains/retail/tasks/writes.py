@@ -56,9 +56,9 @@ def _difference(value: float) -> dict[str, object]:
     return {"difference": abs(round(value, 2)), "direction": direction}
 
 
-def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def cancel(ctx: GenContext, customer_id: str | None, order: OrderBase | None = None) -> Piece | None:
     s = shop(ctx)
-    order = _pick_order(ctx, s.pending, customer_id)
+    order = order or _pick_order(ctx, s.pending, customer_id)
     if order is None:
         return None
     reason = ctx.pick(CANCEL_REASONS)
@@ -82,8 +82,9 @@ def cancel(ctx: GenContext, customer_id: str | None) -> Piece | None:
     )
 
 
-def modify_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
-    order = _pick_order(ctx, shop(ctx).modifiable, customer_id)
+def modify_address(ctx: GenContext, customer_id: str | None, order: OrderBase | None = None) -> Piece | None:
+    """A pending order shipped elsewhere; `order`: this one (a second try after a change of mind)."""
+    order = order or _pick_order(ctx, shop(ctx).modifiable, customer_id)
     if order is None:
         return None
     address = new_address(ctx.rng)
@@ -195,8 +196,19 @@ class _Swap:
         return {self.method.id, *(f"product:{p}" for p in self.products)}
 
 
-def _swap(ctx: GenContext, s, candidates, customer_id: str | None) -> _Swap | None:
-    """One or two items of a candidate order swapped for other orderable options; None if none can be settled."""
+def _swap(
+    ctx: GenContext, s, candidates, customer_id: str | None, *, like: _Swap | None = None
+) -> _Swap | None:
+    """One or two items of a candidate order swapped for other orderable options; None if none can be settled.
+
+    `like`: the same order and items as that swap, each to another option than it chose (a change of mind)."""
+    if like is not None:
+        order, items = like.order, like.items
+        others = [[v for v in s.alternatives(i) if v.id != chosen.id] for i, chosen in zip(items, like.variants, strict=True)]
+        if not all(others):
+            return None
+        variants = [ctx.pick(o) for o in others]
+        return _settled_swap(ctx, s, order, items, variants)
     order = _pick_order(ctx, candidates, customer_id)
     if order is None:
         return None
@@ -204,6 +216,10 @@ def _swap(ctx: GenContext, s, candidates, customer_id: str | None) -> _Swap | No
     count = 1 if len(swappable) == 1 or ctx.rng.random() < 0.7 else 2
     items = ctx.rng.sample(swappable, count)
     variants = [ctx.pick(s.alternatives(i)) for i in items]
+    return _settled_swap(ctx, s, order, items, variants)
+
+
+def _settled_swap(ctx: GenContext, s, order: OrderBase, items: list[OrderItemBase], variants: list[VariantBase]) -> _Swap | None:
     difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
     method = _settlement(ctx, s, order, difference)
     if method is None:
@@ -228,9 +244,9 @@ def _settlement(ctx: GenContext, s, order, difference: float):
     return original
 
 
-def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:
     s = shop(ctx)
-    swap = _swap(ctx, s, s.item_swappable, customer_id)
+    swap = _swap(ctx, s, s.item_swappable, customer_id, like=like)
     if swap is None:
         return None
     order = swap.order
@@ -259,6 +275,7 @@ def modify_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[money(total)],
         keys=swap.keys(),
+        chosen=swap,
     )
 
 
@@ -269,15 +286,23 @@ def _refund_sum(items: list[OrderItemBase], order: OrderBase) -> list[Step]:
     return [Step(calls=[call("calculate", expression=" + ".join(_figure(i.price) for i in items))])]
 
 
-def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def return_items(
+    ctx: GenContext, customer_id: str | None, *, to_card: bool | None = None, like: Piece | None = None
+) -> Piece | None:
+    """Items of a delivered order returned; `to_card` forces where the refund goes (None: drawn), and
+    `like` returns the same items of the same order as that piece (a change of mind about the refund)."""
     s = shop(ctx)
-    order = _pick_order(ctx, s.returnable, customer_id)
+    order = s.orders[like.order_id] if like is not None and like.order_id else _pick_order(ctx, s.returnable, customer_id)
     if order is None:
         return None
     items = s.items[order.id]
-    chosen = ctx.rng.sample(items, ctx.rng.randint(1, len(items)))
+    chosen = list(like.chosen) if like is not None else ctx.rng.sample(items, ctx.rng.randint(1, len(items)))
     card = s.gift_card_of(order.customer_id)
-    to_card = card is not None and card.id != order.payment_method_id and ctx.rng.random() < 0.35
+    usable = card is not None and card.id != order.payment_method_id
+    if to_card is None:
+        to_card = usable and ctx.rng.random() < 0.35
+    elif to_card and not usable:
+        return None
     method = card if to_card and card else s.methods[order.payment_method_id]
     refund = round(sum(i.price for i in chosen), 2)
     names = [item_text(i) for i in chosen]
@@ -314,12 +339,13 @@ def return_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[money(refund)],
         keys={method.id},
+        chosen=chosen,
     )
 
 
-def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:
     s = shop(ctx)
-    swap = _swap(ctx, s, s.exchangeable, customer_id)
+    swap = _swap(ctx, s, s.exchangeable, customer_id, like=like)
     if swap is None:
         return None
     order = swap.order
@@ -339,13 +365,15 @@ def exchange_items(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[order.id, *([amount(swap.difference)] if swap.difference else [])],
         keys=swap.keys(),
+        chosen=swap,
     )
 
 
-def update_address(ctx: GenContext, customer_id: str | None) -> Piece | None:
+def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.35) -> Piece | None:
+    """The account's default address changed; the user gives the new one only when asked in `withhold_share`."""
     customer_id = customer_id or any_customer(ctx)
     address = new_address(ctx.rng)
-    withhold = ctx.rng.random() < 0.35
+    withhold = ctx.rng.random() < withhold_share
     fact = address.fact("new_default_address", "new default address")
     return Piece(
         request=ctx.say("req_update_address_ask")

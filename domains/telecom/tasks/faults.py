@@ -151,6 +151,8 @@ def _data_cap(ctx: GenContext, sub: Subscriber) -> Fix:
             ),
         ),
     ]
+    if ctx.rng.random() < 0.5:  # the customer reads the phone's data usage screen first
+        steps.insert(0, (DIAGNOSE, user(ctx, "check_data_usage", "do_check_data_usage")))
     return Fix(
         setup=[line_edit(sub, data_used_gb=round(sub.plan.data_gb + sub.refill_gb, 2))],
         steps=steps,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.envs import GenContext, Piece, Task
+from toolgym.envs import GenContext, Piece, Task, structures
 
 from .index import Index, Subscriber, index_of
 from .lookups import (
@@ -95,9 +95,32 @@ FOLLOW_UPS = {
 FIRST_SERVICES = sorted(set(SERVICES) - {"suspend_lost"})  # a suspended line would block what follows
 
 
+# A change the customer turns down when told its price, and what they ask for instead.
+CHANGES_OF_MIND = (("change_plan", "change_plan"), ("change_plan", "buy_refill"), ("buy_refill", "buy_refill"),
+                   ("buy_refill", "change_plan"), ("pay_open_bill", "buy_refill"))  # fmt: skip
+REVISION_SHARE = 0.3
+
+
+def changed_mind(ctx: GenContext, index: Index) -> Task | None:
+    """The customer says no to one change (another plan, another refill size) and asks for another."""
+    first_name, second_name = ctx.pick(CHANGES_OF_MIND)
+    first, second = SERVICES[first_name], SERVICES[second_name]
+    fits = index.where(f"revise:{first_name}:{second_name}", lambda s: first.fits(s) and second.fits(s))
+    if not fits:
+        return None
+    sub = ctx.pick(fits)
+    pair = structures.changed_mind(ctx, first.build(ctx, sub), second.build(ctx, sub))
+    return None if pair is None else assemble(ctx, sub, pair, withhold_phone=ctx.rng.random() < 0.5)
+
+
 def multi_turn(ctx: GenContext) -> Task:
-    """Two requests in one call: the second comes after the agent has answered the first."""
+    """Two requests in one call: the second comes after the agent has answered the first (or, in
+    some, replaces a change the customer turned down)."""
     index = index_of(ctx.world)
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(4):
+            if (task := changed_mind(ctx, index)) is not None:
+                return task
     sub, first = main_part(ctx, index, 0.55, FIRST_SERVICES)
     used = first.tools
     options = [n for n, f in FOLLOW_UPS.items() if f.fits(sub) and not (f.conflicts & used)]

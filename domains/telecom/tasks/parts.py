@@ -78,6 +78,11 @@ def by_phone(ctx: GenContext, customer_id: str) -> Identity:
     )
 
 
+# ids a customer never knows: the agent finds them from the number and the account
+FOUND_IDS = {"bill_id": ("bill id", ["bill id"]), "payment_id": ("payment id", ["payment id"]),
+             "method_id": ("payment method id", ["method id"])}  # fmt: skip
+
+
 def assemble(
     ctx: GenContext,
     sub: Subscriber | None,
@@ -101,6 +106,7 @@ def assemble(
         parts,
         identify=by_phone,
         withhold_identity=withhold_phone,
+        found_ids=FOUND_IDS,
         setup=([session_edit(sub)] if sub else []) + list(setup or ()),
         goal_joiner=" Then ",
         closing="",

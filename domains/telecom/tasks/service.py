@@ -170,6 +170,22 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Piece:
     )
 
 
+def roaming_off(ctx: GenContext, sub: Subscriber) -> Piece:
+    """Back from a trip: roaming turned off on the line (read first: it shows roaming is on)."""
+    return Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_roaming_off"),
+        goal=ctx.say("goal_roaming_off"),
+        steps=[
+            agent(call("get_line_details", line_id=sub.line_id)),
+            agent(call("disable_roaming", line_id=sub.line_id), confirm=ctx.say("action_roaming_off", number=sub.phone_number)),
+        ],
+        reply=Utterance(intent="done_roaming_off", vars={"number": sub.phone_number}),
+        outputs=["roaming"],
+        forbidden=[Forbidden(reason="the customer asked for roaming off, not a suspended line", tool="suspend_line")],
+    )
+
+
 def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
     refill = ctx.pick(REFILLS)
     steps = [
@@ -209,4 +225,5 @@ SERVICES = {
     "pay_open_bill": Service(pay_open_bill),
     "roaming_for_trip": Service(roaming_for_trip, lambda sub: not (sub.plan.roaming_supported and sub.roaming_enabled)),
     "buy_refill": Service(buy_refill, lambda sub: not sub.plan.unlimited),
+    "roaming_off": Service(roaming_off, lambda sub: sub.roaming_enabled),
 }

@@ -17,7 +17,9 @@ from toolgym.envs import (
     independent,
     injected,
     money,
+    structures,
 )
+from toolgym.errors import GeneratorBug
 
 from .index import BookingInfo, Index, index_of
 from .parts import assemble
@@ -25,6 +27,7 @@ from .reads import PARALLEL_GENERAL, SINGLE_BOOKING, SINGLE_GENERAL, arrival_tim
 from .writes import (
     add_bags,
     add_insurance,
+    bags_by_trip,
     book_cheapest_direct,
     book_hotel,
     cancel,
@@ -75,6 +78,8 @@ MULTI_STEP: list[Builder] = [
     _on_booking("changeable", _changeable, change_date),
     _on_booking("cancel", lambda b: True, lambda c, i, b: cancel(c, i, b, by_route=True)),
     price_in_currency,
+    bags_by_trip,
+    bags_by_trip,
 ]
 READS: list[Builder] = [
     *(lambda c, i, f=f: f(c, i) for f in SINGLE_GENERAL),  # type: ignore[misc]
@@ -121,13 +126,51 @@ def _mine(index: Index, traveller_id: str) -> list[BookingInfo]:
     return [b for b in index.confirmed("any") if b.traveller_id == traveller_id]
 
 
+CHAIN_SHARE = 0.35
+
+
 def multi_step(ctx: GenContext) -> Task:
-    return assemble(ctx, [draw(ctx, MULTI_STEP, index_of(ctx.world))])
+    """One goal of several dependent steps; in some, a change to another of the traveller's bookings
+    asked in the same message and made after it (a long chain)."""
+    index = index_of(ctx.world)
+    piece = draw(ctx, MULTI_STEP, index)
+    if piece.subject is not None and ctx.rng.random() < CHAIN_SHARE:
+        mine = [b for b in index.confirmed("any") if b.traveller_id == piece.subject]
+        options = [partial(build, b=b) for build in (select_seat, add_bags) for b in mine]
+        for _ in range(ctx.rng.choice((1, 2))):  # one or two more bookings to change
+            more = ctx.pick(options)(ctx, index) if options else None
+            chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+            piece = chained or piece
+    return assemble(ctx, [piece])
+
+
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext, index: Index) -> Task | None:
+    """The traveller turns a change down when asked to confirm it, then asks for a change to another booking."""
+    try:
+        first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None and any(s.confirm for s in p.steps))
+    except GeneratorBug:  # a small world may have nothing to confirm
+        return None
+    mine = [b for b in index.confirmed("any") if b.traveller_id == first.subject]
+    writes = {t for t in first.tools if ctx.domain.tool(t).writes}
+    options = [partial(build, b=b) for build in (select_seat, add_bags, cancel) for b in mine]
+    second = ctx.pick(options)(ctx, index) if options else None
+    if second is None or not independent([first], second) or second.tools & writes:
+        return None
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else assemble(ctx, pair, withhold=0.5)
 
 
 def multi_turn(ctx: GenContext) -> Task:
-    """Two requests of one traveller: the second after the agent has answered the first."""
+    """Two requests of one traveller: the second after the agent has answered the first (or, in
+    some, instead of a change the traveller turned down)."""
     index = index_of(ctx.world)
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(6):
+            if (task := _changed_mind(ctx, index)) is not None:
+                return task
     first = draw(ctx, [*SINGLE_WRITES, *MULTI_STEP[:3]], index, accept=lambda p: p.subject is not None)
     traveller = first.subject
     mine = [b for b in index.confirmed("any") if b.traveller_id == traveller]

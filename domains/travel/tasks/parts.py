@@ -77,6 +77,11 @@ def identify(ctx: GenContext, traveller_id: str) -> Identity:
                            fragment=ctx.say("give_loyalty", number=t.loyalty_number), goal=goal)  # fmt: skip
 
 
+# ids a traveller never knows: the agent finds them (a flight by route and date, a hotel by city)
+FOUND_IDS = {"flight_id": ("flight id", ["flight id"]), "hotel_id": ("hotel id", ["hotel id"]),
+             "booking_id": ("booking id", ["booking id", "booking reference"])}  # fmt: skip
+
+
 def assemble(ctx: GenContext, parts: list[Piece], *, withhold: float = 0.3, **options: Any) -> Task:
     """The task of `parts`: the traveller (the first piece's subject) identified first, later
     requests led in, and the first request opened in the persona's register."""
@@ -84,7 +89,7 @@ def assemble(ctx: GenContext, parts: list[Piece], *, withhold: float = 0.3, **op
     parts = [replace(p, request=f"{ctx.say('next_request')} {p.request}") if i else p for i, p in enumerate(parts)]
     parts = pieces.without_repeated_reads(ctx, parts)
     task = engine_assemble(ctx, parts, identify=identify, withhold_identity=ctx.rng.random() < withhold,
-                           goal_joiner=" Then ", closing="", **options)  # fmt: skip
+                           found_ids=FOUND_IDS, goal_joiner=" Then ", closing="", **options)  # fmt: skip
     opening = ctx.say(ctx.domain.phrasebook.voiced("opening", register_of(persona)))
     requests = list(task.scenario.requests)
     requests[0] = f"{opening} {requests[0]}".strip()

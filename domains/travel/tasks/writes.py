@@ -10,8 +10,9 @@ list_bookings of the traveller): the policy's "only the identified traveller's o
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money
+from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money, structures
 
 from ..catalogue import (
     FARE_RULE_BY_CABIN,
@@ -82,6 +83,33 @@ def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
         outputs=[money(fee)],
         keys=frozenset({b.booking_id}),
     )
+
+
+def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
+    """Bags added to "my flight to <city>": the traveller knows the trip, not the booking id, so the
+    agent lists their bookings; when two flights go there, it asks which (naming each)."""
+    b = ctx.pick(index.confirmed("bags", lambda b: b.bags < MAX_BAGS))
+    piece = add_bags(ctx, index, b)
+    city = b.flight.view["to"]
+    trips = [o for o in index.confirmed("any") if o.traveller_id == b.traveller_id and o.flight.view["to"] == city]
+    if piece is None or any(o.bags >= MAX_BAGS for o in trips) or len({o.flight.view["departs_local"][:10] for o in trips}) < len(trips):
+        return None
+    bags = next(c.arguments["bags"] for c in piece.steps[-1].calls)
+    piece = replace(
+        piece,
+        request=ctx.say("ask_bags_for_trip", city=city, bags=bags),
+        goal=f"Add {bags} checked bag(s) to your flight to {city} (leaving {b.flight.view['departs_local'][:10]}); you do not know the booking id.",
+        facts=[],
+        steps=[agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps],
+        keys=frozenset(o.booking_id for o in trips),
+    )
+    if len(trips) > 1:
+        piece = structures.ask_which(
+            piece, label="flight", what=f"flights to {city}", options=[o.booking_id for o in trips],
+            described=[f"{o.booking_id} leaving {o.flight.view['departs_local']}" for o in trips],
+            answer=f"the one leaving on {b.flight.view['departs_local'][:10]}", step=1,
+        )  # fmt: skip
+    return structures.looked_up(piece, label="booking id", value=b.booking_id, keywords=["booking id", "booking number", "booking reference"])
 
 
 def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:

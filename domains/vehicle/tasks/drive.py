@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Utterance, call
+from toolgym.envs import Forbidden, GenContext, Piece, Step, Utterance, WorldEdit, call
 
 from .. import rules
 from ..units import convert
@@ -95,8 +95,10 @@ def start_engine(ctx: GenContext, car: Car) -> Piece | None:
 
 
 def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
-    if not car.v.engine_on or car.moving:
+    """The engine off on a car at rest (started before the episode when it was off)."""
+    if car.moving or car.v.gear != "P":
         return None
+    setup = [] if car.v.engine_on else [car_edit(car, engine_on=True)]
     piece = Piece(
         request=ctx.say("req_stop"),
         goal="Turn the engine off.",
@@ -104,6 +106,7 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_stopped", vars={}),
         outputs=["off"],
         keys=frozenset({"engine"}),
+        setup=setup,
     )
     return _declined(ctx, piece, Utterance(intent="reply_stop_declined", vars={}), ["running"])
 
@@ -136,8 +139,12 @@ def cruise(ctx: GenContext, car: Car) -> Piece | None:
 
 
 def cancel_cruise(ctx: GenContext, car: Car) -> Piece | None:
-    if not car.v.cruise_on:
+    """Cruise off: on where it is on, or set on (at a legal speed) before the episode on a moving car."""
+    if not car.v.cruise_on and not car.moving:
         return None
+    speed = max(rules.CRUISE_MIN_KMH, min(rules.CRUISE_POLICY_MAX_KMH, car.v.speed_kmh))
+    speed -= (speed - rules.CRUISE_MIN_KMH) % rules.CRUISE_STEP_KMH
+    setup = [] if car.v.cruise_on else [car_edit(car, cruise_on=True, cruise_speed_kmh=speed)]
     return Piece(
         request=ctx.say("req_cruise_off"),
         goal="Turn cruise control off.",
@@ -145,6 +152,7 @@ def cancel_cruise(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_cruise_off", vars={}),
         outputs=["cruise control"],
         keys=frozenset({"cruise"}),
+        setup=setup,
     )
 
 
@@ -188,9 +196,23 @@ def trip_range(ctx: GenContext, car: Car) -> Piece | None:
     )
 
 
-def start_charging(ctx: GenContext, car: Car) -> Piece | None:
+def _plugged_in(car: Car, *, charging: bool) -> list[WorldEdit] | None:
+    """The edits that park an electric car at a charger (charging or not), or None when it cannot be."""
     v = car.v
-    if not car.electric or not v.at_charger or v.charging or v.battery_pct >= v.charge_limit_pct:
+    if not car.electric or v.gear != "P" or car.moving or v.battery_pct >= v.charge_limit_pct:
+        return None
+    if v.at_charger and v.charging == charging:
+        return []
+    if v.charging and not charging:
+        return None
+    return [car_edit(car, at_charger=True, charging=charging)]
+
+
+def start_charging(ctx: GenContext, car: Car) -> Piece | None:
+    """Start charging a car parked at a charger (plugged in before the episode when it was not)."""
+    v = car.v
+    setup = _plugged_in(car, charging=False)
+    if setup is None:
         return None
     piece = Piece(
         request=ctx.say("req_charge_start"),
@@ -200,12 +222,15 @@ def start_charging(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_charging", vars={"battery": v.battery_pct, "limit": v.charge_limit_pct}),
         outputs=[f"{v.charge_limit_pct}%"],
         keys=frozenset({"charging", "charge_limit"}),
+        setup=setup,
     )
     return _declined(ctx, piece, Utterance(intent="reply_charge_declined", vars={"battery": v.battery_pct}), [f"{v.battery_pct}%"])
 
 
 def stop_charging(ctx: GenContext, car: Car) -> Piece | None:
-    if not car.v.charging:
+    """Stop charging a car that charges (set charging before the episode when it was not)."""
+    setup = [] if car.v.charging else _plugged_in(car, charging=True)
+    if setup is None:
         return None
     return Piece(
         request=ctx.say("req_charge_stop"),
@@ -214,6 +239,7 @@ def stop_charging(ctx: GenContext, car: Car) -> Piece | None:
         reply=Utterance(intent="reply_charge_stopped", vars={"battery": car.v.battery_pct}),
         outputs=[f"{car.v.battery_pct}%"],
         keys=frozenset({"charging"}),
+        setup=setup,
     )
 
 

@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, Utterance, WorldEdit, independent, injected
+from toolgym.envs import (
+    Forbidden,
+    GenContext,
+    Piece,
+    Step,
+    Task,
+    Utterance,
+    WorldEdit,
+    independent,
+    injected,
+    structures,
+)
 from toolgym.errors import GeneratorBug
 
+from .choices import navigate_which
 from .comfort import (
     COMFORT,
     comfort_nudge,
@@ -43,7 +55,7 @@ from .readouts import READOUTS, nearest, range_left, service_log, tyres
 
 Builder = Callable[[GenContext, Car], Piece | None]
 TRIES = 40
-ALL = [*COMFORT, lock_all, *DRIVE, *READOUTS, trip_range, airport_ready]
+ALL = [*COMFORT, lock_all, *DRIVE, *READOUTS, trip_range, airport_ready, navigate_which]
 
 
 def draw_on_car(
@@ -66,6 +78,10 @@ def more_on_car(ctx: GenContext, car: Car, builders: Sequence[Builder], taken: l
         if piece is not None and independent(taken, piece) and accept(piece):
             return piece
     return None
+
+
+def _writes(ctx: GenContext) -> set[str]:
+    return {name for name, tool in ctx.domain.tools.items() if tool.writes}
 
 
 def _one_call(piece: Piece) -> bool:
@@ -132,17 +148,51 @@ def _result_only(ctx: GenContext, reply: Utterance) -> str:
 
 
 MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, start_engine, airport_ready, load_profile,
-              tyres, nearest, start_charging, stop_charging, range_left]
+              tyres, nearest, start_charging, stop_charging, range_left, navigate_which, navigate_which, navigate_which]
+CHARGING = [start_charging, stop_charging]  # only electric cars parked can: drawn on their own, or seldom reached
+CHARGING_SHARE = 0.2
+CHAIN_SHARE = 0.6
 
 
 def multi_step(ctx: GenContext) -> Task:
     """Steps that depend on each other: read then act, convert then set, the engine-start chain."""
-    car, piece = draw_on_car(ctx, MULTI_STEP, lambda p: len(p.steps) >= 2)
+    builders = CHARGING if ctx.rng.random() < CHARGING_SHARE else MULTI_STEP
+    car, piece = draw_on_car(ctx, builders, lambda p: len(p.steps) >= 2)
+    if ctx.rng.random() < CHAIN_SHARE:  # a second sub-goal in the same message, done after the first
+        more = more_on_car(ctx, car, MULTI_STEP, [piece], lambda p: len(p.steps) >= 2 and not p.withheld)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None else None
+        piece = chained or piece
     return on_car(ctx, car, [piece])
 
 
+REVISION_SHARE = 0.3
+# the builders whose change the driver confirms first (and may turn down)
+GUARDED = [unlock, trunk, stop_engine, start_engine, start_charging, stop_charging, charge_limit, load_profile, airport_ready]
+
+
+def _guarded(piece: Piece) -> bool:
+    return any(s.confirm for s in piece.steps)
+
+
+def _changed_mind(ctx: GenContext) -> tuple[Car, list[Piece]] | None:
+    """A guarded action the driver turns down once told what it does, then another change instead
+    (None when this fleet offers no such pair: a small world may not)."""
+    try:
+        car, first = draw_on_car(ctx, GUARDED, _guarded)
+    except GeneratorBug:
+        return None
+    second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else (car, pair)
+
+
 def multi_turn(ctx: GenContext) -> Task:
-    """Two or three requests in one drive; the last reply states what the task requires."""
+    """Two or three requests in one drive; the last reply states what the task requires. In some,
+    the driver says no to a guarded action once told what it does, and asks for something else."""
+    if ctx.rng.random() < REVISION_SHARE:
+        pair = _changed_mind(ctx)
+        if pair is not None:
+            return on_car(ctx, *pair)
     car, first = draw_on_car(ctx, ALL)
     parts = [first]
     for _ in range(2 if ctx.rng.random() < 0.25 else 1):

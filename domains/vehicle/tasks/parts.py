@@ -74,6 +74,10 @@ def distances(car: Car, *kms: float) -> tuple[list[Step], list[str]]:
     return [step], [f"{number(convert(km, 'km', 'miles'))} miles" for km in kms]
 
 
+# ids a driver never knows: the agent finds them (a place by its name or kind, a profile by its name)
+FOUND_IDS = {"place_id": ("place id", ["place id"]), "profile_id": ("profile id", ["profile id"])}
+
+
 def on_car(ctx: GenContext, car: Car, parts: list[Piece], *, setup: list[WorldEdit] | None = None, **options: Any) -> Task:
     """The task of `parts`, all in `car`: the session names the car, the driver opens in their register."""
     persona = ctx.persona()
@@ -82,7 +86,7 @@ def on_car(ctx: GenContext, car: Car, parts: list[Piece], *, setup: list[WorldEd
     parts = pieces.without_repeated_reads(ctx, parts)
     if car.moving:  # the policy's minefields of a moving car hold in every task on it
         options["forbidden"] = [*options.get("forbidden", ()), *MOVING_MINEFIELDS]
-    task = assemble(ctx, parts, setup=[session(car), *(setup or [])], goal_joiner=" Then ", closing="", **options)
+    task = assemble(ctx, parts, setup=[session(car), *(setup or [])], goal_joiner=" Then ", closing="", found_ids=FOUND_IDS, **options)
     opening = ctx.say("opening")
     requests = list(task.scenario.requests)
     requests[0] = f"{opening} {requests[0]}".strip()

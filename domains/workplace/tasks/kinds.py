@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, assemble, draw, injected, pieces
+from toolgym.envs import (
+    Forbidden,
+    GenContext,
+    Piece,
+    Task,
+    WorldEdit,
+    assemble,
+    draw,
+    injected,
+    pieces,
+    structures,
+)
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import EXTERNAL_DOMAINS
@@ -22,6 +33,7 @@ from .answers import (
     thread_answer,
     two_docs,
 )
+from .choices import dm_by_first_name
 from .index import Desk, index_of
 from .parts import (
     add_todo,
@@ -65,7 +77,8 @@ CHAINS: Sequence[Builder] = (
     cancel_meeting,
     complete_todo,
 )
-CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1)
+CHAINS = (*CHAINS, dm_by_first_name)
+CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1, 3)
 PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs)
 ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone, channel_topic)
 
@@ -74,13 +87,18 @@ def pick_desk(ctx: GenContext) -> Desk:
     return ctx.pick(index_of(ctx.world).desk_list())
 
 
+# ids an employee never knows: the agent finds them (a mail by its sender, a meeting on its day)
+FOUND_IDS = {"message_id": ("message id", ["message id"]), "event_id": ("event id", ["event id"]),
+             "file_id": ("file id", ["file id"]), "task_id": ("task id", ["task id"])}  # fmt: skip
+
+
 def signed_in(ctx: GenContext, desk: Desk, parts: Sequence[Piece]) -> Task:
     """The task: the desk's employee signed in, then the pieces in order."""
     parts = list(pieces.without_repeated_reads(ctx, list(parts)))
     opening = ctx.say("opening")  # in the persona's register
     if opening:
         parts[0] = replace(parts[0], request=f"{opening} {parts[0].request}")
-    return assemble(ctx, parts, setup=[session_edit(desk)])
+    return assemble(ctx, parts, setup=[session_edit(desk)], found_ids=FOUND_IDS)
 
 
 def _one(
@@ -106,12 +124,41 @@ def parallel(ctx: GenContext) -> Task:
     return signed_in(ctx, desk, [piece])
 
 
+CHAIN_SHARE = 0.4
+
+
 def multi_step(ctx: GenContext) -> Task:
+    """A chain of dependent steps; in some, a second sub-goal in the same message, done after the first."""
     desk, piece = _one(ctx, CHAINS, CHAIN_WEIGHTS)
+    if ctx.rng.random() < CHAIN_SHARE:
+        more = ctx.pick(CHAINS)(ctx, desk)
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        piece = chained or piece
     return signed_in(ctx, desk, [piece])
 
 
+REVISION_SHARE = 0.3
+
+
+def _changed_mind(ctx: GenContext) -> Task | None:
+    """A guarded change turned down when asked to confirm, then another change asked for instead."""
+    desk, first = _one(ctx, ANY)
+    if not _guarded(first):
+        return None
+    writes = {name for name, tool in ctx.domain.tools.items() if tool.writes}
+    second = ctx.pick(ANY)(ctx, desk)
+    if second is None or second.keys & first.keys or _guarded(second) & _guarded(first) or not second.tools & writes:
+        return None
+    pair = structures.changed_mind(ctx, first, second)
+    return None if pair is None else signed_in(ctx, desk, pair)
+
+
 def multi_turn(ctx: GenContext) -> Task:
+    """Two requests in a row; in some, the employee turns a change down and asks for another."""
+    if ctx.rng.random() < REVISION_SHARE:
+        for _ in range(8):
+            if (task := _changed_mind(ctx)) is not None:
+                return task
     desk, first = _one(ctx, ANY)
     second = draw(
         ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first))

@@ -225,13 +225,9 @@ def file_mail(ctx: GenContext, desk: Desk) -> Piece | None:
     if not desk.mentions:
         return None
     mention = ctx.pick(desk.mentions)
-    action = ctx.pick(("archive", "projects", "flagged", "read", "unread"))
-    if (
-        (action == "read" and not mention.mail.unread)
-        or (action == "unread" and mention.mail.unread)
-        or (action == "flagged" and mention.mail.flagged)
-    ):
-        return None
+    # the marks that change something (a read mail cannot be marked read), as often as the moves
+    marks = ["flagged"] * (not mention.mail.flagged) + ["unread" if not mention.mail.unread else "read"]
+    action = ctx.pick(("archive", "projects", *marks, *marks))
     if action in ("archive", "projects"):
         write = call("move_message", message_id=mention.mail.id, folder=action)
     else:

@@ -1,0 +1,241 @@
+"""Task structures that teach judgement, for every domain's generators to use.
+
+- **Choices** (`ask_which`): the user's words fit several records (two orders with the item, two
+  cards). The gold reads them, asks a question that names every candidate, and acts on the one
+  the user picks; the pick is a withheld fact the scripted user gives when asked "which <label>".
+  The `chosen` check fails a policy that acts before the user picked: a guess.
+- **Revisions** (`revised`, `corrected`): the user takes a request back when asked to confirm and
+  asks for another, or corrects a fact they gave; the gold follows the latest request and never
+  makes the calls of the one taken back (they are minefields).
+- **Lookups** (`looked_up`): the user knows a name, a date or "my last order" but not the id; the
+  gold finds it with a list or a search. Asking the user for it scores below 1.0 (`looked_up`).
+- **Together** (`together`): two one-step reads asked in one message, made as one parallel step.
+- **In sequence** (`in_sequence`): two sub-goals asked in one message, done one after the other.
+
+Each returns a changed piece (or pieces) for `assemble`; the domain builds the reads and the act.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Literal, TypeVar
+
+from toolgym.errors import GeneratorBug
+
+from .compose import Segment
+from .pieces import Piece
+from .task import Choice, Fact, Step, ToolCall, Utterance
+
+S = TypeVar("S", bound=Segment)
+P = TypeVar("P", bound=Piece)
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(count: int) -> str:
+    """A small count in words: a digit in a reply would read as a fact to ground."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+
+
+def choice_key(label: str) -> str:
+    return "which_" + _SLUG.sub("_", label.lower()).strip("_")
+
+
+def ask_which(
+    piece: S,
+    *,
+    label: str,
+    what: str,
+    options: Sequence[str],
+    described: Sequence[str] | None = None,
+    answer: str,
+    step: int = -1,
+) -> S:
+    """The piece's step `step` (default: the last) waits for the user to pick one of `options`.
+
+    `label` is what is picked ("order": the question asks "which order"); `what` says what the
+    candidates are, in the plural ("orders with a Bluetooth speaker"); `options` name each
+    candidate briefly (an id, a card's last four) and `described` in full for the question (default:
+    the options); `answer` is how the user names the one they mean when asked ("the one placed on
+    2024-03-02"). Every option must have been shown by a read before the step, and the answer must
+    tell the candidates apart: the gold conversation is proven, so a choice the user cannot make
+    fails at generation.
+    """
+    if len(options) < 2:
+        raise GeneratorBug(f"a choice needs two candidates or more, got {list(options)}")
+    steps = list(piece.steps)
+    target = steps[step]
+    fact = Fact(key=choice_key(label), value=answer, label=label, keywords=[f"which {label}"])
+    question = Utterance(
+        intent="ask_which",
+        vars={"label": label, "what": what, "options": list(described or options), "count": number_word(len(options))},
+    )
+    choice = Choice(fact=fact.key, label=label, options=list(options), question=question)
+    steps[step] = target.model_copy(update={"needs": [*target.needs, fact.key], "choice": choice})
+    changes: dict[str, Any] = {
+        "steps": steps,
+        "facts": [*piece.facts, fact],
+        "withheld": [*piece.withheld, fact.key],
+        "goal": f"{piece.goal} You have more than one {label} that fits; when asked which, say: {answer}.",
+    }
+    return replace(piece, **changes)
+
+
+def looked_up(piece: S, *, label: str, value: str, keywords: Sequence[str] = ()) -> S:
+    """The piece's record is named by description only: the user cannot tell its `label` ("order
+    number"), which the piece's reads find (`value`). Asking the user for it scores below 1.0."""
+    fact = Fact(key=f"lookup_{_SLUG.sub('_', label.lower()).strip('_')}", value=value, label=label,
+                keywords=list(keywords) or [label])  # fmt: skip
+    changes: dict[str, Any] = {
+        "lookups": [*piece.lookups, fact],
+        "goal": f"{piece.goal} You do not know the {label}.",
+    }
+    return replace(piece, **changes)
+
+
+LEFT_AS_IS = Utterance(intent="reply_left_as_is")  # the engine's reply to a change turned down: nothing done
+
+
+def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
+    """`revised` with the engine's reply ("I've left it as it is"), for any domain's two write pieces
+    on the same person: None when either is missing, when `first` has no step to confirm, or when
+    `second` would make a call `first` makes (the user would not be asking for anything else)."""
+    if first is None or second is None or not any(s.confirm for s in first.steps):
+        return None
+    taken_back = first.steps[_last_confirmed(first)].calls
+    if any(c in taken_back for s in second.steps for c in s.calls):
+        return None
+    return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
+
+
+def ids_found(piece: P, labels: Mapping[str, tuple[str, Sequence[str]]]) -> P:
+    """`looked_up` for every id the piece's later steps pass that the user never gave: an argument
+    named in `labels` (argument -> label and the words that ask for it) whose value is in neither the
+    request nor the piece's facts, so an earlier step of the piece (a search, a list) found it."""
+    said = " ".join([piece.request, *(str(f.value) for f in piece.facts)])
+    for step in piece.steps[1:]:
+        for call in step.calls:
+            for argument, (label, keywords) in labels.items():
+                value = call.arguments.get(argument)
+                known = {f.label for f in piece.lookups}
+                if isinstance(value, str) and value and value not in said and label not in known:
+                    piece = looked_up(piece, label=label, value=value, keywords=keywords)
+    return piece
+
+
+def revised(
+    ctx: Any, first: S, second: S, *, reply: Utterance, outputs: Sequence[str], kind: Literal["revise", "correct"] = "revise"
+) -> list[S]:
+    """The user asks for `first`, says no when asked to confirm its change, then asks for `second` instead.
+
+    `first`'s last confirmed step is declined (the gold asks, hears no, makes no call) and its reply
+    becomes `reply` (what stays as it was, stating `outputs`); `second`'s request opens with a
+    revision's lead-in (`revise_lead`, or `correct_lead` when the user corrects a value they gave:
+    `kind="correct"`) and records the calls taken back."""
+    index = _last_confirmed(first)
+    steps = list(first.steps)
+    taken_back = steps[index]
+    steps[index] = taken_back.model_copy(update={"declined": True})
+    held: dict[str, Any] = {
+        "steps": steps,
+        "reply": reply,
+        "outputs": list(outputs),
+        "goal": f"{first.goal} When asked to confirm, change your mind and say no.",
+    }
+    revision: dict[str, Any] = {
+        "request": f"{ctx.say(f'{kind}_lead')} {second.request}".strip(),
+        "revises": kind,
+        "abandoned": list(taken_back.calls),
+        "goal": f"Then, instead: {second.goal}",
+    }
+    return [replace(first, **held), replace(second, **revision)]
+
+
+def corrected(ctx: Any, first: S, second: S, *, abandoned: Sequence[ToolCall]) -> list[S]:
+    """The user asks with a wrong fact (`first`, usually a read), then corrects it (`second`, asked
+    with the right one). `abandoned` are the calls the wrong fact would have led to: minefields."""
+    revision: dict[str, Any] = {
+        "request": f"{ctx.say('correct_lead')} {second.request}".strip(),
+        "revises": "correct",
+        "abandoned": list(abandoned),
+        "goal": f"Then correct yourself: {second.goal}",
+    }
+    return [first, replace(second, **revision)]
+
+
+def _last_confirmed(piece: Segment) -> int:
+    for index in range(len(piece.steps) - 1, -1, -1):
+        if piece.steps[index].confirm:
+            return index
+    raise GeneratorBug(f"a revised request needs a step the user confirms; {piece.goal!r} has none")
+
+
+def together(ctx: Any, first: P, second: P) -> P | None:
+    """Two one-step read pieces asked in one message and answered by one parallel step (None when
+    they cannot be joined: more than one step each, different people, or an entity in common).
+
+    The reply states both answers: `first`'s reply, then `second`'s without a short opening
+    acknowledgement ("Sure.") that would repeat one (see `_without_ack`)."""
+    if len(first.steps) != 1 or len(second.steps) != 1 or any(s.confirm or s.caller != "agent" for s in (*first.steps, *second.steps)):
+        return None
+    if first.subject and second.subject and first.subject != second.subject:
+        return None
+    if first.keys & second.keys:
+        return None
+    if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
+        return None  # the same tool twice reads as one request repeated
+    step = Step(calls=[*first.steps[0].calls, *second.steps[0].calls], needs=[*first.steps[0].needs, *second.steps[0].needs])
+    return _joined(ctx, first, second, [step], ctx.say("and_also"))
+
+
+def in_sequence(ctx: Any, first: P, second: P) -> P | None:
+    """Two sub-goals asked in one message and done one after the other (a long chain): `first`'s
+    steps, then `second`'s, and one reply stating both. None when they cannot be joined: different
+    people, an entity in common, or a write tool in common (a confirmation would not say which)."""
+    if first.subject and second.subject and first.subject != second.subject:
+        return None
+    if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
+        return None
+    joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
+    return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
+
+
+def _writes_of(ctx: Any, piece: Segment) -> set[str]:
+    return {c.name for s in piece.steps for c in s.calls if ctx.domain.tool(c.name).writes}
+
+
+def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
+    """One piece of two: one request (joined by `link`), the given steps, and one reply stating both."""
+    answer = _without_ack(ctx.say(second.reply.intent, **second.reply.vars), second.outputs)
+    changes: dict[str, Any] = {
+        "request": f"{first.request} {link} {second.request}",
+        "goal": f"{first.goal} Also: {second.goal}",
+        "steps": steps,
+        "reply": Utterance(intent="reply_both", vars={"first": ctx.say(first.reply.intent, **first.reply.vars), "second": answer}),
+        "outputs": list(dict.fromkeys([*first.outputs, *second.outputs])),
+        "facts": [*first.facts, *(f for f in second.facts if f.key not in {g.key for g in first.facts})],
+        "withheld": [*first.withheld, *second.withheld],
+        "unknown": [*first.unknown, *second.unknown],
+        "lookups": [*first.lookups, *second.lookups],
+        "keys": first.keys | second.keys,
+    }
+    if first.subject is None and second.subject is not None:
+        changes["subject"] = second.subject
+    return replace(first, **changes)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!])\s+")
+_ACK_WORDS = 7
+
+
+def _without_ack(text: str, outputs: Sequence[str]) -> str:
+    """The text without its first sentence when that is a short acknowledgement ("Sure.", "Thanks, got
+    it.") stating none of the outputs: the second answer of a joined reply does not acknowledge again."""
+    parts = _SENTENCE_END.split(text.strip(), maxsplit=1)
+    if len(parts) == 2 and len(parts[0].split()) <= _ACK_WORDS and all(o in parts[1] for o in outputs if o in text):
+        return parts[1]
+    return text

@@ -1,0 +1,134 @@
+"""The judgement structures of envs/structures.py and their checks: choices, revisions, lookups, joined reads.
+
+Each is built on retail's own builders (one task each, proven like any generated task) and its
+gold chat is then spoiled the way a careless policy would act.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import zlib
+
+import pytest
+
+import toolgym
+from toolgym.envs import World
+from toolgym.envs.conversation import asks_confirmation, oracle_moves
+from toolgym.envs.generation import GenContext, finalize
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook
+from toolgym.envs.structures import together
+from toolgym.verifiers import verify
+from toolgym.verifiers.choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
+
+RETAIL = "retail"
+
+
+@pytest.fixture(scope="module")
+def retail():
+    domain = toolgym.load_domain(RETAIL)
+    world = World(domain.template())
+    yield domain, world
+    world.close()
+
+
+def _task(retail, kind: str, build, *, tries: int = 60):
+    """The first task a builder gives (over seeds), assembled and proven like a generated one."""
+    from toolgym.domains.retail.tasks.assemble import assemble
+
+    domain, world = retail
+    for attempt in range(tries):
+        seed = zlib.crc32(f"structures:{build.__name__}:{attempt}".encode())
+        ctx = GenContext(domain, world, random.Random(seed), seed, kind, domain.world_seed, domain.default_size)
+        found = build(ctx, None)
+        if found is not None:
+            return finalize(domain, assemble(ctx, found if isinstance(found, list) else [found], withhold_auth=True))
+    raise AssertionError(f"{build.__name__} built nothing in {tries} seeds")
+
+
+def test_a_choice_is_asked_naming_every_candidate_and_a_guess_fails(retail):
+    from toolgym.domains.retail.tasks.choices import cancel_which
+
+    task = _task(retail, "multi_step", cancel_which)
+    step = next(s for s in task.plan if s.choice is not None)
+    messages, verification = gold_messages(retail[0], task)
+    assert verification.passed and verification.value == 1.0
+    question = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content") and "which order" in m["content"].lower())
+    assert all(option in question for option in step.choice.options)
+    pick = task.scenario.fact(step.choice.fact)
+    assert pick is not None and pick.key in task.scenario.withheld
+    # the question comes after the reads that show the candidates, and before the act
+    kinds = [m.kind for m in oracle_moves(task)]
+    assert kinds.index("ask", kinds.index("call", kinds.index("call") + 1)) < len(kinds) - 1
+
+    guessed = guessed_choice(task, messages)
+    score = verify(task, guessed)
+    assert score.value < 1.0 and not score.passed and score.components["chosen"] == 0.0
+
+    # a user who answers the question in their own words, naming a candidate, has chosen
+    paraphrased = copy.deepcopy(messages)
+    answer = next(i for i, m in enumerate(paraphrased) if m["role"] == "user" and pick.value in (m.get("content") or ""))
+    paraphrased[answer]["content"] = f"Oh, I mean the {pick.value.split()[-1]} one."
+    assert verify(task, paraphrased).components["chosen"] == 1.0
+    # a bare "yes" to the question is no choice
+    paraphrased[answer]["content"] = "Yes, that's right."
+    assert verify(task, paraphrased).components["chosen"] == 0.0
+
+
+def test_choice_questions_never_read_as_a_request_for_a_yes():
+    book = Phrasebook(ENGINE_UTTERANCES, ENGINE_STRUCTURES)
+    values = {"label": "card", "what": "credit cards", "options": ["Visa ending in 1234", "Amex ending in 9876"], "count": "two"}
+    for intent in [i for i in book.intents() if i.split("@")[0] == "ask_which"]:
+        for seed in range(200):
+            text = book.say(intent, seed, **values)
+            assert "which card" in text.lower(), text
+            assert not asks_confirmation(text), text
+
+
+def test_a_revision_is_followed_and_the_abandoned_request_fails(retail):
+    from toolgym.domains.retail.tasks.revisions import other_option
+
+    task = _task(retail, "multi_turn", other_option)
+    (revision,) = task.scenario.revisions
+    assert revision.kind == "revise" and revision.abandoned
+    assert [c.name for c in task.declined_calls()] == [c.name for c in revision.abandoned]
+    messages, verification = gold_messages(retail[0], task)
+    assert verification.passed
+    made = [c["function"] for m in messages for c in m.get("tool_calls") or ()]
+    assert not any(f["name"] == a.name and f["arguments"] == a.arguments for f in made for a in revision.abandoned)
+
+    spoiled = abandoned_request(task, messages)
+    assert spoiled is not None
+    score = verify(task, spoiled)
+    assert score.value < 1.0 and score.components["minefield"] == 0.0
+
+
+def test_asking_for_an_id_a_lookup_finds_scores_below_one(retail):
+    from toolgym.domains.retail.tasks.choices import latest_action
+
+    task = _task(retail, "multi_step", latest_action)
+    (lookup,) = task.scenario.lookups
+    assert lookup.label in task.scenario.unknown
+    messages, verification = gold_messages(retail[0], task)
+    assert verification.passed and verification.components["looked_up"] == 1.0
+    score = verify(task, asked_for_lookup(task, messages))
+    assert score.value < 1.0 and not score.passed and score.components["looked_up"] == 0.5
+
+
+def test_two_reads_joined_answer_both_in_one_parallel_step(retail):
+    from toolgym.domains.retail.tasks import reads
+
+    domain, world = retail
+    ctx = GenContext(domain, world, random.Random(5), 5, "parallel", domain.world_seed, domain.default_size)
+    first, second = reads.gift_card_balance(ctx), reads.arithmetic(ctx)
+    joined = together(ctx, first, second)
+    assert joined is not None and len(joined.steps) == 1
+    assert [c.name for c in joined.steps[0].calls] == ["get_gift_card_balance", "calculate"]
+    assert joined.outputs == [*first.outputs, *second.outputs]
+    assert together(ctx, first, first) is None  # the same tool twice is one request said twice
+    from toolgym.domains.retail.tasks.assemble import assemble
+
+    task = finalize(domain, assemble(ctx, [joined]))
+    _, verification = gold_messages(domain, task)
+    assert verification.passed and verification.value == 1.0
