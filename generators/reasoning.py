@@ -181,3 +181,21 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> 
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
     return [o for o in task.required_outputs if any(o in t for t in texts)][:most]
+
+
+def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A chat played without reasoning, with the trace the oracle writes before each assistant move
+    (what a job with `reasoning: true` writes): the traces read only the chat before each move."""
+    from .oracle import OracleTeacher
+
+    teacher = OracleTeacher(reasoning=True)
+    found: list[dict[str, Any]] = []
+    turn = 0
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant" and "reasoning_content" not in message:
+            trace_text = teacher.message_at(task, turn, messages[:index]).get("reasoning_content")
+            message = {**message, "reasoning_content": trace_text} if trace_text else message
+        if message.get("role") == "assistant":
+            turn += 1
+        found.append(message)
+    return found
