@@ -76,12 +76,12 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose"),
-        "reason_ask": ("labels", "tools", "purpose"),
+        "reason_ask": ("labels", "tools", "purpose", "request"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
-        "reason_reply": ("source", "facts"),
-        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
-        "reason_close": (),
+        "reason_reply": ("source", "facts", "seen"),
+        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
+        "reason_close": ("request", "facts"),
     }.items()
 }
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use

@@ -8,6 +8,7 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -29,7 +30,16 @@ def purpose_of(task: Task, step: Step) -> str:
         return "take the next step"
     found = _FIRST_SENTENCE.match(description.strip())
     text = (found.group(1) if found else description).strip().rstrip(".")
-    return text[:1].lower() + text[1:] if text else "take the next step"
+    if not text:
+        return "take the next step"
+    first = text.split()[0].lower()
+    text = text[:1].lower() + text[1:]
+    if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
+        return f"find out {text}"
+    return f"look up {text}" if first in _NOUN_OPENINGS else text
+
+
+_NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
@@ -64,11 +74,59 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        shown = f'"{needle}"' if fault else needle
+        shown = f'"{needle}"'
         if message.get("role") == "user":
             return f"the user {'reported' if fault else 'gave'} {shown}"
         if message.get("role") == "tool":
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'} {shown}"
+    return ""
+
+
+# A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
+_FILLER = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+)(?: there| again)?|"
+    r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
+    r"one (?:more )?thing|quick question|quick one|before i forget)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:name|email|phone)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
+
+
+def user_request(messages: list[dict[str, Any]]) -> str:
+    """The user's latest sentence that asks or tells something, quoted ('"I'd like to cancel order
+    #W1."'), never a greeting or a thanks; empty when the user has said nothing of substance."""
+    for message in reversed(messages):
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, str):
+            continue
+        for sentence in _SENTENCE_END.split(content.replace("###STOP###", "").strip()):
+            sentence = sentence.strip().strip('"')
+            if len(sentence) < 16 or _FILLER.search(sentence):
+                continue
+            if len(sentence) > _QUOTE_MOST:
+                sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
+            return f'"{sentence}"'
+    return ""
+
+
+_ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
+
+
+def result_value(content: str) -> str:
+    """A value a tool result showed that a trace can name: an id field first, else the first short
+    value with a digit ('C1042', '#W1', '$12.00'); empty when the result shows none."""
+    try:
+        data = json.loads(content)
+    except (TypeError, ValueError):
+        return ""
+    items = list(data.items()) if isinstance(data, dict) else []
+    if not items and isinstance(data, list) and data and isinstance(data[0], dict):
+        items = list(data[0].items())
+    for key, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in str(value)):
+            if len(str(value)) <= 40:
+                return str(value)
     return ""
 
 
@@ -89,18 +147,20 @@ def last_result(messages: list[dict[str, Any]]) -> str:
 
 
 def last_said(messages: list[dict[str, Any]]) -> str:
-    """What came in last, when no argument cites it: 'the user said "..."' (its first sentence) or
-    'the check_outages result is in'."""
+    """What came in last, when no argument cites it: 'check_outages returned OUT-12', or the user's
+    request ('the user asked "..."'); never a greeting. Empty when nothing specific can be named."""
     for message in reversed(messages):
         role, content = message.get("role"), message.get("content")
         if role == "tool":
-            return f"{last_result(messages)} is in"
-        if role == "user" and isinstance(content, str) and content.strip():
-            first = re.split(r"(?<=[.!?])\s", content.replace("###STOP###", "").strip(), maxsplit=1)[0]
-            return f'the user said "{first[:100]}"' if first else ""
-        if role == "user" and message.get("user_tool_results"):
-            return "the user's report from the phone is in"
-    return ""
+            value = result_value(content) if isinstance(content, str) else ""
+            source = last_result(messages).removeprefix("the ").removesuffix(" result")
+            if value:
+                return f"{source} returned {value}"
+            break
+        if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
+            break
+    request = user_request(messages)
+    return f"the user asked {request}" if request else ""
 
 
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
@@ -156,23 +216,51 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     if move.kind == "ask":
         step_tools = [c.name for c in move.step.calls] if move.step is not None else []
         purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
-        return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose)
+        return phrases.say(
+            "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose, request=user_request(messages)
+        )
     return _reply_trace(task, phrases, seed, messages)
 
 
 def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     spec = task.no_tool
     if spec is not None and task.kind.startswith("no_tool/"):
+        said = task.replies[0].vars if task.replies else {}
+        invalid = [str(v) for v in spec.invalid.values()] or ([str(said["value"])] if said.get("value") else [])
         values = {
             "kind": task.kind.split("/", 1)[1],
             "labels": spec.missing or ["details"],
-            "scope": spec.scope or load_domain(task.domain).scope,
-            "rule": spec.rule,
-            "problem": spec.problem,
-            "action": spec.action,
+            "scope": spec.scope or said.get("scope") or load_domain(task.domain).scope,
+            "rule": spec.rule or said.get("rule") or "",
+            "problem": spec.problem or said.get("problem") or "",
+            "action": _lower_first(spec.action or said.get("action") or ""),
+            "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
+            "request": user_request(messages),
         }
         return phrases.say("reason_no_call", seed, **values)
-    return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages))
+    return phrases.say(
+        "reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages), seen=last_said(messages)
+    )
+
+
+def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
+    """The reasoning before the closing line: what the chat was about (the user's first request, or
+    the facts reported), then the decision to close."""
+    first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
+    first_turn = messages[: first_user + 1]
+    return phrases.say(
+        "reason_close", seed, request=user_request(first_turn), facts=_seen_outputs(task, messages, most=2)
+    )
+
+
+def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
+    return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
+
+
+def _lower_first(text: str) -> str:
+    """'Turn on roaming' said inside a sentence: 'turn on roaming' (an id or acronym stays as it is)."""
+    head = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if head[:1].isupper() and head[1:].islower() else text
 
 
 def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> list[str]:
@@ -180,7 +268,7 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> 
     reply is about to state, cited in the trace (an output not seen yet is never named)."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
-    return [o for o in task.required_outputs if any(o in t for t in texts)][:most]
+    return [f'"{o}"' for o in task.required_outputs if any(o in t for t in texts)][:most]
 
 
 def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

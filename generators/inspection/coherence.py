@@ -72,7 +72,8 @@ def empty_slot(row: Row, know: Knowledge) -> list[str]:
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+|"
     r"hello (?:there|again|hello)|hi there|thanks|thank you|ok(?:ay)?|done|right|sure|yes|no|quick one|"
-    r"before i forget|one more thing|[\w' ,]{0,12})[.!?,]*$",
+    r"before i forget|one more thing|no worries|of course|great|perfect|cool|got it|alright|all right|cheers|brilliant|"
+    r"lovely|wonderful|please|sorry|excuse me|hey there|bye|goodbye|that's all|that's it)[.!?,]*$",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"\"([^\"]{1,300})\"|“([^”]{1,300})”")
