@@ -65,6 +65,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_unknown": ("labels",),
         "user_confirm": (),
         "user_done": (),
+        "user_done_pending": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
         "user_report_lead": (),

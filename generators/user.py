@@ -8,6 +8,8 @@ next request when the agent has answered, and ends the chat when nothing is left
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 from toolgym.envs.conversation import (
@@ -42,12 +44,17 @@ class ScriptedUser(UserSimulator):
         seed = task.seed + len(user_messages)
         register = register_of(scenario.persona)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            return {"role": "user", "content": self._report(messages[-1], phrases, seed, register)}
+            spoken_before = _sentences(user_messages)
+            report = fresh(lambda s: self._report(messages[-1], phrases, s, register), seed, spoken_before)
+            return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
+        spoken = _sentences(user_messages)
+
         def say(intent: str, **values: Any) -> str:
-            """The intent in the persona's register; a typo-prone persona slips outside facts and ids."""
-            text = phrases.say(phrases.voiced(intent, register), seed, **values)
+            """The intent in the persona's register, in words this user has not said yet in the chat;
+            a typo-prone persona slips outside facts and ids."""
+            text = fresh(lambda s: phrases.say(phrases.voiced(intent, register), s, **values), seed, spoken)
             return with_typos(text, seed, keep=facts) if register == "typo" else text
 
         if _stalled(messages):
@@ -59,8 +66,8 @@ class ScriptedUser(UserSimulator):
         if text and asks_confirmation(text):
             step = confirm_step_asked(task, messages)
             if step is not None and step.declined:
-                return {"role": "user", "content": phrases.say(phrases.voiced("user_decline", register), seed)}
-            return {"role": "user", "content": phrases.say(phrases.voiced("user_confirm", register), seed)}
+                return {"role": "user", "content": say("user_decline")}
+            return {"role": "user", "content": say("user_confirm")}
         asking = request_text(text) if text else ""
         if asking:
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
@@ -83,8 +90,11 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
-        if outcome(task) == "refused":  # no "Great, thank you!" after a refusal
+        ending = outcome(task)
+        if ending == "refused":  # no "Great, thank you!" after a refusal
             return _final(say("user_done_refused"))
+        if ending == "pending":  # told a value is invalid or missing: they go to find the right one
+            return _final(say("user_done_pending"))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
             return _final(scenario.closing)
         return _final(say("user_done"))
@@ -149,6 +159,32 @@ def _result_values(result: str) -> dict[str, Any]:
     if isinstance(decoded, dict):
         return {str(k): v for k, v in decoded.items()}
     return {"result": decoded}
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_TRIES = 8  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
+
+
+def _key(sentence: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
+
+
+def _sentences(user_messages: list[Message]) -> set[str]:
+    """What this user has said so far, sentence by sentence (normalised)."""
+    text = " ".join(str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages)
+    return {k for sentence in _SENTENCE.split(text) if (k := _key(sentence))}
+
+
+def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
+    """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
+    else the next draws (a few), else the first (a chat long enough to use up an intent repeats)."""
+    first = render(seed)
+    for attempt in range(_TRIES):
+        text = first if attempt == 0 else render(seed + 7919 * attempt)
+        said = {_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
+        if not said & spoken:
+            return text
+    return first
 
 
 def _final(content: str) -> Message:

@@ -375,7 +375,7 @@ _VERBS = (
     "Lock|Unlock|Start|Stop|Enable|Disable|Request|Report|Dispute|Apply|Make|Give|Get|Put|Keep|Let|Mark|Rename"
 )
 _MID_CAPITAL = re.compile(
-    rf"(?<=[a-z,]) (?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"
+    rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
     rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b"
 )
 
