@@ -12,7 +12,7 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
 from .gold import check_gold
 from .grounding import ungrounded_facts
-from .phrasing import register_of
+from .phrasing import register_of, tool_purpose
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .world import World
@@ -212,7 +212,8 @@ def unavailable_task_from(kind: str):
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
-            action = needed.replace("_", " ")  # the confirm text names facts the user has not given yet
+            # the confirm text names facts the user has not given yet: say what the tool does instead
+            action = tool_purpose(ctx.domain, needed) or needed.replace("_", " ")
         return ctx.task(
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1]}),
             tools=[t for t in base.tools if t != needed],

@@ -104,7 +104,8 @@ def inline(text: Any) -> str:
     value = str(text)
     words = value.split(" ", 2)
     first = words[0]
-    if len(words) < 2 or not (first[:1].isupper() and first[1:].isalpha() and first[1:].islower()):
+    titled = first[:1].isupper() and (first == "A" or (first[1:].isalpha() and first[1:].islower()))
+    if len(words) < 2 or not titled:
         return value
     if words[1][:1].isupper() or first.endswith("'s"):
         return value
@@ -216,3 +217,26 @@ def with_typos(text: str, seed: int, keep: Any = (), rate: int = 5) -> str:
         return word[:at] + word[at + 1 :]
 
     return _WORD.sub(slip, text)
+
+
+_FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
+_NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
+
+
+def tool_purpose(domain: Any, name: str) -> str:
+    """What a tool does, as a verb phrase to say inside a sentence, from the first clause of its
+    description: 'list the verified customer's accounts', 'look up a traveller's profile' (a
+    description that opens on a noun reads as a lookup); empty for a tool the domain lacks."""
+    try:
+        description = domain.tool(name).schema["function"].get("description") or ""
+    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
+        return ""
+    found = _FIRST_CLAUSE.match(description.strip())
+    text = (found.group(1) if found else description).strip().rstrip(".")
+    if not text:
+        return ""
+    first = text.split()[0].lower()
+    text = inline(text)
+    if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
+        return f"find out {text}"
+    return f"look up {text}" if first in _NOUN_OPENINGS else text

@@ -14,32 +14,16 @@ from typing import Any
 
 from toolgym.envs.conversation import Move
 from toolgym.envs.phrasebook import Phrasebook
+from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
 
-_FIRST_SENTENCE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
 
 def purpose_of(task: Task, step: Step) -> str:
     """What the step's tools do, from the first sentence of the first tool's description."""
-    description = ""
-    try:
-        description = load_domain(task.domain).tool(step.calls[0].name).schema["function"].get("description") or ""
-    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
-        return "take the next step"
-    found = _FIRST_SENTENCE.match(description.strip())
-    text = (found.group(1) if found else description).strip().rstrip(".")
-    if not text:
-        return "take the next step"
-    first = text.split()[0].lower()
-    text = text[:1].lower() + text[1:]
-    if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
-        return f"find out {text}"
-    return f"look up {text}" if first in _NOUN_OPENINGS else text
-
-
-_NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
+    return tool_purpose(load_domain(task.domain), step.calls[0].name) or "take the next step"
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
