@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 _MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
+
+
+_REPEAT_STRIDE = 7919  # seed offset of another draw of a lead-in already used in the task
+_REPEAT_TRIES = 8
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass
@@ -44,7 +50,25 @@ class GenContext:
         if phrases.has_registers(intent):
             intent = phrases.voiced(intent, register_of(self.persona()))
         phrases.check_variables(intent, values)
-        return phrases.say(intent, self.seed, **values)
+        if values:  # a phrasing of facts: the same values give the same words, wherever a generator says them
+            return phrases.say(intent, self.seed, **values)
+        return self._fresh(intent)
+
+    def _fresh(self, intent: str) -> str:
+        """A lead-in or filler (an intent without values) whose sentences this task has not used yet:
+        "Thanks. One more thing." is not followed by "Thanks. Something else." in the same chat."""
+        phrases = self.domain.phrasebook
+        used: set[str] = self.__dict__.setdefault("_sentences", set())
+        first = text = phrases.say(intent, self.seed)
+        for attempt in range(1, _REPEAT_TRIES + 1):
+            sentences = {s.lower() for s in _SENTENCE.split(text) if s.strip()}
+            if not sentences & used:
+                break
+            text = phrases.say(intent, self.seed + _REPEAT_STRIDE * attempt)
+        else:
+            text = first
+        used.update(s.lower() for s in _SENTENCE.split(text) if s.strip())
+        return text
 
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:

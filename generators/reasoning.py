@@ -70,11 +70,12 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
 _FILLER = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+)(?: there| again)?|"
     r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
-    r"one (?:more )?thing|quick question|quick one|before i forget)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:name|email|phone)",
+    r"one (?:more )?thing|quick question|quick one|before i forget|excuse me|sorry|please|pardon|one second|hello hello)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:name|email|phone)",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
+_QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
 
 
 def user_request(messages: list[dict[str, Any]]) -> str:
@@ -86,7 +87,7 @@ def user_request(messages: list[dict[str, Any]]) -> str:
             continue
         for sentence in _SENTENCE_END.split(content.replace("###STOP###", "").strip()):
             sentence = sentence.strip().strip('"')
-            if len(sentence) < 16 or _FILLER.search(sentence):
+            if len(sentence) < _QUOTE_LEAST or _FILLER.search(sentence):
                 continue
             if len(sentence) > _QUOTE_MOST:
                 sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
