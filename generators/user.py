@@ -44,8 +44,7 @@ class ScriptedUser(UserSimulator):
         seed = task.seed + len(user_messages)
         register = register_of(scenario.persona)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            spoken_before = _sentences(user_messages)
-            report = fresh(lambda s: self._report(messages[-1], phrases, s, register), seed, spoken_before)
+            report = self._report(messages[-1], phrases, seed, register, _sentences(user_messages))
             return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
@@ -100,10 +99,13 @@ class ScriptedUser(UserSimulator):
         return _final(say("user_done"))
 
     @staticmethod
-    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral") -> str:
+    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral", spoken: set[str] | None = None) -> str:
         """What the user tells the agent after acting on the device: what each action showed, in the
-        persona's voice (a lead-in and an afterword around the readings, `user_report_*`)."""
-        lines = [phrases.say(phrases.voiced("user_report_lead", register), seed)]
+        persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
+        not said yet in the chat)."""
+        spoken = spoken or set()
+        lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
+        lines = [fresh(lambda s: phrases.say(lead, s), seed, spoken)]
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
@@ -118,7 +120,7 @@ class ScriptedUser(UserSimulator):
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
-        lines.append(phrases.say(phrases.voiced("user_report_after", register), seed + 1))
+        lines.append(fresh(lambda s: phrases.say(after, s), seed + 1, spoken))
         return polish(" ".join(lines))
 
     @staticmethod
@@ -162,7 +164,7 @@ def _result_values(result: str) -> dict[str, Any]:
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_TRIES = 8  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
+_TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
 
 
 def _key(sentence: str) -> str:
@@ -177,14 +179,17 @@ def _sentences(user_messages: list[Message]) -> set[str]:
 
 def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
     """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
-    else the next draws (a few), else the first (a chat long enough to use up an intent repeats)."""
-    first = render(seed)
+    else the next draws (a few), else the one that repeats least (an intent with few wordings)."""
+    best, best_overlap = "", None
     for attempt in range(_TRIES):
-        text = first if attempt == 0 else render(seed + 7919 * attempt)
+        text = render(seed + 7919 * attempt)
         said = {_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
-        if not said & spoken:
+        overlap = len(said & spoken)
+        if not overlap:
             return text
-    return first
+        if best_overlap is None or overlap < best_overlap:
+            best, best_overlap = text, overlap
+    return best
 
 
 def _final(content: str) -> Message:
