@@ -58,7 +58,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "decline_irrelevant": ("scope",),
         "decline_unavailable": ("action", "handoff", "scope"),
         "ask_missing": ("labels",),
-        "point_out_invalid": ("value", "label", "problem"),
+        "point_out_invalid": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
         "farewell": (),
         "user_reveal": ("pairs",),
@@ -85,9 +85,10 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_close": ("request", "facts"),
     }.items()
 }
-# What the oracle adds from the domain when it speaks a task's reply (`Domain.handoff`, `Domain.scope`):
-# a reply variant may read them without the task carrying them; guard them with `is defined`.
-REPLY_DOMAIN_VALUES = frozenset({"handoff", "scope"})
+# Values a reply variant may read without every caller passing them, guarded with `is defined`: what
+# the oracle adds from the domain (`Domain.handoff`, `Domain.scope`), and the nearest valid value an
+# invalid-value task may carry (`valid`).
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
@@ -170,7 +171,7 @@ class Phrasebook:
         key = (intent, tuple(given))  # a tuple hashes faster than a set; callers pass names in one order
         if key in self._checked:
             return
-        names = set(key[1]) | REPLY_DOMAIN_VALUES
+        names = set(key[1]) | OPTIONAL_REPLY_VALUES
         for index, variant in enumerate(v for name in self._family(intent) for v in self.variants(name)):
             missing = self._variables[variant] - names
             if missing:

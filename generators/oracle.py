@@ -86,7 +86,7 @@ class OracleTeacher(Policy):
 
 
 def _domain_values(task: Task) -> dict[str, Any]:
-    """What a reply may offer instead, from the domain (`REPLY_DOMAIN_VALUES`): its hand-off (unless
+    """What a reply may offer instead, from the domain (`OPTIONAL_REPLY_VALUES`): its hand-off (unless
     the withheld tool is the hand-off itself) and its scope. The task's own values take precedence."""
     domain = load_domain(task.domain)
     withheld = " ".join(task.no_tool.withheld_tools if task.no_tool else ()).lower()
