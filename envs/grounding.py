@@ -305,7 +305,8 @@ def ungrounded_facts(messages: list[dict[str, Any]]) -> list[UngroundedFact]:
         content = message.get("content")
         text = content if isinstance(content, str) else None
         if role == "assistant":
-            for fact in extract_facts(text or ""):
+            # a fact repeated in one turn is the same object (read once by `_extract`): judged and named once
+            for fact in {id(fact): fact for fact in extract_facts(text or "")}.values():
                 if not seen.has(fact):
                     found.append(UngroundedFact(index, turn, fact.text, fact.kind))
             for arguments in _arguments_text(message):
