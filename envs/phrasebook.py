@@ -171,9 +171,9 @@ class Phrasebook:
         key = (intent, tuple(given))  # a tuple hashes faster than a set; callers pass names in one order
         if key in self._checked:
             return
-        names = set(key[1]) | OPTIONAL_REPLY_VALUES
+        names = set(key[1])
         for index, variant in enumerate(v for name in self._family(intent) for v in self.variants(name)):
-            missing = self._variables[variant] - names
+            missing = self._variables[variant] - names - OPTIONAL_REPLY_VALUES
             if missing:
                 raise DomainError(
                     f"utterance {intent!r} (variant {index}: {variant!r}) needs {sorted(missing)}, "
