@@ -363,10 +363,11 @@ def customer_age(task: Any) -> int | None:
 
 # ---- grammar the older detectors miss -----------------------------------------------------------
 
-# A word that is never a name, capitalised in the middle of a sentence: "I will Pay", "because An".
+# A word that is never a name, capitalised in the middle of a sentence: "I will Pay", "because An"
+# ("May" is not one: a month and a surname).
 _NEVER_CAPITAL = (
     "The|A|An|Your|My|Our|Their|His|Her|Its|This|These|Those|It|We|They|He|She|Because|And|But|Or|If|When|"
-    "Is|Are|Was|Were|Be|Has|Have|Had|Do|Does|Did|Will|Would|Can|Could|Should|Shall|May|Must|Please|Thanks|Thank"
+    "Is|Are|Was|Were|Be|Has|Have|Had|Do|Does|Did|Will|Would|Can|Could|Should|Shall|Must|Please|Thanks|Thank"
 )
 # ... and a verb capitalised right after the word that governs it ("I will Pay", "to Cancel")
 _VERBS = (
