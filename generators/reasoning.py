@@ -109,10 +109,10 @@ def result_value(content: str) -> str:
     items = list(data.items()) if isinstance(data, dict) else []
     if not items and isinstance(data, list) and data and isinstance(data[0], dict):
         items = list(data[0].items())
-    for key, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
-        if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in str(value)):
-            if len(str(value)) <= 40:
-                return str(value)
+    for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
+        shown = str(value)
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
+            return shown
     return ""
 
 

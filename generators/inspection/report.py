@@ -95,9 +95,9 @@ def print_report(inspection: Inspection, console: Console | None = None) -> None
     _names(coherence, "class", list(inspection.coherence))
     _values(coherence, "rows")
     _values(coherence, "example", "left")
-    for name, tally in inspection.coherence.items():
-        shown = escape(tally.examples[0]) if tally.examples else ""
-        coherence.add_row(name, str(tally.rows) if tally.measured else "not measured", shown)
+    for name, found in inspection.coherence.items():
+        shown = escape(found.examples[0]) if found.examples else ""
+        coherence.add_row(name, str(found.rows) if found.measured else "not measured", shown)
     console.print(coherence)
 
     console.print("[bold]Summary[/bold]")
