@@ -22,3 +22,11 @@ def said(value: float | None, unit: str = "") -> str:
     if value is None:
         return ""
     return f"{value:g}{unit}"
+
+
+def nearest_allowed(value: float, allowed: list[float]) -> float:
+    """The allowed value closest to `value` (the smaller on a tie): for a list the chat has shown,
+    such as a catalogue a tool returned."""
+    if not allowed:
+        raise ValueError("nearest_allowed needs at least one allowed value")
+    return min(sorted(allowed), key=lambda a: abs(a - value))

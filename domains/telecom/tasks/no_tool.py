@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces
+from toolgym.envs.valid_values import nearest_allowed
 
 from ..catalogue import REFILLS, REGIONS
 from .faults import unpaid_bill_edits
@@ -53,6 +54,7 @@ def invalid_value(ctx: GenContext) -> Task:
                                 problem=problem, steps=steps)  # fmt: skip
     if parameter == "gigabytes":  # said with its unit; the spec keeps the number the tool would get
         part.reply.vars["value"] = f"{bad} GB"
+        part.reply.vars["valid"] = f"{nearest_allowed(float(bad), [float(r.gigabytes) for r in REFILLS]):g} GB"  # the catalogue read
     return assemble(ctx, None, [part])
 
 
