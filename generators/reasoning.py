@@ -79,20 +79,29 @@ _QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
 _QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
 
 
+_ASKS = re.compile(
+    r"\?|\b(?:please|can you|could you|would you|i'd like|i would like|i want|i need|help me|make sure|"
+    r"set|turn|cancel|book|add|change|send|pay|move|check|find|open|close|share|block|freeze)\b",
+    re.IGNORECASE,
+)
+
+
 def user_request(messages: list[dict[str, Any]]) -> str:
-    """The user's latest sentence that asks or tells something, quoted ('"I'd like to cancel order
-    #W1."'), never a greeting or a thanks; empty when the user has said nothing of substance."""
+    """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
+    a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
+    the user has said nothing of substance."""
     for message in reversed(messages):
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
             continue
-        for sentence in _SENTENCE_END.split(content.replace("###STOP###", "").strip()):
-            sentence = sentence.strip().strip('"')
-            if len(sentence) < _QUOTE_LEAST or _FILLER.search(sentence):
-                continue
-            if len(sentence) > _QUOTE_MOST:
-                sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
-            return f'"{sentence}"'
+        sentences = [s.strip().strip('"') for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
+        substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
+        if not substantive:
+            continue
+        sentence = next((s for s in substantive if _ASKS.search(s)), max(substantive, key=len))
+        if len(sentence) > _QUOTE_MOST:
+            sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
+        return f'"{sentence}"'
     return ""
 
 
