@@ -71,7 +71,7 @@ _FILLER = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+)(?: there| again)?|"
     r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
     r"one (?:more )?thing|quick question|quick one|before i forget|excuse me|sorry|please|pardon|one second|hello hello|of course|no worries|no problem|sure thing|got it|"
-    r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:name|email|phone)",
+    r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:full name|name|email(?: address)?|phone(?: number)?) is\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
