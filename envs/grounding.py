@@ -77,6 +77,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*+|\d{3,})", re.I)),
 ]
 _WORD_ONLY_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind == "brand"]
+# What a seen text is indexed by beside its numbers, digit runs and tokens (see `_index`)
+_SHOWN_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind in ("date", "time", "phone")]
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _DIGITS = re.compile(r"\d+")
@@ -117,10 +119,13 @@ def extract_facts(text: str) -> list[StatedFact]:
 
 @lru_cache(maxsize=256)  # the verifiers read the same final reply more than once
 def _extract(text: str) -> tuple[StatedFact, ...]:
+    # every kind but a card brand has a digit: a text without one needs only the brand pattern
+    return _extract_with(text, _PATTERNS if _DIGIT.search(text) else _WORD_ONLY_PATTERNS)
+
+
+def _extract_with(text: str, patterns: list[tuple[str, re.Pattern[str]]]) -> tuple[StatedFact, ...]:
     facts: list[StatedFact] = []
     taken = bytearray(len(text))  # 1 where an earlier fact's span lies: linear in the text, however many facts
-    # every kind but a card brand has a digit: a text without one needs only the brand pattern
-    patterns = _PATTERNS if _DIGIT.search(text) else _WORD_ONLY_PATTERNS
     for kind, pattern in patterns:
         # A pattern's groups depend only on the words it matched: a fact repeated thousands of
         # times is read once (None: words that state no fact)
@@ -197,7 +202,11 @@ def _index(text: str) -> _TextIndex:
     digit_runs = set(_DIGITS.findall(text))
     dates: set[str] = set()
     times: set[str] = set()
-    for fact in extract_facts(text):
+    # Only dates, times and phones are read as facts here (numbers, digit runs and tokens cover the
+    # other kinds): the long policy and schema texts skip the identifier and money patterns, most of
+    # a seen text's cost. Without the spans of those kinds a text shows a date or time it might not
+    # as a stated fact: a lenient reading of what was seen, never a stricter one.
+    for fact in _extract_with(text, _SHOWN_PATTERNS) if _DIGIT.search(text) else ():
         if fact.kind == "date":
             dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
         elif fact.kind == "time":
