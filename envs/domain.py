@@ -51,6 +51,7 @@ class Domain:
         value_words: dict[Any, Sequence[str]] | None = None,
         acting_user: ActingUser | None = None,
         full_text: dict[str, Sequence[str]] | None = None,
+        handoff: str | None = None,
     ):
         self.name = name
         self.version = version
@@ -82,6 +83,9 @@ class Domain:
             if t.name in self.tools:
                 raise DomainError(f"domain {name!r}: two tools are named {t.name!r}")
             self.tools[t.name] = t
+        # Who takes over what the agent cannot do, in the words that follow "pass you to" ("a human
+        # agent"); None: nobody, so no refusal offers a hand-off (an in-car assistant has no one to call).
+        self.handoff = handoff
         # Who the user is and whose record each write acts on (declared, or inferred from names).
         self.authz = Authorization.of(self, acting_user)
         self.generators = dict(generators)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 from .difficulty import difficulty_of
 from .gold import check_gold
 from .grounding import ungrounded_facts
-from .phrasing import register_of
+from .phrasing import register_of, tool_purpose
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .world import World
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
+
+
+_REPEAT_STRIDE = 7919  # seed offset of another draw of a lead-in already used in the task
+_REPEAT_TRIES = 8
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass
@@ -45,7 +51,25 @@ class GenContext:
         if phrases.has_registers(intent):
             intent = phrases.voiced(intent, register_of(self.persona()))
         phrases.check_variables(intent, values)
-        return phrases.say(intent, self.seed, **values)
+        if values:  # a phrasing of facts: the same values give the same words, wherever a generator says them
+            return phrases.say(intent, self.seed, **values)
+        return self._fresh(intent)
+
+    def _fresh(self, intent: str) -> str:
+        """A lead-in or filler (an intent without values) whose sentences this task has not used yet:
+        "Thanks. One more thing." is not followed by "Thanks. Something else." in the same chat."""
+        phrases = self.domain.phrasebook
+        used: set[str] = self.__dict__.setdefault("_sentences", set())
+        first = text = phrases.say(intent, self.seed)
+        for attempt in range(1, _REPEAT_TRIES + 1):
+            sentences = {s.lower() for s in _SENTENCE.split(text) if s.strip()}
+            if not sentences & used:
+                break
+            text = phrases.say(intent, self.seed + _REPEAT_STRIDE * attempt)
+        else:
+            text = first
+        used.update(s.lower() for s in _SENTENCE.split(text) if s.strip())
+        return text
 
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
@@ -229,7 +253,8 @@ def unavailable_task_from(kind: str):
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
-            action = needed.replace("_", " ")  # the confirm text names facts the user has not given yet
+            # the confirm text names facts the user has not given yet: say what the tool does instead
+            action = tool_purpose(ctx.domain, needed) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1], "lookups": [], "revisions": []}),

@@ -58,15 +58,16 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "confirm": ("action",),
         "instruct": ("instruction",),
         "decline_irrelevant": ("scope",),
-        "decline_unavailable": ("action",),
+        "decline_unavailable": ("action", "handoff", "scope"),
         "ask_missing": ("labels",),
-        "point_out_invalid": ("value", "label", "problem"),
+        "point_out_invalid": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
         "farewell": (),
         "user_reveal": ("pairs",),
         "user_unknown": ("labels",),
         "user_confirm": (),
         "user_done": (),
+        "user_done_pending": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
         "user_report_lead": (),
@@ -78,12 +79,12 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose"),
-        "reason_ask": ("labels", "tools", "purpose"),
+        "reason_ask": ("labels", "tools", "purpose", "request"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
-        "reason_reply": ("source", "facts"),
-        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action"),
-        "reason_close": (),
+        "reason_reply": ("source", "facts", "seen"),
+        "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
+        "reason_close": ("request", "facts"),
         "ask_which": ("label", "what", "options", "count"),
         "reason_ask_which": ("label", "count", "purpose"),
         "revise_lead": (),
@@ -95,6 +96,10 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     }.items()
 }
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads the phrasebooks ~10x faster
+# Values a reply variant may read without every caller passing them, guarded with `is defined`: what
+# the oracle adds from the domain (`Domain.handoff`, `Domain.scope`), and the nearest valid value an
+# invalid-value task may carry (`valid`).
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
@@ -179,7 +184,7 @@ class Phrasebook:
             return
         names = set(key[1])
         for index, variant in enumerate(v for name in self._family(intent) for v in self.variants(name)):
-            missing = self._variables[variant] - names
+            missing = self._variables[variant] - names - OPTIONAL_REPLY_VALUES
             if missing:
                 raise DomainError(
                     f"utterance {intent!r} (variant {index}: {variant!r}) needs {sorted(missing)}, "

@@ -96,6 +96,22 @@ def capfirst(text: Any) -> str:
     return value[:1].upper() + value[1:]
 
 
+def inline(text: Any) -> str:
+    """A sentence-cased fragment said inside a sentence: 'Turn on roaming' -> 'turn on roaming',
+    'The phone has no signal' -> 'the phone has no signal'. Names keep their capital: a possessive
+    ("Kristen's meeting"), a run of capitalised words ("Mechanical Keyboard"), an acronym or an id.
+    A fragment that lands at a sentence start is capitalised again by `polish`."""
+    value = str(text)
+    words = value.split(" ", 2)
+    first = words[0]
+    titled = first[:1].isupper() and (first == "A" or (first[1:].isalpha() and first[1:].islower()))
+    if len(words) < 2 or not titled:
+        return value
+    if words[1][:1].isupper() or first.endswith("'s"):
+        return value
+    return first.lower() + value[len(first) :]
+
+
 def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
     """The pronoun for what was asked: 'it' after one thing, 'them' after several."""
     number = count if isinstance(count, int | float) else len(count) if hasattr(count, "__len__") else 2
@@ -110,6 +126,7 @@ FILTERS = {
     "join_words": join_words,
     "card": card,
     "capfirst": capfirst,
+    "inline": inline,
     "it_or_them": one_or_all,
 }
 
@@ -136,14 +153,20 @@ def polish(text: str) -> str:
     """Tidy an utterance put together from parts: spaces, doubled words, sentence openings.
 
     Only all-lowercase words are capitalised at a sentence start, so ids and brand spellings
-    ('eSIM', 'ord_123') are kept as they are.
+    ('eSIM', 'ord_123') are kept as they are. A fragment (no full stop, question or exclamation
+    mark at its end: 'the credit card ending in 4413', 'turn on roaming') is a slot for a longer
+    sentence, and keeps its first word as written: its capital comes from where it lands.
     """
     text = " ".join(text.split())
     text = _SPACE_BEFORE_MARK.sub(r"\1", text)
     text = _EMPTY_CLAUSE.sub(r"\1", text)
     text = _DOUBLED.sub(_undouble, text)
     text = _MY_AFTER_COLON.sub(r"\1My", text)
-    return _OPENING.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
+    fragment = not _SENTENCE_END.search(text)
+    return _OPENING.sub(lambda m: m.group(0) if fragment and not m.group(1) else m.group(1) + m.group(2).upper() + m.group(3), text)
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?:\s*###STOP###)?\s*$")
 
 
 # How a persona's description reads as a register: the first register whose words it contains.
@@ -194,3 +217,26 @@ def with_typos(text: str, seed: int, keep: Any = (), rate: int = 5) -> str:
         return word[:at] + word[at + 1 :]
 
     return _WORD.sub(slip, text)
+
+
+_FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
+_NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
+
+
+def tool_purpose(domain: Any, name: str) -> str:
+    """What a tool does, as a verb phrase to say inside a sentence, from the first clause of its
+    description: 'list the verified customer's accounts', 'look up a traveller's profile' (a
+    description that opens on a noun reads as a lookup); empty for a tool the domain lacks."""
+    try:
+        description = domain.tool(name).schema["function"].get("description") or ""
+    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
+        return ""
+    found = _FIRST_CLAUSE.match(description.strip())
+    text = (found.group(1) if found else description).strip().rstrip(".")
+    if not text:
+        return ""
+    first = text.split()[0].lower()
+    text = inline(text)
+    if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
+        return f"find out {text}"
+    return f"look up {text}" if first in _NOUN_OPENINGS else text

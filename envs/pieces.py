@@ -185,14 +185,18 @@ def missing_info(request: str, goal: str, labels: Sequence[str], **fields: Any) 
     )
 
 
-def invalid_value(request: str, goal: str, *, parameter: str, value: Any, label: str, problem: str, **fields: Any) -> Piece:
-    """The user gives a value no tool accepts: the agent names it and why, and asks again.
+def invalid_value(
+    request: str, goal: str, *, parameter: str, value: Any, label: str, problem: str, valid: Any = None, **fields: Any
+) -> Piece:
+    """The user gives a value no tool accepts: the agent names it and why, offers the nearest valid
+    value when there is one (`valid`, as said: '30 °C'), and asks again.
 
     `parameter` is the tool parameter the value would go to: a call passing it there fails."""
+    offer = {"valid": valid} if valid not in (None, "") else {}
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("point_out_invalid", value=value, label=label, problem=problem),
+        reply=_utterance("point_out_invalid", value=value, label=label, problem=problem, **offer),
         no_tool=NoToolSpec(reason=f"{value!r} is not a valid {label}: {problem}", invalid={parameter: value}),
         **fields,
     )

@@ -73,7 +73,7 @@ class OracleTeacher(Policy):
         elif move.kind == "reply":
             assert move.utterance is not None
             intent = phrases.voiced(move.utterance.intent, register)
-            message["content"] = phrases.say(intent, seed, **move.utterance.vars)
+            message["content"] = phrases.say(intent, seed, **{**_domain_values(task), **move.utterance.vars})
         else:
             assert move.step is not None
             message["tool_calls"] = [
@@ -111,3 +111,13 @@ class OracleTeacher(Policy):
                         message["reasoning_content"] = reasoning
             copied.append(message)
         return copied
+
+def _domain_values(task: Task) -> dict[str, Any]:
+    """What a reply may offer instead, from the domain (`OPTIONAL_REPLY_VALUES`): its hand-off (unless
+    the withheld tool is the hand-off itself) and its scope. The task's own values take precedence."""
+    domain = load_domain(task.domain)
+    withheld = " ".join(task.no_tool.withheld_tools if task.no_tool else ()).lower()
+    handoff = domain.handoff or ""
+    if "human" in withheld:  # "I can't transfer you; a human agent can help" contradicts itself
+        handoff = ""
+    return {"handoff": handoff, "scope": domain.scope}

@@ -8,28 +8,22 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from toolgym.envs.conversation import Move
 from toolgym.envs.phrasebook import Phrasebook
+from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
 
-_FIRST_SENTENCE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
 
 def purpose_of(task: Task, step: Step) -> str:
     """What the step's tools do, from the first sentence of the first tool's description."""
-    description = ""
-    try:
-        description = load_domain(task.domain).tool(step.calls[0].name).schema["function"].get("description") or ""
-    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
-        return "take the next step"
-    found = _FIRST_SENTENCE.match(description.strip())
-    text = (found.group(1) if found else description).strip().rstrip(".")
-    return text[:1].lower() + text[1:] if text else "take the next step"
+    return tool_purpose(load_domain(task.domain), step.calls[0].name) or "take the next step"
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
@@ -64,11 +58,70 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        shown = f'"{needle}"' if fault else needle
+        shown = f'"{needle}"'
         if message.get("role") == "user":
             return f"the user {'reported' if fault else 'gave'} {shown}"
         if message.get("role") == "tool":
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'} {shown}"
+    return ""
+
+
+# A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
+_FILLER = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+)(?: there| again)?|"
+    r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
+    r"one (?:more )?thing|quick question|quick one|before i forget|excuse me|sorry|please|pardon|one second|hello hello|of course|no worries|no problem|sure thing|got it|"
+    r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:full name|name|email(?: address)?|phone(?: number)?) is\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
+_QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
+
+
+_ASKS = re.compile(
+    r"\?|\b(?:please|can you|could you|would you|i'd like|i would like|i want|i need|help me|make sure|"
+    r"set|turn|cancel|book|add|change|send|pay|move|check|find|open|close|share|block|freeze)\b",
+    re.IGNORECASE,
+)
+
+
+def user_request(messages: list[dict[str, Any]]) -> str:
+    """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
+    a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
+    the user has said nothing of substance."""
+    for message in reversed(messages):
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, str):
+            continue
+        sentences = [s.strip().strip('"') for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
+        substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
+        if not substantive:
+            continue
+        sentence = next((s for s in substantive if _ASKS.search(s)), max(substantive, key=len))
+        if len(sentence) > _QUOTE_MOST:
+            sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
+        return f'"{sentence}"'
+    return ""
+
+
+_ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
+
+
+def result_value(content: str) -> str:
+    """A value a tool result showed that a trace can name: an id field first, else the first short
+    value with a digit ('C1042', '#W1', '$12.00'); empty when the result shows none."""
+    try:
+        data = json.loads(content)
+    except (TypeError, ValueError):
+        return ""
+    items = list(data.items()) if isinstance(data, dict) else []
+    if not items and isinstance(data, list) and data and isinstance(data[0], dict):
+        items = list(data[0].items())
+    for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
+        shown = str(value)
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
+            return shown
     return ""
 
 
@@ -89,18 +142,20 @@ def last_result(messages: list[dict[str, Any]]) -> str:
 
 
 def last_said(messages: list[dict[str, Any]]) -> str:
-    """What came in last, when no argument cites it: 'the user said "..."' (its first sentence) or
-    'the check_outages result is in'."""
+    """What came in last, when no argument cites it: 'check_outages returned OUT-12', or the user's
+    request ('the user asked "..."'); never a greeting. Empty when nothing specific can be named."""
     for message in reversed(messages):
         role, content = message.get("role"), message.get("content")
         if role == "tool":
-            return f"{last_result(messages)} is in"
-        if role == "user" and isinstance(content, str) and content.strip():
-            first = re.split(r"(?<=[.!?])\s", content.replace("###STOP###", "").strip(), maxsplit=1)[0]
-            return f'the user said "{first[:100]}"' if first else ""
-        if role == "user" and message.get("user_tool_results"):
-            return "the user's report from the phone is in"
-    return ""
+            value = result_value(content) if isinstance(content, str) else ""
+            source = last_result(messages).removeprefix("the ").removesuffix(" result")
+            if value:
+                return f"{source} returned {value}"
+            break
+        if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
+            break
+    request = user_request(messages)
+    return f"the user asked {request}" if request else ""
 
 
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
@@ -159,23 +214,51 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     if move.kind == "ask":
         step_tools = [c.name for c in move.step.calls] if move.step is not None else []
         purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
-        return phrases.say("reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose)
+        return phrases.say(
+            "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose, request=user_request(messages)
+        )
     return _reply_trace(task, phrases, seed, messages)
 
 
 def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     spec = task.no_tool
     if spec is not None and task.kind.startswith("no_tool/"):
+        said = task.replies[0].vars if task.replies else {}
+        invalid = [str(v) for v in spec.invalid.values()] or ([str(said["value"])] if said.get("value") else [])
         values = {
             "kind": task.kind.split("/", 1)[1],
             "labels": spec.missing or ["details"],
-            "scope": spec.scope or load_domain(task.domain).scope,
-            "rule": spec.rule,
-            "problem": spec.problem,
-            "action": spec.action,
+            "scope": spec.scope or said.get("scope") or load_domain(task.domain).scope,
+            "rule": spec.rule or said.get("rule") or "",
+            "problem": spec.problem or said.get("problem") or "",
+            "action": _lower_first(spec.action or said.get("action") or ""),
+            "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
+            "request": user_request(messages),
         }
         return phrases.say("reason_no_call", seed, **values)
-    return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages))
+    return phrases.say(
+        "reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages), seen=last_said(messages)
+    )
+
+
+def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
+    """The reasoning before the closing line: what the chat was about (the user's first request, or
+    the facts reported), then the decision to close."""
+    first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
+    first_turn = messages[: first_user + 1]
+    return phrases.say(
+        "reason_close", seed, request=user_request(first_turn), facts=_seen_outputs(task, messages, most=2)
+    )
+
+
+def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
+    return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
+
+
+def _lower_first(text: str) -> str:
+    """'Turn on roaming' said inside a sentence: 'turn on roaming' (an id or acronym stays as it is)."""
+    head = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if head[:1].isupper() and head[1:].islower() else text
 
 
 def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> list[str]:
@@ -183,4 +266,22 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> 
     reply is about to state, cited in the trace (an output not seen yet is never named)."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
-    return [o for o in task.required_outputs if any(o in t for t in texts)][:most]
+    return [f'"{o}"' for o in task.required_outputs if any(o in t for t in texts)][:most]
+
+
+def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A chat played without reasoning, with the trace the oracle writes before each assistant move
+    (what a job with `reasoning: true` writes): the traces read only the chat before each move."""
+    from .oracle import OracleTeacher
+
+    teacher = OracleTeacher(reasoning=True)
+    found: list[dict[str, Any]] = []
+    turn = 0
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant" and "reasoning_content" not in message:
+            trace_text = teacher.message_at(task, turn, messages[:index]).get("reasoning_content")
+            message = {**message, "reasoning_content": trace_text} if trace_text else message
+        if message.get("role") == "assistant":
+            turn += 1
+        found.append(message)
+    return found

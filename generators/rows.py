@@ -18,6 +18,7 @@ from toolgym.version import SCHEMA_VERSION, __version__
 
 from .chat_format import with_tools_prompt
 from .episodes import messages_key
+from .reasoning import close_trace
 
 _VERSIONS = {"toolgym_version": __version__, "schema_version": SCHEMA_VERSION}
 
@@ -36,7 +37,7 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
     intent = phrases.voiced(f"closer_{outcome(task)}", register_of(task.scenario.persona))
     closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(intent, seed)}
     if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
-        closer["reasoning_content"] = phrases.say("reason_close", seed)
+        closer["reasoning_content"] = close_trace(task, phrases, seed, messages)
     return [*messages, closer]
 
 

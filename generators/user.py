@@ -8,6 +8,8 @@ next request when the agent has answered, and ends the chat when nothing is left
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 from toolgym.envs.conversation import (
@@ -42,12 +44,16 @@ class ScriptedUser(UserSimulator):
         seed = task.seed + len(user_messages)
         register = register_of(scenario.persona)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            return {"role": "user", "content": self._report(messages[-1], phrases, seed, register)}
+            report = self._report(messages[-1], phrases, seed, register, _sentences(user_messages))
+            return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
+        spoken = _sentences(user_messages)
+
         def say(intent: str, **values: Any) -> str:
-            """The intent in the persona's register; a typo-prone persona slips outside facts and ids."""
-            text = phrases.say(phrases.voiced(intent, register), seed, **values)
+            """The intent in the persona's register, in words this user has not said yet in the chat;
+            a typo-prone persona slips outside facts and ids."""
+            text = fresh(lambda s: phrases.say(phrases.voiced(intent, register), s, **values), seed, spoken)
             return with_typos(text, seed, keep=facts) if register == "typo" else text
 
         if _stalled(messages):
@@ -59,8 +65,8 @@ class ScriptedUser(UserSimulator):
         if text and asks_confirmation(text):
             step = confirm_step_asked(task, messages)
             if step is not None and step.declined:
-                return {"role": "user", "content": phrases.say(phrases.voiced("user_decline", register), seed)}
-            return {"role": "user", "content": phrases.say(phrases.voiced("user_confirm", register), seed)}
+                return {"role": "user", "content": say("user_decline")}
+            return {"role": "user", "content": say("user_confirm")}
         asking = request_text(text) if text else ""
         if asking:
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
@@ -83,17 +89,23 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in scenario.requests)
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
-        if outcome(task) == "refused":  # no "Great, thank you!" after a refusal
+        ending = outcome(task)
+        if ending == "refused":  # no "Great, thank you!" after a refusal
             return _final(say("user_done_refused"))
+        if ending == "pending":  # told a value is invalid or missing: they go to find the right one
+            return _final(say("user_done_pending"))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
             return _final(scenario.closing)
         return _final(say("user_done"))
 
     @staticmethod
-    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral") -> str:
+    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral", spoken: set[str] | None = None) -> str:
         """What the user tells the agent after acting on the device: what each action showed, in the
-        persona's voice (a lead-in and an afterword around the readings, `user_report_*`)."""
-        lines = [phrases.say(phrases.voiced("user_report_lead", register), seed)]
+        persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
+        not said yet in the chat)."""
+        spoken = spoken or set()
+        lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
+        lines = [fresh(lambda s: phrases.say(lead, s), seed, spoken)]
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
@@ -108,7 +120,7 @@ class ScriptedUser(UserSimulator):
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
-        lines.append(phrases.say(phrases.voiced("user_report_after", register), seed + 1))
+        lines.append(fresh(lambda s: phrases.say(after, s), seed + 1, spoken))
         return polish(" ".join(lines))
 
     @staticmethod
@@ -149,6 +161,35 @@ def _result_values(result: str) -> dict[str, Any]:
     if isinstance(decoded, dict):
         return {str(k): v for k, v in decoded.items()}
     return {"result": decoded}
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
+
+
+def _key(sentence: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
+
+
+def _sentences(user_messages: list[Message]) -> set[str]:
+    """What this user has said so far, sentence by sentence (normalised)."""
+    text = " ".join(str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages)
+    return {k for sentence in _SENTENCE.split(text) if (k := _key(sentence))}
+
+
+def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
+    """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
+    else the next draws (a few), else the one that repeats least (an intent with few wordings)."""
+    best, best_overlap = "", None
+    for attempt in range(_TRIES):
+        text = render(seed + 7919 * attempt)
+        said = {_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
+        overlap = len(said & spoken)
+        if not overlap:
+            return text
+        if best_overlap is None or overlap < best_overlap:
+            best, best_overlap = text, overlap
+    return best
 
 
 def _final(content: str) -> Message:

@@ -104,7 +104,8 @@ def test_slots_for_cards_counts_lists_and_pronouns(tmp_path):
 
 
 def test_polish_fixes_what_parts_leave_where_they_meet():
-    assert polish("we ship on on Monday") == "We ship on Monday"
+    assert polish("we ship on on Monday.") == "We ship on Monday."
+    assert polish("the card ending in 4413") == "the card ending in 4413"  # a fragment: its capital comes from where it lands
     assert polish("Sure: my email is a@b.co") == "Sure: My email is a@b.co"
     assert polish("Done.  your order ord_123 is ready .") == "Done. Your order ord_123 is ready."
     assert polish("Trip to Bora Bora. eSIM is on.") == "Trip to Bora Bora. eSIM is on."
@@ -138,7 +139,8 @@ def test_only_confirmations_read_as_confirmations_and_every_one_does():
     values = {"labels": ["email", "ZIP code"], "action": "cancel order #W1 for $12.50", "instruction": "Turn it off.",
               "scope": "orders", "value": "#W1", "label": "order id", "problem": "it has 2 digits", "rule": "it has shipped",
               "tools": ["get_order"], "parallel": False, "evidence": "", "purpose": "read it", "source": "", "kind": "irrelevant",
-              "facts": ["#W1", "$12.50"]}
+              "facts": ["#W1", "$12.50"], "request": '"Please cancel order #W1."', "seen": "get_order returned #W1",
+              "valid": "#W2", "handoff": "a human agent"}
     for intent in book.intents():
         if intent.split("@")[0] not in ASSISTANT_INTENTS and not intent.startswith(("closer_", "reason_")):
             continue
@@ -157,7 +159,8 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
               "value": "#W1", "label": "order id", "problem": "an order id has 7 digits", "rule": "shipped orders cannot be cancelled",
               "tools": ["get_order_details"], "parallel": False, "evidence": "the user gave #W1234567", "purpose": "get an order",
               "source": "the get_order_details result", "kind": "missing_info", "summary": "signal: 3 bars", "error": "no SIM",
-              "facts": ["#W1234567", "$12.50"]}
+              "facts": ["#W1234567", "$12.50"], "request": '"Please cancel order #W1234567."',
+              "seen": "get_order_details returned #W1234567", "valid": "30 °C", "handoff": "a human agent"}
     found = []
     for intent in book.intents():
         if intent.startswith(("slot_", "irrelevant_request")) or intent in ("persona", "system_tone"):

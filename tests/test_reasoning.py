@@ -37,7 +37,7 @@ def test_a_call_trace_names_the_tool_and_where_its_arguments_came_from(toy_domai
                 for value in call["function"]["arguments"].values():
                     seen = any(str(value) in (m.get("content") or "") for m in messages[:index] if m.get("role") == "user")
                     if seen and isinstance(value, str) and len(value) >= 3:
-                        assert f"the user gave {value}" in trace.lower(), trace
+                        assert f'the user gave "{value}"' in trace.lower(), trace  # quoted, as said
                         cited += 1
             if task.kind == "no_tool/irrelevant" and not message.get("tool_calls"):
                 assert toy_domain.scope in trace or "no call" in trace.lower() or "without one" in trace, trace

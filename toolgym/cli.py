@@ -117,6 +117,12 @@ def _inspect(args: argparse.Namespace) -> int:
     if not args.no_html:
         html = Path(args.html) if args.html else Path(args.dir) / "inspect.html"
         print(f"HTML report: {write_html(inspection, html)}")
+    if args.gate:
+        failures = inspection.gate_failures()
+        for failure in failures:
+            print(f"GATE: {failure}")
+        print("GATE FAILED" if failures else "GATE PASSED: every figure within its bar, no slip or incoherence found")
+        return 1 if failures else 0
     return 0
 
 
@@ -153,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--html", help="where to write the HTML report (default: DIR/inspect.html)")
     inspect.add_argument("--no-html", action="store_true", help="print the tables only")
     inspect.add_argument("--top", type=int, default=20, help="how many of the most frequent sentences to show")
+    inspect.add_argument("--gate", action="store_true",
+                         help="exit 1 unless every language figure is within its bar and no grammar or coherence class is found")
     inspect.set_defaults(run=_inspect)
 
     from toolgym.eval_cli import add_eval_parser, add_eval_set_parser

@@ -429,21 +429,33 @@ MIN_DISTINCT_OPENINGS = 0.8  # share of an acting kind's rows whose normalized o
 
 @check("language")
 def language(domain: Domain, options: Options) -> Iterator[Finding]:
-    """Gold chats have no grammar slip of the known classes, and acting kinds open in varied words.
+    """Gold chats (with their reasoning and closing line) have no grammar slip and no incoherence of
+    the known classes, and acting kinds open in varied words.
 
-    The corpus-wide figures (stock sentences, repeated turns) need a corpus: `toolgym inspect`."""
+    The corpus-wide figures (stock sentences, repeated turns, trace wordings) need a corpus: `toolgym inspect`."""
     from toolgym.generators.inspection import grammar_findings
+    from toolgym.generators.inspection.coherence import NOT_GATED_PER_DOMAIN, Knowledge, coherence_findings
     from toolgym.generators.inspection.metrics import openings
 
     for kind in _kinds(domain, options):
         finding = Finding("language", kind)
         tasks = _generate(domain, finding, max(20, options.tasks_per_kind // 2), options, kind, domain.default_size)
         finding.checked = len(tasks)
-        rows = [{"domain": domain.name, "kind": kind, "messages": _rollout(domain, task).messages} for task in tasks]
+        rows = [_gold_row(domain, task) for task in tasks]  # each row's task_id names its task
+        know = Knowledge(
+            writes=lambda _, tool: tool in domain.tools and domain.tools[tool].writes,
+            handoff=lambda _: bool(domain.handoff),
+            task={task.id: task for task in tasks}.get,
+        )
         finding.failures += [
             f"{name} in {tally.turns} turn(s), e.g. {tally.examples[0]!r}"
             for name, tally in grammar_findings(rows, examples=1).items()
             if tally.turns
+        ]
+        finding.failures += [
+            f"{name} in {tally.rows} chat(s), e.g. {tally.examples[0]!r}"
+            for name, tally in coherence_findings(rows, know, examples=1).items()
+            if tally.rows and name not in NOT_GATED_PER_DOMAIN
         ]
         if not kind.startswith("no_tool/") and len(tasks) >= 20:
             for figures in openings(rows).values():
@@ -453,6 +465,15 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
                         f"(at least {MIN_DISTINCT_OPENINGS:.0%} wanted)"
                     )
         yield finding
+
+
+def _gold_row(domain: Domain, task: Task) -> dict[str, Any]:
+    """The gold chat as a corpus row: the oracle's reasoning on every assistant turn, the closing line."""
+    from toolgym.generators.reasoning import with_reasoning
+    from toolgym.generators.rows import with_closer
+
+    messages = with_closer(task, with_reasoning(task, _rollout(domain, task).messages))
+    return {"domain": domain.name, "kind": task.kind, "task_id": task.id, "messages": messages}
 
 
 # ---- running and reporting ------------------------------------------------------------------

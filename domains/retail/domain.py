@@ -18,6 +18,7 @@ DOMAIN = Domain(
     version=VERSION,
     description="an online shop selling clothing, electronics, home goods and more",
     scope="orders, returns, exchanges, payments, your account and our product catalog",
+    handoff="a human agent",  # transfer_to_human_agent: the policy says when
     folder=Path(__file__).parent,
     tables=TABLES,
     build_world=build_world,

@@ -19,6 +19,7 @@ DOMAIN = Domain(
     version=VERSION,
     description="Skyward travel desk: flights, hotels, fare rules, loyalty points",
     scope="your flights, hotel stays, bookings, seats, bags, insurance and loyalty points",
+    handoff="a human travel agent",  # transfer_to_human: what the tools do not cover
     folder=Path(__file__).parent,
     tables=ALL_TABLES,
     build_world=build_world,

@@ -1,4 +1,4 @@
-"""Reading a written dataset for inspection: rows kept slim (no policy text, no tool outputs).
+"""Reading a written dataset for inspection: rows kept slim (no policy text).
 
 Shards are read with pyarrow, only the columns the figures need and without decoding the Json
 values (three times faster than `iter_rows`); tool schemas stay JSON text until a name is
@@ -22,7 +22,7 @@ from .augmentation import slim_augment
 from .text import Row, schema_name
 
 _COLUMNS = ("domain", "kind", "task_id", "messages", "tools", "user_tools", "augment")
-_KEPT_MESSAGE_KEYS = ("role", "content", "reasoning_content", "tool_calls", "user_tool_calls")
+_KEPT_MESSAGE_KEYS = ("role", "content", "reasoning_content", "tool_calls", "user_tool_calls", "user_tool_results")
 
 
 def _grounding_check() -> Callable[[list[dict[str, Any]]], list[Any]] | None:
@@ -45,17 +45,19 @@ def iter_raw_rows(out_dir: str | Path, split: str, columns: Iterable[str]) -> It
 
 
 def slim(row: Row) -> Row:
-    """A chat row with what the language figures read: no system prompt, no tool results."""
+    """A chat row with what the language figures read: no system prompt. Tool results stay, as
+    text: a reasoning trace is checked against what the chat showed before it."""
     messages = [
         {k: m[k] for k in _KEPT_MESSAGE_KEYS if m.get(k) is not None}
         for m in row.get("messages") or ()
-        if m.get("role") in ("user", "assistant")
+        if m.get("role") in ("user", "assistant", "tool")
     ]
     tools = [{"name": schema_name(t)} for t in row.get("tools") or ()]
     user_tools = [{"name": schema_name(t)} for t in row.get("user_tools") or ()]
     return {
         "domain": row.get("domain"),
         "kind": row.get("kind"),
+        "task_id": row.get("task_id"),
         "messages": messages,
         "tools": tools,
         "user_tools": user_tools,
@@ -74,6 +76,19 @@ class Corpus:
     tasks: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # task ids written, any chat split
     config: dict[str, Any] = field(default_factory=dict)
     job: dict[str, Any] = field(default_factory=dict)  # the job's own statistics, when recorded
+    task_json: dict[str, str] = field(default_factory=dict)  # task id -> its JSON, from the rl_tasks split
+    _tasks: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def task(self, task_id: Any) -> Any:
+        """The Task a row was played from, by its id (None when the corpus does not hold it)."""
+        if task_id not in self.task_json:
+            return None
+        found = self._tasks.get(task_id)
+        if found is None:
+            from toolgym.envs.task import Task
+
+            found = self._tasks[task_id] = Task.model_validate_json(self.task_json[task_id])
+        return found
 
 
 def read_corpus(out_dir: str | Path, splits: Iterable[str] = ("sft", "no_tool")) -> Corpus:
@@ -102,6 +117,11 @@ def read_corpus(out_dir: str | Path, splits: Iterable[str] = ("sft", "no_tool"))
             corpus.tasks.setdefault((row["domain"], row["kind"]), set()).add(row["task_id"])
     if not corpus.rows and not any(shard_paths(root, s) for s in ("sft", "no_tool", "rejected", "rl_tasks")):
         raise FileNotFoundError(f"{root} holds no dataset shards (sft/, no_tool/ ...): is it a toolgym output directory?")
+    if shard_paths(root, "rl_tasks"):  # the tasks themselves, for the checks that need them
+        for row in iter_raw_rows(root, "rl_tasks", ("item_type", "task")):
+            if row["item_type"] == "episode":
+                text = row["task"] if isinstance(row["task"], str) else json.dumps(row["task"])
+                corpus.task_json[json.loads(text)["id"]] = text
     corpus.config, corpus.job = _job_record(root)
     return corpus
 

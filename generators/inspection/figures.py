@@ -10,8 +10,19 @@ from toolgym.envs.task import ACTION_KINDS
 
 from . import metrics
 from .augmentation import AugmentFigures, augmentation
+from .coherence import CoherenceTally, Knowledge, coherence_findings
 from .collect import Corpus, iter_raw_rows, read_corpus, slim
 from .grammar import GrammarTally, grammar_findings
+
+# The bars a corpus is held to (issue #9's language figures, issue #22's traces); `gate` checks them.
+BARS = {
+    "top20_sentence_share": 0.15,  # at most
+    "max_sentence_share": 0.01,  # at most
+    "repeated_turn_share": 0.10,  # at most
+    "acting_distinct_openings": 0.80,  # at least, per acting kind
+    "reasoning_distinct_share": 0.50,  # at least
+    "top50_trace_pattern_share": 0.15,  # at most
+}
 
 
 @dataclass
@@ -33,6 +44,8 @@ class Inspection:
     reasoning: tuple[int, int]
     openings: dict[metrics.Group, metrics.OpeningFigures]
     grammar: dict[str, GrammarTally]
+    coherence: dict[str, CoherenceTally]
+    trace_patterns: metrics.TracePatterns
     grounding: dict[metrics.Group, tuple[int, int]] | None  # (rows with no unseen fact, rows); None: unavailable
     ungrounded_examples: list[str] = field(default_factory=list)
     short_kinds: list[ShortKind] | None = None  # None: the asked counts are unknown (no config recorded)
@@ -48,9 +61,34 @@ class Inspection:
         distinct, traces = self.reasoning
         return distinct / traces if traces else None
 
-    def acting_openings_low(self, bar: float = 0.8) -> list[metrics.Group]:
+    def acting_openings_low(self, bar: float = BARS["acting_distinct_openings"]) -> list[metrics.Group]:
         """Acting kinds whose distinct openings are below the bar (issue #9 asks for 80%)."""
         return [g for g, o in self.openings.items() if g[1] in ACTION_KINDS and o.distinct_share < bar]
+
+    def gate_failures(self) -> list[str]:
+        """What keeps the corpus from the bars: every figure past its bar, every class of slip or
+        incoherence found at least once, every coherence class the corpus could not measure."""
+        failures = []
+        figures = {
+            "top20_sentence_share": self.sentences.top_share,
+            "max_sentence_share": self.sentences.max_share,
+            "repeated_turn_share": self.repeated_turn_share,
+            "top50_trace_pattern_share": self.trace_patterns.top_share if self.trace_patterns.traces else None,
+        }
+        for name, value in figures.items():
+            if value is not None and value > BARS[name]:
+                failures.append(f"{name} {value:.1%} is over {BARS[name]:.0%}")
+        distinct = self.reasoning_distinct_share
+        if distinct is not None and distinct < BARS["reasoning_distinct_share"]:
+            failures.append(f"reasoning_distinct_share {distinct:.1%} is under {BARS['reasoning_distinct_share']:.0%}")
+        failures += [f"acting openings of {d}/{k} under {BARS['acting_distinct_openings']:.0%} distinct" for d, k in self.acting_openings_low()]
+        failures += [f"grammar {name}: {t.turns} turn(s)" for name, t in self.grammar.items() if t.turns]
+        for name, tally in self.coherence.items():
+            if not tally.measured:
+                failures.append(f"coherence {name}: not measured (the corpus lacks what it needs: write rl_tasks, install the domain)")
+            elif tally.rows:
+                failures.append(f"coherence {name}: {tally.rows} row(s)")
+        return failures
 
 
 def short_of_asked(corpus: Corpus) -> list[ShortKind] | None:
@@ -75,6 +113,33 @@ def short_of_asked(corpus: Corpus) -> list[ShortKind] | None:
     ]
 
 
+def knowledge_of(corpus: Corpus) -> Knowledge:
+    """What the coherence detectors may know: the installed domains' tools and hand-offs, the tasks."""
+    from toolgym.envs.registry import load_domain
+    from toolgym.errors import ToolgymError
+
+    def domain(name: str) -> Any:
+        try:
+            return load_domain(name)
+        except ToolgymError:
+            return None
+
+    def writes(name: str, tool: str) -> bool:
+        found = domain(name)
+        return bool(found is not None and tool in found.tools and found.tools[tool].writes)
+
+    def handoff(name: str) -> bool:
+        found = domain(name)
+        return bool(found is not None and getattr(found, "handoff", None))
+
+    installed = all(domain(str(row.get("domain"))) is not None for row in corpus.rows[:1])
+    return Knowledge(
+        writes=writes if installed else None,
+        handoff=handoff if installed else None,
+        task=corpus.task if corpus.task_json else None,
+    )
+
+
 def inspect_corpus(corpus: Corpus, top: int = 20) -> Inspection:
     rows = corpus.rows
     shapes = metrics.shapes(rows)
@@ -91,6 +156,8 @@ def inspect_corpus(corpus: Corpus, top: int = 20) -> Inspection:
         reasoning=metrics.reasoning_traces(rows),
         openings=metrics.openings(rows),
         grammar=grammar_findings(rows),
+        coherence=coherence_findings(rows, knowledge_of(corpus)),
+        trace_patterns=metrics.trace_patterns(rows),
         grounding=grounding,
         ungrounded_examples=corpus.ungrounded_examples,
         short_kinds=short_of_asked(corpus),

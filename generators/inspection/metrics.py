@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -82,15 +83,48 @@ def openings(rows: Iterable[Row], threshold: float = 0.8) -> dict[Group, Opening
     return figures
 
 
-def reasoning_traces(rows: Iterable[Row]) -> tuple[int, int]:
-    """(distinct reasoning traces, all reasoning traces) over assistant turns."""
-    traces = [
+def _traces(rows: Iterable[Row]) -> list[str]:
+    return [
         m["reasoning_content"].strip()
         for row in rows
         for m in row.get("messages") or ()
         if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str) and m["reasoning_content"].strip()
     ]
+
+
+def reasoning_traces(rows: Iterable[Row]) -> tuple[int, int]:
+    """(distinct reasoning traces, all reasoning traces) over assistant turns."""
+    traces = _traces(rows)
     return len(set(traces)), len(traces)
+
+
+_QUOTE = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_TOOL_NAME = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+
+
+def trace_pattern(trace: str) -> str:
+    """A trace with what it cites masked (quotes, tool names, ids, numbers, names): its wording alone."""
+    masked = _QUOTE.sub(" Q ", trace)
+    masked = _TOOL_NAME.sub(" T ", masked)
+    masked = _NAME.sub(" N ", masked)
+    return normalize(masked)
+
+
+@dataclass
+class TracePatterns:
+    traces: int
+    patterns: int  # distinct wordings
+    top_share: float  # share of traces whose wording is one of the `top` most frequent
+    top: list[tuple[str, int]]
+
+
+def trace_patterns(rows: Iterable[Row], n: int = 50) -> TracePatterns:
+    """How much of the reasoning is the same few wordings with other facts in them."""
+    counts = Counter(trace_pattern(t) for t in _traces(rows))
+    total = sum(counts.values())
+    top = counts.most_common(n)
+    return TracePatterns(total, len(counts), sum(c for _, c in top) / total if total else 0.0, top[:10])
 
 
 @dataclass

@@ -92,6 +92,15 @@ def print_report(inspection: Inspection, console: Console | None = None) -> None
         grammar.add_row(name, str(tally.turns), escape(tally.examples[0]) if tally.examples else "")
     console.print(grammar)
 
+    coherence = Table(title="Coherence findings (rows)")
+    _names(coherence, "class", list(inspection.coherence))
+    _values(coherence, "rows")
+    _values(coherence, "example", "left")
+    for name, found in inspection.coherence.items():
+        shown = escape(found.examples[0]) if found.examples else ""
+        coherence.add_row(name, str(found.rows) if found.measured else "not measured", shown)
+    console.print(coherence)
+
     console.print("[bold]Summary[/bold]")
     for line in summary_lines(inspection):
         console.print(f"  {escape(line)}")
@@ -107,6 +116,9 @@ def summary_lines(inspection: Inspection) -> list[str]:
         "reasoning traces: none" if distinct is None
         else f"reasoning traces: {inspection.reasoning[0]} distinct of {inspection.reasoning[1]} ({_pct(distinct)})",
     ]
+    patterns = inspection.trace_patterns
+    if patterns.traces:
+        lines.append(f"reasoning wordings: {patterns.patterns} distinct; the top 50 cover {_pct(patterns.top_share)} of traces")
     low = inspection.acting_openings_low()
     if low:
         lines.append("acting kinds under 80% distinct openings: " + ", ".join(f"{d}/{k}" for d, k in low))

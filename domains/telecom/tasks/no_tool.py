@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces
+from toolgym.envs.valid_values import nearest_allowed
 
 from ..catalogue import REFILLS, REGIONS
 from .faults import unpaid_bill_edits
@@ -39,7 +40,8 @@ def invalid_value(ctx: GenContext) -> Task:
         request = f"{ctx.say(ctx.pick(NUMBER_REQUESTS))} {ctx.say('give_number', number=bad)}"
         parameter, label, problem = "phone_number", "phone number", ctx.say("problem_phone_number")
     elif draw < 0.75:
-        bad = ctx.pick(BAD_REFILL_SIZES)
+        size = ctx.pick(BAD_REFILL_SIZES)
+        bad = size
         request = f"{ctx.say('ask_refill', gb=bad)} {ctx.say('give_number', number=sub.phone_number)}"
         sizes = [r.gigabytes for r in REFILLS]
         parameter, label, problem = "gigabytes", "refill size", ctx.say("problem_refill_size", sizes=sizes)
@@ -53,6 +55,7 @@ def invalid_value(ctx: GenContext) -> Task:
                                 problem=problem, steps=steps)  # fmt: skip
     if parameter == "gigabytes":  # said with its unit; the spec keeps the number the tool would get
         part.reply.vars["value"] = f"{bad} GB"
+        part.reply.vars["valid"] = f"{nearest_allowed(size, [r.gigabytes for r in REFILLS]):g} GB"  # the catalogue read
     return assemble(ctx, None, [part])
 
 

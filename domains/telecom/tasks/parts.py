@@ -98,8 +98,7 @@ def assemble(
     customer's persona is drawn first so that the call opens in their register ("Quick one."
     from a terse customer, "Good afternoon." from a formal one)."""
     persona = ctx.persona()
-    lead_in = ctx.say("next_request")
-    parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
+    parts = [replace(p, request=f"{ctx.say('next_request')} {p.request}") if i else p for i, p in enumerate(parts)]
     parts = pieces.without_repeated_reads(ctx, parts)
     task = engine_assemble(
         ctx,

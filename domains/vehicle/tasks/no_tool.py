@@ -5,6 +5,7 @@ the engine."""
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, call, pieces
+from toolgym.envs.valid_values import nearest_bound, said
 
 from .. import rules
 from .index import Car
@@ -57,6 +58,7 @@ def _bad_temp(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_temperature", zone=slot(ctx, f"say_zone_{zone}"), temp=slot(ctx, "temp_c", t=f"{value:g}")),
         f"Set {ZONE_NAMES[zone]} to {value:g} °C.",
         parameter="temperature_c", value=value, label="temperature",
+        valid=said(nearest_bound(value, rules.TEMP_MIN_C, rules.TEMP_MAX_C), " °C"),
         problem=slot(ctx, "problem_temp", low=f"{rules.TEMP_MIN_C:g}", high=f"{rules.TEMP_MAX_C:g}", step=f"{rules.TEMP_STEP_C:g}"),
     )
 
@@ -69,6 +71,8 @@ def _bad_cruise(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_cruise", speed=f"{value} km/h"),
         f"Set cruise control to {value} km/h.",
         parameter="speed_kmh", value=value, label="cruise speed",
+        # too fast: the car's top cruise speed is above what the policy allows, so nothing is offered
+        valid=said(rules.CRUISE_MIN_KMH if value < rules.CRUISE_MIN_KMH else None, " km/h"),
         problem=slot(ctx, "problem_cruise", low=rules.CRUISE_MIN_KMH, high=rules.CRUISE_MAX_KMH, step=rules.CRUISE_STEP_KMH),
     )
 
@@ -81,6 +85,7 @@ def _bad_limit(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_charge_limit", percent=value),
         f"Set the charge limit to {value}%.",
         parameter="percent", value=value, label="charge limit",
+        valid=said(nearest_bound(value, rules.CHARGE_LIMIT_MIN, rules.CHARGE_LIMIT_MAX), "%"),
         problem=slot(ctx, "problem_limit", low=rules.CHARGE_LIMIT_MIN, high=rules.CHARGE_LIMIT_MAX, step=rules.CHARGE_LIMIT_STEP),
     )
 
@@ -93,6 +98,7 @@ def _bad_volume(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_volume", level=value, way="up"),
         f"Set the volume to {value}.",
         parameter="level", value=value, label="volume",
+        valid=said(nearest_bound(value, 0, rules.VOLUME_MAX)),
         problem=slot(ctx, "problem_volume", high=rules.VOLUME_MAX),
     )
 

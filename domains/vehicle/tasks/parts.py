@@ -81,8 +81,7 @@ FOUND_IDS = {"place_id": ("place id", ["place id"]), "profile_id": ("profile id"
 def on_car(ctx: GenContext, car: Car, parts: list[Piece], *, setup: list[WorldEdit] | None = None, **options: Any) -> Task:
     """The task of `parts`, all in `car`: the session names the car, the driver opens in their register."""
     persona = ctx.persona()
-    lead_in = ctx.say("next_request")
-    parts = [replace(p, request=f"{lead_in} {p.request}") if i else p for i, p in enumerate(parts)]
+    parts = [replace(p, request=f"{ctx.say('next_request')} {p.request}") if i else p for i, p in enumerate(parts)]
     parts = pieces.without_repeated_reads(ctx, parts)
     if car.moving:  # the policy's minefields of a moving car hold in every task on it
         options["forbidden"] = [*options.get("forbidden", ()), *MOVING_MINEFIELDS]

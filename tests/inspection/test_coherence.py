@@ -1,0 +1,120 @@
+"""Each coherence detector finds its class in a chat that has it and nothing in one that does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.generators.inspection.coherence import DETECTORS, Knowledge, coherence_findings
+
+
+def _row(*turns, kind="single", domain="retail", task_id="t1"):
+    messages = []
+    for role, content, *extra in turns:
+        message = {"role": role, "content": content}
+        for item in extra:
+            message.update(item)
+        messages.append(message)
+    return {"domain": domain, "kind": kind, "task_id": task_id, "messages": messages}
+
+
+CALL = {"tool_calls": [{"id": "c1", "function": {"name": "get_order", "arguments": {"order_id": "#W1"}}}]}
+WRITE = {"tool_calls": [{"id": "c2", "function": {"name": "cancel_order", "arguments": {"order_id": "#W1"}}}]}
+
+
+class _Task:
+    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=()):
+        from types import SimpleNamespace
+
+        self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts))
+        self.replies = [SimpleNamespace(vars={"valid": valid} if valid else {})]
+        self.domain, self.world_seed = "retail", 0
+
+
+def _know(task=None, handoff=False):
+    return Knowledge(
+        writes=lambda _, tool: tool.startswith("cancel"),
+        handoff=lambda _: handoff,
+        task=lambda _: task,
+    )
+
+
+# (class, a row that has it, a row that does not, the task the rows were played from)
+CASES = [
+    ("empty_slot",
+     _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": "The policy is clear:. I reply."})),
+     _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": "Order #W1 has shipped, so I refuse."})), None),
+    ("greeting_as_evidence",
+     _row(("user", "Hi there. Cancel #W1."), ("assistant", None, {"reasoning_content": 'The user said "Hi there.", so I call get_order.'}, CALL)),
+     _row(("user", "Hi there. Cancel #W1."), ("assistant", None, {"reasoning_content": "The user named #W1, so I call get_order."}, CALL)), None),
+    ("trace_without_fact",
+     _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": "The conversation is over, so I close."})),
+     _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": 'The user wrote "Cancel #W1", so I look it up.'})), None),
+    ("talk_after_goodbye",
+     _row(("user", "Thanks."), ("assistant", "You're welcome. Have a great day! Everything is taken care of.")),
+     _row(("user", "Thanks."), ("assistant", "You're welcome. Everything is taken care of. Have a great day!")), None),
+    ("done_after_read_only",
+     _row(("user", "Status of #W1?"), ("assistant", None, CALL), ("assistant", "It shipped."), ("user", "Thanks."),
+          ("assistant", "Glad to help. Everything is taken care of.")),
+     _row(("user", "Cancel #W1."), ("assistant", None, WRITE), ("assistant", "Done."), ("user", "Thanks."),
+          ("assistant", "Glad to help. Everything is taken care of.")), None),
+    ("mid_sentence_capital",
+     _row(("assistant", "I will Pay $12.00 on bill B1 with The card ending in 4242.")),
+     _row(("assistant", "I will pay $12.00 on bill B1 at Best Buy with the card ending in 4242.")), None),
+    ("word_clash",
+     _row(("assistant", "I appreciate you your time today.")),
+     _row(("assistant", "I appreciate your time today. The A/C is on.")), None),
+    ("doubled_thanks",
+     _row(("assistant", "Thank you for reaching out. Thanks for checking with us.")),
+     _row(("assistant", "Thank you for reaching out. Glad it's sorted.")), None),
+    ("greeting_out_of_place",
+     _row(("user", "My email is a@b.co. Hi there. Cancel #W1."), ("assistant", "Done."), ("user", "Hello. One more thing.")),
+     _row(("user", "Hi there. My email is a@b.co. Cancel #W1."), ("assistant", "Done."), ("user", "One more thing.")), None),
+    ("check_without_call",
+     _row(("user", "Where is #W1?"), ("assistant", "Let me check that for you.")),
+     _row(("user", "Where is #W1?"), ("assistant", "Let me check that for you.", CALL)), None),
+    ("delight_after_refusal",
+     _row(("user", "Order #W12 please."), ("assistant", "#W12 isn't a valid order id."), ("user", "Wonderful, thank you!"),
+          kind="no_tool/invalid_value"),
+     _row(("user", "Order #W12 please."), ("assistant", "#W12 isn't a valid order id."), ("user", "Oh, I'll check it."),
+          kind="no_tool/invalid_value"), None),
+    ("repeated_user_sentence",
+     _row(("user", "Thanks. Cancel #W1."), ("assistant", "Done."), ("user", "Thanks.")),
+     _row(("user", "Thanks. Cancel #W1."), ("assistant", "Done."), ("user", "Great, that's all.")), None),
+    ("register_mismatch",
+     _row(("user", "Yes, please go ahead, dear.")), _row(("user", "Yes, please go ahead.")), _Task()),
+    ("handoff_without_one",
+     _row(("user", "Open the sunroof."), ("assistant", "I can't do that now; a human agent can help."), kind="no_tool/unavailable"),
+     _row(("user", "Open the sunroof."), ("assistant", "I can't do that now, but I can tilt it."), kind="no_tool/unavailable"), None),
+    ("asked_what_user_lacks",
+     _row(("user", "Add Ann as a payee. I don't know her account number."), ("assistant", "What's the account number?"),
+          kind="no_tool/missing_info"),
+     _row(("user", "Add Ann as a payee. I don't know her account number."),
+          ("assistant", "I'll need her account number to add her; come back when you have it."), kind="no_tool/missing_info"),
+     _Task(unknown=["account number"])),
+    ("invalid_without_offer",
+     _row(("user", "Add 6 bags."), ("assistant", "6 is too many bags."), kind="no_tool/invalid_value"),
+     _row(("user", "Add 6 bags."), ("assistant", "6 is too many: I can add up to 3 bags."), kind="no_tool/invalid_value"),
+     _Task(valid="3 bags")),
+]
+
+
+def test_every_detector_has_a_case():
+    assert {d.name for d in DETECTORS} == {c[0] for c in CASES}
+
+
+@pytest.mark.parametrize(("name", "bad", "good", "task"), CASES, ids=[c[0] for c in CASES])
+def test_a_detector_finds_its_class_and_only_there(name, bad, good, task):
+    know = _know(task)
+    assert coherence_findings([bad], know)[name].rows == 1, name
+    assert coherence_findings([good], know)[name].rows == 0, name
+
+
+def test_a_class_without_what_it_needs_is_not_measured():
+    found = coherence_findings([CASES[0][1]], Knowledge())
+    assert not found["handoff_without_one"].measured and not found["invalid_without_offer"].measured
+    assert found["empty_slot"].measured
+
+
+def test_a_domain_with_a_handoff_may_offer_one():
+    row = _row(("user", "Cancel #W1."), ("assistant", "I can't do that now; a human agent can help."), kind="no_tool/unavailable")
+    assert coherence_findings([row], _know(handoff=True))["handoff_without_one"].rows == 0

@@ -1,0 +1,97 @@
+"""The generation side of coherence: closers end on their goodbye, traces quote what they rest on,
+the scripted user answers what it was told in words it has not said yet, refusals offer what exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+from toolgym.envs.phrasing import inline, polish
+from toolgym.envs.valid_values import nearest_bound, said
+from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
+from toolgym.generators.reasoning import last_said, user_request
+from toolgym.generators.user import fresh
+
+CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_declined", "closer_pending", "farewell")
+
+
+@pytest.fixture(scope="module")
+def book() -> Phrasebook:
+    return Phrasebook(ENGINE_UTTERANCES)
+
+
+@pytest.mark.parametrize("intent", CLOSERS)
+def test_a_closing_line_ends_on_its_goodbye_and_thanks_once(book, intent):
+    for seed in range(400):
+        text = book.say(intent, seed)
+        row = {"messages": [{"role": "assistant", "content": text}]}
+        assert not talk_after_goodbye(row, Knowledge()), text
+        assert not doubled_thanks(row, Knowledge()), text
+
+
+def test_only_a_chat_that_acted_closes_on_done(book):
+    said = " ".join(book.say(intent, seed) for intent in ("closer_answered", "farewell") for seed in range(300))
+    for claim in ("taken care of", "done on our side", "Glad that's sorted"):
+        assert claim not in said
+
+
+def test_a_trace_quotes_the_request_never_a_greeting():
+    chat = [{"role": "user", "content": "Hi there. Thanks! Excuse me. Please cancel order #W1234567, it's late."}]
+    assert user_request(chat) == '"Please cancel order #W1234567, it\'s late."'
+    assert user_request([{"role": "user", "content": "Good morning. Of course."}]) == ""
+    after_read = [*chat, {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_order"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": '{"status": "pending", "order_id": "#W1234567", "total": 12.5}'}]
+    assert last_said(after_read) == "get_order returned #W1234567"
+
+
+def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
+    spoken = {"yes please go ahead", "thanks"}
+    drawn = {fresh(lambda s: book.say("user_confirm", s), seed, spoken) for seed in range(50)}
+    assert drawn and all("Yes, please go ahead." not in text for text in drawn)
+    assert fresh(lambda s: "Thanks.", 0, {"thanks"}) == "Thanks."  # nothing else to say: the repeat stands
+
+
+def test_told_a_value_is_invalid_the_user_goes_to_find_it(book):
+    from toolgym.generators.inspection.coherence import _DELIGHT
+
+    for register in ("", "@terse", "@formal", "@frustrated", "@elderly", "@chatty", "@non_native"):
+        for seed in range(20):
+            text = book.say(f"user_done_pending{register}", seed)
+            assert not _DELIGHT.search(text), text
+
+
+def test_a_withheld_tool_is_handed_off_only_where_the_domain_has_someone(book):
+    without = {book.say("decline_unavailable", s, action="Set seat heating", handoff="", scope="the car's seats") for s in range(60)}
+    assert all("agent" not in t and "later" not in t and "the car's seats" in t for t in without), without
+    assert all("set seat heating" in t for t in without)  # the action said mid-sentence, lower case
+    offered = {book.say("decline_unavailable", s, action="cancel a booking", handoff="a human travel agent", scope="x") for s in range(60)}
+    assert all("human travel agent" in t for t in offered)
+
+
+def test_an_invalid_value_offers_the_range_end_the_policy_states(book):
+    assert said(nearest_bound(31, 16, 30), " °C") == "30 °C"
+    assert said(nearest_bound(45, 50, 100), "%") == "50%"
+    assert said(nearest_bound(24.8, 16, 30), " °C") == ""  # between steps: nothing the chat could ground
+    texts = {book.say("point_out_invalid", s, value="31 °C", label="temperature", problem="the car takes 16 to 30 °C", valid="30 °C")
+             for s in range(60)}
+    assert all("30 °C" in t for t in texts)
+    assert not any("30 °C" in book.say("point_out_invalid", s, value="X", label="temperature", problem="p") for s in range(60))
+
+
+def test_capitals_come_from_position():
+    assert inline("Turn on roaming for your line") == "turn on roaming for your line"
+    assert inline("Kristen's meeting is hers to cancel") == "Kristen's meeting is hers to cancel"
+    assert inline("Mechanical Keyboard is gone") == "Mechanical Keyboard is gone"
+    assert polish("the credit card ending in 4413") == "the credit card ending in 4413"
+    assert polish("sure. the card is frozen.") == "Sure. The card is frozen."
+
+
+def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
+    from toolgym.generators.inspection.coherence import greeting_as_evidence
+
+    def row(trace):
+        return {"messages": [{"role": "user", "content": "Hi there. Flights to Tampa?"}, {"role": "assistant", "reasoning_content": trace}]}
+
+    assert not greeting_as_evidence(row('The user gave "Tampa", so I call search_flights.'), Knowledge())
+    assert greeting_as_evidence(row('The user said "Hi there.", so I call search_flights.'), Knowledge())
+    assert greeting_as_evidence(row('The user said "No worries.", so I call search_flights.'), Knowledge())
