@@ -86,7 +86,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
         "reason_close": ("request", "facts"),
         "ask_which": ("label", "what", "options", "count"),
-        "reason_ask_which": ("label", "count", "purpose"),
+        "reason_ask_which": ("label", "count", "options", "purpose"),
         "revise_lead": (),
         "correct_lead": (),
         "and_also": (),

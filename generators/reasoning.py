@@ -210,7 +210,9 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         return phrases.say("reason_call", seed, **values)
     if move.kind == "ask" and move.utterance is not None and move.step is not None and move.step.choice is not None:
         count = move.utterance.vars.get("count", len(move.step.choice.options))
-        return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, purpose=purpose_of(task, move.step))
+        options = move.utterance.vars.get("options") or list(move.step.choice.options)
+        return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
+                           purpose=purpose_of(task, move.step))
     if move.kind == "ask":
         step_tools = [c.name for c in move.step.calls] if move.step is not None else []
         purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"

@@ -51,7 +51,7 @@ def _quote(text: str, at: int = 0, width: int = 90) -> str:
 # a word that needs a continuation right before a full stop ("because.", "the."), or a verb's slot
 # missing between words ("it can a profile", "To I'd need", "Next I a profile", "to right now").
 _EMPTY_SLOT = re.compile(
-    r"[:;(]\s*[.,;:!?)]|\(\s*\)|\bNone\b(?! of)|\bnull\b|\{\{|\}\}|\b(?:to|To)\s+I\b|\bto (?:right now|at the moment|today)\b|"
+    r"[:;(]\s*[.,;:!?)]|\(\s*\)|\bNone\b(?! of)|\bnull\b|\{\{|\}\}|\b(?:to|To)\s+I\b|(?<!\d )\bto (?:right now|at the moment|today)\b|"
     r"\b(?:it|which|that|they) (?:can|could|will|would) (?:a|an|the|your|my)\b|\bI (?:a|an|the|your)\b|"
     r"\b(?:because|since|the|an|your|my|their)\s*[.,;:!?](?!\w)"
 )
@@ -255,7 +255,7 @@ def check_without_call(row: Row, know: Knowledge) -> list[str]:
 
 
 _HANDOFF = re.compile(
-    r"\b(?:human agent|live agent|a (?:real )?person|a colleague|a specialist|transfer you|hand (?:you|this) (?:over|off)|"
+    r"\b(?:human agent|live agent|a (?:real )?person(?!['’])|a colleague|a specialist|transfer you|hand (?:you|this) (?:over|off)|"
     r"support team|customer service|call (?:us|our)|a representative|service desk|IT desk|helpdesk|help desk|the dealer)\b",
     re.IGNORECASE,
 )

@@ -55,7 +55,18 @@ def multi_turn(ctx: GenContext) -> Task:
     builders = [partial(chain, hops=1), partial(chain, hops=2), conflicting, not_in_corpus]
     first, second = draw_many(ctx, builders, 2)
     # the verifier reads the required outputs in the last reply; the first reply still states its answer
-    return assemble(ctx, [replace(first, outputs=[]), second])
+    return assemble(ctx, [replace(first, outputs=[]), replace(second, request=_without_greeting(second.request))])
+
+
+# The openers of `ask_request` (utterances.yaml): a second question in the same chat is not greeted again
+_OPENERS = ("Hi there.", "Hi.", "Hello.", "Hey.", "Good morning.", "Quick question.", "I need a fact checked.")
+
+
+def _without_greeting(request: str) -> str:
+    for opener in _OPENERS:
+        if request.startswith(opener + " "):
+            return request[len(opener) + 1 :]
+    return request
 
 
 def injection(ctx: GenContext) -> Task:
