@@ -206,3 +206,35 @@ def test_trl_environment_takes_the_rows_transform_and_rewards_the_gold(augmented
 def _required(transform: ToolTransform, name: str) -> list[str]:
     schema = next(d["schema"] for d in transform.distractors if d["schema"]["function"]["name"] == name)
     return schema["function"]["parameters"]["required"]
+
+
+@pytest.mark.parametrize("domain_name", ["retail", "workplace"])
+def test_served_episodes_take_a_rows_transform_and_map_calls_back(domain_name):
+    """The core every served adapter runs on (OpenEnv, MCP, SkyRL, verl, NeMo Gym): a reset with the row's
+    `augment` offers the renamed tools; the gold played under those names scores 1.0, a distractor call less."""
+    from toolgym.integrations.episode import Episode
+
+    domain = toolgym.load_domain(domain_name)
+    task = domain.generate_tasks(1, seed=4, kinds=["multi_step"])[0]
+    transform = draw_transform(task, MASKED, domain)
+    chat = transform.augment_messages(gold_messages(domain, task)[0])
+    row = {"task": task.model_dump_json(), "augment": transform.to_dict()}
+    episode = Episode()
+    try:
+        episode.start(row=row)
+        offered = {s["function"]["name"] for s in episode.tools}
+        assert not offered & {t.name for t in domain.agent_tools}, "only the row's names are offered"
+        outcome = None
+        for message in (m for m in chat if m.get("role") == "assistant"):
+            outcome = episode.act(message)
+        assert outcome is not None and outcome.done and outcome.verification["score"] == 1.0, outcome.verification
+
+        episode.start(task=task, augment=json.dumps(transform.to_dict()))  # the transform as JSON text also works
+        distractor = transform.distractors[0]["schema"]["function"]["name"]
+        assert episode.call_tool(distractor, {}).is_error
+        for message in (m for m in chat if m.get("role") == "assistant"):
+            if not episode.done:
+                episode.act(message)
+        assert episode.grade().value < 1.0
+    finally:
+        episode.close()

@@ -6,6 +6,9 @@ calls or words for the user, and read back the new messages, the reward and, onc
 has ended, the verification. `Episode` is that, over a `ToolEnv` made by `make_env` (the one
 place adapters get their environment from), with a lock so a server may call it from any thread.
 
+A reset may carry a tool-set transform (`augment`, as `rl_tasks` rows record it): the episode then
+offers the augmented tools and maps every call back to the real ones.
+
 An episode always ends: the scripted user leaves when done or after five stalled text turns, or
 `max_turns` actions truncate it; the step that ends it carries the score and the verification
 (`passed`, `score`, `components`, `details`). `grade()` scores the conversation so far.
@@ -33,7 +36,7 @@ from toolgym.verifiers.score import Score
 MAX_TURNS = 60
 LEFT = "(The customer has left the conversation.)"
 ENDED = "the conversation has ended: nothing more can be done or said; start a new episode (reset)"
-SELECTORS = ("task", "row", "task_id", "domain", "kind", "seed", "world_size")
+SELECTORS = ("task", "row", "task_id", "domain", "kind", "seed", "world_size", "augment")
 
 
 def make_env(domain: str, *, max_turns: int = MAX_TURNS, violation_cap: float | None = None, user: Any = None) -> ToolEnv:
@@ -64,6 +67,15 @@ class TaskPool:
         if task_id not in self.tasks:
             raise UnknownNameError("task id (load tasks with --tasks DIR, or pass the task itself)", task_id, self.tasks)
         return self.tasks[task_id]
+
+
+def resolve_augment(selector: Mapping[str, Any]) -> Any:
+    """The tool transform a reset asks for (`augment`: a transform's dict or JSON, as in an rl_tasks row's
+    `augment` column), else the one the `row` carries; None: the real tools."""
+    if selector.get("augment") is not None:
+        return selector["augment"]
+    row = selector.get("row")
+    return row.get("augment") if isinstance(row, Mapping) else None
 
 
 def resolve_task(selector: Mapping[str, Any], pool: TaskPool | None = None) -> Task:
@@ -142,15 +154,22 @@ class Episode:
 
     # ---- starting ----------------------------------------------------------------------------
     def start(self, episode_id: str | None = None, **selector: Any) -> list[dict[str, Any]]:
-        """Reset to the task the selector names (see `resolve_task`); returns the opening (system, then user)."""
+        """Reset to the task the selector names (see `resolve_task`); returns the opening (system, then user).
+
+        With `augment` (or a `row` whose `augment` column is set) the episode offers that tool set:
+        renamed tools and parameters, distractors; calls are mapped back to the real tools."""
         task = resolve_task(selector, self.pool)
+        augment = resolve_augment(selector)
         with self.lock:
             env = self._envs.get(task.domain)
             if env is None:
                 env = self._envs[task.domain] = make_env(
                     task.domain, max_turns=self.max_turns, violation_cap=self.violation_cap, user=self.user
                 )
-            observation, _ = env.reset(options={"task": task})
+            options: dict[str, Any] = {"task": task}
+            if augment is not None:
+                options["augment"] = augment
+            observation, _ = env.reset(options=options)
             self.env, self.steps = env, 0
             self.episode_id = episode_id or str(uuid.uuid4())
             return observation
