@@ -377,7 +377,8 @@ _VERBS = (
 )
 _MID_CAPITAL = re.compile(
     rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
-    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b"
+    # a capitalised word before another is a name ("send it to Mark Newton"), not a verb
+    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])"
 )
 
 

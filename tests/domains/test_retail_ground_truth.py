@@ -96,7 +96,9 @@ def test_every_acting_task_reports_its_outcome_last(chats):
 def test_a_declined_change_is_not_made_and_making_it_fails(domain, kind):
     tasks = domain.generate_tasks(60, seed=4, kinds=[kind])
     declined = [t for t in tasks if any(s.declined for s in t.plan)]
-    assert 0.05 * len(tasks) <= len(declined) <= 0.3 * len(tasks)
+    # in multi_turn a third of the customers also change their mind (a change turned down, another asked for)
+    most = 0.6 if kind == "multi_turn" else 0.3
+    assert 0.05 * len(tasks) <= len(declined) <= most * len(tasks)
     task = declined[0]
     env = toolgym.make("retail")
     messages = toolgym.rollout_sync(env, toolgym.OracleTeacher(), toolgym.ScriptedUser(), task).messages

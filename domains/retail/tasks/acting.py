@@ -84,8 +84,8 @@ def multi_step(ctx: GenContext) -> Task:
         piece = draw(ctx, (reads.latest_order, reads.pending_orders), None)
     elif roll < 0.45:
         piece = draw(ctx, choices.CHOICES + (choices.latest_action,), None, weights=(3, 3, 2, 2))
-    else:
-        piece = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS))
+    else:  # a quarter of these changes are turned down: as often among all multi_step tasks as before choices came
+        piece = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS), share=0.25)
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.4)
 
 
@@ -98,8 +98,8 @@ def multi_turn(ctx: GenContext) -> Task:
         if extra is not None and independent(pair, extra):
             pair = [extra, *pair] if ctx.rng.random() < 0.5 else [*pair, extra]
         return assemble(ctx, pair, withhold_auth=True)
-    for _ in range(8):
-        main = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS))
+    for _ in range(8):  # a quarter of these main changes are turned down (no other asked for: nothing changes)
+        main = writes.maybe_declined(ctx, draw(ctx, writes.WRITES, None, weights=writes.WRITE_WEIGHTS), share=0.25)
         chosen: list[pieces.Piece] = [main]
         wanted = ctx.rng.choice((2, 2, 3))
         for _ in range(10):

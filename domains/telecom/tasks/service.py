@@ -14,7 +14,7 @@ from .index import Subscriber
 from .parts import agent, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
-DECLINE_SHARE = 0.15  # requests where the customer, told the price, says no: the gold makes no change
+DECLINE_SHARE = 0.25  # requests where the customer, told the price, says no: the gold makes no change
 
 
 def _declines(ctx: GenContext) -> bool:
