@@ -200,8 +200,18 @@ def in_sequence(ctx: Any, first: P, second: P) -> P | None:
         return None
     if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
         return None
+    if _names_a_choice(first, second) or _names_a_choice(second, first):
+        return None
     joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
     return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
+
+
+def _names_a_choice(piece: Segment, other: Segment) -> bool:
+    """Whether `other`'s request names a candidate of a choice `piece` asks the user to make: the user
+    would have answered "which one" before being asked, and the question would not fit."""
+    options = [o.lower() for s in piece.steps if s.choice is not None for o in s.choice.options]
+    request = other.request.lower()
+    return any(option in request for option in options)
 
 
 def _writes_of(ctx: Any, piece: Segment) -> set[str]:

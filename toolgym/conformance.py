@@ -351,8 +351,8 @@ def phrasings(domain: Domain, options: Options) -> Iterator[Finding]:
                 [book.render(r.intent, i, **r.vars) for i in range(len(book.variants(r.intent)))] for r in task.replies
             ]
             for output in task.required_outputs:
-                # whatever variant the oracle draws, some reply states the output
-                if not any(all(output in text for text in texts) for texts in renders):
+                # whatever variant the oracle draws, some reply states the output (in any case, as the verifier reads it)
+                if not any(all(output.lower() in text.lower() for text in texts) for texts in renders):
                     finding.failures.append(f"{task.id}: not every variant of its replies states the required output {output!r}")
         yield finding
 
