@@ -10,6 +10,7 @@ one asks for). How a domain identifies its users is an `Identity` it passes in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -83,6 +84,8 @@ def compose(
     pending = identify  # until the first segment that needs it
     for index, segment in enumerate(segments):
         request = segment.request
+        if index > 0:  # a later request in the same chat is not greeted again
+            request = _split_greeting(request)[1]
         if segment.revises is not None:
             if index == 0:
                 raise ValueError("the first request cannot revise an earlier one")
@@ -94,7 +97,11 @@ def compose(
             if pending.withhold:
                 withheld += [renamed.get(f.key, f.key) for f in pending.facts]
             elif pending.fragment:
-                said = [pending.fragment, request] if pending.lead else [request, pending.fragment]
+                if pending.lead:  # a greeting that opens the request still opens the message
+                    greeting, rest = _split_greeting(request)
+                    said = [greeting, pending.fragment, rest] if greeting else [pending.fragment, request]
+                else:
+                    said = [request, pending.fragment]
                 request = " ".join(said)
             if pending.step is not None:
                 plan.append(_placed(pending.step, index, renamed))
@@ -192,3 +199,15 @@ def _minefields(rules: Sequence[Forbidden], plan: Sequence[Step]) -> list[Forbid
             seen.add(key)
             kept.append(rule)
     return kept
+
+
+_GREETING = re.compile(
+    r"^((?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|greetings|morning|evening)(?: there)?[.!,]+)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _split_greeting(request: str) -> tuple[str, str]:
+    """("Hello.", "Please pause ...") for a request that opens with a greeting, else ("", request)."""
+    match = _GREETING.match(request)
+    return (match.group(1), request[match.end():]) if match else ("", request)
