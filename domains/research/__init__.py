@@ -6,29 +6,6 @@ organisations, people, cities, products and events, with mirrors, contradicting 
 listings, news and blogs around them, searched with SQLite FTS5 (BM25). Every tool reads.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from toolgym.envs import Domain
-
-from .tables import Attribute, Entity, Link, Page
-from .tasks import GENERATORS
-from .tools import TOOLS
-from .world import NOW, build_world
-
-DOMAIN = Domain(
-    name="research",
-    version=0,
-    description="Search an offline web, read and combine its pages, and answer with sources.",
-    scope="the organisations, people, cities, products and events on the web pages you can search",
-    folder=Path(__file__).parent,
-    tables=[Page, Link, Entity, Attribute],
-    build_world=build_world,
-    tools=TOOLS,
-    generators=GENERATORS,
-    now=NOW,
-    sizes=("small", "default"),
-    full_text={"page": ("title", "body")},
-    policy_values={"brands": ["Atlas Research", "Scout", "the research desk"]},
-)
+# Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
+NAME = "research"
+VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Research-v0

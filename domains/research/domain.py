@@ -1,0 +1,28 @@
+"""The research domain's `Domain`, built on first use (the package's __init__ only names it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolgym.envs import Domain
+
+from .tables import Attribute, Entity, Link, Page
+from .tasks import GENERATORS
+from .tools import TOOLS
+from .world import NOW, build_world
+
+DOMAIN = Domain(
+    name="research",
+    version=0,
+    description="Search an offline web, read and combine its pages, and answer with sources.",
+    scope="the organisations, people, cities, products and events on the web pages you can search",
+    folder=Path(__file__).parent,
+    tables=[Page, Link, Entity, Attribute],
+    build_world=build_world,
+    tools=TOOLS,
+    generators=GENERATORS,
+    now=NOW,
+    sizes=("small", "default"),
+    full_text={"page": ("title", "body")},
+    policy_values={"brands": ["Atlas Research", "Scout", "the research desk"]},
+)
