@@ -9,6 +9,7 @@ not measured rather than as zero.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -94,8 +95,11 @@ def _traces(messages: list[Message]) -> list[tuple[int, str]]:
 def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
     """A trace that quotes a greeting, a thanks or filler as what it acts on."""
     found = []
-    for _, trace in _traces(row.get("messages") or []):
-        weak = [q for q in _quotes(trace) if _GREETING.match(q.strip())]
+    messages = row.get("messages") or []
+    for index, trace in _traces(messages):
+        # a word the turn's own call passes (a search for "morning") is what it acts on, not a greeting
+        arguments = json.dumps([c.get("function", c).get("arguments") for c in messages[index].get("tool_calls") or ()]).lower()
+        weak = [q for q in _quotes(trace) if _GREETING.match(q.strip()) and q.strip().lower() not in arguments]
         if weak:
             found.append(f"{trace[:160]} (cites {weak[0]!r})")
     return found
@@ -156,6 +160,7 @@ def talk_after_goodbye(row: Row, know: Knowledge) -> list[str]:
     """A turn that says goodbye and then keeps talking."""
     found = []
     for _, text in [*_said(row.get("messages") or [], "assistant"), *_said(row.get("messages") or [], "user")]:
+        text = _QUOTED.sub('"q"', text)  # a message quoted for sending may end with its own sign-off
         sentences = split_sentences(text)
         for sentence in sentences[:-1]:
             if _FAREWELL.match(sentence):
