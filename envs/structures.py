@@ -7,6 +7,9 @@
 - **Revisions** (`revised`, `corrected`): the user takes a request back when asked to confirm and
   asks for another, or corrects a fact they gave; the gold follows the latest request and never
   makes the calls of the one taken back (they are minefields).
+- **Missing arguments** (`left_out`): the user asks for a write or a read without a value the tool
+  needs and no tool could find (the amount, the new date, the seat); the gold asks for it and the
+  value arrives as the user's answer.
 - **Lookups** (`looked_up`): the user knows a name, a date or "my last order" but not the id; the
   gold finds it with a list or a search. Asking the user for it scores below 1.0 (`looked_up`).
 - **Together** (`together`): two one-step reads asked in one message, made as one parallel step.
@@ -81,6 +84,24 @@ def ask_which(
         "facts": [*piece.facts, fact],
         "withheld": [*piece.withheld, fact.key],
         "goal": f"{piece.goal} You have more than one {label} that fits; when asked which, say: {answer}.",
+    }
+    return replace(piece, **changes)
+
+
+def left_out(piece: S, fact: Fact, *, request: str, step: int = -1) -> S:
+    """The piece asked for with `request`, which leaves out `fact`: the value of the call at step `step`
+    (default: the last) that only the user can tell. The step needs the fact, withheld until asked.
+    `fact.keywords` must be words the question says (its label), so the user answers when asked."""
+    if str(fact.value).lower() in request.lower():
+        raise GeneratorBug(f"a left-out {fact.label!r} must not be in the request, got {request!r}")
+    steps = list(piece.steps)
+    steps[step] = steps[step].model_copy(update={"needs": [*steps[step].needs, fact.key]})
+    changes: dict[str, Any] = {
+        "request": request,
+        "steps": steps,
+        "facts": [*piece.facts, fact],
+        "withheld": [*piece.withheld, fact.key],
+        "goal": f"{piece.goal} Give the {fact.label} only when asked.",
     }
     return replace(piece, **changes)
 
@@ -200,18 +221,20 @@ def in_sequence(ctx: Any, first: P, second: P) -> P | None:
         return None
     if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
         return None
-    if _names_a_choice(first, second) or _names_a_choice(second, first):
+    if says_withheld(first, second) or says_withheld(second, first):
         return None
     joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
     return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
 
 
-def _names_a_choice(piece: Segment, other: Segment) -> bool:
-    """Whether `other`'s request names a candidate of a choice `piece` asks the user to make: the user
-    would have answered "which one" before being asked, and the question would not fit."""
-    options = [o.lower() for s in piece.steps if s.choice is not None for o in s.choice.options]
+def says_withheld(piece: Segment, other: Segment) -> bool:
+    """Whether `other`'s request says what `piece` has the user give only when asked: a candidate of a
+    choice (the user would have answered "which one" before being asked) or a withheld value (the
+    user, having said it, would not give it again when asked). Such pieces do not go in one chat."""
     request = other.request.lower()
-    return any(option in request for option in options)
+    options = [o.lower() for s in piece.steps if s.choice is not None for o in s.choice.options]
+    values = [str(f.value).lower() for f in piece.facts if f.key in piece.withheld]
+    return any(said in request for said in [*options, *values])
 
 
 def _writes_of(ctx: Any, piece: Segment) -> set[str]:
