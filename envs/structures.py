@@ -237,6 +237,17 @@ def says_withheld(piece: Segment, other: Segment) -> bool:
     return any(said in request for said in [*options, *values])
 
 
+def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
+    """Whether `candidate` can join `pieces` in one chat with its questions apart from theirs: no value
+    it asks for is asked in words of one they ask for (the user answers every withheld fact a question
+    names, so two alike would be given at once), and no request says what another keeps back."""
+    asked = [k.lower() for p in pieces for f in p.facts if f.key in p.withheld for k in f.keywords or [f.label]]
+    new = [k.lower() for f in candidate.facts if f.key in candidate.withheld for k in f.keywords or [f.label]]
+    if any(a in b or b in a for a in asked for b in new):
+        return False
+    return not any(says_withheld(p, candidate) or says_withheld(candidate, p) for p in pieces)
+
+
 def _writes_of(ctx: Any, piece: Segment) -> set[str]:
     return {c.name for s in piece.steps for c in s.calls if ctx.domain.tool(c.name).writes}
 
