@@ -16,10 +16,21 @@ from toolgym.envs import assemble as engine_assemble
 from .index import Acct, CardInfo, Person, index_of
 
 SECURITY_SHARE = 0.35  # callers who give their security answer rather than the last four of their id
+LEAVE_OUT_SHARE = 0.5  # requests that leave out a value only the caller knows (an amount, a date): the agent asks
 
 
 def agent(*calls: ToolCall, confirm: str | None = None, needs: tuple[str, ...] = ()) -> Step:
     return Step(calls=list(calls), confirm=confirm, needs=list(needs))
+
+
+def leaves_out(ctx: GenContext) -> bool:
+    """Whether this request leaves out the value the write needs, for the agent to ask."""
+    return ctx.rng.random() < LEAVE_OUT_SHARE
+
+
+def value_fact(key: str, label: str, value: str) -> Fact:
+    """A value only the caller can give, asked for by its label ("transfer amount")."""
+    return Fact(key=key, value=value, label=label, keywords=[label])
 
 
 def identity_facts(person: Person, by_answer: bool) -> list[Fact]:

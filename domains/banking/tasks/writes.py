@@ -11,7 +11,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdi
 from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
-from .parts import account_said, agent, card_said, phrase
+from .parts import account_said, agent, card_said, leaves_out, phrase, value_fact
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .reads import a_schedule
 
@@ -43,7 +43,7 @@ def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     amount = draw_amount(ctx, source.balance * 0.9)
     if amount is None:
         return None
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_transfer", amount=amount, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
         goal=f"Move {money(amount)} from your {source.words} ending in {source.last4} to your {target.words} ending in {target.last4}.",
@@ -58,6 +58,11 @@ def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[money(amount)],
         keys=frozenset({source.account_id, target.account_id}),
     )
+    if leaves_out(ctx):
+        said = {"source": account_said(ctx, person, source), "target": account_said(ctx, person, target)}
+        return structures.left_out(piece, value_fact("transfer_amount", "transfer amount", money(amount)),
+                                   request=ctx.say("ask_transfer_no_amount", **said))  # fmt: skip
+    return piece
 
 
 def pay_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -68,7 +73,7 @@ def pay_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     amount = draw_amount(ctx, min(source.balance * 0.9, 2500))
     if amount is None:
         return None
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_pay_payee", amount=amount, payee=payee.name, source=account_said(ctx, person, source)),
         goal=f"Pay {money(amount)} to {payee.name} from your {source.words} ending in {source.last4}.",
@@ -85,6 +90,10 @@ def pay_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
                    for p in person.payees if p.payee_id != payee.payee_id],  # fmt: skip
         keys=frozenset({source.account_id, payee.payee_id}),
     )
+    if leaves_out(ctx):
+        request = ctx.say("ask_pay_payee_no_amount", payee=payee.name, source=account_said(ctx, person, source))
+        return structures.left_out(piece, value_fact("payment_amount", "payment amount", money(amount)), request=request)
+    return piece
 
 
 def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -92,13 +101,16 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     bank = ctx.pick(OTHER_BANKS)
     number = f"{ctx.rng.randrange(10**7, 10**10)}"
     ready = clock(ctx.world.now + dt.timedelta(hours=PAYEE_COOLING_OFF_HOURS))
+    ask = leaves_out(ctx)
+    request = ctx.say("ask_add_payee_no_number", name=name, bank=bank) if ask else ctx.say("ask_add_payee", name=name, bank=bank, number=number)
     return Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_add_payee", name=name, bank=bank, number=number),
+        request=request,
         goal=f"Add {name} at {bank} (account {number}) as a payee.",
         facts=[Fact(key="payee_number", value=number, label="payee's account number", keywords=["account number"])],
+        withheld=["payee_number"] if ask else [],
         steps=[agent(call("add_payee", name=name, bank=bank, account_number=number),
-                     confirm=phrase(ctx, "action_add_payee", name=name, bank=bank))],  # fmt: skip
+                     confirm=phrase(ctx, "action_add_payee", name=name, bank=bank), needs=("payee_number",))],  # fmt: skip
         reply=Utterance(intent="done_add_payee", vars={"name": name, "ready": ready, "hours": PAYEE_COOLING_OFF_HOURS}),
         outputs=[ready],
         forbidden=[Forbidden(reason="a new payee cannot be paid during its cooling-off period", tool="pay_payee")],
@@ -115,7 +127,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if amount is None:
         return None
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_schedule", amount=amount, date=day, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
         goal=f"Schedule {money(amount)} from your {source.words} to your {target.words} on {day}.",
@@ -130,6 +142,11 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[money(amount), day],
         keys=frozenset({"new_schedule", source.account_id, target.account_id}),
     )
+    if leaves_out(ctx):
+        said = {"source": account_said(ctx, person, source), "target": account_said(ctx, person, target)}
+        return structures.left_out(piece, value_fact("transfer_date", "transfer date", day),
+                                   request=ctx.say("ask_schedule_no_date", amount=amount, **said))  # fmt: skip
+    return piece
 
 
 def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -233,7 +250,7 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         return None
     card = ctx.pick(cards)
     limit = ctx.pick([v for v in range(150, 3001, 50) if v != card.daily_limit])
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_card_limit", card=card_said(ctx, card), limit=float(limit)),
         goal=f"Set the daily limit of your card ending in {card.last4} to {money(limit)}.",
@@ -243,6 +260,10 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[money(limit)],
         keys=frozenset({card.card_id}),
     )
+    if leaves_out(ctx):
+        return structures.left_out(piece, value_fact("new_limit", "new daily limit", money(limit)),
+                                   request=ctx.say("ask_card_limit_no_limit", card=card_said(ctx, card)))  # fmt: skip
+    return piece
 
 
 def disputed_charge(ctx: GenContext, person: Person, recent: bool) -> tuple[Txn, str, str] | None:
@@ -294,7 +315,7 @@ def loan_payment(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if amount is None or amount > source.balance or amount > loan.balance:
         return None
     left = round(loan.balance - amount, 2)
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_loan_payment", amount=amount, product=loan.product, source=account_said(ctx, person, source)),
         goal=f"Pay {money(amount)} toward your {loan.product} from your {source.words} ending in {source.last4}.",
@@ -307,6 +328,10 @@ def loan_payment(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[money(amount), money(left)],
         keys=frozenset({loan.loan_id, source.account_id}),
     )
+    if leaves_out(ctx):
+        request = ctx.say("ask_loan_payment_no_amount", product=loan.product, source=account_said(ctx, person, source))
+        return structures.left_out(piece, value_fact("loan_amount", "loan payment amount", money(amount)), request=request)
+    return piece
 
 
 def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -315,7 +340,7 @@ def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     first = ctx.world.now.date().replace(day=1)
     month = f"{(first.year * 12 + first.month - 1 - back) // 12}-{(first.month - 1 - back) % 12 + 1:02d}"
     delivery = ctx.pick(("email", "post"))
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say(f"ask_statement_{delivery}", month=month, account=account_said(ctx, person, account)),
         goal=f"Get the {month} statement of your {account.words} by {delivery}.",
@@ -328,12 +353,16 @@ def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[month],
         keys=frozenset({account.account_id + ":statement", "new_statement"}),
     )
+    if leaves_out(ctx):
+        request = ctx.say(f"ask_statement_{delivery}_no_month", account=account_said(ctx, person, account))
+        return structures.left_out(piece, value_fact("statement_month", "statement month", month), request=request)
+    return piece
 
 
 def new_email(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     first, last = person.name.lower().split()[0], person.name.lower().split()[-1]
     email = f"{ctx.pick((first, first[0] + last, first + '.' + last, last + first[0]))}{ctx.rng.randrange(1, 99)}@{ctx.pick(('mail.com', 'inbox.net', 'post.org', 'example.com'))}"
-    return Piece(
+    piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_new_email", email=email),
         goal=f"Change your email address to {email}.",
@@ -342,6 +371,9 @@ def new_email(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[email],
         keys=frozenset({"contact"}),
     )
+    if leaves_out(ctx):
+        return structures.left_out(piece, value_fact("new_email", "new email address", email), request=ctx.say("ask_new_email_no_email"))
+    return piece
 
 
 def fraud(ctx: GenContext, person: Person, index: Index) -> Piece | None:

@@ -1,0 +1,326 @@
+"""Pieces of the parallel kind: independent calls made together in one step. Reads a caller asks
+in one breath (two merchants, two articles, a balance and a loan), and writes of one kind on two
+records that share a value (one daily limit for two cards, one month's statements, one amount moved
+into two accounts), where in most the caller leaves that value out and the agent asks once for both.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
+
+from .index import Index, Person
+from .parts import account_said, agent, card_said, phrase, value_fact
+from .reads import balance, card_status, loan_due, next_scheduled, recent_transfers
+from .writes import draw_amount
+
+
+def two_merchants(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    accounts = [a for a in person.accounts if len({t.merchant for t in person.txns_of(a.account_id)}) >= 2]
+    if not accounts:
+        return None
+    account = ctx.pick(accounts)
+    txns = person.txns_of(account.account_id)
+    first, second = ctx.rng.sample(sorted({t.merchant for t in txns}), 2)
+    totals = {m: round(sum(t.amount for t in txns if m.lower() in t.merchant.lower()), 2) for m in (first, second)}
+    counts = {m: sum(m.lower() in t.merchant.lower() for t in txns) for m in (first, second)}
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_two_merchants", first=first, second=second, account=account_said(ctx, person, account)),
+        goal=f"Compare what you spent at {first} and at {second} from your {account.words}.",
+        steps=[
+            agent(call("list_accounts")),
+            agent(call("search_transactions", account_id=account.account_id, merchant=first),
+                  call("search_transactions", account_id=account.account_id, merchant=second)),  # fmt: skip
+        ],
+        reply=Utterance(intent="reply_two_merchants", vars={"first": first, "second": second, "first_total": totals[first],
+                        "second_total": totals[second], "first_count": counts[first], "second_count": counts[second]}),  # fmt: skip
+        outputs=[money(totals[first]), money(totals[second])],
+        keys=frozenset({account.account_id}),
+    )
+
+
+def two_facts(ctx: GenContext, person: Person | None, index: Index) -> Piece | None:
+    first, second = ctx.rng.sample(index.facts, 2)
+    if first.article_id == second.article_id:
+        return None
+    return Piece(
+        request=ctx.say("ask_two_facts", first_product=first.product, first_facet=first.facet.label,
+                        second_product=second.product, second_facet=second.facet.label),  # fmt: skip
+        goal=f"Find out the {first.facet.label} of the {first.product} and the {second.facet.label} of the {second.product}.",
+        steps=[
+            agent(call("search_kb", query=f"{first.product} {first.facet.label}"), call("search_kb", query=f"{second.product} {second.facet.label}")),
+            agent(call("read_article", article_id=first.article_id), call("read_article", article_id=second.article_id)),
+        ],
+        reply=Utterance(intent="reply_two_facts", vars={"first_product": first.product, "first_facet": first.facet.label,
+                        "first_value": first.value, "second_product": second.product, "second_facet": second.facet.label,
+                        "second_value": second.value}),  # fmt: skip
+        outputs=[first.value, second.value],
+        keys=frozenset({first.article_id, second.article_id}),
+    )
+
+
+def freeze_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    cards = [c for c in person.cards if c.status == "active"]
+    if len(cards) < 2:
+        return None
+    first, second = ctx.rng.sample(cards, 2)
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_freeze_two", first=first.last4, second=second.last4),
+        goal=f"Freeze both your cards ending in {first.last4} and {second.last4}.",
+        steps=[
+            agent(call("list_cards")),
+            agent(call("freeze_card", card_id=first.card_id), call("freeze_card", card_id=second.card_id),
+                  confirm=phrase(ctx, "action_freeze_two", first=first.last4, second=second.last4)),  # fmt: skip
+        ],
+        reply=Utterance(intent="done_freeze_two", vars={"first": first.last4, "second": second.last4}),
+        outputs=["frozen"],
+        keys=frozenset({first.card_id, second.card_id}),
+    )
+
+
+def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """Accounts and loans (or cards) read together."""
+    others = [n for n, ok in (("list_loans", bool(person.loans)), ("list_cards", bool(person.cards)),
+                              ("list_payees", bool(person.payees))) if ok]  # fmt: skip
+    if not others:
+        return None
+    other = ctx.pick(others)
+    account = ctx.pick([a for a in person.accounts if a.kind != "credit_card"])
+    if other == "list_loans":
+        loan = ctx.pick(person.loans)
+        intent, vars_ = "reply_balance_and_loan", {"last4": account.last4, "balance": account.balance, "product": loan.product, "loan_balance": loan.balance}
+        outputs, ask = [money(account.balance), money(loan.balance)], ctx.say("ask_balance_and_loan", kind=account.words, product=loan.product)
+    elif other == "list_cards":
+        card = ctx.pick(person.cards)
+        intent, vars_ = "reply_balance_and_card", {"last4": account.last4, "balance": account.balance, "card": card.last4, "status": card.status}
+        outputs, ask = [money(account.balance), card.status], ctx.say("ask_balance_and_card", kind=account.words, card=card.last4)
+    else:
+        payee = ctx.pick(person.payees)
+        intent, vars_ = "reply_balance_and_payee", {"last4": account.last4, "balance": account.balance, "payee": payee.name, "bank": payee.bank}
+        outputs, ask = [money(account.balance), payee.bank], ctx.say("ask_balance_and_payee", kind=account.words, payee=payee.name)
+    if not person.unique_kind(account):
+        return None
+    return Piece(
+        subject=person.customer_id,
+        request=ask,
+        goal="Find out a balance and one more thing about your banking.",
+        steps=[agent(call("list_accounts"), call(other))],
+        reply=Utterance(intent=intent, vars=vars_),
+        outputs=outputs,
+        keys=frozenset({account.account_id}),
+    )
+
+
+PARALLEL_ASK_SHARE = 0.75  # parallel writes asked without the value they share: the agent asks once for both
+
+# one-step reads a caller may ask together (recent_transfers adds its transfers first: it leads a pair)
+PAIRABLE = (balance, card_status, loan_due, next_scheduled)
+
+
+def read_pair(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """Two one-step reads the caller has records for, asked in one message, made as one parallel step."""
+    built = [p for p in (b(ctx, person, index) for b in (recent_transfers, *PAIRABLE)) if p is not None]
+    if len(built) < 2:
+        return None
+    one, two = sorted(ctx.rng.sample(built, 2), key=lambda p: not p.setup)  # the one that adds transfers leads
+    return structures.together(ctx, one, two)
+
+
+def limits_on_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """The same daily limit on two cards, set together; in some, the caller says the limit only when asked."""
+    cards = [c for c in person.cards if c.status == "active"]
+    if len(cards) < 2:
+        return None
+    first, second = ctx.rng.sample(cards, 2)
+    limit = ctx.pick([v for v in range(250, 3001, 250) if v not in (first.daily_limit, second.daily_limit)])
+    said = {"first": card_said(ctx, first), "second": card_said(ctx, second)}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_limit_two", limit=float(limit), **said),
+        goal=f"Set the daily limit of both your cards, ending in {first.last4} and {second.last4}, to {money(limit)}.",
+        steps=[
+            agent(call("list_cards")),
+            agent(call("set_card_daily_limit", card_id=first.card_id, daily_limit=limit),
+                  call("set_card_daily_limit", card_id=second.card_id, daily_limit=limit),
+                  confirm=phrase(ctx, "action_limit_two", first=first.last4, second=second.last4, limit=float(limit))),  # fmt: skip
+        ],
+        reply=Utterance(intent="done_limit_two", vars={"first": first.last4, "second": second.last4, "limit": float(limit)}),
+        outputs=[money(limit)],
+        keys=frozenset({first.card_id, second.card_id}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, value_fact("new_limit", "new daily limit", money(limit)),
+                                   request=ctx.say("ask_limit_two_no_limit", **said))  # fmt: skip
+    return piece
+
+
+def statements_for_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """One month's statements of two accounts, asked together; in some, the month only when asked."""
+    if len(person.accounts) < 2:
+        return None
+    first, second = ctx.rng.sample(person.accounts, 2)
+    back = ctx.rng.randrange(1, 12)
+    today = ctx.world.now.date().replace(day=1)
+    month = f"{(today.year * 12 + today.month - 1 - back) // 12}-{(today.month - 1 - back) % 12 + 1:02d}"
+    delivery = ctx.pick(("email", "post"))
+    said = {"first": account_said(ctx, person, first), "second": account_said(ctx, person, second), "delivery": delivery}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_statements_two", month=month, **said),
+        goal=f"Get the {month} statements of your {first.words} and your {second.words} by {delivery}.",
+        steps=[
+            agent(call("list_accounts")),
+            agent(call("request_statement", account_id=first.account_id, month=month, delivery=delivery),
+                  call("request_statement", account_id=second.account_id, month=month, delivery=delivery),
+                  confirm=phrase(ctx, "action_statements_two", month=month, first=first.last4, second=second.last4, delivery=delivery)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_statements_two", vars={"month": month, "first": first.last4, "second": second.last4, "delivery": delivery}),
+        outputs=[month],
+        keys=frozenset({first.account_id + ":statement", second.account_id + ":statement", "new_statement"}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, value_fact("statement_month", "statement month", month),
+                                   request=ctx.say("ask_statements_two_no_month", **said))  # fmt: skip
+    return piece
+
+
+def transfer_to_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """The same amount from one account into two others, made together; in most, the amount only when asked."""
+    sources = [a for a in person.spendable() if a.balance >= 100 and person.unique_kind(a)]
+    if not sources or len(person.accounts) < 3:
+        return None
+    source = ctx.pick(sources)
+    first, second = ctx.rng.sample([a for a in person.accounts if a.account_id != source.account_id], 2)
+    amount = draw_amount(ctx, source.balance * 0.45)
+    if amount is None:
+        return None
+    said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_transfer_two", amount=amount, **said),
+        goal=f"Move {money(amount)} from your {source.words} into each of your accounts ending in {first.last4} and {second.last4}.",
+        steps=[
+            agent(call("list_accounts")),
+            agent(*(call("transfer_between_accounts", from_account_id=source.account_id, to_account_id=a.account_id, amount=amount)
+                    for a in (first, second)),
+                  confirm=phrase(ctx, "action_transfer_two", amount=amount, source=source.last4, first=first.last4, second=second.last4)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_transfer_two", vars={"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4}),
+        outputs=[money(amount)],
+        keys=frozenset({source.account_id, first.account_id, second.account_id}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, value_fact("transfer_amount", "transfer amount", money(amount)),
+                                   request=ctx.say("ask_transfer_two_no_amount", **said))  # fmt: skip
+    return piece
+
+
+def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """The same amount to two payees from one account; in most, the amount only when asked."""
+    sources = [a for a in person.spendable() if a.balance >= 100]
+    if len(person.payees) < 2 or not sources:
+        return None
+    source = ctx.pick(sources)
+    first, second = ctx.rng.sample(person.payees, 2)
+    amount = draw_amount(ctx, min(source.balance * 0.45, 1000))
+    if amount is None:
+        return None
+    said = {"source": account_said(ctx, person, source), "first": first.name, "second": second.name}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_pay_two", amount=amount, **said),
+        goal=f"Pay {money(amount)} each to {first.name} and {second.name} from your {source.words} ending in {source.last4}.",
+        steps=[
+            agent(call("list_payees"), call("list_accounts")),
+            agent(*(call("pay_payee", from_account_id=source.account_id, payee_id=p.payee_id, amount=amount) for p in (first, second)),
+                  confirm=phrase(ctx, "action_pay_two", amount=amount, first=first.name, second=second.name, source=source.last4)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_pay_two", vars={"amount": amount, "first": first.name, "second": second.name, "source": source.last4}),
+        outputs=[money(amount)],
+        keys=frozenset({source.account_id, first.payee_id, second.payee_id}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, value_fact("payment_amount", "payment amount", money(amount)),
+                                   request=ctx.say("ask_pay_two_no_amount", **said))  # fmt: skip
+    return piece
+
+
+def schedule_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """One amount planned from one account into two others on one day; in most, the day only when asked."""
+    sources = [a for a in person.spendable() if a.balance >= 100 and person.unique_kind(a)]
+    if not sources or len(person.accounts) < 3:
+        return None
+    source = ctx.pick(sources)
+    first, second = ctx.rng.sample([a for a in person.accounts if a.account_id != source.account_id], 2)
+    amount = draw_amount(ctx, 1000)
+    if amount is None:
+        return None
+    day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
+    said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_schedule_two", amount=amount, date=day, **said),
+        goal=f"Schedule {money(amount)} from your {source.words} into each of your accounts ending in {first.last4} and {second.last4} on {day}.",
+        steps=[
+            agent(call("list_accounts")),
+            agent(*(call("schedule_transfer", from_account_id=source.account_id, to_account_id=a.account_id, amount=amount, run_on=day)
+                    for a in (first, second)),
+                  confirm=phrase(ctx, "action_schedule_two", amount=amount, date=day, source=source.last4, first=first.last4, second=second.last4)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_schedule_two", vars={"amount": amount, "date": day, "first": first.last4, "second": second.last4}),
+        outputs=[money(amount), day],
+        keys=frozenset({"new_schedule", source.account_id, first.account_id, second.account_id}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, value_fact("transfer_date", "transfer date", day),
+                                   request=ctx.say("ask_schedule_two_no_date", amount=amount, **said))  # fmt: skip
+    return piece
+
+
+def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """One card frozen and another (frozen before) made to work again, together: "use this one instead"."""
+    cards = [c for c in person.cards if c.status == "active"]
+    if len(cards) < 2:
+        return None
+    off, on = ctx.rng.sample(cards, 2)
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_card_swap", off=card_said(ctx, off), on=card_said(ctx, on)),
+        goal=f"Freeze your card ending in {off.last4} and unfreeze the one ending in {on.last4}.",
+        steps=[
+            agent(call("list_cards")),
+            agent(call("freeze_card", card_id=off.card_id), call("unfreeze_card", card_id=on.card_id),
+                  confirm=phrase(ctx, "action_card_swap", off=off.last4, on=on.last4)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_card_swap", vars={"off": off.last4, "on": on.last4}),
+        outputs=["frozen", "active"],
+        setup=[WorldEdit(table="card", key=on.card_id, set={"status": "frozen"})],
+        keys=frozenset({off.card_id, on.card_id}),
+    )
+
+
+def opened_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """When two accounts were opened: the list gives their ids, the details (read together) the dates."""
+    if len(person.accounts) < 2:
+        return None
+    first, second = ctx.rng.sample(person.accounts, 2)
+    return Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_opened_two", first=account_said(ctx, person, first), second=account_said(ctx, person, second)),
+        goal=f"Find out when you opened your accounts ending in {first.last4} and {second.last4}.",
+        steps=[agent(call("list_accounts")),
+               agent(call("get_account_details", account_id=first.account_id), call("get_account_details", account_id=second.account_id))],  # fmt: skip
+        reply=Utterance(intent="reply_opened_two", vars={"first": first.last4, "second": second.last4,
+                                                         "first_opened": first.opened.isoformat(), "second_opened": second.opened.isoformat()}),  # fmt: skip
+        outputs=[first.opened.isoformat(), second.opened.isoformat()],
+        keys=frozenset({first.account_id, second.account_id}),
+    )
+
+
+PARALLEL = (two_merchants, two_facts, freeze_two, overview, read_pair, opened_two, card_swap,
+            limits_on_two, statements_for_two, transfer_to_two, pay_two_payees, schedule_two)  # fmt: skip
+# the writes that share a value weigh most: each may ask for it
+PARALLEL_WEIGHTS = (1, 1, 1, 1, 3, 1, 1, 2, 2, 2, 2, 2)
