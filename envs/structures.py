@@ -88,12 +88,13 @@ def ask_which(
     return replace(piece, **changes)
 
 
-def left_out(piece: S, fact: Fact, *, request: str, step: int = -1) -> S:
-    """The piece asked for with `request`, which leaves out `fact`: the value of the call at step `step`
-    (default: the last) that only the user can tell. The step needs the fact, withheld until asked.
-    `fact.keywords` must be words the question says (its label), so the user answers when asked."""
-    if str(fact.value).lower() in request.lower():
-        raise GeneratorBug(f"a left-out {fact.label!r} must not be in the request, got {request!r}")
+def left_out(piece: S, *, key: str, label: str, value: str, request: str, step: int = -1) -> S:
+    """The piece asked for with `request`, which leaves out a value only the user can tell (`label`:
+    "transfer amount"; `value` as the user says it): an argument of the call at step `step` (default:
+    the last). The step needs the fact, withheld until the gold asks for it by its label."""
+    if value.lower() in request.lower():
+        raise GeneratorBug(f"a left-out {label!r} must not be in the request, got {request!r}")
+    fact = Fact(key=key, value=value, label=label, keywords=[label])
     steps = list(piece.steps)
     steps[step] = steps[step].model_copy(update={"needs": [*steps[step].needs, fact.key]})
     changes: dict[str, Any] = {
@@ -101,7 +102,7 @@ def left_out(piece: S, fact: Fact, *, request: str, step: int = -1) -> S:
         "steps": steps,
         "facts": [*piece.facts, fact],
         "withheld": [*piece.withheld, fact.key],
-        "goal": f"{piece.goal} Give the {fact.label} only when asked.",
+        "goal": f"{piece.goal} Give the {label} only when asked.",
     }
     return replace(piece, **changes)
 
@@ -209,6 +210,8 @@ def together(ctx: Any, first: P, second: P) -> P | None:
         return None
     if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
         return None  # the same tool twice reads as one request repeated
+    if says_withheld(first, second) or says_withheld(second, first):
+        return None
     step = Step(calls=[*first.steps[0].calls, *second.steps[0].calls], needs=[*first.steps[0].needs, *second.steps[0].needs])
     return _joined(ctx, first, second, [step], ctx.say("and_also"))
 
