@@ -22,6 +22,14 @@ def agent(
     return Step(calls=list(calls), confirm=confirm, needs=list(needs), derived=derived or {})
 
 
+LEAVE_OUT_SHARE = 0.45  # requests that leave out a value only the traveller knows (a date, a seat): the agent asks
+
+
+def leaves_out(ctx: GenContext) -> bool:
+    """Whether this request leaves out the value its call needs, for the agent to ask."""
+    return ctx.rng.random() < LEAVE_OUT_SHARE
+
+
 def day_text(date: dt.date) -> str:
     return f"{date:%B} {date.day}"
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call, money
+from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call, money, structures
 
 from ..catalogue import FARE_RULE_BY_CABIN
 from ..tools.common import local_time
 from .index import BookingInfo, FlightInfo, Index, cheapest
-from .parts import agent, cabin_label, city, clock, day_text, flight_vars
+from .parts import agent, cabin_label, city, clock, day_text, flight_vars, leaves_out
 
 
 def booking_fact(booking_id: str) -> Fact:
@@ -60,7 +60,7 @@ def cheapest_fare(ctx: GenContext, index: Index) -> Piece | None:
         return None
     origin, destination, date, best = found
     v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": best.price(cabin)}
-    return Piece(
+    piece = Piece(
         request=ctx.say("ask_cheapest_direct" if direct else "ask_cheapest", origin=city(origin),
                         destination=city(destination), day=day_text(date), cabin=cabin_label(cabin)),  # fmt: skip
         goal=f"Find the cheapest {cabin_label(cabin)} fare from {city(origin)} to {city(destination)} on {day_text(date)}.",
@@ -70,6 +70,11 @@ def cheapest_fare(ctx: GenContext, index: Index) -> Piece | None:
         outputs=[best.row.flight_number, money(best.price(cabin))],
         keys=frozenset({f"{origin}{destination}{date}"}),
     )
+    if leaves_out(ctx):
+        request = ctx.say("ask_cheapest_no_date", origin=city(origin), destination=city(destination), cabin=cabin_label(cabin), direct=direct)
+        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(date), request=request)
+    return piece
+
 
 
 def fare_rule_question(ctx: GenContext, index: Index) -> Piece:
@@ -111,7 +116,7 @@ def cheapest_hotel(ctx: GenContext, index: Index) -> Piece | None:
     args = {"city": town, "check_in": check_in.isoformat(), "check_out": check_out.isoformat()}
     if budget is not None:
         args["max_nightly_rate"] = budget
-    return Piece(
+    piece = Piece(
         request=ctx.say("ask_cheapest_hotel_budget" if budget else "ask_cheapest_hotel", city=town,
                         check_in=day_text(check_in), check_out=day_text(check_out), budget=budget or 0),  # fmt: skip
         goal=f"Find the cheapest hotel in {town} from {day_text(check_in)} to {day_text(check_out)}.",
@@ -120,6 +125,12 @@ def cheapest_hotel(ctx: GenContext, index: Index) -> Piece | None:
         outputs=[hotel.name, money(hotel.nightly_rate)],
         keys=frozenset({f"{town}:hotels"}),
     )
+    if leaves_out(ctx):
+        piece = structures.left_out(piece, key="check_in", label="check-in date", value=day_text(check_in),
+                                    request=ctx.say("ask_cheapest_hotel_no_dates", city=town, budget=budget or 0))  # fmt: skip
+        return structures.left_out(piece, key="check_out", label="check-out date", value=day_text(check_out), request=piece.request)
+    return piece
+
 
 
 def arrival_time(ctx: GenContext, b: BookingInfo) -> Piece:

@@ -24,7 +24,7 @@ from ..catalogue import (
 )
 from ..tools.common import money2
 from .index import BookingInfo, Index, StayInfo, TravellerInfo, can_pay_points, cheapest
-from .parts import agent, cabin_label, city, clause, day_text, flight_vars
+from .parts import agent, cabin_label, city, clause, day_text, flight_vars, leaves_out
 from .reads import booking_fact
 
 SEAT_LETTERS = "ABCDEF"
@@ -46,7 +46,7 @@ def pick_seat(ctx: GenContext, index: Index, b: BookingInfo) -> str:
 def select_seat(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
     seat = pick_seat(ctx, index, b)
     side = {"A": "window", "F": "window", "C": "aisle", "D": "aisle"}.get(seat[-1], "middle")
-    return Piece(
+    piece = Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_seat", booking=b.booking_id, seat=seat, side=side),
         goal=f"Get seat {seat} on booking {b.booking_id}.",
@@ -60,6 +60,10 @@ def select_seat(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         outputs=[seat],
         keys=frozenset({b.booking_id}),
     )
+    if leaves_out(ctx):
+        return structures.left_out(piece, key="seat", label="preferred seat", value=seat,
+                                   request=ctx.say("ask_seat_no_seat", booking=b.booking_id, side=side))  # fmt: skip
+    return piece
 
 
 def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
@@ -205,7 +209,7 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_change", vars={"booking": b.booking_id, **flight_vars(b.flight)})
         outputs = [b.booking_id]
-    return Piece(
+    piece = Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_change_date", booking=b.booking_id, day=day_text(day)),
         goal=f"Move booking {b.booking_id} to the cheapest flight on {day_text(day)}.",
@@ -216,6 +220,10 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
         keys=frozenset({b.booking_id, f"{old.origin}{old.destination}{day}", f"{old.origin}{old.destination}{old.depart_date}"}),
         forbidden=[Forbidden(reason="the traveller asked to change the date, not cancel", tool="cancel_booking")],
     )
+    if leaves_out(ctx):
+        return structures.left_out(piece, key="new_date", label="new travel date", value=day_text(day),
+                                   request=ctx.say("ask_change_date_no_date", booking=b.booking_id), step=1)  # fmt: skip
+    return piece
 
 
 def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
@@ -224,7 +232,7 @@ def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         return None
     reward = ctx.pick(affordable)
     left = t.points - reward.points
-    return Piece(
+    piece = Piece(
         subject=t.traveller_id,
         request=ctx.say("ask_redeem", reward=reward.label),
         goal=f"Redeem points for {reward.label}.",
@@ -237,6 +245,9 @@ def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         outputs=[str(left)],
         keys=frozenset({t.traveller_id + ":points"}),
     )
+    if leaves_out(ctx):
+        return structures.left_out(piece, key="reward", label="chosen reward", value=reward.label, request=ctx.say("ask_redeem_no_reward"))
+    return piece
 
 
 def passport_ok(index: Index, t: TravellerInfo, origin: str, destination: str, day: dt.date) -> bool:
@@ -268,7 +279,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
     if insurance:
         args["insurance"] = True
     how = "points" if points else "card"
-    return Piece(
+    piece = Piece(
         subject=t.traveller_id,
         request=ctx.say("ask_book_insured" if insurance else "ask_book_points", origin=city(origin),
                         destination=city(destination), day=day_text(day), cabin=cabin_label(cabin)),  # fmt: skip
@@ -289,6 +300,10 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
                    for f in index.flights_on(origin, destination, day) if f.flight_id != best.flight_id]
         + ([] if points else [Forbidden(reason="too few points for this fare", tool="book_flight", arguments={"payment": "points"})]),
     )  # fmt: skip
+    if leaves_out(ctx):
+        request = ctx.say("ask_book_no_date", origin=city(origin), destination=city(destination), cabin=cabin_label(cabin), insured=insurance)
+        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(day), request=request, step=1)
+    return piece
 
 
 def book_hotel(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
@@ -305,7 +320,7 @@ def book_hotel(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
     total = money2(hotel.nightly_rate * nights)
     v = {"hotel": hotel.name, "rate": hotel.nightly_rate, "total": total, "nights": nights, "city": town,
          "check_in": day_text(check_in), "check_out": day_text(check_out), **_card_words(t)}  # fmt: skip
-    return Piece(
+    piece = Piece(
         subject=t.traveller_id,
         request=ctx.say("ask_book_hotel", city=town, check_in=day_text(check_in), check_out=day_text(check_out), budget=budget),
         goal=f"Book the cheapest hotel in {town} under ${budget} a night, {day_text(check_in)} to {day_text(check_out)}.",
@@ -320,6 +335,11 @@ def book_hotel(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         outputs=[hotel.name, money(total)],
         keys=frozenset({t.traveller_id + ":card", hotel.hotel_id, f"{town}:hotels"}),
     )
+    if leaves_out(ctx):
+        piece = structures.left_out(piece, key="check_in", label="check-in date", value=day_text(check_in),
+                                    request=ctx.say("ask_book_hotel_no_dates", city=town, budget=budget), step=1)  # fmt: skip
+        return structures.left_out(piece, key="check_out", label="check-out date", value=day_text(check_out), request=piece.request, step=1)
+    return piece
 
 
 def price_in_currency(ctx: GenContext, index: Index) -> Piece | None:

@@ -1,0 +1,147 @@
+"""Pieces where the traveller names a trip, not a booking: the agent lists their bookings to find
+it (a lookup), and when two flights go to that city, asks which (naming each) before acting.
+
+- `by_trip`: a change made to "my flight to <city>" (a seat, bags, a cancellation), on one of the
+  traveller's bookings; where they have one flight there, a second on the same route, booked weeks
+  ago for another day, is added before the episode (`twin`), so the words fit two bookings.
+- `hotel_for_trip`: "book me a hotel where I land": the booking read for the arrival day, the
+  traveller's card read from the profile, hotels searched from that day, the cheapest booked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from typing import Any
+
+from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
+
+from ..tools.common import money2
+from .index import BookingInfo, Index
+from .parts import agent, city, clause, day_text
+from .reads import booking_fact
+from .writes import add_bags, cancel, select_seat
+
+BOOKING_WORDS = ["booking id", "booking number", "booking reference"]
+
+
+def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
+    """A second confirmed booking of the traveller on `b`'s route, on another day (None: no flight)."""
+    row = b.flight.row
+    others = [f for d in index.dates if d != row.depart_date for f in index.flights_on(row.origin, row.destination, d)]
+    if not others:
+        return None
+    flight = others[hash(b.booking_id) % len(others)]
+    return {"booking_id": f"FB9{b.booking_id[3:]}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
+            "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
+            "fare_paid": flight.price(b.cabin), "payment": "card", "departs_local": flight.view["departs_local"]}  # fmt: skip
+
+
+def _trips(index: Index, b: BookingInfo) -> list[tuple[str, str]]:
+    """The traveller's confirmed flights to `b`'s destination: (booking id, local departure)."""
+    return [(o.booking_id, o.flight.view["departs_local"]) for o in index.confirmed("any")
+            if o.traveller_id == b.traveller_id and o.flight.row.destination == b.flight.row.destination]  # fmt: skip
+
+
+def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, **words: Any) -> Piece | None:
+    """`build`'s piece on booking `b`, asked of "my flight to <city>" (`intent`, with `words`): list the
+    traveller's bookings, ask which flight to that city (a second one added if they have one), act."""
+    piece = build(ctx, index, b)
+    if piece is None:
+        return None
+    trips = _trips(index, b)
+    setup = []
+    if len(trips) == 1:
+        added = twin(index, b)
+        if added is None:
+            return None
+        trips.append((added["booking_id"], added.pop("departs_local")))
+        setup = [WorldEdit(table="flight_booking", insert=added)]
+    if len({d[:10] for _, d in trips}) < len(trips):
+        return None  # the traveller tells them apart by the day
+    trips.sort(key=lambda t: t[1])
+    destination = city(b.flight.row.destination)
+    day = b.flight.view["departs_local"][:10]
+    steps = [agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps]
+    piece = replace(
+        piece,
+        request=ctx.say(intent, city=destination, **words),
+        goal=f"{piece.goal} You name it as your flight to {destination} (leaving {day}); you do not know the booking id.",
+        facts=[],
+        steps=steps,
+        setup=[*piece.setup, *setup],
+        keys=piece.keys | {i for i, _ in trips},
+    )
+    piece = structures.ask_which(
+        piece, label="flight", what=f"flights to {destination}", options=[i for i, _ in trips],
+        described=[f"{i}, leaving {d}" for i, d in trips], answer=f"the one leaving on {day}", step=1,
+    )  # fmt: skip
+    return structures.looked_up(piece, label="booking id", value=b.booking_id, keywords=BOOKING_WORDS)
+
+
+def seat_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
+    piece = select_seat(ctx, index, b)
+    seat = piece.steps[-1].calls[0].arguments["seat"]
+    if piece.withheld:
+        return None
+    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_seat_for_trip", seat=seat)
+
+
+def cancel_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
+    """Cancel "my flight to <city>": the quote and the cancellation come after the traveller picks."""
+    piece = cancel(ctx, index, b)
+    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_cancel_for_trip")
+
+
+def bags_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
+    piece = add_bags(ctx, index, b)
+    if piece is None:
+        return None
+    bags = piece.steps[-1].calls[0].arguments["bags"]
+    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_bags_for_trip", bags=bags)
+
+
+NIGHTS = (2, 3, 4, 5)
+LEAVING = {"check_out": "the arrival day read, plus the nights the traveller asked for"}
+
+
+def hotel_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
+    """The cheapest hotel in the city a booked flight lands in, from its arrival day, on the default card."""
+    traveller = index.travellers[b.traveller_id]
+    town = city(b.flight.row.destination)
+    hotels = [h for h in index.hotels_by_city.get(town, []) if h.rooms_left > 0]
+    if not hotels:
+        return None
+    hotel = hotels[0]
+    arrival = dt.date.fromisoformat(b.flight.view["arrives_local"][:10])
+    nights = ctx.pick(NIGHTS)
+    leave = arrival + dt.timedelta(days=nights)
+    card = traveller.card
+    total = money2(hotel.nightly_rate * nights)
+    v = {"hotel": hotel.name, "rate": hotel.nightly_rate, "total": total, "nights": nights, "city": town,
+         "check_in": day_text(arrival), "check_out": day_text(leave), "brand": card.brand, "last4": card.last4}  # fmt: skip
+    stay = {"city": town, "check_in": arrival.isoformat(), "check_out": leave.isoformat()}
+    return Piece(
+        subject=b.traveller_id,
+        request=ctx.say("ask_hotel_for_trip", booking=b.booking_id, nights=nights),
+        goal=f"Book the cheapest hotel in {town} for {nights} nights from the day the flight of booking {b.booking_id} lands, on your default card.",
+        facts=[booking_fact(b.booking_id)],
+        steps=[
+            agent(call("get_booking", booking_id=b.booking_id), call("get_traveller_profile", traveller_id=b.traveller_id)),
+            agent(call("search_hotels", **stay), derived=LEAVING),
+            agent(call("book_hotel", traveller_id=b.traveller_id, hotel_id=hotel.hotel_id, check_in=stay["check_in"],
+                       check_out=stay["check_out"], method_id=card.method_id), confirm=clause(ctx, "action_book_hotel", **v),
+                  derived=LEAVING),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_book_hotel", vars=v),
+        outputs=[hotel.name, money(total)],
+        keys=frozenset({b.booking_id, traveller.traveller_id + ":card", hotel.hotel_id, f"{town}:hotels"}),
+    )
+
+
+def hotel_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
+    """`hotel_for_trip` asked of "my flight to <city>": which flight decides the arrival day."""
+    piece = hotel_for_trip(ctx, index, b)
+    if piece is None:
+        return None
+    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_hotel_for_city_trip", nights=piece.reply.vars["nights"])

@@ -1,0 +1,90 @@
+"""Pieces of the parallel kind beyond reads.PARALLEL_GENERAL: two questions asked in one message and
+answered by one parallel step, and searches that share the dates a traveller plans by (a flight and a
+hotel for one trip, hotels in two cities for one stay), where in most the traveller leaves the date
+out and the agent asks once for both searches.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from toolgym.envs import GenContext, Piece, Step, Utterance, call, money, structures
+
+from .index import Index, cheapest
+from .parts import cabin_label, city, day_text
+from .reads import SINGLE_BOOKING, SINGLE_GENERAL
+
+PARALLEL_ASK_SHARE = 0.7  # searches asked without the dates they share: the agent asks once for both
+
+
+def read_pair(ctx: GenContext, index: Index) -> Piece | None:
+    """Two of the one-read questions (status, fare, fare rules, hotel; in half, one about the
+    traveller's booking: its arrival or its invoice) asked together, in either order."""
+    first, second = ctx.rng.sample(SINGLE_GENERAL, 2)
+    one, two = first(ctx, index), second(ctx, index)
+    if ctx.rng.random() < 0.5:
+        two = ctx.pick(SINGLE_BOOKING)(ctx, ctx.pick(index.confirmed("any")))
+    if one is None or two is None:
+        return None
+    return structures.together(ctx, *ctx.rng.sample([one, two], 2))
+
+
+def trip_quote(ctx: GenContext, index: Index) -> Piece | None:
+    """The cheapest flight to a city and the cheapest hotel there for the nights after, searched together."""
+    origin, destination = ctx.pick(index.routes)
+    town = city(destination)
+    day = ctx.pick(index.dates[:-1])
+    cabin = ctx.pick(("economy", "economy", "business", "basic_economy"))
+    nights = ctx.rng.randint(2, 5)
+    flight = cheapest(index.flights_on(origin, destination, day), cabin)
+    hotels = [h for h in index.hotels_by_city.get(town, []) if h.rooms_left > 0]
+    if flight is None or not hotels:
+        return None
+    hotel, leave = hotels[0], day + dt.timedelta(days=nights)
+    said = {"origin": city(origin), "destination": town, "cabin": cabin_label(cabin), "nights": nights}
+    piece = Piece(
+        request=ctx.say("ask_trip_quote", day=day_text(day), **said),
+        goal=f"Find the cheapest {cabin_label(cabin)} flight from {city(origin)} to {town} on {day_text(day)} and the cheapest hotel there for {nights} nights.",
+        steps=[Step(calls=[call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin),
+                           call("search_hotels", city=town, check_in=day.isoformat(), check_out=leave.isoformat())],
+                    derived={"check_out": "the travel day plus the nights the traveller named"})],  # fmt: skip
+        reply=Utterance(intent="answer_trip_quote", vars={"number": flight.row.flight_number, "price": flight.price(cabin), "cabin": cabin_label(cabin),
+                                                          "hotel": hotel.name, "rate": hotel.nightly_rate, "nights": nights,
+                                                          "total": round(hotel.nightly_rate * nights, 2), "city": town}),  # fmt: skip
+        outputs=[flight.row.flight_number, money(flight.price(cabin)), hotel.name],
+        keys=frozenset({f"{origin}{destination}{day}", f"{town}:hotels"}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(day), request=ctx.say("ask_trip_quote_no_date", **said))
+    return piece
+
+
+def hotels_two_cities(ctx: GenContext, index: Index) -> Piece | None:
+    """The cheapest hotel in each of two cities for the same nights, searched together."""
+    first, second = ctx.rng.sample(index.cities, 2)
+    check_in = ctx.pick(index.dates[:-1])
+    nights = ctx.rng.randint(1, 5)
+    check_out = check_in + dt.timedelta(days=nights)
+    found = [next((h for h in index.hotels_by_city[c] if h.rooms_left > 0), None) for c in (first, second)]
+    if None in found:
+        return None
+    lines = [f"{c}: {h.name} at {money(h.nightly_rate)} a night" for c, h in zip((first, second), found, strict=True) if h is not None]
+    stay = {"check_in": check_in.isoformat(), "check_out": check_out.isoformat()}
+    dates = {"check_in": day_text(check_in), "check_out": day_text(check_out)}
+    piece = Piece(
+        request=ctx.say("ask_hotels_two_cities", first=first, second=second, **dates),
+        goal=f"Compare the cheapest hotels in {first} and {second} from {dates['check_in']} to {dates['check_out']}.",
+        steps=[Step(calls=[call("search_hotels", city=c, **stay) for c in (first, second)])],
+        reply=Utterance(intent="answer_hotels_two_cities", vars={"lines": lines}),
+        outputs=[h.name for h in found if h is not None],
+        keys=frozenset({f"{first}:hotels", f"{second}:hotels"}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        piece = structures.left_out(piece, key="check_in", label="check-in date", value=dates["check_in"],
+                                    request=ctx.say("ask_hotels_two_cities_no_dates", first=first, second=second))  # fmt: skip
+        return structures.left_out(piece, key="check_out", label="check-out date", value=dates["check_out"], request=piece.request)
+    return piece
+
+
+PARALLEL_MORE = (read_pair, trip_quote, hotels_two_cities)
+PARALLEL_MORE_WEIGHTS = (6, 3, 2)
