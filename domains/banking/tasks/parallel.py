@@ -11,7 +11,7 @@ import datetime as dt
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
 from .index import Index, Person
-from .parts import account_said, agent, card_said, phrase, value_fact
+from .parts import account_said, agent, card_said, phrase
 from .reads import balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount
 
@@ -152,7 +152,7 @@ def limits_on_two(ctx: GenContext, person: Person, index: Index) -> Piece | None
         keys=frozenset({first.card_id, second.card_id}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, value_fact("new_limit", "new daily limit", money(limit)),
+        return structures.left_out(piece, key="new_limit", label="new daily limit", value=money(limit),
                                    request=ctx.say("ask_limit_two_no_limit", **said))  # fmt: skip
     return piece
 
@@ -182,7 +182,7 @@ def statements_for_two(ctx: GenContext, person: Person, index: Index) -> Piece |
         keys=frozenset({first.account_id + ":statement", second.account_id + ":statement", "new_statement"}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, value_fact("statement_month", "statement month", month),
+        return structures.left_out(piece, key="statement_month", label="statement month", value=month,
                                    request=ctx.say("ask_statements_two_no_month", **said))  # fmt: skip
     return piece
 
@@ -213,7 +213,7 @@ def transfer_to_two(ctx: GenContext, person: Person, index: Index) -> Piece | No
         keys=frozenset({source.account_id, first.account_id, second.account_id}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, value_fact("transfer_amount", "transfer amount", money(amount)),
+        return structures.left_out(piece, key="transfer_amount", label="transfer amount", value=money(amount),
                                    request=ctx.say("ask_transfer_two_no_amount", **said))  # fmt: skip
     return piece
 
@@ -243,7 +243,7 @@ def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         keys=frozenset({source.account_id, first.payee_id, second.payee_id}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, value_fact("payment_amount", "payment amount", money(amount)),
+        return structures.left_out(piece, key="payment_amount", label="payment amount", value=money(amount),
                                    request=ctx.say("ask_pay_two_no_amount", **said))  # fmt: skip
     return piece
 
@@ -275,7 +275,7 @@ def schedule_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         keys=frozenset({"new_schedule", source.account_id, first.account_id, second.account_id}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, value_fact("transfer_date", "transfer date", day),
+        return structures.left_out(piece, key="transfer_date", label="transfer date", value=day,
                                    request=ctx.say("ask_schedule_two_no_date", amount=amount, **said))  # fmt: skip
     return piece
 

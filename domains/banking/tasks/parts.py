@@ -28,11 +28,6 @@ def leaves_out(ctx: GenContext) -> bool:
     return ctx.rng.random() < LEAVE_OUT_SHARE
 
 
-def value_fact(key: str, label: str, value: str) -> Fact:
-    """A value only the caller can give, asked for by its label ("transfer amount")."""
-    return Fact(key=key, value=value, label=label, keywords=[label])
-
-
 def identity_facts(person: Person, by_answer: bool) -> list[Fact]:
     facts = [
         Fact(key="phone", value=person.phone, label="registered phone number", keywords=["phone"]),

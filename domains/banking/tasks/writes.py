@@ -11,7 +11,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdi
 from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
-from .parts import account_said, agent, card_said, leaves_out, phrase, value_fact
+from .parts import account_said, agent, card_said, leaves_out, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .reads import a_schedule
 
@@ -60,7 +60,7 @@ def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):
         said = {"source": account_said(ctx, person, source), "target": account_said(ctx, person, target)}
-        return structures.left_out(piece, value_fact("transfer_amount", "transfer amount", money(amount)),
+        return structures.left_out(piece, key="transfer_amount", label="transfer amount", value=money(amount),
                                    request=ctx.say("ask_transfer_no_amount", **said))  # fmt: skip
     return piece
 
@@ -92,7 +92,7 @@ def pay_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):
         request = ctx.say("ask_pay_payee_no_amount", payee=payee.name, source=account_said(ctx, person, source))
-        return structures.left_out(piece, value_fact("payment_amount", "payment amount", money(amount)), request=request)
+        return structures.left_out(piece, key="payment_amount", label="payment amount", value=money(amount), request=request)
     return piece
 
 
@@ -144,7 +144,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):
         said = {"source": account_said(ctx, person, source), "target": account_said(ctx, person, target)}
-        return structures.left_out(piece, value_fact("transfer_date", "transfer date", day),
+        return structures.left_out(piece, key="transfer_date", label="transfer date", value=day,
                                    request=ctx.say("ask_schedule_no_date", amount=amount, **said))  # fmt: skip
     return piece
 
@@ -261,7 +261,7 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         keys=frozenset({card.card_id}),
     )
     if leaves_out(ctx):
-        return structures.left_out(piece, value_fact("new_limit", "new daily limit", money(limit)),
+        return structures.left_out(piece, key="new_limit", label="new daily limit", value=money(limit),
                                    request=ctx.say("ask_card_limit_no_limit", card=card_said(ctx, card)))  # fmt: skip
     return piece
 
@@ -328,9 +328,9 @@ def loan_payment(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         outputs=[money(amount), money(left)],
         keys=frozenset({loan.loan_id, source.account_id}),
     )
-    if leaves_out(ctx):
+    if amount != loan.monthly_payment and leaves_out(ctx):  # the installment is in the list: no question for it
         request = ctx.say("ask_loan_payment_no_amount", product=loan.product, source=account_said(ctx, person, source))
-        return structures.left_out(piece, value_fact("loan_amount", "loan payment amount", money(amount)), request=request)
+        return structures.left_out(piece, key="loan_amount", label="loan payment amount", value=money(amount), request=request)
     return piece
 
 
@@ -355,7 +355,7 @@ def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):
         request = ctx.say(f"ask_statement_{delivery}_no_month", account=account_said(ctx, person, account))
-        return structures.left_out(piece, value_fact("statement_month", "statement month", month), request=request)
+        return structures.left_out(piece, key="statement_month", label="statement month", value=month, request=request)
     return piece
 
 
@@ -372,7 +372,7 @@ def new_email(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         keys=frozenset({"contact"}),
     )
     if leaves_out(ctx):
-        return structures.left_out(piece, value_fact("new_email", "new email address", email), request=ctx.say("ask_new_email_no_email"))
+        return structures.left_out(piece, key="new_email", label="new email address", value=email, request=ctx.say("ask_new_email_no_email"))
     return piece
 
 
