@@ -23,20 +23,21 @@ from toolgym.verifiers.choice_spoils import asked_for_lookup, guessed_choice
 SEEDS = 80  # builders that fit one customer in a few are tried over this many draws
 
 
-@pytest.fixture(scope="module")
-def banking():
-    domain = toolgym.load_domain("banking")
+def _loaded(name: str):
+    domain = toolgym.load_domain(name)
     world = World(domain.template())
     yield domain, world
     world.close()
+
+
+@pytest.fixture(scope="module")
+def banking():
+    yield from _loaded("banking")
 
 
 @pytest.fixture(scope="module")
 def travel():
-    domain = toolgym.load_domain("travel")
-    world = World(domain.template())
-    yield domain, world
-    world.close()
+    yield from _loaded("travel")
 
 
 def _task(loaded, kind: str, make) -> Task:

@@ -7,6 +7,7 @@ into two accounts), where in most the caller leaves that value out and the agent
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
@@ -115,6 +116,7 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 PARALLEL_ASK_SHARE = 0.75  # parallel writes asked without the value they share: the agent asks once for both
+MAX_TOGETHER = 1000  # an amount moved twice at once stays well inside the daily limits
 
 # one-step reads a caller may ask together (recent_transfers adds its transfers first: it leads a pair)
 PAIRABLE = (balance, card_status, loan_due, next_scheduled)
@@ -127,6 +129,13 @@ def read_pair(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         return None
     one, two = sorted(ctx.rng.sample(built, 2), key=lambda p: not p.setup)  # the one that adds transfers leads
     return structures.together(ctx, one, two)
+
+
+def _asked_for(ctx: GenContext, piece: Piece, key: str, label: str, value: str, intent: str, **said: Any) -> Piece:
+    """The piece, in most draws asked for with `intent` (which leaves out the value both calls share)."""
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, key=key, label=label, value=value, request=ctx.say(intent, **said))
+    return piece
 
 
 def limits_on_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -151,10 +160,7 @@ def limits_on_two(ctx: GenContext, person: Person, index: Index) -> Piece | None
         outputs=[money(limit)],
         keys=frozenset({first.card_id, second.card_id}),
     )
-    if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="new_limit", label="new daily limit", value=money(limit),
-                                   request=ctx.say("ask_limit_two_no_limit", **said))  # fmt: skip
-    return piece
+    return _asked_for(ctx, piece, "new_limit", "new daily limit", money(limit), "ask_limit_two_no_limit", **said)
 
 
 def statements_for_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -181,41 +187,49 @@ def statements_for_two(ctx: GenContext, person: Person, index: Index) -> Piece |
         outputs=[month],
         keys=frozenset({first.account_id + ":statement", second.account_id + ":statement", "new_statement"}),
     )
-    if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="statement_month", label="statement month", value=month,
-                                   request=ctx.say("ask_statements_two_no_month", **said))  # fmt: skip
-    return piece
+    return _asked_for(ctx, piece, "statement_month", "statement month", month, "ask_statements_two_no_month", **said)
 
 
-def transfer_to_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    """The same amount from one account into two others, made together; in most, the amount only when asked."""
+def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
+    """The same amount from one account into two others, made together (`later`: scheduled for one
+    day). In most, the caller leaves out the amount (or, scheduled, the day) and the agent asks."""
     sources = [a for a in person.spendable() if a.balance >= 100 and person.unique_kind(a)]
     if not sources or len(person.accounts) < 3:
         return None
     source = ctx.pick(sources)
     first, second = ctx.rng.sample([a for a in person.accounts if a.account_id != source.account_id], 2)
-    amount = draw_amount(ctx, source.balance * 0.45)
+    amount = draw_amount(ctx, min(MAX_TOGETHER, source.balance * 0.45))
     if amount is None:
         return None
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
+    day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
+    tool, topic, on = ("schedule_transfer", "schedule_two", {"run_on": day}) if later else ("transfer_between_accounts", "transfer_two", {})
+    shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": day}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_transfer_two", amount=amount, **said),
-        goal=f"Move {money(amount)} from your {source.words} into each of your accounts ending in {first.last4} and {second.last4}.",
+        request=ctx.say(f"ask_{topic}", amount=amount, date=day, **said),
+        goal=(f"{'Schedule' if later else 'Move'} {money(amount)} from your {source.words} into each of your accounts ending in "
+              f"{first.last4} and {second.last4}{f' on {day}' if later else ''}."),  # fmt: skip
         steps=[
             agent(call("list_accounts")),
-            agent(*(call("transfer_between_accounts", from_account_id=source.account_id, to_account_id=a.account_id, amount=amount)
-                    for a in (first, second)),
-                  confirm=phrase(ctx, "action_transfer_two", amount=amount, source=source.last4, first=first.last4, second=second.last4)),
+            agent(*(call(tool, from_account_id=source.account_id, to_account_id=a.account_id, amount=amount, **on) for a in (first, second)),
+                  confirm=phrase(ctx, f"action_{topic}", **shown)),
         ],  # fmt: skip
-        reply=Utterance(intent="done_transfer_two", vars={"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4}),
-        outputs=[money(amount)],
-        keys=frozenset({source.account_id, first.account_id, second.account_id}),
+        reply=Utterance(intent=f"done_{topic}", vars=shown),
+        outputs=[money(amount), *on.values()],
+        keys=frozenset({source.account_id, first.account_id, second.account_id, *(["new_schedule"] if later else [])}),
     )
-    if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="transfer_amount", label="transfer amount", value=money(amount),
-                                   request=ctx.say("ask_transfer_two_no_amount", **said))  # fmt: skip
-    return piece
+    if later:
+        return _asked_for(ctx, piece, "transfer_date", "transfer date", day, "ask_schedule_two_no_date", amount=amount, **said)
+    return _asked_for(ctx, piece, "transfer_amount", "transfer amount", money(amount), "ask_transfer_two_no_amount", **said)
+
+
+def transfer_to_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    return _into_two(ctx, person, later=False)
+
+
+def schedule_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    return _into_two(ctx, person, later=True)
 
 
 def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -242,42 +256,7 @@ def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         outputs=[money(amount)],
         keys=frozenset({source.account_id, first.payee_id, second.payee_id}),
     )
-    if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="payment_amount", label="payment amount", value=money(amount),
-                                   request=ctx.say("ask_pay_two_no_amount", **said))  # fmt: skip
-    return piece
-
-
-def schedule_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    """One amount planned from one account into two others on one day; in most, the day only when asked."""
-    sources = [a for a in person.spendable() if a.balance >= 100 and person.unique_kind(a)]
-    if not sources or len(person.accounts) < 3:
-        return None
-    source = ctx.pick(sources)
-    first, second = ctx.rng.sample([a for a in person.accounts if a.account_id != source.account_id], 2)
-    amount = draw_amount(ctx, 1000)
-    if amount is None:
-        return None
-    day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
-    said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
-    piece = Piece(
-        subject=person.customer_id,
-        request=ctx.say("ask_schedule_two", amount=amount, date=day, **said),
-        goal=f"Schedule {money(amount)} from your {source.words} into each of your accounts ending in {first.last4} and {second.last4} on {day}.",
-        steps=[
-            agent(call("list_accounts")),
-            agent(*(call("schedule_transfer", from_account_id=source.account_id, to_account_id=a.account_id, amount=amount, run_on=day)
-                    for a in (first, second)),
-                  confirm=phrase(ctx, "action_schedule_two", amount=amount, date=day, source=source.last4, first=first.last4, second=second.last4)),
-        ],  # fmt: skip
-        reply=Utterance(intent="done_schedule_two", vars={"amount": amount, "date": day, "first": first.last4, "second": second.last4}),
-        outputs=[money(amount), day],
-        keys=frozenset({"new_schedule", source.account_id, first.account_id, second.account_id}),
-    )
-    if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="transfer_date", label="transfer date", value=day,
-                                   request=ctx.say("ask_schedule_two_no_date", amount=amount, **said))  # fmt: skip
-    return piece
+    return _asked_for(ctx, piece, "payment_amount", "payment amount", money(amount), "ask_pay_two_no_amount", **said)
 
 
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:
