@@ -13,7 +13,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 
 from .index import Index, Person
 from .parts import account_said, agent, card_said, phrase
-from .reads import balance, card_status, loan_due, next_scheduled, recent_transfers
+from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount
 
 
@@ -115,7 +115,7 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
 
 
-PARALLEL_ASK_SHARE = 0.75  # parallel writes asked without the value they share: the agent asks once for both
+PARALLEL_ASK_SHARE = 0.85  # parallel writes asked without the value they share: the agent asks once for both
 MAX_TOGETHER = 1000  # an amount moved twice at once stays well inside the daily limits
 
 # one-step reads a caller may ask together (recent_transfers adds its transfers first: it leads a pair)
@@ -259,6 +259,36 @@ def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | Non
     return _asked_for(ctx, piece, "payment_amount", "payment amount", money(amount), "ask_pay_two_no_amount", **said)
 
 
+def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    """A planned transfer moved to another day: the old one cancelled and the same one scheduled anew,
+    together. In most, the caller names no new day, and the agent asks for it."""
+    found = a_schedule(ctx, person)
+    if found is None:
+        return None
+    sched, target = found
+    old = sched.run_on.isoformat()
+    day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
+    if day == old:
+        return None
+    source = person.account(sched.from_account)
+    shown = {"amount": sched.amount, "old": old, "date": day, "kind": target.words, "target": target.last4}
+    piece = Piece(
+        subject=person.customer_id,
+        request=ctx.say("ask_move_schedule", **shown),
+        goal=f"Move your {money(sched.amount)} transfer to your {target.words} planned for {old} to {day}.",
+        steps=[
+            agent(call("list_scheduled_transfers"), call("list_accounts")),
+            agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
+                  call("schedule_transfer", from_account_id=source.account_id, to_account_id=target.account_id, amount=sched.amount, run_on=day),
+                  confirm=phrase(ctx, "action_move_schedule", **shown)),
+        ],  # fmt: skip
+        reply=Utterance(intent="done_move_schedule", vars=shown),
+        outputs=[money(sched.amount), day],
+        keys=frozenset({sched.schedule_id, "new_schedule", source.account_id, target.account_id}),
+    )
+    return _asked_for(ctx, piece, "transfer_date", "new transfer date", day, "ask_move_schedule_no_date", **shown)
+
+
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     """One card frozen and another (frozen before) made to work again, together: "use this one instead"."""
     cards = [c for c in person.cards if c.status == "active"]
@@ -300,6 +330,6 @@ def opened_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 
 PARALLEL = (two_merchants, two_facts, freeze_two, overview, read_pair, opened_two, card_swap,
-            limits_on_two, statements_for_two, transfer_to_two, pay_two_payees, schedule_two)  # fmt: skip
+            limits_on_two, statements_for_two, transfer_to_two, pay_two_payees, schedule_two, move_schedule)  # fmt: skip
 # the writes that share a value weigh most: each may ask for it
-PARALLEL_WEIGHTS = (1, 1, 1, 1, 3, 1, 1, 2, 2, 2, 2, 2)
+PARALLEL_WEIGHTS = (1, 0.7, 1, 0.5, 2, 1, 1, 2, 2, 2, 2, 2, 2.5)

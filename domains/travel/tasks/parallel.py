@@ -14,7 +14,7 @@ from .index import Index, cheapest
 from .parts import cabin_label, city, day_text
 from .reads import SINGLE_BOOKING, SINGLE_GENERAL
 
-PARALLEL_ASK_SHARE = 0.7  # searches asked without the dates they share: the agent asks once for both
+PARALLEL_ASK_SHARE = 0.8  # searches asked without the dates they share: the agent asks once for both
 
 
 def read_pair(ctx: GenContext, index: Index) -> Piece | None:
@@ -86,5 +86,29 @@ def hotels_two_cities(ctx: GenContext, index: Index) -> Piece | None:
     return piece
 
 
-PARALLEL_MORE = (read_pair, trip_quote, hotels_two_cities)
-PARALLEL_MORE_WEIGHTS = (6, 3, 2)
+def two_cabins(ctx: GenContext, index: Index) -> Piece | None:
+    """One route and day searched in two cabins together, to weigh the difference; in most, the day only when asked."""
+    origin, destination = ctx.pick(index.routes)
+    day = ctx.pick(index.dates)
+    low, high = ctx.pick((("basic_economy", "economy"), ("economy", "business"), ("basic_economy", "business")))
+    flights = index.flights_on(origin, destination, day)
+    found = [cheapest(flights, c) for c in (low, high)]
+    if None in found:
+        return None
+    lines = [f"{cabin_label(c)}: {f.row.flight_number} at {money(f.price(c))}" for c, f in zip((low, high), found, strict=True) if f is not None]
+    said = {"origin": city(origin), "destination": city(destination), "low": cabin_label(low), "high": cabin_label(high)}
+    piece = Piece(
+        request=ctx.say("ask_two_cabins", day=day_text(day), **said),
+        goal=f"Compare the cheapest {cabin_label(low)} and {cabin_label(high)} fares from {city(origin)} to {city(destination)} on {day_text(day)}.",
+        steps=[Step(calls=[call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=c) for c in (low, high)])],
+        reply=Utterance(intent="answer_two_cabins", vars={"lines": lines}),
+        outputs=[money(f.price(c)) for c, f in zip((low, high), found, strict=True) if f is not None],
+        keys=frozenset({f"{origin}{destination}{day}"}),
+    )
+    if ctx.rng.random() < PARALLEL_ASK_SHARE:
+        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(day), request=ctx.say("ask_two_cabins_no_date", **said))
+    return piece
+
+
+PARALLEL_MORE = (read_pair, trip_quote, hotels_two_cities, two_cabins)
+PARALLEL_MORE_WEIGHTS = (6, 2.5, 1.5, 2.5)

@@ -175,7 +175,7 @@ def three_dates(ctx: GenContext, index: Index) -> Piece | None:
     found = [b for b in best if b is not None]
     lines = [f"{day_text(d)}: {b.row.flight_number} at {money(b.price(cabin))}" for d, b in zip(dates, found, strict=True)]
     winner = min(zip(dates, found, strict=True), key=lambda p: (p[1].price(cabin), p[0]))
-    return Piece(
+    piece = Piece(
         request=ctx.say("ask_three_dates", origin=city(origin), destination=city(destination),
                         days=[day_text(d) for d in dates], cabin=cabin_label(cabin)),  # fmt: skip
         goal=f"Compare {cabin_label(cabin)} fares from {city(origin)} to {city(destination)} on three dates.",
@@ -186,6 +186,10 @@ def three_dates(ctx: GenContext, index: Index) -> Piece | None:
         outputs=[money(b.price(cabin)) for b in found],
         keys=frozenset({f"{origin}{destination}{d}" for d in dates}),
     )
+    if leaves_out(ctx):  # the search needs a cabin, which only the traveller can say
+        request = ctx.say("ask_three_dates_no_cabin", origin=city(origin), destination=city(destination), days=[day_text(d) for d in dates])
+        return structures.left_out(piece, key="cabin", label="preferred cabin", value=cabin_label(cabin), request=request)
+    return piece
 
 
 def three_hotels(ctx: GenContext, index: Index) -> Piece:
