@@ -103,9 +103,18 @@ def _without_outputs(piece: Piece) -> Piece:
     return replace(piece, outputs=[])
 
 
+PERSON_TRIES = 8  # customers tried for the family drawn (two cards, two payees...) before any family will do
+
+
 def parallel(ctx: GenContext) -> Task:
+    """A family drawn by weight, then customers tried until one fits it: a family that fits few
+    customers keeps its share instead of passing it to those that fit everyone."""
     index = index_of(ctx.world)
-    person = _person(ctx, index)
+    family = ctx.rng.choices(PARALLEL, weights=PARALLEL_WEIGHTS)[0]
+    for _ in range(PERSON_TRIES):
+        person = _person(ctx, index)
+        if (piece := family(ctx, person, index)) is not None:
+            return assemble(ctx, person if piece.subject else None, [piece])
     piece = draw(ctx, PARALLEL, person, index, weights=PARALLEL_WEIGHTS, tries=40)
     return assemble(ctx, person if piece.subject else None, [piece])
 

@@ -105,14 +105,21 @@ def single(ctx: GenContext) -> Task:
     return assemble(ctx, [draw(ctx, builders, index)])
 
 
+FAMILY_TRIES = 6
+
+
 def parallel(ctx: GenContext) -> Task:
     """Independent reads made together: three dates, three hotels, two flights, two invoices."""
     index = index_of(ctx.world)
     roll = ctx.rng.random()
     if roll < 0.15:
         return assemble(ctx, [draw(ctx, list(PARALLEL_GENERAL), index)])
-    if roll < 0.85:
-        return assemble(ctx, [draw(ctx, PARALLEL_MORE, index, weights=PARALLEL_MORE_WEIGHTS)])
+    if roll < 0.85:  # a family drawn by weight keeps its share: it is tried again before any other will do
+        family = ctx.rng.choices(PARALLEL_MORE, weights=PARALLEL_MORE_WEIGHTS)[0]
+        try:
+            return assemble(ctx, [draw(ctx, [family], index, tries=FAMILY_TRIES)])
+        except GeneratorBug:
+            return assemble(ctx, [draw(ctx, PARALLEL_MORE, index, weights=PARALLEL_MORE_WEIGHTS)])
     traveller = ctx.pick(index.where("two_bookings", list(index.travellers), lambda t: len(_mine(index, t)) >= 2))
     first, second = ctx.rng.sample(_mine(index, traveller), 2)
     build = ctx.pick((invoice_total, arrival_time))

@@ -14,7 +14,7 @@ from .index import Index, cheapest
 from .parts import cabin_label, city, day_text
 from .reads import SINGLE_BOOKING, SINGLE_GENERAL
 
-PARALLEL_ASK_SHARE = 0.8  # searches asked without the dates they share: the agent asks once for both
+PARALLEL_ASK_SHARE = 0.9  # searches asked without the dates they share: the agent asks once for both
 
 
 def read_pair(ctx: GenContext, index: Index) -> Piece | None:
@@ -29,9 +29,17 @@ def read_pair(ctx: GenContext, index: Index) -> Piece | None:
     return structures.together(ctx, *ctx.rng.sample([one, two], 2))
 
 
+HOME_SHARE = 0.4  # trips asked "from home": the traveller's home airport is read from the profile first
+
+
 def trip_quote(ctx: GenContext, index: Index) -> Piece | None:
-    """The cheapest flight to a city and the cheapest hotel there for the nights after, searched together."""
-    origin, destination = ctx.pick(index.routes)
+    """The cheapest flight to a city and the cheapest hotel there for the nights after, searched together
+    (in either order). In some, the traveller flies "from home", which the profile shows."""
+    traveller = ctx.pick(list(index.travellers.values())) if ctx.rng.random() < HOME_SHARE else None
+    routes = [r for r in index.routes if traveller is None or r[0] == traveller.home_airport]
+    if not routes:
+        return None
+    origin, destination = ctx.pick(routes)
     town = city(destination)
     day = ctx.pick(index.dates[:-1])
     cabin = ctx.pick(("economy", "economy", "business", "basic_economy"))
@@ -42,12 +50,18 @@ def trip_quote(ctx: GenContext, index: Index) -> Piece | None:
         return None
     hotel, leave = hotels[0], day + dt.timedelta(days=nights)
     said = {"origin": city(origin), "destination": town, "cabin": cabin_label(cabin), "nights": nights}
+    searches = [call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin),
+                call("search_hotels", city=town, check_in=day.isoformat(), check_out=leave.isoformat())]  # fmt: skip
+    steps = [Step(calls=ctx.rng.sample(searches, 2), derived={"check_out": "the travel day plus the nights the traveller named"})]
+    home = "_home" if traveller is not None else ""
+    if traveller is not None:
+        steps.insert(0, Step(calls=[call("get_traveller_profile", traveller_id=traveller.traveller_id)]))
     piece = Piece(
-        request=ctx.say("ask_trip_quote", day=day_text(day), **said),
-        goal=f"Find the cheapest {cabin_label(cabin)} flight from {city(origin)} to {town} on {day_text(day)} and the cheapest hotel there for {nights} nights.",
-        steps=[Step(calls=[call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin),
-                           call("search_hotels", city=town, check_in=day.isoformat(), check_out=leave.isoformat())],
-                    derived={"check_out": "the travel day plus the nights the traveller named"})],  # fmt: skip
+        subject=traveller.traveller_id if traveller is not None else None,
+        request=ctx.say(f"ask_trip_quote{home}", day=day_text(day), **said),
+        goal=(f"Find the cheapest {cabin_label(cabin)} flight from {'home, ' if home else ''}{city(origin)}, to {town} on {day_text(day)} "
+              f"and the cheapest hotel there for {nights} nights."),  # fmt: skip
+        steps=steps,
         reply=Utterance(intent="answer_trip_quote", vars={"number": flight.row.flight_number, "price": flight.price(cabin), "cabin": cabin_label(cabin),
                                                           "hotel": hotel.name, "rate": hotel.nightly_rate, "nights": nights,
                                                           "total": round(hotel.nightly_rate * nights, 2), "city": town}),  # fmt: skip
@@ -55,7 +69,7 @@ def trip_quote(ctx: GenContext, index: Index) -> Piece | None:
         keys=frozenset({f"{origin}{destination}{day}", f"{town}:hotels"}),
     )
     if ctx.rng.random() < PARALLEL_ASK_SHARE:
-        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(day), request=ctx.say("ask_trip_quote_no_date", **said))
+        return structures.left_out(piece, key="travel_date", label="travel date", value=day_text(day), request=ctx.say(f"ask_trip_quote{home}_no_date", **said))
     return piece
 
 
