@@ -11,7 +11,7 @@ from typing import Any
 
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
-from .index import Index, Person
+from .index import CardInfo, Index, Person
 from .parts import account_said, agent, card_said, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount
@@ -62,11 +62,20 @@ def two_facts(ctx: GenContext, person: Person | None, index: Index) -> Piece | N
     )
 
 
-def freeze_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+def _two_active(ctx: GenContext, person: Person) -> tuple[CardInfo, CardInfo] | None:
+    """Two of the caller's active cards, in a drawn order (None: fewer than two)."""
     cards = [c for c in person.cards if c.status == "active"]
     if len(cards) < 2:
         return None
     first, second = ctx.rng.sample(cards, 2)
+    return first, second
+
+
+def freeze_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
+    pair = _two_active(ctx, person)
+    if pair is None:
+        return None
+    first, second = pair
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_freeze_two", first=first.last4, second=second.last4),
@@ -140,10 +149,10 @@ def _asked_for(ctx: GenContext, piece: Piece, key: str, label: str, value: str, 
 
 def limits_on_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     """The same daily limit on two cards, set together; in some, the caller says the limit only when asked."""
-    cards = [c for c in person.cards if c.status == "active"]
-    if len(cards) < 2:
+    pair = _two_active(ctx, person)
+    if pair is None:
         return None
-    first, second = ctx.rng.sample(cards, 2)
+    first, second = pair
     limit = ctx.pick([v for v in range(250, 3001, 250) if v not in (first.daily_limit, second.daily_limit)])
     said = {"first": card_said(ctx, first), "second": card_said(ctx, second)}
     piece = Piece(
@@ -291,10 +300,10 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
 
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     """One card frozen and another (frozen before) made to work again, together: "use this one instead"."""
-    cards = [c for c in person.cards if c.status == "active"]
-    if len(cards) < 2:
+    pair = _two_active(ctx, person)
+    if pair is None:
         return None
-    off, on = ctx.rng.sample(cards, 2)
+    off, on = pair
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_card_swap", off=card_said(ctx, off), on=card_said(ctx, on)),
