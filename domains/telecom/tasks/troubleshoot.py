@@ -30,6 +30,7 @@ from .index import Index, Subscriber
 from .parts import agent, user
 
 LOCATION_FACT = "location"
+UNPLACED_SHARE = 0.4  # of problems at home, reported without saying where the customer is
 SPEED_TEST_PASSED = "passed"  # the outcome every fixed connection reports (see `troubleshoot_done`)
 RESTART_NEEDED = "restart is needed"  # what the customer reports after resetting the APN
 DEVICE_RESTART_NEEDED = '"restart_needed_to_apply":true'  # the phone's own reading of it
@@ -92,6 +93,9 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Pi
         part.forbidden += FIXABLE_FORBIDDEN
     symptom = max(f.symptom for f in faults)
     part.request = ctx.say(f"symptom_{'abroad' if abroad else 'home'}_{symptom}", place=place)
+    if not abroad and ctx.rng.random() < UNPLACED_SHARE:  # the outage check waits for where they are
+        part.request = ctx.say(f"symptom_home_{symptom}_unplaced")
+        part.withheld = [LOCATION_FACT, *part.withheld]
     part.goal = ctx.say("goal_troubleshoot", place=place)
     intent = "troubleshoot_done" if not terminal else f"troubleshoot_{fault_names[0]}"
     part.reply = Utterance(intent=intent, vars={"done": [_clause(d) for fix in fixes for d in fix.done]})
