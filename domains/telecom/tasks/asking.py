@@ -1,13 +1,13 @@
 """Requests the agent cannot finish without asking: a value only the customer can give, or a
 choice among records of their account.
 
-Missing values (the gold asks for them; no tool could find them):
-- `refill_unsized`: "add some data to my line" with no size: the refills are read, the size asked;
-- `plan_unnamed`: "move me to another plan" with no plan named (the policy: only the plan the
-  customer names);
+A missing value (the gold asks for it; no tool could find it):
 - `outage_unplaced`: "is there an outage where I am" with no region.
 
-Choices (the customer's words fit several records: the gold reads them, names each, asks which):
+Choices (the gold reads the candidates, names each, asks which; acting before the pick is a guess):
+- `refill_unsized`: "add some data to my line" with no size: the refill sizes read are the candidates;
+- `plan_unnamed`: "move me to another plan" with no plan named: the other plans (the policy: only
+  the plan the customer names);
 - `line_usage_which`: the data used on "one of the lines on my account";
 - `refill_which_line`: a refill for one of the account's lines;
 - `pay_with_which`: the open bill paid with one of two payment methods on file.
@@ -28,63 +28,63 @@ MOST_LINES = 3
 
 
 def refill_unsized(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """A refill without its size: the sizes read from the catalogue are the candidates, the customer picks."""
     if sub.plan.unlimited:
         return None
     refill = ctx.pick(REFILLS)
-    fact = refill_fact(refill.gigabytes)
-    return Piece(
+    piece = Piece(
         subject=sub.customer_id,
         request=ctx.say("ask_refill_unsized"),
-        goal=ctx.say("goal_refill", gb=refill.gigabytes) + " " + ctx.say("goal_size_when_asked"),
+        goal=ctx.say("goal_refill", gb=refill.gigabytes),
         steps=[
             agent(call("list_data_refills")),  # the sizes and prices the customer chooses from
             agent(
                 call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
-                needs=(fact.key,),
                 confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
             ),
         ],
         reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
         outputs=[money(refill.price)],
-        facts=[fact],
-        withheld=[fact.key],
         keys=frozenset({"refill", sub.line_id}),
         forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
     )
-
-
-def _plan_fact(name: str) -> Fact:
-    return Fact(key="new_plan", value=name, label="choice of plan", keywords=["choice of plan", "which plan", "plan you want"])
+    return structures.ask_which(
+        piece, label="refill", what="data refill sizes", options=[gb(r.gigabytes) for r in REFILLS],
+        described=[f"{gb(r.gigabytes)} for {money(r.price)}" for r in REFILLS], answer=f"the {gb(refill.gigabytes)} one",
+    )  # fmt: skip
 
 
 def plan_unnamed(ctx: GenContext, sub: Subscriber) -> Piece | None:
-    plan = ctx.pick([p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)])
-    fact = _plan_fact(plan.name)
-    return Piece(
+    """A plan change without the plan: every other plan of the catalogue is a candidate, the customer names one
+    (the policy: only the plan the customer names)."""
+    others = [p for p in PLANS if p.plan_id != sub.plan_id]
+    plan = ctx.pick([p for p in others if p.roaming_supported or not sub.roaming_enabled])
+    piece = Piece(
         subject=sub.customer_id,
         request=ctx.say("ask_change_plan_unnamed"),
-        goal=ctx.say("goal_change_plan", plan=plan.name) + " " + ctx.say("goal_plan_when_asked"),
+        goal=ctx.say("goal_change_plan", plan=plan.name),
         steps=[
             agent(call("get_line_details", line_id=sub.line_id)),
             agent(call("list_plans")),
             agent(
                 call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
-                needs=(fact.key,),
                 confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
             ),
         ],
         reply=Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price}),
         outputs=[plan.name, money(plan.monthly_price)],
-        facts=[fact],
-        withheld=[fact.key],
         keys=frozenset({"plan", sub.line_id}),
         forbidden=[
             Forbidden(reason="only the plan the customer named", tool="change_plan", arguments={"plan_id": p.plan_id})
-            for p in PLANS
+            for p in others
             if p.plan_id != plan.plan_id
         ]
         + [Forbidden(reason="the customer asked for a plan, not a refill", tool="add_data_refill")],
     )
+    return structures.ask_which(
+        piece, label="plan", what="other plans", options=[p.name for p in others],
+        described=[f"{p.name} at {money(p.monthly_price)} a month" for p in others], answer=f"the {plan.name} plan",
+    )  # fmt: skip
 
 
 def outage_unplaced(ctx: GenContext, index: Index) -> Piece:
@@ -204,5 +204,5 @@ def pay_with_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
     )  # fmt: skip
 
 
-QUESTIONS = {"refill_unsized": refill_unsized, "plan_unnamed": plan_unnamed}
-CHOICES = {"line_usage_which": line_usage_which, "refill_which_line": refill_which_line, "pay_with_which": pay_with_which}
+CHOICES = {"refill_unsized": refill_unsized, "plan_unnamed": plan_unnamed, "line_usage_which": line_usage_which,
+           "refill_which_line": refill_which_line, "pay_with_which": pay_with_which}  # fmt: skip

@@ -9,7 +9,7 @@ from toolgym.envs import GenContext, Piece, Task, structures
 from toolgym.errors import GeneratorBug
 
 from .account_reads import ACCOUNT_READS
-from .asking import CHOICES, QUESTIONS, line_usage_which, outage_unplaced, plan_unnamed, refill_unsized
+from .asking import CHOICES, line_usage_which, outage_unplaced, plan_unnamed, refill_unsized
 from .index import Index, Subscriber, index_of
 from .lookups import (
     PARALLEL_ACCOUNT,
@@ -49,7 +49,6 @@ SINGLE_ACCOUNT = {
     "suspend_lost": SERVICES["suspend_lost"],
     "roaming_off": SERVICES["roaming_off"],
 }
-assert not set(QUESTIONS) - set(ASKING), "every question-asking request is offered"
 ACCOUNT_SHARE = 0.78  # of single tasks, about the customer's own account (the rest: the network, the catalogue)
 
 
@@ -214,6 +213,6 @@ def multi_turn(ctx: GenContext) -> Task:
     options = [n for n, f in FOLLOW_UPS.items() if f.fits(sub) and not (f.conflicts & used)]
     for _ in range(TRIES):
         second = FOLLOW_UPS[ctx.pick(options)].build(ctx, sub, index)
-        if second is not None and not (second.keys & first.keys):
+        if second is not None and not (second.keys & first.keys) and not (set(second.withheld) & set(first.withheld)):
             return assemble(ctx, sub, [first, second], withhold_phone=ctx.rng.random() < 0.5)
     return multi_turn(ctx)

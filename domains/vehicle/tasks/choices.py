@@ -77,4 +77,6 @@ def load_profile_which(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[profile.name],
         keys=frozenset({"profile", "units"}),
     )
-    return structures.ask_which(piece, label="profile", what="driver profiles", options=names, answer=f"{profile.name}'s")
+    described = [f"{p.name} (seat {p.seat_position}, {p.units})" for p in car.profiles]
+    return structures.ask_which(piece, label="profile", what="driver profiles", options=names, described=described,
+                                answer=f"the one named {profile.name}")  # fmt: skip

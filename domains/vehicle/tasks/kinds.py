@@ -96,9 +96,12 @@ def more_on_car(ctx: GenContext, car: Car, builders: Sequence[Builder], taken: l
 
 def _keeps_unsaid(parts: Sequence[Piece]) -> bool:
     """Whether no request says a value another piece's driver gives only when asked ("fan level 1"
-    beside a seat heating level 1 asked for): the driver would not give it again."""
-    unsaid = [f.value for p in parts for f in p.facts if f.key in p.withheld]
-    return not any(said_before(str(value), p.request) for p in parts for value in unsaid)
+    beside a seat heating level 1 asked for): the driver would not give it again; and no setting is
+    asked for twice."""
+    unsaid = [f for p in parts for f in p.facts if f.key in p.withheld]
+    if len({f.key for f in unsaid}) < len(unsaid):
+        return False  # two settings of one kind asked for: one answer would fit both questions
+    return not any(said_before(str(f.value), p.request) for p in parts for f in unsaid)
 
 
 def _writes(ctx: GenContext) -> set[str]:
