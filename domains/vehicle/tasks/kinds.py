@@ -193,24 +193,32 @@ MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, star
 CHARGING = [start_charging, stop_charging]  # only electric cars parked can: drawn on their own, or seldom reached
 CHARGING_SHARE = 0.2
 CHAIN_SHARE = 0.6
+THIRD_SHARE = 0.3  # of chained requests, a third sub-goal
 
 
 def multi_step(ctx: GenContext) -> Task:
-    """Steps that depend on each other: read then act, convert then set, the engine-start chain."""
-    draw = ctx.rng.random()
-    if draw < ASKING_SHARE:  # a setting said without its value, then a sub-goal of several steps
+    """Steps that depend on each other: read then act, convert then set, the engine-start chain; often
+    two or three such sub-goals asked in one message (some opening with a setting said without its value)."""
+    if ctx.rng.random() < ASKING_SHARE:  # a setting said without its value, then a sub-goal of several steps
         car, first = draw_on_car(ctx, ASKED)
-        more = more_on_car(ctx, car, MULTI_STEP, [first], lambda p: len(p.steps) >= 2 and not p.withheld)
-        chained = structures.in_sequence(ctx, first, more) if more is not None else None
-        if chained is not None:
+        chained = _then(ctx, car, first)
+        if chained is not first:
             return on_car(ctx, car, [chained])
     builders = CHARGING if ctx.rng.random() < CHARGING_SHARE else MULTI_STEP
     car, piece = draw_on_car(ctx, builders, lambda p: len(p.steps) >= 2)
     if ctx.rng.random() < CHAIN_SHARE:  # a second sub-goal in the same message, done after the first
-        more = more_on_car(ctx, car, MULTI_STEP, [piece], lambda p: len(p.steps) >= 2 and not p.withheld)
-        chained = structures.in_sequence(ctx, piece, more) if more is not None else None
-        piece = chained or piece
+        piece = _then(ctx, car, piece)
+        if ctx.rng.random() < THIRD_SHARE:  # and a third: a long chain
+            piece = _then(ctx, car, piece)
     return on_car(ctx, car, [piece])
+
+
+def _then(ctx: GenContext, car: Car, piece: Piece) -> Piece:
+    """`piece`, then another sub-goal of several steps on the same car, asked in the same message
+    (`piece` itself when none fits)."""
+    more = more_on_car(ctx, car, MULTI_STEP, [piece], lambda p: len(p.steps) >= 2 and not p.withheld)
+    chained = structures.in_sequence(ctx, piece, more) if more is not None else None
+    return chained or piece
 
 
 REVISION_SHARE = 0.3
