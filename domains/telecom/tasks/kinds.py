@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from toolgym.envs import GenContext, Piece, Task, structures
 from toolgym.errors import GeneratorBug
 
-from .account_reads import ACCOUNT_READS
+from .account_reads import ACCOUNT_READS, Read
 from .asking import CHOICES, line_usage_which, outage_unplaced, plan_unnamed, refill_unsized
 from .index import Index, Subscriber, index_of
 from .lookups import (
@@ -144,6 +144,15 @@ class FollowUp:
     conflicts: frozenset[str] = frozenset()
 
 
+def _read_after(read: Read) -> FollowUp:
+    """An account read as a second request: not after a change to what it reads (usage, bills, payments)."""
+
+    def build(ctx: GenContext, sub: Subscriber, index: Index) -> Piece | None:
+        return read.build(ctx, sub)
+
+    return FollowUp(build, conflicts=frozenset({"add_data_refill", "make_payment", "refund_payment"}))
+
+
 FOLLOW_UPS = {
     "pay_open_bill": FollowUp(lambda c, s, i: pay_open_bill(c, s), conflicts=frozenset({"make_payment"})),
     "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan"})),
@@ -174,10 +183,7 @@ FOLLOW_UPS = {
     "line_usage_which": FollowUp(
         lambda c, s, i: line_usage_which(c, s), fits=lambda s: bool(s.other_lines), conflicts=frozenset({"add_data_refill"})
     ),
-    **{
-        f"read_{name}": FollowUp(lambda c, s, i, read=read: read.build(c, s), conflicts=frozenset({"add_data_refill", "make_payment", "refund_payment"}))
-        for name, read in ACCOUNT_READS.items()
-    },
+    **{f"read_{name}": _read_after(read) for name, read in ACCOUNT_READS.items()},
 }
 FIRST_SERVICES = sorted(set(ALL_SERVICES) - {"suspend_lost"})  # a suspended line would block what follows
 
