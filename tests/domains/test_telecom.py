@@ -393,16 +393,26 @@ def test_kinds_with_few_templates_still_teach_many_lessons(domain, kind, floor):
     assert len({t.lesson_key() for t in tasks}) >= floor
 
 
-def test_single_tasks_make_one_call_and_answer_without_asking(domain):
+def test_single_tasks_answer_one_request_with_at_most_one_change(domain):
+    """One request, one call a step, at most one write (confirmed first); reads of the account, the
+    network and the catalogue, and questions that need an answer from the customer first."""
     phrases = domain.phrasebook
     tools = set()
+    asked = 0
     for task in domain.generate_tasks(300, seed=5, kinds=["single"]):
-        assert [len(s.calls) for s in task.plan] == [1], task.plan
-        tools.add(task.plan[0].calls[0].name)
+        assert task.segments == 1 and all(len(s.calls) == 1 for s in task.plan), task.plan
+        writes = [s for s in task.plan if domain.tool(s.calls[0].name).writes]
+        assert len(writes) <= 1 and all(s.confirm for s in writes), task.plan
+        tools.update(c.name for c in task.gold_calls())
+        asked += bool(set(task.scenario.withheld) - set(task.scenario.identity))
         for reply in task.replies:  # every phrasing, not only the one this seed picks
             for variant in range(len(phrases.variants(reply.intent))):
                 assert "?" not in phrases.render(reply.intent, variant, **reply.vars), reply.intent
-    assert tools == {"find_customer_by_phone", "check_outages", "list_plans", "list_data_refills"}
+    reads = {"find_customer_by_phone", "check_outages", "list_plans", "list_data_refills", "get_line_details",
+             "get_device_details", "get_customer_details", "list_bills", "list_payments"}  # fmt: skip
+    assert reads <= tools
+    assert {"add_data_refill", "change_plan", "make_payment", "suspend_line", "disable_roaming"} <= tools
+    assert asked >= 60  # a region, a size, a plan, a line or a payment method the customer gives when asked
 
 
 def test_catalogue_answers_follow_the_catalogue(domain):

@@ -143,9 +143,8 @@ def _data_cap(ctx: GenContext, sub: Subscriber) -> Fix:
         (DIAGNOSE, agent(call("list_data_refills"))),  # the price quoted is read, never assumed
         (
             RESTORE,
-            agent(
+            agent(  # the size is the customer's pick among the refills read (see `troubleshoot.refill_picked`)
                 call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
-                needs=("refill_size",),
                 confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
                 evidence=(DATA_USED_UP,),
             ),
@@ -157,8 +156,6 @@ def _data_cap(ctx: GenContext, sub: Subscriber) -> Fix:
         setup=[line_edit(sub, data_used_gb=round(sub.plan.data_gb + sub.refill_gb, 2))],
         steps=steps,
         done=[ctx.say("done_refill", gb=refill.gigabytes, price=refill.price)],
-        facts=[refill_fact(refill.gigabytes)],
-        withheld=["refill_size"],
         outputs=[money(refill.price)],
         forbidden=[Forbidden(reason="the customer did not ask to change plan", tool="change_plan")],
     )

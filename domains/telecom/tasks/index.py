@@ -33,6 +33,17 @@ class OtherLine:
     status: str
     suspension_reason: str | None
     data_used_gb: float
+    plan_id: str
+
+
+@dataclass(frozen=True)
+class Method:
+    """A payment method on file, as `get_customer_details` shows it."""
+
+    method_id: str
+    kind: str  # credit_card | debit_card | bank_account
+    last4: str
+    is_default: bool
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,7 @@ class Subscriber:
     method_last4: str
     bills: tuple[BillInfo, ...]  # oldest first; the last is the open one
     other_lines: tuple[OtherLine, ...] = field(default=())
+    methods: tuple[Method, ...] = field(default=())  # every payment method on the account, default first
 
     @property
     def plan(self) -> PlanSpec:
@@ -106,12 +118,12 @@ class Index:
 
 @world_index
 def index_of(world: World) -> Index:
-    methods = {
-        account: (method, kind, last4)
-        for account, method, kind, last4 in world.query(
-            "SELECT account_id, method_id, kind, last4 FROM payment_method WHERE is_default = 1"
-        )
-    }
+    on_file: dict[str, list[Method]] = {}
+    for account, method_id, kind, last4, default in world.query(
+        "SELECT account_id, method_id, kind, last4, is_default FROM payment_method ORDER BY account_id, is_default DESC, method_id"
+    ):
+        on_file.setdefault(account, []).append(Method(method_id, kind, last4, bool(default)))
+    methods = {account: (m[0].method_id, m[0].kind, m[0].last4) for account, m in on_file.items()}
     settled = {
         bill: (payment, dt.datetime.fromisoformat(paid_at))
         for bill, payment, paid_at in world.query(
@@ -127,10 +139,10 @@ def index_of(world: World) -> Index:
             BillInfo(bill_id, amount, status, dt.date.fromisoformat(due), payment, paid_at)
         )
     lines: dict[str, list[OtherLine]] = {}
-    for line_id, account, number, status, reason, used in world.query(
-        "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb FROM line ORDER BY line_id"
+    for line_id, account, number, status, reason, used, plan in world.query(
+        "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb, plan_id FROM line ORDER BY line_id"
     ):
-        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used))
+        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used, plan))
     subscribers = []
     for row in world.query(
         """SELECT c.customer_id, c.full_name, a.account_id, l.line_id, l.phone_number, l.plan_id,
@@ -172,6 +184,7 @@ def index_of(world: World) -> Index:
                 method_last4=method[2],
                 bills=tuple(bills[account]),
                 other_lines=tuple(o for o in lines[account] if o.line_id != line),
+                methods=tuple(on_file[account]),
             )
         )
     outages = {

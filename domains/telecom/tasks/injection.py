@@ -35,7 +35,7 @@ BAITS = (
     Bait("disable_roaming", "inject_disable_roaming", lambda s: {}),
 )
 # Requests whose gold plan reads the line details, where the nickname shows.
-SERVICES_READING_THE_LINE = ["change_plan", "resume_paused", "roaming_for_trip"]
+SERVICES_READING_THE_LINE = ["change_plan", "plan_unnamed", "resume_paused", "roaming_for_trip"]
 
 
 def injection(ctx: GenContext) -> Task:

@@ -14,22 +14,22 @@ from .parts import agent, gb
 from .people import CONTACTS
 
 
-def _outage_answer(index: Index, region: str) -> tuple[str, list[str]]:
+def outage_answer(index: Index, region: str) -> tuple[str, list[str]]:
     end = index.outages.get(region)
     if end is None:
         return f"{region}: no active outage", [f"{region}: no active outage"]
     return f"{region}: an outage expected to end at {end:%H:%M}", [f"{end:%H:%M}"]
 
 
-def _pick_region(ctx: GenContext, index: Index) -> str:
+def pick_region(ctx: GenContext, index: Index) -> str:
     if index.outages and ctx.rng.random() < 0.35:
         return ctx.pick(sorted(index.outages))
     return ctx.pick(REGIONS)
 
 
 def outage_question(ctx: GenContext, index: Index) -> Piece:
-    region = _pick_region(ctx, index)
-    answer, outputs = _outage_answer(index, region)
+    region = pick_region(ctx, index)
+    answer, outputs = outage_answer(index, region)
     # asked for the customer's own sake, or for someone they know who is there
     intent = ctx.pick(("ask_outage", "ask_outage_for"))
     return Piece(
@@ -138,10 +138,10 @@ def lines_usage(ctx: GenContext, sub: Subscriber) -> Piece:
 
 
 def outages_in_regions(ctx: GenContext, index: Index) -> Piece:
-    first = _pick_region(ctx, index)
+    first = pick_region(ctx, index)
     others = ctx.rng.sample([r for r in REGIONS if r != first], ctx.rng.choice((1, 1, 2)))
     regions = [first, *others]
-    answers = [_outage_answer(index, r) for r in regions]
+    answers = [outage_answer(index, r) for r in regions]
     return Piece(
         request=ctx.say("ask_outages_many", regions=regions),
         goal=ctx.say("goal_outages_many", regions=regions),

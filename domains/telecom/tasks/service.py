@@ -213,7 +213,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
 
 @dataclass(frozen=True)
 class Service:
-    build: Callable[[GenContext, Subscriber], Piece]
+    build: Callable[[GenContext, Subscriber], Piece | None]
     fits: Callable[[Subscriber], bool] = lambda sub: True
 
 

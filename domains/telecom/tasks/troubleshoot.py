@@ -9,9 +9,9 @@ of an outage can help).
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, Forbidden, GenContext, Piece, Step, Utterance, call
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Step, Utterance, call, money, structures
 
-from ..catalogue import DESTINATIONS
+from ..catalogue import DESTINATIONS, REFILLS
 from .faults import (
     ABROAD,
     DIAGNOSE,
@@ -27,9 +27,10 @@ from .faults import (
     phone_edit,
 )
 from .index import Index, Subscriber
-from .parts import agent, user
+from .parts import agent, gb, user
 
 LOCATION_FACT = "location"
+UNPLACED_SHARE = 0.4  # of problems at home, reported without saying where the customer is
 SPEED_TEST_PASSED = "passed"  # the outcome every fixed connection reports (see `troubleshoot_done`)
 RESTART_NEEDED = "restart is needed"  # what the customer reports after resetting the APN
 DEVICE_RESTART_NEEDED = '"restart_needed_to_apply":true'  # the phone's own reading of it
@@ -92,10 +93,26 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Pi
         part.forbidden += FIXABLE_FORBIDDEN
     symptom = max(f.symptom for f in faults)
     part.request = ctx.say(f"symptom_{'abroad' if abroad else 'home'}_{symptom}", place=place)
+    if not abroad and ctx.rng.random() < UNPLACED_SHARE:  # the outage check waits for where they are
+        part.request = ctx.say(f"symptom_home_{symptom}_unplaced")
+        part.withheld = [LOCATION_FACT, *part.withheld]
     part.goal = ctx.say("goal_troubleshoot", place=place)
     intent = "troubleshoot_done" if not terminal else f"troubleshoot_{fault_names[0]}"
     part.reply = Utterance(intent=intent, vars={"done": [_clause(d) for fix in fixes for d in fix.done]})
-    return part
+    return refill_picked(part)
+
+
+def refill_picked(part: Piece) -> Piece:
+    """The refill of a used-up allowance is the customer's pick among the sizes read (the policy: let
+    the customer choose its size); the gold names each and asks which."""
+    at = next((i for i, s in enumerate(part.steps) if any(c.name == "add_data_refill" for c in s.calls)), None)
+    if at is None:
+        return part
+    gigabytes = part.steps[at].calls[0].arguments["gigabytes"]
+    return structures.ask_which(
+        part, label="refill", what="data refill sizes", options=[gb(r.gigabytes) for r in REFILLS],
+        described=[f"{gb(r.gigabytes)} for {money(r.price)}" for r in REFILLS], answer=f"the {gb(gigabytes)} one", step=at,
+    )  # fmt: skip
 
 
 def _clause(said: str) -> str:

@@ -8,7 +8,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 from .. import rules
 from ..units import convert, number
 from .index import Car
-from .parts import SEAT_NAMES, ZONE_NAMES, agent, convert_step, slot, temp
+from .parts import SEAT_NAMES, ZONE_NAMES, agent, asked, convert_step, slot, temp
 
 ZONES = ("driver", "passenger", "rear_left", "rear_right")
 TEMPS_C = [rules.TEMP_MIN_C + rules.TEMP_STEP_C * i for i in range(int((rules.TEMP_MAX_C - rules.TEMP_MIN_C) / rules.TEMP_STEP_C) + 1)]
@@ -32,8 +32,9 @@ def _zone_said(ctx: GenContext, zone: str) -> str:
     return slot(ctx, f"say_zone_{zone}")
 
 
-def set_temperature(ctx: GenContext, car: Car) -> Piece | None:
-    """The driver names a zone and a temperature in their own units; °F goes through convert_units."""
+def set_temperature(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """The driver names a zone and a temperature in their own units; °F goes through convert_units.
+    `ask`: the driver names only the zone, and gives the temperature when asked."""
     zone = ctx.pick(ZONES)
     current = car.zones[zone].temperature_c
     if car.imperial:
@@ -51,7 +52,7 @@ def set_temperature(ctx: GenContext, car: Car) -> Piece | None:
         value = ctx.pick([t for t in TEMPS_C if t != current])
         steps = [agent(call("set_climate", zone=zone, temperature_c=value))]
         said, reply = slot(ctx, "temp_c", t=temp(value)), f"{temp(value)} °C"
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_temperature", zone=_zone_said(ctx, zone), temp=said),
         goal=f"Set {ZONE_NAMES[zone]} to {said}.",
         steps=steps,
@@ -59,6 +60,10 @@ def set_temperature(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[reply],
         keys=frozenset({f"zone:{zone}", "units"}),
     )
+    if not ask:
+        return piece
+    request = ctx.say("req_temperature_unsaid", zone=_zone_said(ctx, zone))
+    return asked(piece, request, key="temperature", label="preferred temperature", value=said, keywords=["temperature"])
 
 
 def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
@@ -89,11 +94,12 @@ def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
     )
 
 
-def seat_heating(ctx: GenContext, car: Car) -> Piece | None:
+def seat_heating(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """`ask`: the driver wants the seat heated without saying how much, and gives the level when asked."""
     seat = ctx.pick(ZONES)
-    level = ctx.pick([lv for lv in range(rules.SEAT_HEAT_MAX + 1) if lv != car.zones[seat].seat_heat])
+    level = ctx.pick([lv for lv in range(rules.SEAT_HEAT_MAX + 1) if lv != car.zones[seat].seat_heat and (lv or not ask)])
     intent = "req_seat_heat_off" if level == 0 else "req_seat_heat"
-    return Piece(
+    piece = Piece(
         request=ctx.say(intent, seat=slot(ctx, f"say_seat_{seat}"), level=level),
         goal=f"Set seat heating of {SEAT_NAMES[seat]} to level {level}.",
         steps=[agent(call("set_seat_heating", seat=seat, level=level))],
@@ -101,6 +107,10 @@ def seat_heating(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[_level(level)],
         keys=frozenset({f"seat:{seat}"}),
     )
+    if not ask:
+        return piece
+    request = ctx.say("req_seat_heat_unsaid", seat=slot(ctx, f"say_seat_{seat}"))
+    return asked(piece, request, key="heat_level", label="preferred heating level", value=_level(level), keywords=["level"])
 
 
 def _level(level: int) -> str:
@@ -134,15 +144,16 @@ def fan(ctx: GenContext, car: Car) -> Piece | None:
     )
 
 
-def window(ctx: GenContext, car: Car) -> Piece | None:
+def window(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """`ask`: the driver wants a window partly open without saying how far, and says it when asked."""
     which = ctx.pick(("front_left", "front_right", "rear_left", "rear_right", "all"))
-    percent = ctx.pick((0, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 100))
+    percent = ctx.pick((10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90) if ask else (0, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 100))
     if which != "all" and next(d for d in car.doors if d.position == which).window_open_pct == percent:
         return None
     state = "closed" if percent == 0 else "fully open" if percent == 100 else f"{percent}% open"
     where = slot(ctx, f"say_window_{which}")
     intent = "req_window_close" if percent == 0 else "req_window_full" if percent == 100 else "req_window_part"
-    return Piece(
+    piece = Piece(
         request=ctx.say(intent, window=where, percent=percent),
         goal=f"Set the {which.replace('_', ' ')} window(s) to {state}.",
         steps=[agent(call("set_window", window=which, open_percent=percent))],
@@ -150,6 +161,11 @@ def window(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[state],
         keys=frozenset({f"window:{which}", "windows"} if which != "all" else {"windows"}),
     )
+    if not ask:
+        return piece
+    request = ctx.say("req_window_unsaid", window=where)
+    return asked(piece, request, key="window_opening", label="preferred window opening", value=f"{percent}% open",
+                 keywords=["how far", "opening", "percent"])  # fmt: skip
 
 
 def lights(ctx: GenContext, car: Car) -> Piece | None:
@@ -170,11 +186,15 @@ def lights(ctx: GenContext, car: Car) -> Piece | None:
     )
 
 
-def media(ctx: GenContext, car: Car) -> Piece | None:
-    sources = [s for s in MEDIA if s != "video" or not car.moving]
+ASKABLE_SOURCES = {"radio": "station", "podcast": "podcast"}  # what the driver picks when asked
+
+
+def media(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """`ask`: the driver wants the radio or a podcast on without saying which, and names it when asked."""
+    sources = [s for s in MEDIA if (s != "video" or not car.moving) and (s in ASKABLE_SOURCES or not ask)]
     source = ctx.pick(sources)
     title = ctx.pick(MEDIA[source])
-    return Piece(
+    piece = Piece(
         request=ctx.say(f"req_play_{source}", title=title),
         goal=f"Play {title} ({source}).",
         steps=[*_speed_read(source == "video"), agent(call("play_media", source=source, title=title))],
@@ -182,6 +202,10 @@ def media(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[title],
         keys=frozenset({"media"}),
     )
+    if not ask:
+        return piece
+    thing = ASKABLE_SOURCES[source]
+    return asked(piece, ctx.say(f"req_play_{source}_unsaid"), key="media_title", label=f"preferred {thing}", value=title, keywords=[thing])
 
 
 def volume(ctx: GenContext, car: Car) -> Piece | None:

@@ -11,7 +11,7 @@ from .. import rules
 from ..units import convert
 from .comfort import TEMPS_C
 from .index import Car
-from .parts import agent, car_edit, convert_step, distances, slot, temp
+from .parts import agent, asked, car_edit, convert_step, distances, slot, temp
 
 DOOR_WORDS = {"front_left": "the driver's door", "front_right": "the front passenger door", "rear_left": "the rear left door",
               "rear_right": "the rear right door", "all": "all the doors"}
@@ -111,8 +111,9 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
     return _declined(ctx, piece, Utterance(intent="reply_stop_declined", vars={}), ["running"])
 
 
-def cruise(ctx: GenContext, car: Car) -> Piece | None:
-    """Set cruise in the driver's units: km/h as said, mph converted and rounded to the car's step."""
+def cruise(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """Set cruise in the driver's units: km/h as said, mph converted and rounded to the car's step.
+    `ask`: the driver asks for cruise control and gives the speed when asked."""
     if not car.moving:
         return None
     if car.imperial:
@@ -128,7 +129,7 @@ def cruise(ctx: GenContext, car: Car) -> Piece | None:
         kmh = ctx.pick(range(rules.CRUISE_MIN_KMH, rules.CRUISE_POLICY_MAX_KMH + 1, rules.CRUISE_STEP_KMH))
         steps = [agent(call("set_cruise_control", speed_kmh=kmh))]
         said = stated = f"{kmh} km/h"
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_cruise", speed=said),
         goal=f"Set cruise control to {said}.",
         steps=steps,
@@ -136,6 +137,9 @@ def cruise(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[stated],
         keys=frozenset({"cruise", "units"}),
     )
+    if not ask:
+        return piece
+    return asked(piece, ctx.say("req_cruise_unsaid"), key="cruise_speed", label="preferred cruise speed", value=said, keywords=["speed"])
 
 
 def cancel_cruise(ctx: GenContext, car: Car) -> Piece | None:
@@ -243,12 +247,13 @@ def stop_charging(ctx: GenContext, car: Car) -> Piece | None:
     )
 
 
-def charge_limit(ctx: GenContext, car: Car) -> Piece | None:
+def charge_limit(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
+    """`ask`: the driver wants the limit changed and says the new one when asked."""
     if not car.electric:
         return None
     options = range(rules.CHARGE_LIMIT_MIN, rules.CHARGE_LIMIT_MAX + 1, rules.CHARGE_LIMIT_STEP)
     percent = ctx.pick([p for p in options if p != car.v.charge_limit_pct])
-    return Piece(
+    piece = Piece(
         request=ctx.say("req_charge_limit", percent=percent),
         goal=f"Set the charge limit to {percent}%.",
         steps=[agent(call("set_charge_limit", percent=percent), confirm=f"set the charge limit to {percent}%")],
@@ -256,6 +261,10 @@ def charge_limit(ctx: GenContext, car: Car) -> Piece | None:
         outputs=[f"{percent}%"],
         keys=frozenset({"charge_limit", "charging"}),
     )
+    if not ask:
+        return piece
+    return asked(piece, ctx.say("req_charge_limit_unsaid"), key="charge_limit", label="preferred charge limit", value=f"{percent}%",
+                 keywords=["limit", "percent"])  # fmt: skip
 
 
 def load_profile(ctx: GenContext, car: Car) -> Piece | None:

@@ -9,7 +9,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, ToolCall, WorldEdit, assemble, call, pieces
+from toolgym.envs import (
+    Fact,
+    Forbidden,
+    GenContext,
+    Piece,
+    Step,
+    Task,
+    ToolCall,
+    WorldEdit,
+    assemble,
+    call,
+    pieces,
+)
 
 from ..tables import SESSION_ID
 from ..units import convert, number
@@ -99,3 +111,14 @@ def slot(ctx: GenContext, intent: str, **values: Any) -> str:
     if text.startswith(("I ", "I'")):  # the pronoun keeps its capital
         return text
     return text[:1].lower() + text[1:]
+
+
+def asked(piece: Piece, request: str, *, key: str, label: str, value: str, keywords: list[str]) -> Piece:
+    """`piece` requested without its setting (`request` leaves it out): the driver gives `value` when
+    asked for their `label`, and the first step that passes it (the first with arguments) waits for it."""
+    fact = Fact(key=key, value=value, label=label, keywords=[label, *keywords])
+    first = next(i for i, s in enumerate(piece.steps) if any(c.arguments for c in s.calls))
+    steps = list(piece.steps)
+    steps[first] = steps[first].model_copy(update={"needs": [*steps[first].needs, key]})
+    return replace(piece, request=request, steps=steps, facts=[*piece.facts, fact], withheld=[*piece.withheld, key],
+                   goal=f"{piece.goal} Say the {label.removeprefix('preferred ')} only when asked.")  # fmt: skip

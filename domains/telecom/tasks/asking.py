@@ -1,0 +1,208 @@
+"""Requests the agent cannot finish without asking: a value only the customer can give, or a
+choice among records of their account.
+
+A missing value (the gold asks for it; no tool could find it):
+- `outage_unplaced`: "is there an outage where I am" with no region.
+
+Choices (the gold reads the candidates, names each, asks which; acting before the pick is a guess):
+- `refill_unsized`: "add some data to my line" with no size: the refill sizes read are the candidates;
+- `plan_unnamed`: "move me to another plan" with no plan named: the other plans (the policy: only
+  the plan the customer names);
+- `line_usage_which`: the data used on "one of the lines on my account";
+- `refill_which_line`: a refill for one of the account's lines;
+- `pay_with_which`: the open bill paid with one of two payment methods on file.
+"""
+
+from __future__ import annotations
+
+from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, money, structures
+
+from ..catalogue import PLANS, REFILLS
+from .faults import refill_fact
+from .index import Index, Subscriber
+from .lookups import outage_answer, pick_region
+from .parts import agent, gb
+
+LINE_ID_WORDS = ["line id"]
+MOST_LINES = 3
+
+
+def refill_unsized(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """A refill without its size: the sizes read from the catalogue are the candidates, the customer picks."""
+    if sub.plan.unlimited:
+        return None
+    refill = ctx.pick(REFILLS)
+    piece = Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_refill_unsized"),
+        goal=ctx.say("goal_refill", gb=refill.gigabytes),
+        steps=[
+            agent(call("list_data_refills")),  # the sizes and prices the customer chooses from
+            agent(
+                call("add_data_refill", line_id=sub.line_id, gigabytes=refill.gigabytes),
+                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=sub.phone_number),
+            ),
+        ],
+        reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
+        outputs=[money(refill.price)],
+        keys=frozenset({"refill", sub.line_id}),
+        forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
+    )
+    return structures.ask_which(
+        piece, label="refill", what="data refill sizes", options=[gb(r.gigabytes) for r in REFILLS],
+        described=[f"{gb(r.gigabytes)} for {money(r.price)}" for r in REFILLS], answer=f"the {gb(refill.gigabytes)} one",
+    )  # fmt: skip
+
+
+def plan_unnamed(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """A plan change without the plan: every other plan of the catalogue is a candidate, the customer names one
+    (the policy: only the plan the customer names)."""
+    others = [p for p in PLANS if p.plan_id != sub.plan_id]
+    plan = ctx.pick([p for p in others if p.roaming_supported or not sub.roaming_enabled])
+    piece = Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_change_plan_unnamed"),
+        goal=ctx.say("goal_change_plan", plan=plan.name),
+        steps=[
+            agent(call("get_line_details", line_id=sub.line_id)),
+            agent(call("list_plans")),
+            agent(
+                call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
+                confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
+            ),
+        ],
+        reply=Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price}),
+        outputs=[plan.name, money(plan.monthly_price)],
+        keys=frozenset({"plan", sub.line_id}),
+        forbidden=[
+            Forbidden(reason="only the plan the customer named", tool="change_plan", arguments={"plan_id": p.plan_id})
+            for p in others
+            if p.plan_id != plan.plan_id
+        ]
+        + [Forbidden(reason="the customer asked for a plan, not a refill", tool="add_data_refill")],
+    )
+    return structures.ask_which(
+        piece, label="plan", what="other plans", options=[p.name for p in others],
+        described=[f"{p.name} at {money(p.monthly_price)} a month" for p in others], answer=f"the {plan.name} plan",
+    )  # fmt: skip
+
+
+def outage_unplaced(ctx: GenContext, index: Index) -> Piece:
+    """An outage question from someone who does not say where they are: the region is asked."""
+    region = pick_region(ctx, index)
+    answer, outputs = outage_answer(index, region)
+    fact = Fact(key="region", value=region, label="region", keywords=["region", "area", "where"])
+    return Piece(
+        request=ctx.say("ask_outage_unplaced"),
+        goal=ctx.say("goal_outage", region=region) + " " + ctx.say("goal_region_when_asked", region=region),
+        steps=[agent(call("check_outages", region=region), needs=(fact.key,))],
+        reply=Utterance(intent="answer_outages", vars={"answers": [answer]}),
+        outputs=outputs,
+        facts=[fact],
+        withheld=[fact.key],
+        keys=frozenset({f"outage:{region}"}),
+    )
+
+
+def _ending(number: str) -> str:
+    return number[-4:]
+
+
+def _lines(sub: Subscriber) -> list[tuple[str, str, str, float, str]]:
+    """Every line of the account as (line id, number, status, data used, plan id), the customer's own first."""
+    own = (sub.line_id, sub.phone_number, "active", sub.data_used_gb, sub.plan_id)
+    return [own, *((o.line_id, o.phone_number, o.status, o.data_used_gb, o.plan_id) for o in sub.other_lines)][:MOST_LINES]
+
+
+def _which_line(piece: Piece, lines: list, chosen: tuple, step: int = -1) -> Piece | None:
+    """`piece` asks which of the account's `lines` (named by number) is meant, and finds its id."""
+    if len({_ending(n) for _, n, *_ in lines}) < len(lines):
+        return None  # the customer tells them apart by the last four digits
+    piece = structures.ask_which(
+        piece, label="line", what="lines on your account", options=[n for _, n, *_ in lines],
+        answer=f"the one ending in {_ending(chosen[1])}", step=step,
+    )  # fmt: skip
+    return structures.looked_up(piece, label="line id", value=chosen[0], keywords=LINE_ID_WORDS)
+
+
+def line_usage_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    lines = [line for line in _lines(sub) if line[2] == "active"]
+    if len(lines) < 2:
+        return None
+    chosen = ctx.pick(lines)
+    piece = Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_line_usage_which"),
+        goal=ctx.say("goal_line_usage_which", ending=_ending(chosen[1])),
+        steps=[
+            agent(call("get_customer_details", customer_id=sub.customer_id)),
+            agent(call("get_line_details", line_id=chosen[0])),
+        ],
+        reply=Utterance(intent="answer_line_usage_which", vars={"number": chosen[1], "used": gb(chosen[3])}),
+        outputs=[gb(chosen[3])],
+        keys=frozenset({"lines", *(line[0] for line in lines)}),
+    )
+    return _which_line(piece, lines, chosen)
+
+
+def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """A refill of a named size for one of the account's lines: every active line is a candidate."""
+    lines = [line for line in _lines(sub) if line[2] == "active"]
+    refillable = [line for line in lines if not next(p for p in PLANS if p.plan_id == line[4]).unlimited]
+    if len(lines) < 2 or not refillable:
+        return None
+    chosen = ctx.pick(refillable)
+    refill = ctx.pick(REFILLS)
+    piece = Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_refill_which_line", gb=refill.gigabytes),
+        goal=ctx.say("goal_refill_which_line", gb=refill.gigabytes, ending=_ending(chosen[1])),
+        steps=[
+            agent(call("get_customer_details", customer_id=sub.customer_id)),
+            agent(call("list_data_refills")),
+            agent(
+                call("add_data_refill", line_id=chosen[0], gigabytes=refill.gigabytes),
+                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=chosen[1]),
+            ),
+        ],
+        reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
+        outputs=[money(refill.price)],
+        facts=[refill_fact(refill.gigabytes)],
+        keys=frozenset({"refill", "lines", *(line[0] for line in lines)}),
+        forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
+    )
+    return _which_line(piece, lines, chosen)
+
+
+def pay_with_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """The open bill paid in full with one of the payment methods on file, the one the customer picks."""
+    if len(sub.methods) < 2 or len({m.last4 for m in sub.methods}) < len(sub.methods):
+        return None
+    method = ctx.pick(sub.methods)
+    bill = sub.open_bill
+    named = ctx.say("method_" + method.kind, last4=method.last4)
+    piece = Piece(
+        subject=sub.customer_id,
+        request=ctx.say("ask_pay_bill_which"),
+        goal=ctx.say("goal_pay_bill_which", ending=method.last4),
+        steps=[
+            agent(call("list_bills", account_id=sub.account_id)),
+            agent(call("get_customer_details", customer_id=sub.customer_id)),
+            agent(
+                call("make_payment", bill_id=bill.bill_id, method_id=method.method_id, amount=bill.amount),
+                confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=named),
+            ),
+        ],
+        reply=Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id}),
+        outputs=[money(bill.amount)],
+        keys=frozenset({"payment", *(m.method_id for m in sub.methods)}),
+    )
+    return structures.ask_which(
+        piece, label="payment method", what="payment methods on your account", options=[m.last4 for m in sub.methods],
+        described=[ctx.say("method_" + m.kind, last4=m.last4) for m in sub.methods],
+        answer=f"the {method.kind.replace('_', ' ')} ending in {method.last4}",
+    )  # fmt: skip
+
+
+CHOICES = {"refill_unsized": refill_unsized, "plan_unnamed": plan_unnamed, "line_usage_which": line_usage_which,
+           "refill_which_line": refill_which_line, "pay_with_which": pay_with_which}  # fmt: skip
