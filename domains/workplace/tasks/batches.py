@@ -69,6 +69,7 @@ def complete_two(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     a, b = ctx.rng.sample(desk.open_todos, 2)
     titles = [a.title, b.title]
+    quoted = [f'"{t}"' for t in titles]  # a title reads as one name inside a sentence
     return Piece(
         request=ctx.say("req_complete_two", a=a.title, b=b.title),
         goal=f"Mark the tasks '{a.title}' and '{b.title}' as done.",
@@ -76,10 +77,10 @@ def complete_two(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("list_tasks", status="open")]),
             Step(
                 calls=[call("complete_task", task_id=t.id) for t in (a, b)],
-                confirm=fragment(ctx, "do_complete_two", titles=titles),
+                confirm=fragment(ctx, "do_complete_two", titles=quoted),
             ),
         ],
-        reply=Utterance(intent="reply_complete_two", vars={"titles": titles}),
+        reply=Utterance(intent="reply_complete_two", vars={"titles": quoted}),
         outputs=titles,
         keys=frozenset({a.id, b.id, f"todos:{desk.person.id}"}),
     )
