@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolgym.envs import GenContext, Step, Utterance, call, money, pieces
+from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, pieces
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS
@@ -24,6 +24,7 @@ from .base import (
 )
 from .places import new_address
 
+ASK_SHARE = 0.5  # changes asked for without a value only the customer can give (a reason, an address, a card)
 _REASON_INTENTS = {
     "no longer needed": "say_reason_no_longer_needed",
     "ordered by mistake": "say_reason_ordered_by_mistake",
@@ -63,14 +64,17 @@ def cancel(ctx: GenContext, customer_id: str | None, order: OrderBase | None = N
         return None
     reason = ctx.pick(CANCEL_REASONS)
     method = s.method_name(order.payment_method_id)
+    ask = ctx.rng.random() < ASK_SHARE
+    why = Fact(key="cancel_reason", value=reason, label="reason for cancelling", keywords=["reason", "why"])
     return order_piece(
         order,
-        request=ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
+        request=ctx.say("req_cancel_ask", order_id=order.id) if ask else ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
             details_and_methods(order),
             Step(
                 calls=[call("cancel_pending_order", order_id=order.id, reason=reason)],
+                needs=[why.key],
                 confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
             ),
         ],
@@ -79,6 +83,8 @@ def cancel(ctx: GenContext, customer_id: str | None, order: OrderBase | None = N
         ),
         outputs=[money(order.total)],
         keys={order.payment_method_id},
+        facts=[why],
+        withheld=[why.key] if ask else [],
     )
 
 
@@ -88,7 +94,7 @@ def modify_address(ctx: GenContext, customer_id: str | None, order: OrderBase | 
     if order is None:
         return None
     address = new_address(ctx.rng)
-    withhold = ctx.rng.random() < 0.35
+    withhold = ctx.rng.random() < ASK_SHARE
     fact = address.fact("new_shipping_address", "new shipping address")
     request = (
         ctx.say("req_modify_address_ask", order_id=order.id)
@@ -121,14 +127,18 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
         return None
     new = ctx.pick(s.other_payments(order))
     old_name, new_name = s.method_name(order.payment_method_id), s.method_name(new.id)
+    ask = ctx.rng.random() < ASK_SHARE
+    wanted = Fact(key="new_payment_method", value=s.method_phrase(new.id, "the"), label="payment method to use",
+                  keywords=["payment method", "which method", "pay with"])  # fmt: skip
     return order_piece(
         order,
-        request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
+        request=ctx.say("req_modify_payment_ask", order_id=order.id) if ask else ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
         goal=f"Pay pending order {order.id} with {s.method_phrase(new.id, 'your')} instead.",
         steps=[
             details_and_methods(order),
             Step(
                 calls=[call("modify_pending_order_payment", order_id=order.id, payment_method_id=new.id)],
+                needs=[wanted.key],
                 confirm=(
                     f"pay order {order.id} with your {new_name}: {money(order.total)} is charged to it "
                     f"and refunded to your {old_name}"
@@ -141,6 +151,8 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[money(order.total)],
         keys={order.payment_method_id, new.id},
+        facts=[wanted],
+        withheld=[wanted.key] if ask else [],
     )
 
 
@@ -369,7 +381,7 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
     )
 
 
-def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.35) -> Piece | None:
+def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.5) -> Piece | None:
     """The account's default address changed; the user gives the new one only when asked in `withhold_share`."""
     customer_id = customer_id or any_customer(ctx)
     address = new_address(ctx.rng)
