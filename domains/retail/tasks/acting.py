@@ -50,7 +50,7 @@ def _new_address_asked(ctx: GenContext, customer_id: str | None) -> pieces.Piece
 
 # one call after authenticating (when needed): the catalog, the calculator, the account, one change
 _SINGLE = (*reads.SINGLE, customer_lookup, *reads.ACCOUNT_ONE_CALL, _new_address_asked)
-_SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 1.5, 2, 2, 2, 2, 2, 2, 2, 5)
+_SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 3, 2, 2, 2, 2, 2, 2, 2, 5)
 _ONE_READ = (*reads.SINGLE, *reads.ACCOUNT_ONE_CALL)
 
 

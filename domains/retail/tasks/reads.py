@@ -301,14 +301,24 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
         values = {"balance": balance, "prices": prices[:2]}
         expression = f"{balance} - {prices[0]} - {prices[1]}"
     result = evaluate(expression)
+    mine = _CALC_ASKED.get(shape)  # the one figure only the customer knows: asked for in half of these
+    fact = Fact(key=f"calc_{mine[0]}", value=f"{values[mine[0]]}{mine[2]}", label=mine[1], keywords=[mine[1]]) if mine else None
+    ask = fact is not None and rng.random() < 0.5
     return Piece(
-        request=ctx.say(f"req_calc_{shape}", **values),
+        request=ctx.say(f"req_calc_{shape}_ask" if ask else f"req_calc_{shape}", **values),
         goal="Get a shopping sum worked out exactly.",
-        steps=[Step(calls=[call("calculate", expression=expression)])],
+        steps=[Step(calls=[call("calculate", expression=expression)], needs=[fact.key] if fact else [])],
         reply=Utterance(intent="reply_calc", vars={"result": result}),
         outputs=[money(result)],
         keys=frozenset({"calculator"}),
+        facts=[fact] if fact else [],
+        withheld=[fact.key] if fact and ask else [],
     )
+
+
+# the sums whose figure the customer may leave out (value name, how it is asked for, the unit said after it)
+_CALC_ASKED = {"discount": ("percent", "discount percentage", "%"), "split": ("people", "head count", ""),
+               "tax": ("percent", "sales tax rate", "%")}  # fmt: skip
 
 
 # ---- independent lookups made together -----------------------------------------------------------
