@@ -6,6 +6,8 @@ not rank on the first result pages, a small world lacks the entity); `draw` then
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from ..tables import AttributeBase, EntityBase
@@ -27,10 +29,13 @@ def piece_of(ctx: GenContext, request: str, goal: str, plan: Plan, reply: Uttera
     return Piece(request=request, goal=goal, steps=plan.steps, reply=reply, outputs=outputs, keys=frozenset(keys), subject=None)
 
 
-def chain(ctx: GenContext, hops: int) -> Piece | None:
-    """A question `hops` pages deep: the first page found by a search, each next one through a link."""
+def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: str | None = None) -> Piece | None:
+    """A question `hops` pages deep: the first page found by a search, each next one through a link.
+
+    `start`: the entity the question starts from (default: any); `named`: how the question names it
+    (default: its name; "my kettle" when the user leaves the name out, see asked.py)."""
     index = index_of(ctx.world)
-    start = ctx.pick(list(index.entities.values()))
+    start = start or ctx.pick(list(index.entities.values()))
     path = _walk(ctx, index, start, hops - 1)
     if path is None:
         return None
@@ -48,7 +53,7 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
         return None
     for attribute in (*path, final):
         read(ctx, plan, attribute)
-    described = index.ref(start)
+    described = named or index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
     answer = " ".join(sentence_of(ctx, index, a) for a in (*path, final))
@@ -162,10 +167,12 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
     )
 
 
-def compared(ctx: GenContext) -> Piece | None:
-    """Two entities of a kind compared on a number: two searches together, then two pages together."""
+def compared(ctx: GenContext, kind: str | None = None, named: Callable[[EntityBase], str] | None = None) -> Piece | None:
+    """Two entities of a kind compared on a number: two searches together, then two pages together.
+
+    `named`: how the question names the first entity (default: its name; the user's own thing, see asked.py)."""
     index = index_of(ctx.world)
-    kind = ctx.pick(("organisation", "city", "product", "event"))
+    kind = kind or ctx.pick(("organisation", "city", "product", "event"))
     name = ctx.pick([n for n in SCALARS[kind] if n in NUMBERS])
     first, second = ctx.rng.sample([e for e in index.by_kind[kind] if name in index.facts[e.id]], 2)
     a, b = index.facts[first.id][name], index.facts[second.id][name]
@@ -180,7 +187,7 @@ def compared(ctx: GenContext) -> Piece | None:
         "first": sentence_of(ctx, index, a), "second": sentence_of(ctx, index, b),
         "verdict": ctx.say(f"verdict_{name}", winner=winner), "sources": f"{a.page_url} and {b.page_url}",
     }  # fmt: skip
-    question = ctx.say(f"compare_{name}", a=index.ref(first), b=index.ref(second))
+    question = ctx.say(f"compare_{name}", a=named(first) if named else index.ref(first), b=index.ref(second))
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out: {question}", plan,
         Utterance(intent="reply_compare", vars=vars_), [a.value, b.value], {first.id, second.id},
