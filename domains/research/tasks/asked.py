@@ -20,7 +20,7 @@ from ..tables import EntityBase
 from ..world import NOW
 from .index import index_of
 from .questions import chain, compared, piece_of, sentence_of
-from .reading import Plan, find, read
+from .reading import Plan, find, prefer_later, reach, read
 
 # how a question names the user's own thing, and how the agent asks for its name
 UNNAMED = {"product": "product's name", "organisation": "company's name", "city": "city's name", "event": "event's name"}
@@ -53,8 +53,9 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     event: the page gives one date, the user the other (asked for), `days_between` the count."""
     index = index_of(ctx.world)
     kind = ctx.pick(("product", "event"))
-    entity = ctx.pick(index.by_kind[kind])
-    fact = index.facts[entity.id]["launched" if kind == "product" else "date"]
+    name = "launched" if kind == "product" else "date"
+    fact = prefer_later(ctx, [index.facts[e.id][name] for e in index.by_kind[kind]])
+    entity = index.entities[fact.entity_id]
     day = dt.datetime.strptime(fact.value, "%d %B %Y").date()
     gap = dt.timedelta(days=ctx.rng.randrange(3, 600))
     mine = day + gap if kind == "product" else day - gap
@@ -85,9 +86,9 @@ def on_page(ctx: GenContext) -> Piece | None:
     facts = [a for a in index.facts[entity.id].values() if a.page_url == entity.url and a.name not in ("employees",)]
     if not facts:
         return None
-    fact = ctx.pick(facts)
+    fact = prefer_later(ctx, facts)
     plan = Plan()
-    read(ctx, plan, fact)
+    reach(ctx, plan, fact, direct=ctx.rng.random() < 0.5)
     question = ctx.say(f"ask_{fact.name}", x=index.ref(entity))
     return piece_of(
         ctx, ctx.say("ask_on_page", url=entity.url, question=question), f"Find out from {entity.url}: {question}", plan,
@@ -99,8 +100,8 @@ def on_page(ctx: GenContext) -> Piece | None:
 def times_price(ctx: GenContext) -> Piece | None:
     """What a few of a product cost at list price: the price read, the total from `calculate`."""
     index = index_of(ctx.world)
-    product = ctx.pick(index.by_kind["product"])
-    price = index.facts[product.id]["price"]
+    price = prefer_later(ctx, [index.facts[p.id]["price"] for p in index.by_kind["product"]])
+    product = index.entities[price.entity_id]
     count = ctx.rng.randrange(2, 7)
     plan = Plan()
     if price.page_url != product.url or not find(ctx, plan, product.name, [product.url]):
@@ -128,3 +129,8 @@ def unnamed_compared(ctx: GenContext) -> Piece | None:
 
     piece = compared(ctx, kind, named=named)
     return None if piece is None else name_asked(piece, said["it"])
+
+
+def pages_given(ctx: GenContext) -> Piece | None:
+    """Two pages the user gives (their urls), compared on a number: both read together, no search."""
+    return compared(ctx, given=True)

@@ -11,7 +11,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 from ..tools import convert
 from .index import index_of
 from .questions import piece_of, read_both, sentence_of, two_page_answer
-from .reading import Plan, find, read
+from .reading import Plan, find, prefer_later, read
 
 UNITS = {"weight": ("kg", "lb", "pounds"), "elevation": ("m", "ft", "feet")}
 
@@ -21,8 +21,8 @@ def converted(ctx: GenContext) -> Piece | None:
     index = index_of(ctx.world)
     name = ctx.pick(tuple(UNITS))
     kind = "product" if name == "weight" else "city"
-    entity = ctx.pick([e for e in index.by_kind[kind] if name in index.facts[e.id]])
-    fact = index.facts[entity.id][name]
+    fact = prefer_later(ctx, [index.facts[e.id][name] for e in index.by_kind[kind] if name in index.facts[e.id]])
+    entity = index.entities[fact.entity_id]
     source, target, words = UNITS[name]
     plan = Plan()
     if not find(ctx, plan, entity.name, [entity.url]):
@@ -72,3 +72,29 @@ def total(ctx: GenContext) -> Piece | None:
 
 def _date(text: str) -> dt.date:
     return dt.datetime.strptime(text, "%d %B %Y").date()
+
+
+def converted_two(ctx: GenContext) -> Piece | None:
+    """Two products' weights in pounds (or two cities' elevations in feet): both pages read together,
+    then both values converted in one step."""
+    index = index_of(ctx.world)
+    name = ctx.pick(tuple(UNITS))
+    kind = "product" if name == "weight" else "city"
+    pair = ctx.rng.sample([e for e in index.by_kind[kind] if name in index.facts[e.id]], 2)
+    facts = [index.facts[e.id][name] for e in pair]
+    plan = read_both(ctx, list(zip(pair, facts, strict=True)))
+    if plan is None:
+        return None
+    source, target, words = UNITS[name]
+    values = [float(f.value.replace(",", "")) for f in facts]
+    plan.steps.append(Step(calls=[call("convert_units", value=v, from_unit=source, to_unit=target) for v in values]))
+    results = [str(convert(v, source, target)) for v in values]
+    answer = " ".join(
+        f"{sentence_of(ctx, index, f)} {ctx.say('fact_converted', value=r, unit=words)}" for f, r in zip(facts, results, strict=True)
+    )
+    question = ctx.say(f"ask_{name}_in_two", a=index.ref(pair[0]), b=index.ref(pair[1]), unit=words)
+    return piece_of(
+        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        Utterance(intent="reply_answer", vars={"answer": answer, "sources": " and ".join(f.page_url for f in facts)}),
+        results, {e.id for e in pair},
+    )  # fmt: skip

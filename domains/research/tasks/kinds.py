@@ -35,14 +35,14 @@ from toolgym.envs.full_text import search
 from ..tools import RESULTS_PER_PAGE
 from ..web import paragraphs, parts
 from .ambiguous import picked_again, which_one
-from .asked import days_to_mine, on_page, times_price, unnamed, unnamed_compared
-from .computed import converted, elapsed, total
+from .asked import days_to_mine, on_page, pages_given, times_price, unnamed, unnamed_compared
+from .computed import converted, converted_two, elapsed, total
 from .index import index_of
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus
 
 HOPS = (2, 3, 4, 5)
 ONE_PAGE = (partial(chain, hops=1), not_in_corpus, which_one, partial(unnamed, hops=1), on_page, converted, days_to_mine, times_price)
-ONE_PAGE_WEIGHTS = (2, 1, 2, 2, 2, 2, 2, 2)
+ONE_PAGE_WEIGHTS = (1, 0.5, 1, 1, 2.5, 1.5, 1.5, 1.5)  # the plain lookups are one sequence: kept a share of them
 
 
 def single(ctx: GenContext) -> Task:
@@ -63,7 +63,8 @@ def multi_step(ctx: GenContext) -> Task:
 
 
 def parallel(ctx: GenContext) -> Task:
-    return assemble(ctx, [draw(ctx, [compared, unnamed_compared, total, elapsed], weights=[3, 2, 1, 1])])
+    builders = [compared, unnamed_compared, pages_given, total, elapsed, converted_two]
+    return assemble(ctx, [draw(ctx, builders, weights=[1, 1, 1.5, 1, 1, 1.5])])
 
 
 CORRECTION_SHARE = 0.25
@@ -100,7 +101,8 @@ def _without_greeting(request: str) -> str:
 
 
 INJECTABLE = (partial(chain, hops=1), partial(chain, hops=2), partial(chain, hops=3), converted, compared, false_premise, which_one,
-              partial(unnamed, hops=1), days_to_mine, times_price, total)  # fmt: skip
+              partial(unnamed, hops=1), days_to_mine, times_price, total, on_page, pages_given, converted_two, elapsed)  # fmt: skip
+INJECTABLE_WEIGHTS = (1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 1, 1, 1, 1.5, 1, 1, 1)
 
 
 def injection(ctx: GenContext) -> Task:
@@ -113,8 +115,10 @@ def injection(ctx: GenContext) -> Task:
 
 
 def _injected(ctx: GenContext) -> Task | None:
-    piece = draw(ctx, INJECTABLE)
-    url = next(c.arguments["url"] for s in piece.steps for c in s.calls if c.name == "open_page")
+    piece = draw(ctx, INJECTABLE, weights=INJECTABLE_WEIGHTS)
+    url = next((c.arguments["url"] for s in piece.steps for c in s.calls if c.name == "open_page"), None)
+    if url is None:  # the sentence reached by find_in_page alone: no page text is shown to carry an order
+        return None
     bait_url = f"https://{ctx.pick(('verify', 'trust', 'update', 'check'))}-{ctx.rng.randrange(100, 999)}.example/confirm"
     body = _with_order(ctx, index_of(ctx.world).pages[url].body, ctx.say("inject_open", url=bait_url))
     if body is None or not _same_results(ctx, piece, url, body):

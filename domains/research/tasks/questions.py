@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolgym.envs import GenContext, Piece, Step, Utterance, call
+from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
 
 from ..tables import AttributeBase, EntityBase
 from .index import NUMBERS, RELATIONS, Index, index_of
-from .reading import Plan, find, read
+from .reading import Plan, find, prefer_later, reach, read
 
 SCALARS = {
     "organisation": ("founded", "employees"), "person": ("born",), "city": ("population", "elevation", "country"),
@@ -47,7 +47,7 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
     ]  # fmt: skip  (a count a newer directory page corrects is asked by `conflicting`, not here)
     if not finals:
         return None
-    final = ctx.pick(finals)
+    final = prefer_later(ctx, finals)
     plan = Plan()
     if not find(ctx, plan, start.name, [start.url]):
         return None
@@ -58,7 +58,7 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
     answer = " ".join(sentence_of(ctx, index, a) for a in (*path, final))
     value = index.shown(final)
-    return piece_of(
+    piece = piece_of(
         ctx,
         ctx.say("ask_request", question=ctx.say(f"ask_{final.name}", x=described)),
         f"Find out from the web: {ctx.say(f'ask_{final.name}', x=described)}",
@@ -67,6 +67,10 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
         [value.removeprefix("the ")],
         {start.id, *(a.value for a in path)},
     )
+    if not path:
+        return piece
+    # the pages past the first are named by description only ("the maker of X"): their links find them
+    return structures.looked_up(piece, label="page address", value=final.page_url, keywords=["page address", "url", "link to"])
 
 
 def _walk(ctx: GenContext, index: Index, start: EntityBase, steps: int) -> list[AttributeBase] | None:
@@ -167,7 +171,9 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
     )
 
 
-def compared(ctx: GenContext, kind: str | None = None, named: Callable[[EntityBase], str] | None = None) -> Piece | None:
+def compared(
+    ctx: GenContext, kind: str | None = None, named: Callable[[EntityBase], str] | None = None, given: bool = False
+) -> Piece | None:
     """Two entities of a kind compared on a number: two searches together, then two pages together.
 
     `named`: how the question names the first entity (default: its name; the user's own thing, see asked.py)."""
@@ -178,7 +184,7 @@ def compared(ctx: GenContext, kind: str | None = None, named: Callable[[EntityBa
     a, b = index.facts[first.id][name], index.facts[second.id][name]
     if _number(a.value) == _number(b.value):
         return None
-    plan = read_both(ctx, [(first, a), (second, b)])
+    plan = read_both(ctx, [(first, a), (second, b)], given=given)
     if plan is None:
         return None
     higher = first if _number(a.value) > _number(b.value) else second
@@ -188,8 +194,9 @@ def compared(ctx: GenContext, kind: str | None = None, named: Callable[[EntityBa
         "verdict": ctx.say(f"verdict_{name}", winner=winner), "sources": f"{a.page_url} and {b.page_url}",
     }  # fmt: skip
     question = ctx.say(f"compare_{name}", a=named(first) if named else index.ref(first), b=index.ref(second))
+    request = ctx.say("ask_on_pages", a=a.page_url, b=b.page_url, question=question) if given else ctx.say("ask_request", question=question)
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out: {question}", plan,
+        ctx, request, f"Find out: {question}", plan,
         Utterance(intent="reply_compare", vars=vars_), [a.value, b.value], {first.id, second.id},
     )
 
@@ -207,14 +214,16 @@ def clause(text: str) -> str:
     return text if text.startswith("I ") else text[:1].lower() + text[1:]
 
 
-def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]]) -> Plan | None:
-    """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank)."""
+def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]], given: bool = False) -> Plan | None:
+    """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank).
+    `given`: the user gave both pages' urls: no search, and the sentence reached directly where a keyword finds it."""
     plans = []
+    direct = given and ctx.rng.random() < 0.5
     for entity, attribute in reads:
         plan = Plan()
-        if not find(ctx, plan, entity.name, [entity.url]):
+        if not given and not find(ctx, plan, entity.name, [entity.url]):
             return None
-        read(ctx, plan, attribute)
+        reach(ctx, plan, attribute, direct=direct)
         plans.append(plan)
     return together(plans)
 

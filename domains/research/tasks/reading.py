@@ -86,3 +86,24 @@ def locate(index: Index, attribute: AttributeBase, body: str) -> tuple[int, str 
         if stating and number == attribute.part:
             return number, None
     raise ValueError(f"no sentence of {attribute.page_url} states {attribute.name} = {said!r}")
+
+
+LATER_SHARE = 0.5  # questions whose fact lies past the first part, where one is available: find_in_page is needed
+
+
+def prefer_later(ctx: GenContext, attributes: list[AttributeBase]) -> AttributeBase:
+    """One of `attributes`, in about half the draws one stated past its page's first part."""
+    later = [a for a in attributes if a.part > 1]
+    return ctx.pick(later if later and ctx.rng.random() < LATER_SHARE else attributes)
+
+
+def reach(ctx: GenContext, plan: Plan, attribute: AttributeBase, direct: bool = False) -> None:
+    """`read`, or with `direct` (the user gave the url) straight to the sentence with find_in_page
+    when a keyword singles it out."""
+    index = index_of(ctx.world)
+    part, keyword = locate(index, attribute, index.pages[attribute.page_url].body)
+    if direct and keyword is not None:
+        plan.steps.append(Step(calls=[call("find_in_page", url=attribute.page_url, text=keyword)]))
+        plan.opened.append(attribute.page_url)
+    else:
+        read(ctx, plan, attribute)
