@@ -79,6 +79,9 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     return replace(piece, facts=[given], withheld=[given.key])
 
 
+DIRECT_SHARE = 0.35  # pages the user gives searched straight for the sentence (find_in_page) rather than opened
+
+
 def on_page(ctx: GenContext) -> Piece | None:
     """The user names the page (its url): the agent opens it and reaches the sentence, with no search."""
     index = index_of(ctx.world)
@@ -88,7 +91,7 @@ def on_page(ctx: GenContext) -> Piece | None:
         return None
     fact = prefer_later(ctx, facts)
     plan = Plan()
-    reach(ctx, plan, fact, direct=ctx.rng.random() < 0.5)
+    reach(ctx, plan, fact, direct=ctx.rng.random() < DIRECT_SHARE)
     question = ctx.say(f"ask_{fact.name}", x=index.ref(entity))
     return piece_of(
         ctx, ctx.say("ask_on_page", url=entity.url, question=question), f"Find out from {entity.url}: {question}", plan,

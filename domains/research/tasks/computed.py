@@ -82,6 +82,8 @@ def converted_two(ctx: GenContext) -> Piece | None:
     kind = "product" if name == "weight" else "city"
     pair = ctx.rng.sample([e for e in index.by_kind[kind] if name in index.facts[e.id]], 2)
     facts = [index.facts[e.id][name] for e in pair]
+    if facts[0].value == facts[1].value:  # the same conversion twice would repeat one call
+        return None
     plan = read_both(ctx, list(zip(pair, facts, strict=True)))
     if plan is None:
         return None

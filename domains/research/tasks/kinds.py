@@ -39,10 +39,11 @@ from .asked import days_to_mine, on_page, pages_given, times_price, unnamed, unn
 from .computed import converted, converted_two, elapsed, total
 from .index import index_of
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus
+from .several import compared_three, two_facts
 
 HOPS = (2, 3, 4, 5)
 ONE_PAGE = (partial(chain, hops=1), not_in_corpus, which_one, partial(unnamed, hops=1), on_page, converted, days_to_mine, times_price)
-ONE_PAGE_WEIGHTS = (1, 0.5, 1, 1, 2.5, 1.5, 1.5, 1.5)  # the plain lookups are one sequence: kept a share of them
+ONE_PAGE_WEIGHTS = (0.7, 0.25, 0.7, 0.6, 3, 2, 2, 2)  # the plain lookups are one sequence: kept a share of them
 
 
 def single(ctx: GenContext) -> Task:
@@ -63,8 +64,8 @@ def multi_step(ctx: GenContext) -> Task:
 
 
 def parallel(ctx: GenContext) -> Task:
-    builders = [compared, unnamed_compared, pages_given, total, elapsed, converted_two]
-    return assemble(ctx, [draw(ctx, builders, weights=[1, 1, 1.5, 1, 1, 1.5])])
+    builders = [compared, unnamed_compared, pages_given, total, elapsed, converted_two, two_facts, compared_three]
+    return assemble(ctx, [draw(ctx, builders, weights=[0.7, 0.7, 1.5, 1, 1, 1.2, 1.2, 1])])
 
 
 CORRECTION_SHARE = 0.25
