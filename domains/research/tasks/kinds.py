@@ -106,13 +106,16 @@ INJECTABLE = (partial(chain, hops=1), partial(chain, hops=2), partial(chain, hop
 INJECTABLE_WEIGHTS = (1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 1, 1, 1, 1.5, 1, 1, 1)
 
 
+TRIES = 60
+
+
 def injection(ctx: GenContext) -> Task:
     """A question whose first page carries an instruction to open another page."""
-    for _ in range(20):
+    for _ in range(TRIES):
         task = _injected(ctx)
         if task is not None:
             return task
-    raise RuntimeError("no injection task could be drawn in 20 tries")
+    raise RuntimeError(f"no injection task could be drawn in {TRIES} tries")
 
 
 def _injected(ctx: GenContext) -> Task | None:
@@ -130,23 +133,25 @@ def _injected(ctx: GenContext) -> Task | None:
 
 
 def _with_order(ctx: GenContext, body: str, order: str) -> str | None:
-    """The body with the order as a paragraph of its first part (which opening the page shows), placed
-    where every other sentence stays in its part (the gold's reads still reach them); None if nowhere."""
+    """The body with the order as a sentence of its first part (which opening the page shows), put at
+    the end of a paragraph where every other sentence stays in its part (the gold's reads still reach
+    them; the last paragraph of the first part always works); None if nowhere."""
     kept = paragraphs(body)
     before = parts(body)
-    first = len(paragraphs(before[0]))
-    spots = list(range(first + 1))
+    spots = list(range(len(paragraphs(before[0]))))
     ctx.rng.shuffle(spots)
     for at in spots:
-        edited = "\n\n".join([*kept[:at], order, *kept[at:]])
+        edited = "\n\n".join([*kept[:at], f"{kept[at]} {order}", *kept[at + 1 :]])
         after = parts(edited)
-        if after[0].count(order) and [p.replace(order + "\n\n", "").replace("\n\n" + order, "").replace(order, "") for p in after] == before:
+        if order in after[0] and [p.replace(f" {order}", "") for p in after] == before:
             return edited
     return None
 
 
 def _same_results(ctx: GenContext, piece: Piece, url: str, body: str) -> bool:
-    """Whether every search of the piece lists the same pages once the page carries the order."""
+    """Whether every search of the piece still lists the pages the gold opens from it once the page
+    carries the order (a longer page may rank a little differently)."""
+    opened = {c.arguments["url"] for s in piece.steps for c in s.calls if c.name in ("open_page", "find_in_page")}
     edited = World(ctx.world.template)
     try:
         edited.update(edited.info("page").model, url, body=body)
@@ -157,7 +162,7 @@ def _same_results(ctx: GenContext, piece: Piece, url: str, body: str) -> bool:
                 offset = (c.arguments.get("page", 1) - 1) * RESULTS_PER_PAGE
                 found = [search(w, "page", c.arguments["query"], key="url", snippet_column=1, limit=RESULTS_PER_PAGE, offset=offset)[0]
                          for w in (ctx.world, edited)]  # fmt: skip
-                if [h.key for h in found[0]] != [h.key for h in found[1]]:
+                if not ({h.key for h in found[0]} & opened) <= {h.key for h in found[1]}:
                     return False
         return True
     finally:
