@@ -19,8 +19,8 @@ from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call
 from ..tables import EntityBase
 from ..world import NOW
 from .index import index_of
-from .questions import chain, compared, piece_of, sentence_of
-from .reading import Plan, find, prefer_later, reach, read
+from .questions import asked_with, chain, compared, piece_of, sentence_of
+from .reading import DIRECT_SHARE, Plan, opened, pages_given, prefer_later, reach
 
 # how a question names the user's own thing, and how the agent asks for its name
 UNNAMED = {"product": "product's name", "organisation": "company's name", "city": "city's name", "event": "event's name"}
@@ -62,9 +62,9 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     if fact.page_url != entity.url or mine >= NOW.date():
         return None
     plan = Plan()
-    if not find(ctx, plan, entity.name, [entity.url]):
+    given = pages_given(ctx)
+    if not opened(ctx, plan, entity.url, entity.name, fact, given):
         return None
-    read(ctx, plan, fact)
     label = "purchase date" if kind == "product" else "booking date"
     given = Fact(key=label.replace(" ", "_"), value=mine.isoformat(), label=label, keywords=[label])
     start, end = sorted((day, mine))
@@ -73,13 +73,10 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     question = ctx.say(f"ask_days_to_mine_{kind}", x=index.ref(entity))
     answer = f"{sentence_of(ctx, index, fact)} {ctx.say(f'fact_days_to_mine_{kind}', days=days)}"
     piece = piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question} (your {label} is {mine.isoformat()})",
+        ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question} (your {label} is {mine.isoformat()})",
         plan, Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}), [days], {entity.id},
     )  # fmt: skip
     return replace(piece, facts=[given], withheld=[given.key])
-
-
-DIRECT_SHARE = 0.35  # pages the user gives searched straight for the sentence (find_in_page) rather than opened
 
 
 def on_page(ctx: GenContext) -> Piece | None:
@@ -91,7 +88,7 @@ def on_page(ctx: GenContext) -> Piece | None:
         return None
     fact = prefer_later(ctx, facts)
     plan = Plan()
-    reach(ctx, plan, fact, direct=ctx.rng.random() < DIRECT_SHARE)
+    reach(ctx, plan, fact, direct=ctx.rng.random() < DIRECT_SHARE)  # the url is the user's: no search
     question = ctx.say(f"ask_{fact.name}", x=index.ref(entity))
     return piece_of(
         ctx, ctx.say("ask_on_page", url=entity.url, question=question), f"Find out from {entity.url}: {question}", plan,
@@ -107,15 +104,15 @@ def times_price(ctx: GenContext) -> Piece | None:
     product = index.entities[price.entity_id]
     count = ctx.rng.randrange(2, 7)
     plan = Plan()
-    if price.page_url != product.url or not find(ctx, plan, product.name, [product.url]):
+    given = pages_given(ctx)
+    if price.page_url != product.url or not opened(ctx, plan, product.url, product.name, price, given):
         return None
-    read(ctx, plan, price)
     plan.steps.append(Step(calls=[call("calculate", expression=f"{price.value} * {count}")]))
     total = str(int(price.value.replace(",", "")) * count)  # as the tool returns it
     question = ctx.say("ask_times_price", x=index.ref(product), count=str(count))
     answer = f"{sentence_of(ctx, index, price)} {ctx.say('fact_times_price', total=total, count=str(count))}"
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        ctx, asked_with(ctx, question, [product.url] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": price.page_url}), [total], {product.id},
     )  # fmt: skip
 
@@ -134,6 +131,6 @@ def unnamed_compared(ctx: GenContext) -> Piece | None:
     return None if piece is None else name_asked(piece, said["it"])
 
 
-def pages_given(ctx: GenContext) -> Piece | None:
+def compared_given(ctx: GenContext) -> Piece | None:
     """Two pages the user gives (their urls), compared on a number: both read together, no search."""
     return compared(ctx, given=True)

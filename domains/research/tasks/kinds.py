@@ -35,7 +35,7 @@ from toolgym.envs.full_text import search
 from ..tools import RESULTS_PER_PAGE
 from ..web import paragraphs, parts
 from .ambiguous import picked_again, which_one
-from .asked import days_to_mine, on_page, pages_given, times_price, unnamed, unnamed_compared
+from .asked import compared_given, days_to_mine, on_page, times_price, unnamed, unnamed_compared
 from .computed import converted, converted_two, elapsed, total
 from .index import index_of
 from .questions import chain, compared, conflicting, false_premise, not_in_corpus
@@ -51,7 +51,7 @@ def single(ctx: GenContext) -> Task:
 
 
 DEEP = (*(partial(chain, hops=h) for h in HOPS), conflicting, false_premise, converted, elapsed, partial(unnamed, hops=2), partial(unnamed, hops=3))
-DEEP_WEIGHTS = (3, 2, 3, 3, 2, 1, 2, 2, 2, 2)
+DEEP_WEIGHTS = (3, 2, 3, 3, 2, 1, 2, 2, 3, 3)
 TWO_QUESTIONS = 0.3  # two questions in one message, answered one after the other
 
 
@@ -64,7 +64,7 @@ def multi_step(ctx: GenContext) -> Task:
 
 
 def parallel(ctx: GenContext) -> Task:
-    builders = [compared, unnamed_compared, pages_given, total, elapsed, converted_two, two_facts, compared_three]
+    builders = [compared, unnamed_compared, compared_given, total, elapsed, converted_two, two_facts, compared_three]
     return assemble(ctx, [draw(ctx, builders, weights=[0.7, 0.7, 1.5, 1, 1, 1.2, 1.2, 1])])
 
 
@@ -102,7 +102,7 @@ def _without_greeting(request: str) -> str:
 
 
 INJECTABLE = (partial(chain, hops=1), partial(chain, hops=2), partial(chain, hops=3), converted, compared, false_premise, which_one,
-              partial(unnamed, hops=1), days_to_mine, times_price, total, on_page, pages_given, converted_two, elapsed)  # fmt: skip
+              partial(unnamed, hops=1), days_to_mine, times_price, total, on_page, compared_given, converted_two, elapsed)  # fmt: skip
 INJECTABLE_WEIGHTS = (1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 1, 1, 1, 1.5, 1, 1, 1)
 
 

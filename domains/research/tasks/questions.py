@@ -194,7 +194,7 @@ def compared(
         "verdict": ctx.say(f"verdict_{name}", winner=winner), "sources": f"{a.page_url} and {b.page_url}",
     }  # fmt: skip
     question = ctx.say(f"compare_{name}", a=named(first) if named else index.ref(first), b=index.ref(second))
-    request = ctx.say("ask_on_pages", a=a.page_url, b=b.page_url, question=question) if given else ctx.say("ask_request", question=question)
+    request = asked_with(ctx, question, [a.page_url, b.page_url] if given else [])
     return piece_of(
         ctx, request, f"Find out: {question}", plan,
         Utterance(intent="reply_compare", vars=vars_), [a.value, b.value], {first.id, second.id},
@@ -228,12 +228,23 @@ def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]], gi
     return together(plans)
 
 
-def two_page_answer(ctx: GenContext, question: str, plan: Plan, facts: list[AttributeBase], closing: str, outputs: list[str]) -> Piece:
-    """A computed answer over two pages: both facts stated, then what was worked out from them."""
+def asked_with(ctx: GenContext, question: str, urls: list[str]) -> str:
+    """The request: the question alone, or after the page (or two) the user gives."""
+    if len(urls) == 2:
+        return ctx.say("ask_on_pages", a=urls[0], b=urls[1], question=question)
+    if urls:
+        return ctx.say("ask_on_page", url=urls[0], question=question)
+    return ctx.say("ask_request", question=question)
+
+
+def two_page_answer(
+    ctx: GenContext, question: str, plan: Plan, facts: list[AttributeBase], closing: str, outputs: list[str], given: bool = False
+) -> Piece:
+    """A computed answer over two pages: both facts stated, then what was worked out from them (`given`: the user gave the pages)."""
     index = index_of(ctx.world)
     answer = " ".join([*(sentence_of(ctx, index, f) for f in facts), closing])
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        ctx, asked_with(ctx, question, [f.page_url for f in facts] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": " and ".join(f.page_url for f in facts)}),
         outputs, {f.entity_id for f in facts},
     )  # fmt: skip

@@ -97,6 +97,27 @@ def prefer_later(ctx: GenContext, attributes: list[AttributeBase]) -> AttributeB
     return ctx.pick(later if later and ctx.rng.random() < LATER_SHARE else attributes)
 
 
+GIVEN_SHARE = 0.4  # worked-out questions about pages the user gives (their urls): no search
+DIRECT_SHARE = 0.35  # pages the user gives searched straight for the sentence (find_in_page) rather than opened
+
+
+def pages_given(ctx: GenContext) -> bool:
+    """Whether this question comes with the page(s) it is about (the user gives the urls)."""
+    return ctx.rng.random() < GIVEN_SHARE
+
+
+def opened(ctx: GenContext, plan: Plan, url_of: str, name: str, attribute: AttributeBase, given: bool) -> bool:
+    """The sentence of `attribute` reached: on a page the user gave (`given`), or found by searching
+    `name` first; False when the search does not list the page."""
+    if given:
+        reach(ctx, plan, attribute, direct=ctx.rng.random() < DIRECT_SHARE)
+        return True
+    if not find(ctx, plan, name, [url_of]):
+        return False
+    read(ctx, plan, attribute)
+    return True
+
+
 def reach(ctx: GenContext, plan: Plan, attribute: AttributeBase, direct: bool = False) -> None:
     """`read`, or with `direct` (the user gave the url) straight to the sentence with find_in_page
     when a keyword singles it out."""
