@@ -43,7 +43,7 @@ from .several import compared_three, two_facts
 
 HOPS = (2, 3, 4, 5)
 ONE_PAGE = (partial(chain, hops=1), not_in_corpus, which_one, partial(unnamed, hops=1), on_page, converted, days_to_mine, times_price)
-ONE_PAGE_WEIGHTS = (0.7, 0.25, 0.7, 0.6, 3, 2, 2, 2)  # the plain lookups are one sequence: kept a share of them
+ONE_PAGE_WEIGHTS = (0.6, 0.25, 0.6, 0.6, 1.5, 2, 2, 2)  # the plain lookups are one sequence: kept a share of them
 
 
 def single(ctx: GenContext) -> Task:
