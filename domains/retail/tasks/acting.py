@@ -52,6 +52,7 @@ def _new_address_asked(ctx: GenContext, customer_id: str | None) -> pieces.Piece
 _SINGLE = (*reads.SINGLE, customer_lookup, *reads.ACCOUNT_ONE_CALL, _new_address_asked)
 _SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 3, 2, 2, 2, 2, 2, 2, 2, 5)
 _ONE_READ = (*reads.SINGLE, *reads.ACCOUNT_ONE_CALL)
+_ONE_READ_WEIGHTS = (1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # sums (some asked without the customer's figure) lead more pairs
 
 
 def single(ctx: GenContext) -> Task:
@@ -62,7 +63,7 @@ def single(ctx: GenContext) -> Task:
 
 def _two_reads(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
     """Two one-call questions in one message, answered by calls made together."""
-    first = draw(ctx, _ONE_READ, customer_id)
+    first = draw(ctx, _ONE_READ, customer_id, weights=_ONE_READ_WEIGHTS)
     second = ctx.pick(_ONE_READ)(ctx, first.subject)
     return together(ctx, first, second) if second is not None else None
 

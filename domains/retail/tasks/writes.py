@@ -24,7 +24,7 @@ from .base import (
 )
 from .places import new_address
 
-ASK_SHARE = 0.5  # changes asked for without a value only the customer can give (a reason, an address, a card)
+ASK_SHARE = 0.65  # changes asked for without a value only the customer can give (a reason, an address, a card)
 _REASON_INTENTS = {
     "no longer needed": "say_reason_no_longer_needed",
     "ordered by mistake": "say_reason_ordered_by_mistake",
@@ -318,9 +318,13 @@ def return_items(
     method = card if to_card and card else s.methods[order.payment_method_id]
     refund = round(sum(i.price for i in chosen), 2)
     names = [item_text(i) for i in chosen]
+    # with a gift card beside the original method, where the refund goes is the customer's to say
+    ask = usable and like is None and ctx.rng.random() < ASK_SHARE
+    where = Fact(key="refund_to", value="my gift card" if to_card else "the original payment method",
+                 label="preferred refund method", keywords=["refund", "gift card", "original payment"])  # fmt: skip
     return order_piece(
         order,
-        request=ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
+        request=ctx.say("req_return_ask", order_id=order.id, items=names) if ask else ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
         goal=f"Return {', '.join(names)} from order {order.id}"
         + (
             " with the refund on your gift card."
@@ -339,6 +343,7 @@ def return_items(
                         payment_method_id=method.id,
                     )
                 ],
+                needs=[where.key] if ask else [],
                 confirm=(
                     f"return {', '.join(names)} from order {order.id} and refund {money(refund)} to your "
                     f"{s.method_name(method.id)}"
@@ -352,6 +357,8 @@ def return_items(
         outputs=[money(refund)],
         keys={method.id},
         chosen=chosen,
+        facts=[where] if ask else [],
+        withheld=[where.key] if ask else [],
     )
 
 
