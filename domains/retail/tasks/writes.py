@@ -256,6 +256,23 @@ def _settlement(ctx: GenContext, s, order, difference: float):
     return original
 
 
+def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> Fact | None:
+    """The new option of a one-item swap, left out of the request in some (the customer says "another
+    option" and picks one when asked, after the agent has read the product's options); None otherwise."""
+    if like is not None or len(swap.changes) != 1 or ctx.rng.random() >= ASK_SHARE:
+        return None
+    return Fact(key="new_option", value=swap.changes[0]["new"], label="preferred new option", keywords=["option"])
+
+
+def _needing(steps: list[Step], wanted: Fact | None) -> list[Step]:
+    """The steps, the first after the product's options are read (the sums for the new option, or the
+    change) waiting for the withheld option when there is one."""
+    if wanted is None:
+        return steps
+    at = 1 + next(i for i, s in enumerate(steps) if any(c.name == "get_product_details" for c in s.calls))
+    return [*steps[:at], steps[at].model_copy(update={"needs": [*steps[at].needs, wanted.key]}), *steps[at + 1 :]]
+
+
 def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:
     s = shop(ctx)
     swap = _swap(ctx, s, s.item_swappable, customer_id, like=like)
@@ -265,16 +282,17 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
     total = round(order.total + swap.difference, 2)
     said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
+    wanted = _option_asked(ctx, swap, like)
+    steps = swap.steps(
+        "modify_pending_order_items",
+        f"change {said} in order {order.id}; the new total is {money(total)} and {_settled(swap.difference, method)}",
+        with_total=True,
+    )
     return order_piece(
         order,
-        request=ctx.say("req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_modify_items_ask" if wanted else "req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"In pending order {order.id}, change {said}.",
-        steps=swap.steps(
-            "modify_pending_order_items",
-            f"change {said} in order {order.id}; the new total is {money(total)} and "
-            f"{_settled(swap.difference, method)}",
-            with_total=True,
-        ),
+        steps=_needing(steps, wanted),
         reply=Utterance(
             intent="reply_items_modified",
             vars={
@@ -288,6 +306,8 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
         outputs=[money(total)],
         keys=swap.keys(),
         chosen=swap,
+        facts=[wanted] if wanted else [],
+        withheld=[wanted.key] if wanted else [],
     )
 
 
@@ -370,14 +390,13 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
     order = swap.order
     said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
+    wanted = _option_asked(ctx, swap, like)
+    steps = swap.steps("exchange_delivered_order_items", f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}")
     return order_piece(
         order,
-        request=ctx.say("req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_exchange_ask" if wanted else "req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"From delivered order {order.id}, exchange {said}.",
-        steps=swap.steps(
-            "exchange_delivered_order_items",
-            f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}",
-        ),
+        steps=_needing(steps, wanted),
         reply=Utterance(
             intent="reply_exchanged",
             vars={"order_id": order.id, "changes": swap.changes, "method": method, **_difference(swap.difference)},
@@ -385,6 +404,8 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
         outputs=[order.id, *([amount(swap.difference)] if swap.difference else [])],
         keys=swap.keys(),
         chosen=swap,
+        facts=[wanted] if wanted else [],
+        withheld=[wanted.key] if wanted else [],
     )
 
 
