@@ -50,9 +50,9 @@ def _new_address_asked(ctx: GenContext, customer_id: str | None) -> pieces.Piece
 
 # one call after authenticating (when needed): the catalog, the calculator, the account, one change
 _SINGLE = (*reads.SINGLE, customer_lookup, *reads.ACCOUNT_ONE_CALL, _new_address_asked)
-_SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 3, 2, 2, 2, 2, 2, 2, 2, 5)
+_SINGLE_WEIGHTS = (2, 0.75, 0.75, 0.75, 1.5, 2.5, 2, 2, 2, 2, 2, 2, 2, 3.5)
 _ONE_READ = (*reads.SINGLE, *reads.ACCOUNT_ONE_CALL)
-_ONE_READ_WEIGHTS = (1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # sums (some asked without the customer's figure) lead more pairs
+_ONE_READ_WEIGHTS = (3, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # sums (some asked without the customer's figure) lead more pairs
 
 
 def single(ctx: GenContext) -> Task:

@@ -172,12 +172,15 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
     state = _stock_state(variant)
+    # "in the option I want": which one is the customer's to say (the product has several)
+    ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < 0.5
+    wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["option"])
     return Piece(
         request=ctx.say(
-            "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
+            "req_variant_price_ask" if ask else "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
         ),
         goal=f"Learn the price of the {product.name} ({product.id}) in {_options(variant)} and whether it can be ordered.",
-        steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
+        steps=[Step(calls=[call("get_product_details", product_id=product.id)], needs=[wanted.key])],
         reply=Utterance(
             intent="reply_variant",
             vars={"name": product.name, "options": _options(variant), "price": variant.price, "state": state},
@@ -185,6 +188,8 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
         outputs=[money(variant.price), state],
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
+        facts=[wanted],
+        withheld=[wanted.key] if ask else [],
     )
 
 
