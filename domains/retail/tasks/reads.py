@@ -174,7 +174,7 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     state = _stock_state(variant)
     # "in the option I want": which one is the customer's to say (the product has several)
     ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < 0.5
-    wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["option"])
+    wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["preferred option"])
     return Piece(
         request=ctx.say(
             "req_variant_price_ask" if ask else "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)

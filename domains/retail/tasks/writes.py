@@ -261,7 +261,7 @@ def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> Fact | No
     option" and picks one when asked, after the agent has read the product's options); None otherwise."""
     if like is not None or len(swap.changes) != 1 or ctx.rng.random() >= ASK_SHARE:
         return None
-    return Fact(key="new_option", value=swap.changes[0]["new"], label="preferred new option", keywords=["option"])
+    return Fact(key="new_option", value=swap.changes[0]["new"], label="preferred new option", keywords=["new option"])
 
 
 def _needing(steps: list[Step], wanted: Fact | None) -> list[Step]:
