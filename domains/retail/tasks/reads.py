@@ -12,6 +12,9 @@ from ..world import catalog
 from .base import Builder, Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
 
+ASKED_SHARE = 0.6  # questions that leave out the customer's own figure or option: the gold asks for it
+
+
 def _stock_state(variant) -> str:
     if not variant.available:
         return "discontinued"
@@ -173,7 +176,7 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     variant = ctx.pick(s.variants_of[product.id])
     state = _stock_state(variant)
     # "in the option I want": which one is the customer's to say (the product has several)
-    ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < 0.5
+    ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < ASKED_SHARE
     wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["preferred option"])
     return Piece(
         request=ctx.say(
@@ -308,7 +311,7 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
     result = evaluate(expression)
     mine = _CALC_ASKED.get(shape)  # the one figure only the customer knows: asked for in half of these
     fact = Fact(key=f"calc_{mine[0]}", value=f"{values[mine[0]]}{mine[2]}", label=mine[1], keywords=[mine[1]]) if mine else None
-    ask = fact is not None and rng.random() < 0.5
+    ask = fact is not None and rng.random() < ASKED_SHARE
     return Piece(
         request=ctx.say(f"req_calc_{shape}_ask" if ask else f"req_calc_{shape}", **values),
         goal="Get a shopping sum worked out exactly.",
