@@ -24,7 +24,7 @@ from .base import (
 )
 from .places import new_address
 
-ASK_SHARE = 0.65  # changes asked for without a value only the customer can give (a reason, an address, a card)
+ASK_SHARE = 0.75  # changes asked for without a value only the customer can give (a reason, an address, a card)
 _REASON_INTENTS = {
     "no longer needed": "say_reason_no_longer_needed",
     "ordered by mistake": "say_reason_ordered_by_mistake",
