@@ -82,7 +82,7 @@ CHAINS: Sequence[Builder] = (
     complete_todo,
 )
 CHAINS = (*CHAINS, dm_by_first_name, todo_by_thing)
-CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 2, 2, 1, 1, 3, 2)
+CHAIN_WEIGHTS = (4, 4, 3, 1, 1, 1, 2, 1, 1, 2, 1.5)  # the longer chains (sharing, scheduling) drawn most
 PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs, dm_two, post_two, complete_two, two_glances)
 PARALLEL_WEIGHTS = (1, 2, 1, 1, 2, 2, 1, 8)  # two glances make many pairs; the others one sequence each
 ANY: Sequence[Builder] = (*SINGLE, *CHAINS, same_zone)
@@ -129,7 +129,7 @@ def parallel(ctx: GenContext) -> Task:
     return signed_in(ctx, desk, [piece])
 
 
-CHAIN_SHARE = 0.6
+CHAIN_SHARE = 0.7
 
 
 def multi_step(ctx: GenContext) -> Task:
