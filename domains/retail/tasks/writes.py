@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, pieces
+from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, pieces, structures
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS
@@ -256,21 +256,24 @@ def _settlement(ctx: GenContext, s, order, difference: float):
     return original
 
 
-def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> Fact | None:
-    """The new option of a one-item swap, left out of the request in some (the customer says "another
-    option" and picks one when asked, after the agent has read the product's options); None otherwise."""
-    if like is not None or len(swap.changes) != 1 or ctx.rng.random() >= ASK_SHARE:
-        return None
-    return Fact(key="new_option", value=swap.changes[0]["new"], label="preferred new option", keywords=["new option"])
+MOST_OPTIONS = 4  # a question naming more options than this would not read as a question
 
 
-def _needing(steps: list[Step], wanted: Fact | None) -> list[Step]:
-    """The steps, the first after the product's options are read (the sums for the new option, or the
-    change) waiting for the withheld option when there is one."""
-    if wanted is None:
-        return steps
-    at = 1 + next(i for i, s in enumerate(steps) if any(c.name == "get_product_details" for c in s.calls))
-    return [*steps[:at], steps[at].model_copy(update={"needs": [*steps[at].needs, wanted.key]}), *steps[at + 1 :]]
+def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> bool:
+    """Whether a one-item swap leaves the new option out of the request (the customer says "another
+    option" and picks one when asked, after the agent has read the product's options)."""
+    if like is not None or len(swap.changes) != 1:
+        return False
+    return 2 <= len(shop(ctx).alternatives(swap.items[0])) <= MOST_OPTIONS and ctx.rng.random() < ASK_SHARE
+
+
+def _which_option(ctx: GenContext, piece: Piece, swap: _Swap) -> Piece:
+    """The piece asking which of the item's other options the customer wants, once the product is read:
+    the step after the product read (the sums for the new option, or the change) waits for the pick."""
+    named = {v.id: " / ".join(options_of(v).values()) for v in shop(ctx).alternatives(swap.items[0])}  # "black / 9": a list of them reads clearly
+    at = 1 + next(i for i, s in enumerate(piece.steps) if any(c.name == "get_product_details" for c in s.calls))
+    return structures.ask_which(piece, label="option", what=f"other options of the {swap.changes[0]['name']}", options=list(named.values()),
+                                answer=named[swap.variants[0].id], step=at)  # fmt: skip
 
 
 def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:
@@ -282,17 +285,16 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
     total = round(order.total + swap.difference, 2)
     said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
-    wanted = _option_asked(ctx, swap, like)
-    steps = swap.steps(
-        "modify_pending_order_items",
-        f"change {said} in order {order.id}; the new total is {money(total)} and {_settled(swap.difference, method)}",
-        with_total=True,
-    )
-    return order_piece(
+    ask = _option_asked(ctx, swap, like)
+    piece = order_piece(
         order,
-        request=ctx.say("req_modify_items_ask" if wanted else "req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_modify_items_ask" if ask else "req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"In pending order {order.id}, change {said}.",
-        steps=_needing(steps, wanted),
+        steps=swap.steps(
+            "modify_pending_order_items",
+            f"change {said} in order {order.id}; the new total is {money(total)} and {_settled(swap.difference, method)}",
+            with_total=True,
+        ),
         reply=Utterance(
             intent="reply_items_modified",
             vars={
@@ -306,9 +308,8 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
         outputs=[money(total)],
         keys=swap.keys(),
         chosen=swap,
-        facts=[wanted] if wanted else [],
-        withheld=[wanted.key] if wanted else [],
     )
+    return _which_option(ctx, piece, swap) if ask else piece
 
 
 def _refund_sum(items: list[OrderItemBase], order: OrderBase) -> list[Step]:
@@ -390,13 +391,12 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
     order = swap.order
     said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
-    wanted = _option_asked(ctx, swap, like)
-    steps = swap.steps("exchange_delivered_order_items", f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}")
-    return order_piece(
+    ask = _option_asked(ctx, swap, like)
+    piece = order_piece(
         order,
-        request=ctx.say("req_exchange_ask" if wanted else "req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_exchange_ask" if ask else "req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"From delivered order {order.id}, exchange {said}.",
-        steps=_needing(steps, wanted),
+        steps=swap.steps("exchange_delivered_order_items", f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}"),
         reply=Utterance(
             intent="reply_exchanged",
             vars={"order_id": order.id, "changes": swap.changes, "method": method, **_difference(swap.difference)},
@@ -404,9 +404,8 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
         outputs=[order.id, *([amount(swap.difference)] if swap.difference else [])],
         keys=swap.keys(),
         chosen=swap,
-        facts=[wanted] if wanted else [],
-        withheld=[wanted.key] if wanted else [],
     )
+    return _which_option(ctx, piece, swap) if ask else piece
 
 
 def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.5) -> Piece | None:
