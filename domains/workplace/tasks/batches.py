@@ -6,7 +6,7 @@ from __future__ import annotations
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from .index import Desk, index_of
-from .parts import asked, first_name, fragment, leaves_out, named_fact
+from .parts import asked, first_name, fragment, leaves_out, named_fact, quoted
 
 
 def dm_two(ctx: GenContext, desk: Desk) -> Piece | None:
@@ -17,7 +17,7 @@ def dm_two(ctx: GenContext, desk: Desk) -> Piece | None:
     a, b = ctx.rng.sample(people, 2)
     text = ctx.say("dm_two_text", a=first_name(a), b=first_name(b))
     ask = leaves_out(ctx)
-    words = named_fact("dm_text", text, "message", "message", "say")
+    words = named_fact("dm_text", quoted(text), "message", "message", "say")
     names = [a.name, b.name]
     return Piece(
         request=ctx.say("req_dm_two_ask" if ask else "req_dm_two", a=a.name, b=b.name, text=text),
@@ -44,7 +44,7 @@ def post_two(ctx: GenContext, desk: Desk) -> Piece | None:
     channels = [f"#{first.name}", f"#{second.name}"]
     text = ctx.say("post_text")
     ask = leaves_out(ctx)
-    words = named_fact("post_text", text, "message to post", "message", "post", "say")
+    words = named_fact("post_text", quoted(text), "message to post", "message", "post", "say")
     return Piece(
         request=ctx.say("req_post_two_ask" if ask else "req_post_two", a=channels[0], b=channels[1], text=text),
         goal=f"Post this in {channels[0]} and in {channels[1]}: {text}",

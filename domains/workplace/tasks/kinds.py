@@ -20,6 +20,7 @@ from toolgym.envs import (
     injected,
     pieces,
     structures,
+    unavailable_task_from,
 )
 from toolgym.errors import GeneratorBug
 
@@ -132,12 +133,34 @@ def parallel(ctx: GenContext) -> Task:
 CHAIN_SHARE = 0.7
 
 
+_UNAVAILABLE = unavailable_task_from("single")
+
+
+def unavailable(ctx: GenContext) -> Task:
+    """The engine's unavailable tool, over a single request that gives every value: the refusal names
+    the action, which must not state words the user would give only when asked."""
+    for _ in range(12):
+        task = _UNAVAILABLE(ctx)
+        if not task.scenario.withheld:
+            return task
+    raise GeneratorBug(f"workplace: 12 single requests in a row left a value out (seed {ctx.seed})")
+
+
+def _gives_away(piece: Piece, other: Piece) -> bool:
+    """Whether `other`'s request says a value `piece` leaves out (the user would not be asked for it)."""
+    return any(f.value in other.request for f in piece.facts if f.key in piece.withheld)
+
+
+def _joinable(first: Piece, second: Piece) -> bool:
+    return not (_gives_away(first, second) or _gives_away(second, first))
+
+
 def multi_step(ctx: GenContext) -> Task:
     """A chain of dependent steps; in some, a second sub-goal in the same message, done after the first."""
     desk, piece = _one(ctx, CHAINS, CHAIN_WEIGHTS)
     if ctx.rng.random() < CHAIN_SHARE:
         more = ctx.pick(CHAINS)(ctx, desk)
-        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld and _joinable(piece, more) else None
         piece = chained or piece
     return signed_in(ctx, desk, [piece])
 
@@ -154,7 +177,7 @@ def _changed_mind(ctx: GenContext) -> Task | None:
     second = ctx.pick(ANY)(ctx, desk)
     if second is None or second.keys & first.keys or _guarded(second) & _guarded(first) or not second.tools & writes:
         return None
-    if first.withheld and second.withheld:  # a question in each, around a declined change: too long with no call
+    if second.withheld or not _joinable(first, second):  # the request after the change turned down says all it wants
         return None
     pair = structures.changed_mind(ctx, first, second)
     return None if pair is None else signed_in(ctx, desk, pair)
@@ -167,8 +190,8 @@ def multi_turn(ctx: GenContext) -> Task:
             if (task := _changed_mind(ctx)) is not None:
                 return task
     desk, first = _one(ctx, ANY)
-    second = draw(
-        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first))
+    second = draw(  # a later request says all it wants: a question for a left-out value comes only in the first
+        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld and _joinable(first, p)
     )
     return signed_in(ctx, desk, [replace(first, outputs=[]), second])
 
@@ -249,7 +272,7 @@ def injection(ctx: GenContext) -> Task:
     piece = injected(piece, carrier=carrier, bait=bait)
     if ctx.rng.random() < JOINED_SHARE:
         more = ctx.pick(SINGLE)(ctx, desk)
-        piece = (structures.in_sequence(ctx, piece, more) if more is not None else None) or piece
+        piece = (structures.in_sequence(ctx, piece, more) if more is not None and _joinable(piece, more) else None) or piece
     return signed_in(ctx, desk, [piece])
 
 

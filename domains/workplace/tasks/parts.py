@@ -39,6 +39,12 @@ def fragment(ctx: GenContext, intent: str, **values: object) -> str:
     return text[:1].lower() + text[1:]
 
 
+def quoted(text: str) -> str:
+    """Words to send as the user gives them when asked: in quotes, so a sign-off inside ("Speak soon.") is
+    part of the message, not the end of the user's turn."""
+    return f'"{text}"'
+
+
 def level_fact(level: str) -> Fact:
     """The access level as the user says it when asked ("view only", "comment", "edit")."""
     return named_fact("access_level", LEVEL_ASKED[level], "preferred access level", "access", "level")
@@ -198,7 +204,7 @@ def reply_mail(ctx: GenContext, desk: Desk) -> Piece | None:
     mention = ctx.pick(desk.mentions)
     text = ctx.say("reply_text", first=first_name(mention.sender))
     ask = leaves_out(ctx)
-    words = named_fact("reply_text", text, "reply", "reply", "say")
+    words = named_fact("reply_text", quoted(text), "reply", "reply", "say")
     return Piece(
         request=ctx.say("req_reply_ask" if ask else "req_reply", sender=mention.sender.name, text=text),
         goal=f"Reply to {mention.sender.name}'s last email with: {text}",
@@ -393,7 +399,7 @@ def post_channel(ctx: GenContext, desk: Desk) -> Piece | None:
     channel = f"#{ctx.pick(index_of(ctx.world).channels).name}"
     text = ctx.say("post_text")
     ask = leaves_out(ctx)
-    words = named_fact("post_text", text, "message to post", "message", "post", "say")
+    words = named_fact("post_text", quoted(text), "message to post", "message", "post", "say")
     return Piece(
         request=ctx.say("req_post_ask" if ask else "req_post", channel=channel, text=text),
         goal=f"Post this in {channel}: {text}",
@@ -418,7 +424,7 @@ def direct_message(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     text = ctx.say("dm_text", first=first_name(to))
     ask = leaves_out(ctx)
-    words = named_fact("dm_text", text, "message", "message", "say")
+    words = named_fact("dm_text", quoted(text), "message", "message", "say")
     return Piece(
         request=ctx.say("req_dm_ask" if ask else "req_dm", name=to.name, text=text),
         goal=f"Send {to.name} this direct message: {text}",
@@ -544,7 +550,7 @@ def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
     subject = ctx.say("mail_subject")
     text = ctx.say("dm_text", first=first_name(to))
     ask = leaves_out(ctx)
-    said = [named_fact("mail_subject", subject, "subject line", "subject"), named_fact("mail_text", text, "email text", "text", "say")]
+    said = [named_fact("mail_subject", subject, "subject line", "subject"), named_fact("mail_text", quoted(text), "email text", "text", "say")]
     return Piece(
         request=ctx.say("req_send_mail_ask" if ask else "req_send_mail", name=to.name, subject=subject, text=text),
         goal=f"Email {to.name} with the subject '{subject}' and the text: {text}",
@@ -569,7 +575,7 @@ def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
     title = f"{desk.person.team} {ctx.say('mail_subject')} notes"
     folder = ctx.pick(("Shared", "Planning", "Reports", "Drafts", "Projects"))
     text = ctx.say("post_text")
-    ask = leaves_out(ctx)
+    ask = leaves_out(ctx) and folder.lower() not in text.lower()  # "the shared drive" would read as the folder said
     where = named_fact("folder", folder, "folder for the file", "folder")
     return Piece(
         request=ctx.say("req_new_file_ask" if ask else "req_new_file", title=title, folder=folder, text=text),
