@@ -43,14 +43,15 @@ def _without_answer(task: Task, messages: list[dict]) -> list[dict] | None:
         if fact is None or not at or messages[at - 1].get("role") != "assistant" or messages[at - 1].get("tool_calls"):
             continue
         spoiled = [copy.deepcopy(m) for i, m in enumerate(messages) if i not in (at - 1, at)]
+        said = fact.value.strip('"')  # words to send are given in quotes
         for message in spoiled[at - 1 :]:
             if message.get("role") == "assistant" and message.get("content"):
-                message["content"] = message["content"].replace(fact.value, GUESS)
+                message["content"] = message["content"].replace(said, GUESS)
             for call in message.get("tool_calls") or ():
                 arguments = call["function"]["arguments"]
                 for name, value in arguments.items():
-                    if isinstance(value, str) and fact.value in value:
-                        arguments[name] = value.replace(fact.value, GUESS)
+                    if isinstance(value, str) and said in value:
+                        arguments[name] = value.replace(said, GUESS)
         return spoiled
     return None
 
