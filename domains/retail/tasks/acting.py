@@ -71,9 +71,9 @@ def _two_reads(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
 def parallel(ctx: GenContext) -> Task:
     """Independent lookups the agent should make together, after authenticating when needed."""
     roll = ctx.rng.random()
-    if roll < 0.3:
+    if roll < 0.2:
         return assemble(ctx, [draw(ctx, reads.PARALLEL_OPEN, None)])
-    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None) if roll < 0.55 else draw(ctx, (_two_reads,), None)
+    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None) if roll < 0.4 else draw(ctx, (_two_reads,), None)
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3)
 
 

@@ -11,7 +11,7 @@ from ..tools import search_products
 from ..world import catalog
 from .base import Builder, Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
-ASKED_SHARE = 0.6  # questions that leave out the customer's own figure or option: the gold asks for it
+ASKED_SHARE = 0.75  # questions that leave out the customer's own figure or option: the gold asks for it
 
 
 def _stock_state(variant) -> str:

@@ -256,7 +256,7 @@ def _settlement(ctx: GenContext, s, order, difference: float):
     return original
 
 
-MOST_OPTIONS = 4  # a question naming more options than this would not read as a question
+MOST_OPTIONS = 6  # a question naming more options than this would not read as a question
 
 
 def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> bool:
@@ -270,10 +270,12 @@ def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> bool:
 def _which_option(ctx: GenContext, piece: Piece, swap: _Swap) -> Piece:
     """The piece asking which of the item's other options the customer wants, once the product is read:
     the step after the product read (the sums for the new option, or the change) waits for the pick."""
-    named = {v.id: " / ".join(options_of(v).values()) for v in shop(ctx).alternatives(swap.items[0])}  # "black / 9": a list of them reads clearly
+    others = shop(ctx).alternatives(swap.items[0])
+    named = {v.id: " / ".join(options_of(v).values()) for v in others}  # "black / 9": a list of them reads clearly
+    priced = [f"{named[v.id]} ({money(v.price)})" for v in others]  # the price helps the pick, as the product read shows it
     at = 1 + next(i for i, s in enumerate(piece.steps) if any(c.name == "get_product_details" for c in s.calls))
     return structures.ask_which(piece, label="option", what=f"other options of the {swap.changes[0]['name']}", options=list(named.values()),
-                                answer=named[swap.variants[0].id], step=at)  # fmt: skip
+                                described=priced, answer=named[swap.variants[0].id], step=at)  # fmt: skip
 
 
 def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:

@@ -69,7 +69,7 @@ def calendar_keys(people: list[EmployeeBase], day: str) -> set[str]:
     return {f"cal:{p.id}:{day}" for p in people}
 
 
-ASK_SHARE = 0.55  # requests that leave out a value only the user can give (the words, a date): the gold asks
+ASK_SHARE = 0.65  # requests that leave out a value only the user can give (the words, a date): the gold asks
 
 
 def leaves_out(ctx: GenContext) -> bool:
