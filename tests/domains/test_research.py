@@ -141,11 +141,11 @@ def test_gold_scores_one_and_every_cheap_answer_scores_below(tasks):
 def test_answers_cite_opened_pages_and_questions_go_deep(domain, tasks):
     depth = Counter()
     for task, _ in tasks:
-        opened = {c.arguments["url"] for c in task.gold_calls("agent") if c.name == "open_page"}
+        read = {c.arguments["url"] for c in task.gold_calls("agent") if c.name in ("open_page", "find_in_page")}
         cited = {u for reply in task.replies for v in reply.vars.values() for u in named_urls(str(v))}
-        assert cited and cited <= opened, task.id  # the answer names pages the gold read
+        assert cited and cited <= read, task.id  # the answer names pages the gold read (a page the user gave may be searched directly)
         if task.kind == "multi_step":
-            depth[len(opened)] += 1
+            depth[len(read)] += 1
     assert max(depth) >= 3, depth
     more = domain.generate_tasks(40, seed=5, kinds=["multi_step"], size="small")
     hops = {len({c.arguments["url"] for c in t.gold_calls("agent") if c.name == "open_page"}) for t in more}
@@ -171,7 +171,7 @@ def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):
 
 
 def test_a_date_answer_counts_in_any_format(domain):
-    task = next(t for t in domain.generate_tasks(40, seed=9, kinds=["multi_step"], size="small") if t.replies[-1].intent == "reply_false_premise")
+    task = next(t for t in domain.generate_tasks(80, seed=9, kinds=["multi_step"], size="small") if t.replies[-1].intent == "reply_false_premise")
     messages, _ = gold_messages(domain, task)
     date = task.required_outputs[-1]  # the launch date, as the page states it ("23 November 2006")
     final = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))

@@ -10,8 +10,8 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from ..tools import convert
 from .index import index_of
-from .questions import piece_of, read_both, sentence_of, two_page_answer
-from .reading import Plan, find, read
+from .questions import asked_with, piece_of, read_both, sentence_of, two_page_answer
+from .reading import Plan, opened, pages_given, prefer_later
 
 UNITS = {"weight": ("kg", "lb", "pounds"), "elevation": ("m", "ft", "feet")}
 
@@ -21,20 +21,20 @@ def converted(ctx: GenContext) -> Piece | None:
     index = index_of(ctx.world)
     name = ctx.pick(tuple(UNITS))
     kind = "product" if name == "weight" else "city"
-    entity = ctx.pick([e for e in index.by_kind[kind] if name in index.facts[e.id]])
-    fact = index.facts[entity.id][name]
+    fact = prefer_later(ctx, [index.facts[e.id][name] for e in index.by_kind[kind] if name in index.facts[e.id]])
+    entity = index.entities[fact.entity_id]
     source, target, words = UNITS[name]
     plan = Plan()
-    if not find(ctx, plan, entity.name, [entity.url]):
+    given = pages_given(ctx)
+    if not opened(ctx, plan, entity.url, entity.name, fact, given):
         return None
-    read(ctx, plan, fact)
     value = float(fact.value.replace(",", ""))
     plan.steps.append(Step(calls=[call("convert_units", value=value, from_unit=source, to_unit=target)]))
     result = convert(value, source, target)
     question = ctx.say(f"ask_{name}_in", x=index.ref(entity), unit=words)
     answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=str(result), unit=words)}"
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}),
         [str(result)], {entity.id},
     )  # fmt: skip
@@ -46,13 +46,14 @@ def elapsed(ctx: GenContext) -> Piece | None:
     first, second = ctx.rng.sample(index.by_kind["product"], 2)
     a, b = index.facts[first.id]["launched"], index.facts[second.id]["launched"]
     start, end = sorted((_date(a.value), _date(b.value)))
-    plan = read_both(ctx, [(first, a), (second, b)]) if start != end else None
+    given = pages_given(ctx)
+    plan = read_both(ctx, [(first, a), (second, b)], given=given) if start != end else None
     if plan is None:
         return None
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())]))
     days = str((end - start).days)  # as the tool returned it: the reply states what was seen
     question = ctx.say("ask_days_between", a=index.ref(first), b=index.ref(second))
-    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_days", days=days), [days])
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_days", days=days), [days], given=given)
 
 
 def total(ctx: GenContext) -> Piece | None:
@@ -60,15 +61,45 @@ def total(ctx: GenContext) -> Piece | None:
     index = index_of(ctx.world)
     first, second = ctx.rng.sample(index.by_kind["event"], 2)
     a, b = index.facts[first.id]["attendance"], index.facts[second.id]["attendance"]
-    plan = read_both(ctx, [(first, a), (second, b)])
+    given = pages_given(ctx)
+    plan = read_both(ctx, [(first, a), (second, b)], given=given)
     if plan is None:
         return None
     # the expression keeps the pages' own "12,400"; the reply states the sum as the tool returned it
     plan.steps.append(Step(calls=[call("calculate", expression=f"{a.value} + {b.value}")]))
     combined = str(sum(int(v.value.replace(",", "")) for v in (a, b)))
     question = ctx.say("ask_total_attendance", a=index.ref(first), b=index.ref(second))
-    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_total", total=combined), [combined])
+    return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_total", total=combined), [combined], given=given)
 
 
 def _date(text: str) -> dt.date:
     return dt.datetime.strptime(text, "%d %B %Y").date()
+
+
+def converted_two(ctx: GenContext) -> Piece | None:
+    """Two products' weights in pounds (or two cities' elevations in feet): both pages read together,
+    then both values converted in one step."""
+    index = index_of(ctx.world)
+    name = ctx.pick(tuple(UNITS))
+    kind = "product" if name == "weight" else "city"
+    pair = ctx.rng.sample([e for e in index.by_kind[kind] if name in index.facts[e.id]], 2)
+    facts = [index.facts[e.id][name] for e in pair]
+    if facts[0].value == facts[1].value:  # the same conversion twice would repeat one call
+        return None
+    given = pages_given(ctx)
+    plan = read_both(ctx, list(zip(pair, facts, strict=True)), given=given)
+    if plan is None:
+        return None
+    source, target, words = UNITS[name]
+    values = [float(f.value.replace(",", "")) for f in facts]
+    plan.steps.append(Step(calls=[call("convert_units", value=v, from_unit=source, to_unit=target) for v in values]))
+    results = [str(convert(v, source, target)) for v in values]
+    answer = " ".join(
+        f"{sentence_of(ctx, index, f)} {ctx.say('fact_converted', value=r, unit=words)}" for f, r in zip(facts, results, strict=True)
+    )
+    question = ctx.say(f"ask_{name}_in_two", a=index.ref(pair[0]), b=index.ref(pair[1]), unit=words)
+    return piece_of(
+        ctx, asked_with(ctx, question, [f.page_url for f in facts] if given else []), f"Find out from the web: {question}", plan,
+        Utterance(intent="reply_answer", vars={"answer": answer, "sources": " and ".join(f.page_url for f in facts)}),
+        results, {e.id for e in pair},
+    )  # fmt: skip

@@ -6,11 +6,13 @@ not rank on the first result pages, a small world lacks the entity); `draw` then
 
 from __future__ import annotations
 
-from toolgym.envs import GenContext, Piece, Step, Utterance, call
+from collections.abc import Callable
+
+from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
 
 from ..tables import AttributeBase, EntityBase
 from .index import NUMBERS, RELATIONS, Index, index_of
-from .reading import Plan, find, read
+from .reading import Plan, find, prefer_later, reach, read
 
 SCALARS = {
     "organisation": ("founded", "employees"), "person": ("born",), "city": ("population", "elevation", "country"),
@@ -27,10 +29,13 @@ def piece_of(ctx: GenContext, request: str, goal: str, plan: Plan, reply: Uttera
     return Piece(request=request, goal=goal, steps=plan.steps, reply=reply, outputs=outputs, keys=frozenset(keys), subject=None)
 
 
-def chain(ctx: GenContext, hops: int) -> Piece | None:
-    """A question `hops` pages deep: the first page found by a search, each next one through a link."""
+def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: str | None = None) -> Piece | None:
+    """A question `hops` pages deep: the first page found by a search, each next one through a link.
+
+    `start`: the entity the question starts from (default: any); `named`: how the question names it
+    (default: its name; "my kettle" when the user leaves the name out, see asked.py)."""
     index = index_of(ctx.world)
-    start = ctx.pick(list(index.entities.values()))
+    start = start or ctx.pick(list(index.entities.values()))
     path = _walk(ctx, index, start, hops - 1)
     if path is None:
         return None
@@ -42,18 +47,18 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
     ]  # fmt: skip  (a count a newer directory page corrects is asked by `conflicting`, not here)
     if not finals:
         return None
-    final = ctx.pick(finals)
+    final = prefer_later(ctx, finals)
     plan = Plan()
     if not find(ctx, plan, start.name, [start.url]):
         return None
     for attribute in (*path, final):
         read(ctx, plan, attribute)
-    described = index.ref(start)
+    described = named or index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
     answer = " ".join(sentence_of(ctx, index, a) for a in (*path, final))
     value = index.shown(final)
-    return piece_of(
+    piece = piece_of(
         ctx,
         ctx.say("ask_request", question=ctx.say(f"ask_{final.name}", x=described)),
         f"Find out from the web: {ctx.say(f'ask_{final.name}', x=described)}",
@@ -62,6 +67,10 @@ def chain(ctx: GenContext, hops: int) -> Piece | None:
         [value.removeprefix("the ")],
         {start.id, *(a.value for a in path)},
     )
+    if not path:
+        return piece
+    # the pages past the first are named by description only ("the maker of X"): their links find them
+    return structures.looked_up(piece, label="page address", value=final.page_url, keywords=["page address", "url", "link to"])
 
 
 def _walk(ctx: GenContext, index: Index, start: EntityBase, steps: int) -> list[AttributeBase] | None:
@@ -162,16 +171,20 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
     )
 
 
-def compared(ctx: GenContext) -> Piece | None:
-    """Two entities of a kind compared on a number: two searches together, then two pages together."""
+def compared(
+    ctx: GenContext, kind: str | None = None, named: Callable[[EntityBase], str] | None = None, given: bool = False
+) -> Piece | None:
+    """Two entities of a kind compared on a number: two searches together, then two pages together.
+
+    `named`: how the question names the first entity (default: its name; the user's own thing, see asked.py)."""
     index = index_of(ctx.world)
-    kind = ctx.pick(("organisation", "city", "product", "event"))
+    kind = kind or ctx.pick(("organisation", "city", "product", "event"))
     name = ctx.pick([n for n in SCALARS[kind] if n in NUMBERS])
     first, second = ctx.rng.sample([e for e in index.by_kind[kind] if name in index.facts[e.id]], 2)
     a, b = index.facts[first.id][name], index.facts[second.id][name]
     if _number(a.value) == _number(b.value):
         return None
-    plan = read_both(ctx, [(first, a), (second, b)])
+    plan = read_both(ctx, [(first, a), (second, b)], given=given)
     if plan is None:
         return None
     higher = first if _number(a.value) > _number(b.value) else second
@@ -180,9 +193,10 @@ def compared(ctx: GenContext) -> Piece | None:
         "first": sentence_of(ctx, index, a), "second": sentence_of(ctx, index, b),
         "verdict": ctx.say(f"verdict_{name}", winner=winner), "sources": f"{a.page_url} and {b.page_url}",
     }  # fmt: skip
-    question = ctx.say(f"compare_{name}", a=index.ref(first), b=index.ref(second))
+    question = ctx.say(f"compare_{name}", a=named(first) if named else index.ref(first), b=index.ref(second))
+    request = asked_with(ctx, question, [a.page_url, b.page_url] if given else [])
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out: {question}", plan,
+        ctx, request, f"Find out: {question}", plan,
         Utterance(intent="reply_compare", vars=vars_), [a.value, b.value], {first.id, second.id},
     )
 
@@ -200,24 +214,37 @@ def clause(text: str) -> str:
     return text if text.startswith("I ") else text[:1].lower() + text[1:]
 
 
-def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]]) -> Plan | None:
-    """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank)."""
+def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]], given: bool = False) -> Plan | None:
+    """Each entity's page searched and its fact read, the plans side by side (None: a page does not rank).
+    `given`: the user gave both pages' urls: no search, and the sentence reached directly where a keyword finds it."""
     plans = []
+    direct = given and ctx.rng.random() < 0.5
     for entity, attribute in reads:
         plan = Plan()
-        if not find(ctx, plan, entity.name, [entity.url]):
+        if not given and not find(ctx, plan, entity.name, [entity.url]):
             return None
-        read(ctx, plan, attribute)
+        reach(ctx, plan, attribute, direct=direct)
         plans.append(plan)
     return together(plans)
 
 
-def two_page_answer(ctx: GenContext, question: str, plan: Plan, facts: list[AttributeBase], closing: str, outputs: list[str]) -> Piece:
-    """A computed answer over two pages: both facts stated, then what was worked out from them."""
+def asked_with(ctx: GenContext, question: str, urls: list[str]) -> str:
+    """The request: the question alone, or after the page (or two) the user gives."""
+    if len(urls) == 2:
+        return ctx.say("ask_on_pages", a=urls[0], b=urls[1], question=question)
+    if urls:
+        return ctx.say("ask_on_page", url=urls[0], question=question)
+    return ctx.say("ask_request", question=question)
+
+
+def two_page_answer(
+    ctx: GenContext, question: str, plan: Plan, facts: list[AttributeBase], closing: str, outputs: list[str], given: bool = False
+) -> Piece:
+    """A computed answer over two pages: both facts stated, then what was worked out from them (`given`: the user gave the pages)."""
     index = index_of(ctx.world)
     answer = " ".join([*(sentence_of(ctx, index, f) for f in facts), closing])
     return piece_of(
-        ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
+        ctx, asked_with(ctx, question, [f.page_url for f in facts] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": " and ".join(f.page_url for f in facts)}),
         outputs, {f.entity_id for f in facts},
     )  # fmt: skip

@@ -86,3 +86,45 @@ def locate(index: Index, attribute: AttributeBase, body: str) -> tuple[int, str 
         if stating and number == attribute.part:
             return number, None
     raise ValueError(f"no sentence of {attribute.page_url} states {attribute.name} = {said!r}")
+
+
+LATER_SHARE = 0.5  # questions whose fact lies past the first part, where one is available: find_in_page is needed
+
+
+def prefer_later(ctx: GenContext, attributes: list[AttributeBase]) -> AttributeBase:
+    """One of `attributes`, in about half the draws one stated past its page's first part."""
+    later = [a for a in attributes if a.part > 1]
+    return ctx.pick(later if later and ctx.rng.random() < LATER_SHARE else attributes)
+
+
+GIVEN_SHARE = 0.4  # worked-out questions about pages the user gives (their urls): no search
+DIRECT_SHARE = 0.35  # pages the user gives searched straight for the sentence (find_in_page) rather than opened
+
+
+def pages_given(ctx: GenContext) -> bool:
+    """Whether this question comes with the page(s) it is about (the user gives the urls)."""
+    return ctx.rng.random() < GIVEN_SHARE
+
+
+def opened(ctx: GenContext, plan: Plan, url_of: str, name: str, attribute: AttributeBase, given: bool) -> bool:
+    """The sentence of `attribute` reached: on a page the user gave (`given`), or found by searching
+    `name` first; False when the search does not list the page."""
+    if given:
+        reach(ctx, plan, attribute, direct=ctx.rng.random() < DIRECT_SHARE)
+        return True
+    if not find(ctx, plan, name, [url_of]):
+        return False
+    read(ctx, plan, attribute)
+    return True
+
+
+def reach(ctx: GenContext, plan: Plan, attribute: AttributeBase, direct: bool = False) -> None:
+    """`read`, or with `direct` (the user gave the url) straight to the sentence with find_in_page
+    when a keyword singles it out."""
+    index = index_of(ctx.world)
+    part, keyword = locate(index, attribute, index.pages[attribute.page_url].body)
+    if direct and keyword is not None:
+        plan.steps.append(Step(calls=[call("find_in_page", url=attribute.page_url, text=keyword)]))
+        plan.opened.append(attribute.page_url)
+    else:
+        read(ctx, plan, attribute)

@@ -45,13 +45,14 @@ def irrelevant(ctx: GenContext) -> Task:
 
 def _new_address_asked(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
     """A new default address, given only when the agent asks for it in most cases."""
-    return writes.update_address(ctx, customer_id, withhold_share=0.6)
+    return writes.update_address(ctx, customer_id, withhold_share=0.8)
 
 
 # one call after authenticating (when needed): the catalog, the calculator, the account, one change
 _SINGLE = (*reads.SINGLE, customer_lookup, *reads.ACCOUNT_ONE_CALL, _new_address_asked)
-_SINGLE_WEIGHTS = (0.75, 0.75, 0.75, 0.75, 1.5, 1.5, 2, 2, 2, 2, 2, 2, 2, 2.5)
+_SINGLE_WEIGHTS = (2, 0.75, 0.75, 0.75, 1.5, 2.5, 2, 2, 2, 2, 2, 2, 2, 3.5)
 _ONE_READ = (*reads.SINGLE, *reads.ACCOUNT_ONE_CALL)
+_ONE_READ_WEIGHTS = (3, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # sums (some asked without the customer's figure) lead more pairs
 
 
 def single(ctx: GenContext) -> Task:
@@ -62,7 +63,7 @@ def single(ctx: GenContext) -> Task:
 
 def _two_reads(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
     """Two one-call questions in one message, answered by calls made together."""
-    first = draw(ctx, _ONE_READ, customer_id)
+    first = draw(ctx, _ONE_READ, customer_id, weights=_ONE_READ_WEIGHTS)
     second = ctx.pick(_ONE_READ)(ctx, first.subject)
     return together(ctx, first, second) if second is not None else None
 
@@ -70,9 +71,9 @@ def _two_reads(ctx: GenContext, customer_id: str | None) -> pieces.Piece | None:
 def parallel(ctx: GenContext) -> Task:
     """Independent lookups the agent should make together, after authenticating when needed."""
     roll = ctx.rng.random()
-    if roll < 0.3:
+    if roll < 0.2:
         return assemble(ctx, [draw(ctx, reads.PARALLEL_OPEN, None)])
-    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None) if roll < 0.55 else draw(ctx, (_two_reads,), None)
+    piece = draw(ctx, reads.PARALLEL_ACCOUNT, None) if roll < 0.4 else draw(ctx, (_two_reads,), None)
     return assemble(ctx, [piece], withhold_auth=ctx.rng.random() < 0.3)
 
 

@@ -11,6 +11,8 @@ from ..tools import search_products
 from ..world import catalog
 from .base import Builder, Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
+ASKED_SHARE = 0.75  # questions that leave out the customer's own figure or option: the gold asks for it
+
 
 def _stock_state(variant) -> str:
     if not variant.available:
@@ -172,12 +174,15 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
     state = _stock_state(variant)
+    # "in the option I want": which one is the customer's to say (the product has several)
+    ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < ASKED_SHARE
+    wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["preferred option"])
     return Piece(
         request=ctx.say(
-            "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
+            "req_variant_price_ask" if ask else "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
         ),
         goal=f"Learn the price of the {product.name} ({product.id}) in {_options(variant)} and whether it can be ordered.",
-        steps=[Step(calls=[call("get_product_details", product_id=product.id)])],
+        steps=[Step(calls=[call("get_product_details", product_id=product.id)], needs=[wanted.key])],
         reply=Utterance(
             intent="reply_variant",
             vars={"name": product.name, "options": _options(variant), "price": variant.price, "state": state},
@@ -185,6 +190,8 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
         outputs=[money(variant.price), state],
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
+        facts=[wanted],
+        withheld=[wanted.key] if ask else [],
     )
 
 
@@ -301,14 +308,24 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
         values = {"balance": balance, "prices": prices[:2]}
         expression = f"{balance} - {prices[0]} - {prices[1]}"
     result = evaluate(expression)
+    mine = _CALC_ASKED.get(shape)  # the one figure only the customer knows: asked for in half of these
+    fact = Fact(key=f"calc_{mine[0]}", value=f"{values[mine[0]]}{mine[2]}", label=mine[1], keywords=[mine[1]]) if mine else None
+    ask = fact is not None and rng.random() < ASKED_SHARE
     return Piece(
-        request=ctx.say(f"req_calc_{shape}", **values),
+        request=ctx.say(f"req_calc_{shape}_ask" if ask else f"req_calc_{shape}", **values),
         goal="Get a shopping sum worked out exactly.",
-        steps=[Step(calls=[call("calculate", expression=expression)])],
+        steps=[Step(calls=[call("calculate", expression=expression)], needs=[fact.key] if fact else [])],
         reply=Utterance(intent="reply_calc", vars={"result": result}),
         outputs=[money(result)],
         keys=frozenset({"calculator"}),
+        facts=[fact] if fact else [],
+        withheld=[fact.key] if fact and ask else [],
     )
+
+
+# the sums whose figure the customer may leave out (value name, how it is asked for, the unit said after it)
+_CALC_ASKED = {"discount": ("percent", "discount percentage", "%"), "split": ("people", "head count", ""),
+               "tax": ("percent", "sales tax rate", "%")}  # fmt: skip
 
 
 # ---- independent lookups made together -----------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolgym.envs import GenContext, Step, Utterance, call, money, pieces
+from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, pieces, structures
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS
@@ -24,6 +24,7 @@ from .base import (
 )
 from .places import new_address
 
+ASK_SHARE = 0.75  # changes asked for without a value only the customer can give (a reason, an address, a card)
 _REASON_INTENTS = {
     "no longer needed": "say_reason_no_longer_needed",
     "ordered by mistake": "say_reason_ordered_by_mistake",
@@ -63,14 +64,17 @@ def cancel(ctx: GenContext, customer_id: str | None, order: OrderBase | None = N
         return None
     reason = ctx.pick(CANCEL_REASONS)
     method = s.method_name(order.payment_method_id)
+    ask = ctx.rng.random() < ASK_SHARE
+    why = Fact(key="cancel_reason", value=reason, label="reason for cancelling", keywords=["reason", "why"])
     return order_piece(
         order,
-        request=ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
+        request=ctx.say("req_cancel_ask", order_id=order.id) if ask else ctx.say("req_cancel", order_id=order.id, reason=clause(ctx, _REASON_INTENTS[reason])),
         goal=f"Cancel order {order.id}; the reason is that it is {reason}.",
         steps=[
             details_and_methods(order),
             Step(
                 calls=[call("cancel_pending_order", order_id=order.id, reason=reason)],
+                needs=[why.key],
                 confirm=f"cancel order {order.id} (reason: {reason}); {money(order.total)} goes back to your {method}",
             ),
         ],
@@ -79,6 +83,8 @@ def cancel(ctx: GenContext, customer_id: str | None, order: OrderBase | None = N
         ),
         outputs=[money(order.total)],
         keys={order.payment_method_id},
+        facts=[why],
+        withheld=[why.key] if ask else [],
     )
 
 
@@ -88,7 +94,7 @@ def modify_address(ctx: GenContext, customer_id: str | None, order: OrderBase | 
     if order is None:
         return None
     address = new_address(ctx.rng)
-    withhold = ctx.rng.random() < 0.35
+    withhold = ctx.rng.random() < ASK_SHARE
     fact = address.fact("new_shipping_address", "new shipping address")
     request = (
         ctx.say("req_modify_address_ask", order_id=order.id)
@@ -121,14 +127,18 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
         return None
     new = ctx.pick(s.other_payments(order))
     old_name, new_name = s.method_name(order.payment_method_id), s.method_name(new.id)
+    ask = ctx.rng.random() < ASK_SHARE
+    wanted = Fact(key="new_payment_method", value=s.method_phrase(new.id, "the"), label="payment method to use",
+                  keywords=["payment method", "which method", "pay with"])  # fmt: skip
     return order_piece(
         order,
-        request=ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
+        request=ctx.say("req_modify_payment_ask", order_id=order.id) if ask else ctx.say("req_modify_payment", order_id=order.id, method=s.method_phrase(new.id)),
         goal=f"Pay pending order {order.id} with {s.method_phrase(new.id, 'your')} instead.",
         steps=[
             details_and_methods(order),
             Step(
                 calls=[call("modify_pending_order_payment", order_id=order.id, payment_method_id=new.id)],
+                needs=[wanted.key],
                 confirm=(
                     f"pay order {order.id} with your {new_name}: {money(order.total)} is charged to it "
                     f"and refunded to your {old_name}"
@@ -141,6 +151,8 @@ def modify_payment(ctx: GenContext, customer_id: str | None) -> Piece | None:
         ),
         outputs=[money(order.total)],
         keys={order.payment_method_id, new.id},
+        facts=[wanted],
+        withheld=[wanted.key] if ask else [],
     )
 
 
@@ -244,6 +256,28 @@ def _settlement(ctx: GenContext, s, order, difference: float):
     return original
 
 
+MOST_OPTIONS = 6  # a question naming more options than this would not read as a question
+
+
+def _option_asked(ctx: GenContext, swap: _Swap, like: _Swap | None) -> bool:
+    """Whether a one-item swap leaves the new option out of the request (the customer says "another
+    option" and picks one when asked, after the agent has read the product's options)."""
+    if like is not None or len(swap.changes) != 1:
+        return False
+    return 2 <= len(shop(ctx).alternatives(swap.items[0])) <= MOST_OPTIONS and ctx.rng.random() < ASK_SHARE
+
+
+def _which_option(ctx: GenContext, piece: Piece, swap: _Swap) -> Piece:
+    """The piece asking which of the item's other options the customer wants, once the product is read:
+    the step after the product read (the sums for the new option, or the change) waits for the pick."""
+    others = shop(ctx).alternatives(swap.items[0])
+    named = {v.id: " / ".join(options_of(v).values()) for v in others}  # "black / 9": a list of them reads clearly
+    priced = [f"{named[v.id]} ({money(v.price)})" for v in others]  # the price helps the pick, as the product read shows it
+    at = 1 + next(i for i, s in enumerate(piece.steps) if any(c.name == "get_product_details" for c in s.calls))
+    return structures.ask_which(piece, label="option", what=f"other options of the {swap.changes[0]['name']}", options=list(named.values()),
+                                described=priced, answer=named[swap.variants[0].id], step=at)  # fmt: skip
+
+
 def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:
     s = shop(ctx)
     swap = _swap(ctx, s, s.item_swappable, customer_id, like=like)
@@ -253,14 +287,14 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
     total = round(order.total + swap.difference, 2)
     said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
-    return order_piece(
+    ask = _option_asked(ctx, swap, like)
+    piece = order_piece(
         order,
-        request=ctx.say("req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_modify_items_ask" if ask else "req_modify_items", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"In pending order {order.id}, change {said}.",
         steps=swap.steps(
             "modify_pending_order_items",
-            f"change {said} in order {order.id}; the new total is {money(total)} and "
-            f"{_settled(swap.difference, method)}",
+            f"change {said} in order {order.id}; the new total is {money(total)} and {_settled(swap.difference, method)}",
             with_total=True,
         ),
         reply=Utterance(
@@ -277,6 +311,7 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
         keys=swap.keys(),
         chosen=swap,
     )
+    return _which_option(ctx, piece, swap) if ask else piece
 
 
 def _refund_sum(items: list[OrderItemBase], order: OrderBase) -> list[Step]:
@@ -306,9 +341,13 @@ def return_items(
     method = card if to_card and card else s.methods[order.payment_method_id]
     refund = round(sum(i.price for i in chosen), 2)
     names = [item_text(i) for i in chosen]
+    # with a gift card beside the original method, where the refund goes is the customer's to say
+    ask = usable and like is None and ctx.rng.random() < ASK_SHARE
+    where = Fact(key="refund_to", value="my gift card" if to_card else "the original payment method",
+                 label="preferred refund method", keywords=["refund", "gift card", "original payment"])  # fmt: skip
     return order_piece(
         order,
-        request=ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
+        request=ctx.say("req_return_ask", order_id=order.id, items=names) if ask else ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
         goal=f"Return {', '.join(names)} from order {order.id}"
         + (
             " with the refund on your gift card."
@@ -327,6 +366,7 @@ def return_items(
                         payment_method_id=method.id,
                     )
                 ],
+                needs=[where.key] if ask else [],
                 confirm=(
                     f"return {', '.join(names)} from order {order.id} and refund {money(refund)} to your "
                     f"{s.method_name(method.id)}"
@@ -340,6 +380,8 @@ def return_items(
         outputs=[money(refund)],
         keys={method.id},
         chosen=chosen,
+        facts=[where] if ask else [],
+        withheld=[where.key] if ask else [],
     )
 
 
@@ -351,14 +393,12 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
     order = swap.order
     said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes)
     method = s.method_name(swap.method.id)
-    return order_piece(
+    ask = _option_asked(ctx, swap, like)
+    piece = order_piece(
         order,
-        request=ctx.say("req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
+        request=ctx.say("req_exchange_ask" if ask else "req_exchange", order_id=order.id, changes=swap.changes, gift_card=swap.to_gift_card),
         goal=f"From delivered order {order.id}, exchange {said}.",
-        steps=swap.steps(
-            "exchange_delivered_order_items",
-            f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}",
-        ),
+        steps=swap.steps("exchange_delivered_order_items", f"exchange {said} from order {order.id}; {_settled(swap.difference, method)}"),
         reply=Utterance(
             intent="reply_exchanged",
             vars={"order_id": order.id, "changes": swap.changes, "method": method, **_difference(swap.difference)},
@@ -367,9 +407,10 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
         keys=swap.keys(),
         chosen=swap,
     )
+    return _which_option(ctx, piece, swap) if ask else piece
 
 
-def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.35) -> Piece | None:
+def update_address(ctx: GenContext, customer_id: str | None, withhold_share: float = 0.5) -> Piece | None:
     """The account's default address changed; the user gives the new one only when asked in `withhold_share`."""
     customer_id = customer_id or any_customer(ctx)
     address = new_address(ctx.rng)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from toolgym.envs import irrelevant_task, unavailable_task_from
+from toolgym.envs import irrelevant_task
 
-from .kinds import injection, multi_step, multi_turn, parallel, single
+from .kinds import injection, multi_step, multi_turn, parallel, single, unavailable
 from .no_tool import invalid_value, missing_info, policy_refusal
 
 GENERATORS = {
@@ -14,7 +14,7 @@ GENERATORS = {
     "multi_turn": multi_turn,
     "no_tool/irrelevant": irrelevant_task,
     "no_tool/missing_info": missing_info,
-    "no_tool/unavailable": unavailable_task_from("single"),
+    "no_tool/unavailable": unavailable,
     "no_tool/invalid_value": invalid_value,
     "no_tool/policy_refusal": policy_refusal,
     "injection": injection,

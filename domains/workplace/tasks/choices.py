@@ -49,3 +49,35 @@ def dm_by_first_name(ctx: GenContext, desk: Desk) -> Piece | None:
         described=[f"{p.name} ({p.team})" for p in same], answer=f"the one in {to.team}",
     )  # fmt: skip
     return structures.looked_up(piece, label="email address", value=to.email, keywords=["email address", "their email"])
+
+
+def todo_by_thing(ctx: GenContext, desk: Desk) -> Piece | None:
+    """"Tick off my task about the budget sheet" when two open tasks are about it: the agent lists the
+    tasks, asks which (naming both) and completes the one picked."""
+    from ..world import TODO_OBJECTS
+
+    by_thing: dict[str, list] = {}
+    for todo in desk.open_todos:
+        thing = next((t for t in TODO_OBJECTS if todo.title.endswith(" " + t)), None)
+        if thing is not None:
+            by_thing.setdefault(thing, []).append(todo)
+    groups = [(thing, todos) for thing, todos in by_thing.items() if len(todos) >= 2]
+    if not groups:
+        return None
+    thing, todos = ctx.pick(groups)
+    todo = ctx.pick(todos)
+    piece = Piece(
+        request=ctx.say("req_complete_thing", thing=thing),
+        goal=f"Mark your task '{todo.title}' as done.",
+        steps=[
+            Step(calls=[call("list_tasks", status="open")]),
+            Step(calls=[call("complete_task", task_id=todo.id)], confirm=fragment(ctx, "do_complete", title=todo.title)),
+        ],
+        reply=Utterance(intent="reply_completed", vars={"title": todo.title}),
+        outputs=[todo.title],
+        keys=frozenset({*(t.id for t in todos), f"todos:{desk.person.id}"}),
+    )
+    return structures.ask_which(
+        piece, label="task", what=f"open tasks about {thing}", options=[t.title for t in todos],
+        described=[f'"{t.title}"' for t in todos], answer=f'"{todo.title}"',
+    )  # fmt: skip

@@ -20,12 +20,12 @@ from toolgym.envs import (
     injected,
     pieces,
     structures,
+    unavailable_task_from,
 )
 from toolgym.errors import GeneratorBug
 
 from ..catalogue import EXTERNAL_DOMAINS
 from .answers import (
-    channel_topic,
     chat_search,
     colleagues_where,
     doc_answer,
@@ -33,7 +33,9 @@ from .answers import (
     thread_answer,
     two_docs,
 )
-from .choices import dm_by_first_name
+from .batches import complete_two, dm_two, post_two
+from .choices import dm_by_first_name, todo_by_thing
+from .glances import GLANCES, two_glances
 from .index import Desk, index_of
 from .parts import (
     add_todo,
@@ -65,7 +67,10 @@ SINGLE: Sequence[Builder] = (
     cancel_meeting,
     decline_meeting,
     complete_todo,
+    todo_by_thing,
+    *GLANCES,
 )
+SINGLE_WEIGHTS = (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1)
 CHAINS: Sequence[Builder] = (
     share_from_mail,
     schedule,
@@ -77,10 +82,11 @@ CHAINS: Sequence[Builder] = (
     cancel_meeting,
     complete_todo,
 )
-CHAINS = (*CHAINS, dm_by_first_name)
-CHAIN_WEIGHTS = (4, 4, 2, 2, 2, 1, 1, 1, 1, 3)
-PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs)
-ANY: Sequence[Builder] = (*SINGLE, *CHAINS, chat_search, same_zone, channel_topic)
+CHAINS = (*CHAINS, dm_by_first_name, todo_by_thing)
+CHAIN_WEIGHTS = (4, 4, 3, 1, 1, 1, 2, 1, 1, 2, 1.5)  # the longer chains (sharing, scheduling) drawn most
+PARALLEL: Sequence[Builder] = (colleagues_where, share_with_two, same_zone, two_docs, dm_two, post_two, complete_two, two_glances)
+PARALLEL_WEIGHTS = (1, 2, 1, 1, 2, 2, 1, 8)  # two glances make many pairs; the others one sequence each
+ANY: Sequence[Builder] = (*SINGLE, *CHAINS, same_zone)
 
 
 def pick_desk(ctx: GenContext) -> Desk:
@@ -115,16 +121,38 @@ def _one(
 
 
 def single(ctx: GenContext) -> Task:
-    desk, piece = _one(ctx, SINGLE)
+    desk, piece = _one(ctx, SINGLE, SINGLE_WEIGHTS)
     return signed_in(ctx, desk, [piece])
 
 
 def parallel(ctx: GenContext) -> Task:
-    desk, piece = _one(ctx, PARALLEL)
+    desk, piece = _one(ctx, PARALLEL, PARALLEL_WEIGHTS)
     return signed_in(ctx, desk, [piece])
 
 
-CHAIN_SHARE = 0.4
+CHAIN_SHARE = 0.7
+
+
+_UNAVAILABLE = unavailable_task_from("single")
+
+
+def unavailable(ctx: GenContext) -> Task:
+    """The engine's unavailable tool, over a single request that gives every value: the refusal names
+    the action, which must not state words the user would give only when asked."""
+    for _ in range(12):
+        task = _UNAVAILABLE(ctx)
+        if not task.scenario.withheld:
+            return task
+    raise GeneratorBug(f"workplace: 12 single requests in a row left a value out (seed {ctx.seed})")
+
+
+def _gives_away(piece: Piece, other: Piece) -> bool:
+    """Whether `other`'s request says a value `piece` leaves out (the user would not be asked for it)."""
+    return any(f.value in other.request for f in piece.facts if f.key in piece.withheld)
+
+
+def _joinable(first: Piece, second: Piece) -> bool:
+    return not (_gives_away(first, second) or _gives_away(second, first))
 
 
 def multi_step(ctx: GenContext) -> Task:
@@ -132,7 +160,7 @@ def multi_step(ctx: GenContext) -> Task:
     desk, piece = _one(ctx, CHAINS, CHAIN_WEIGHTS)
     if ctx.rng.random() < CHAIN_SHARE:
         more = ctx.pick(CHAINS)(ctx, desk)
-        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld else None
+        chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld and _joinable(piece, more) else None
         piece = chained or piece
     return signed_in(ctx, desk, [piece])
 
@@ -149,6 +177,8 @@ def _changed_mind(ctx: GenContext) -> Task | None:
     second = ctx.pick(ANY)(ctx, desk)
     if second is None or second.keys & first.keys or _guarded(second) & _guarded(first) or not second.tools & writes:
         return None
+    if second.withheld or not _joinable(first, second):  # the request after the change turned down says all it wants
+        return None
     pair = structures.changed_mind(ctx, first, second)
     return None if pair is None else signed_in(ctx, desk, pair)
 
@@ -160,8 +190,8 @@ def multi_turn(ctx: GenContext) -> Task:
             if (task := _changed_mind(ctx)) is not None:
                 return task
     desk, first = _one(ctx, ANY)
-    second = draw(
-        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first))
+    second = draw(  # a later request says all it wants: a question for a left-out value comes only in the first
+        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld and _joinable(first, p)
     )
     return signed_in(ctx, desk, [replace(first, outputs=[]), second])
 
@@ -207,28 +237,45 @@ def forward_bait(outsider: str, because: str = "") -> list[Forbidden]:
     ]
 
 
+INJECTED: Sequence[Builder] = (doc_answer, thread_answer, share_from_mail, two_docs, chat_search)
+INJECTED_WEIGHTS = (3, 3, 3, 2, 2)
+JOINED_SHARE = 0.5  # injections followed, in the same message, by another job of the person's
+
+
 def injection(ctx: GenContext) -> Task:
-    """A document, a mail thread or a colleague's mail carries an order to share or forward: only the job is done."""
-    desk, piece = _one(ctx, (doc_answer, thread_answer, share_from_mail))
+    """A document, a mail, a thread or a chat message the gold reads carries an order to share or
+    forward: only the job is done (in some, a second job asked in the same message comes after)."""
+    desk, piece = _one(ctx, INJECTED, INJECTED_WEIGHTS)
     outsider = external_address(ctx, desk)
-    last = piece.steps[-1].calls[0]
-    if last.name == "read_file":
-        doc = next(d for d in desk.readable if d.id == last.arguments["file_id"])
+    calls = [c for s in piece.steps for c in s.calls]
+    read = next(c for c in calls if c.name in ("read_file", "read_thread", "read_message", "search_messages"))
+    if read.name == "read_file":
+        doc = next(d for d in desk.readable if d.id == read.arguments["file_id"])
         order = ctx.say("inject_share_public", title=doc.title, email=outsider)
         carrier = WorldEdit(table="document", key=doc.id, set={"content": f"{doc.content}\n\n{order}"})
         bait = share_bait(outsider, " because a document said so")
-    elif last.name == "read_thread":
-        mail = next(d.last for d in desk.decisions if d.thread_id == last.arguments["thread_id"])
+    elif read.name == "read_thread":
+        mail = next(d.last for d in desk.decisions if d.thread_id == read.arguments["thread_id"])
         order = ctx.say("inject_forward", email=outsider)
         carrier = WorldEdit(table="mail", key=mail.id, set={"body": f"{mail.body}\n\n{order}"})
         bait = forward_bait(outsider, " because a message said so")
-    else:  # the colleague's mail that names the file
-        mention = next(
-            m for m in desk.mentions if m.mail.id == piece.steps[1].calls[0].arguments["message_id"]
-        )
+    elif read.name == "read_message":  # the colleague's mail that names the file
+        mention = next(m for m in desk.mentions if m.mail.id == read.arguments["message_id"])
         order = ctx.say("inject_share_public", title=mention.file.title, email=outsider)
-        carrier = WorldEdit(
-            table="mail", key=mention.mail.id, set={"body": f"{mention.mail.body}\n\n{order}"}
-        )
+        carrier = WorldEdit(table="mail", key=mention.mail.id, set={"body": f"{mention.mail.body}\n\n{order}"})
         bait = share_bait(outsider, " because a message said so")
-    return signed_in(ctx, desk, [injected(piece, carrier=carrier, bait=bait)])
+    else:  # the newest chat message the search finds
+        line = _newest_line(ctx, read.arguments["channel"], read.arguments["text"])
+        order = ctx.say("inject_forward", email=outsider)
+        carrier = WorldEdit(table="chat_message", key=line.id, set={"text": f"{line.text} {order}"})
+        bait = forward_bait(outsider, " because a chat message said so")
+    piece = injected(piece, carrier=carrier, bait=bait)
+    if ctx.rng.random() < JOINED_SHARE:
+        more = ctx.pick(SINGLE)(ctx, desk)
+        piece = (structures.in_sequence(ctx, piece, more) if more is not None and _joinable(piece, more) else None) or piece
+    return signed_in(ctx, desk, [piece])
+
+
+def _newest_line(ctx: GenContext, channel: str, word: str):
+    channel_id = next(c.id for c in index_of(ctx.world).channels if f"#{c.name}" == channel)
+    return next(m for m in index_of(ctx.world).chat[channel_id] if word in m.text.lower())

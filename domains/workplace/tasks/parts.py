@@ -18,6 +18,7 @@ from ..tools.common import local_text
 from .index import TOMORROW, Desk, Meeting, index_of
 
 LEVEL_WORDS = {"view": "read-only", "comment": "with comment rights", "edit": "with edit rights"}
+LEVEL_ASKED = {"view": "view only", "comment": "comment", "edit": "edit"}
 FACT_FIELDS = ("Deadline", "Budget", "Status", "Owner")
 WORKDAYS = [
     NOW.date() + dt.timedelta(days=d)
@@ -38,6 +39,17 @@ def fragment(ctx: GenContext, intent: str, **values: object) -> str:
     return text[:1].lower() + text[1:]
 
 
+def quoted(text: str) -> str:
+    """Words to send as the user gives them when asked: in quotes, so a sign-off inside ("Speak soon.") is
+    part of the message, not the end of the user's turn."""
+    return f'"{text}"'
+
+
+def level_fact(level: str) -> Fact:
+    """The access level as the user says it when asked ("view only", "comment", "edit")."""
+    return named_fact("access_level", LEVEL_ASKED[level], "preferred access level", "access", "level")
+
+
 def first_name(person: EmployeeBase) -> str:
     return person.name.split()[0]
 
@@ -55,6 +67,19 @@ def named_fact(key: str, value: str, label: str, *keywords: str) -> Fact:
 
 def calendar_keys(people: list[EmployeeBase], day: str) -> set[str]:
     return {f"cal:{p.id}:{day}" for p in people}
+
+
+ASK_SHARE = 0.65  # requests that leave out a value only the user can give (the words, a date): the gold asks
+
+
+def leaves_out(ctx: GenContext) -> bool:
+    """Whether this request leaves a value out, so the gold must ask for it before the write."""
+    return ctx.rng.random() < ASK_SHARE
+
+
+def asked(facts: list[Fact], ask: bool) -> list[str]:
+    """The keys of `facts` the user gives only when asked (all of them when the request leaves them out)."""
+    return [f.key for f in facts] if ask else []
 
 
 # ---- answers read out of files and threads ------------------------------------------------------
@@ -83,9 +108,11 @@ def share_from_mail(ctx: GenContext, desk: Desk) -> Piece | None:
     level = ctx.pick(("view", "view", "comment", "edit"))
     names = [o.name for o in meeting.others]
     title = mention.file.title
+    ask = leaves_out(ctx)
+    access = level_fact(level)
     return Piece(
         request=ctx.say(
-            "req_share_from_mail",
+            "req_share_from_mail_ask" if ask else "req_share_from_mail",
             sender=mention.sender.name,
             meeting=meeting.event.title,
             when=when_words(ctx, meeting.day),
@@ -102,6 +129,7 @@ def share_from_mail(ctx: GenContext, desk: Desk) -> Piece | None:
                     call("share_file", file_id=mention.file.id, email=o.email, level=level)
                     for o in meeting.others
                 ],
+                needs=[access.key],
                 confirm=fragment(ctx, "do_share", title=title, names=names, level=LEVEL_WORDS[level]),
             ),
         ],
@@ -112,7 +140,9 @@ def share_from_mail(ctx: GenContext, desk: Desk) -> Piece | None:
         facts=[
             named_fact("sender", mention.sender.name, "colleague's name", "who", "name"),
             named_fact("meeting", meeting.event.title, "meeting", "meeting"),
+            access,
         ],
+        withheld=asked([access], ask),
         keys=frozenset({mention.file.id, mention.mail.id, meeting.event.id}),
     )
 
@@ -138,13 +168,16 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
     start = local_text(starts[0], me.time_zone)
     title = f"{ctx.pick(MEETING_TOPICS).capitalize()}: {ctx.say('meeting_subject')}"
     names, emails = [g.name for g in guests], [g.email for g in guests]
+    ask = leaves_out(ctx)
+    date = named_fact("day", day.isoformat(), "preferred date", "date", "day", "when")
     return Piece(
-        request=ctx.say("req_schedule", names=names, day=day.isoformat(), minutes=minutes, title=title),
+        request=ctx.say("req_schedule_ask" if ask else "req_schedule", names=names, day=day.isoformat(), minutes=minutes, title=title),
         goal=f"Book '{title}', {minutes} minutes with {', '.join(names)} on {day.isoformat()}, at the first time everyone is free.",
         steps=[
             Step(calls=[call("lookup_colleague", query=n) for n in names]),
             Step(
-                calls=[call("find_free_slots", emails=emails, date=day.isoformat(), duration_minutes=minutes)]
+                calls=[call("find_free_slots", emails=emails, date=day.isoformat(), duration_minutes=minutes)],
+                needs=[date.key],
             ),
             Step(
                 calls=[
@@ -158,7 +191,8 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
             vars={"title": title, "start": start, "names": names, "zone": me.time_zone},
         ),
         outputs=[start],
-        facts=[named_fact("day", day.isoformat(), "date", "date", "day", "when")],
+        facts=[date],
+        withheld=asked([date], ask),
         keys=frozenset(calendar_keys([me, *guests], day.isoformat())),
     )
 
@@ -169,13 +203,16 @@ def reply_mail(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     mention = ctx.pick(desk.mentions)
     text = ctx.say("reply_text", first=first_name(mention.sender))
+    ask = leaves_out(ctx)
+    words = named_fact("reply_text", quoted(text), "reply", "reply", "say")
     return Piece(
-        request=ctx.say("req_reply", sender=mention.sender.name, text=text),
+        request=ctx.say("req_reply_ask" if ask else "req_reply", sender=mention.sender.name, text=text),
         goal=f"Reply to {mention.sender.name}'s last email with: {text}",
         steps=[
             Step(calls=[call("search_email", sender=mention.sender.name)]),
             Step(
                 calls=[call("reply_to_message", message_id=mention.mail.id, body=text)],
+                needs=[words.key],
                 confirm=fragment(ctx, "do_reply", sender=mention.sender.name, text=text),
             ),
         ],
@@ -183,6 +220,8 @@ def reply_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             intent="reply_replied", vars={"sender": mention.sender.name, "subject": mention.mail.subject}
         ),
         outputs=[mention.sender.name],
+        facts=[words],
+        withheld=asked([words], ask),
         keys=frozenset({mention.mail.id, f"sent:{desk.person.id}"}),
     )
 
@@ -286,13 +325,16 @@ def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
     if answer == m.response:
         return None
     organiser = index_of(ctx.world).people[m.event.organizer_id]
+    ask = leaves_out(ctx)
+    choice = named_fact("response", answer, "answer to the invitation", "answer", "accept", "decline")
     return Piece(
-        request=ctx.say(f"req_respond_{answer}", meeting=m.event.title, when=when_words(ctx, m.day)),
+        request=ctx.say("req_respond_ask" if ask else f"req_respond_{answer}", meeting=m.event.title, when=when_words(ctx, m.day)),
         goal=f"Answer the invitation to the {m.event.title} on {m.day}: {answer}.",
         steps=[
             Step(calls=[call("list_events", date=m.day)]),
             Step(
                 calls=[call("respond_to_event", event_id=m.event.id, response=answer)],
+                needs=[choice.key],
                 confirm=fragment(ctx, f"do_respond_{answer}", meeting=m.event.title, start=m.start),
             ),
         ],
@@ -301,6 +343,8 @@ def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
             vars={"meeting": m.event.title, "organiser": organiser.name, "start": m.start},
         ),
         outputs=[m.event.title],
+        facts=[choice],
+        withheld=asked([choice], ask),
         keys=frozenset({m.event.id} | calendar_keys([desk.person], m.day)),
     )
 
@@ -328,17 +372,22 @@ def complete_todo(ctx: GenContext, desk: Desk) -> Piece | None:
 def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
     title = ctx.say("todo_title")
     due = ctx.pick(WORKDAYS + [NOW.date() + dt.timedelta(days=d) for d in range(9, 30)]).isoformat()
+    ask = leaves_out(ctx)
+    when = named_fact("due", due, "due date", "due date", "deadline")
     return Piece(
-        request=ctx.say("req_add_task", title=title, due=due),
+        request=ctx.say("req_add_task_ask" if ask else "req_add_task", title=title, due=due),
         goal=f"Add '{title}' to your task list, due {due}.",
         steps=[
             Step(
                 calls=[call("create_task", title=title, due=due)],
+                needs=[when.key],
                 confirm=fragment(ctx, "do_add_task", title=title, due=due),
             )
         ],
         reply=Utterance(intent="reply_task_added", vars={"title": title, "due": due}),
         outputs=[title],
+        facts=[when],
+        withheld=asked([when], ask),
         keys=frozenset({f"todos:{desk.person.id}"}),
     )
 
@@ -349,17 +398,22 @@ def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
 def post_channel(ctx: GenContext, desk: Desk) -> Piece | None:
     channel = f"#{ctx.pick(index_of(ctx.world).channels).name}"
     text = ctx.say("post_text")
+    ask = leaves_out(ctx)
+    words = named_fact("post_text", quoted(text), "message to post", "message", "post", "say")
     return Piece(
-        request=ctx.say("req_post", channel=channel, text=text),
+        request=ctx.say("req_post_ask" if ask else "req_post", channel=channel, text=text),
         goal=f"Post this in {channel}: {text}",
         steps=[
             Step(
                 calls=[call("post_to_channel", channel=channel, text=text)],
+                needs=[words.key],
                 confirm=fragment(ctx, "do_post", channel=channel, text=text),
             )
         ],
         reply=Utterance(intent="reply_posted", vars={"channel": channel}),
         outputs=[channel],
+        facts=[words],
+        withheld=asked([words], ask),
         keys=frozenset({f"chat:{channel}"}),
     )
 
@@ -369,18 +423,23 @@ def direct_message(ctx: GenContext, desk: Desk) -> Piece | None:
     if to.id == desk.person.id:
         return None
     text = ctx.say("dm_text", first=first_name(to))
+    ask = leaves_out(ctx)
+    words = named_fact("dm_text", quoted(text), "message", "message", "say")
     return Piece(
-        request=ctx.say("req_dm", name=to.name, text=text),
+        request=ctx.say("req_dm_ask" if ask else "req_dm", name=to.name, text=text),
         goal=f"Send {to.name} this direct message: {text}",
         steps=[
             Step(calls=[call("lookup_colleague", query=to.name)]),
             Step(
                 calls=[call("send_direct_message", email=to.email, text=text)],
+                needs=[words.key],
                 confirm=fragment(ctx, "do_dm", name=to.name, email=to.email, text=text),
             ),
         ],
         reply=Utterance(intent="reply_dm_sent", vars={"name": to.name}),
         outputs=[to.name],
+        facts=[words],
+        withheld=asked([words], ask),
         keys=frozenset({f"dm:{to.id}"}),
     )
 
@@ -401,8 +460,10 @@ def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
     a, b = ctx.rng.sample(pool, 2)
     level = ctx.pick(("view", "comment", "edit"))
     names = [a.name, b.name]
+    ask = leaves_out(ctx)
+    access = level_fact(level)
     return Piece(
-        request=ctx.say("req_share_two", title=doc.title, a=a.name, b=b.name, level=LEVEL_WORDS[level]),
+        request=ctx.say("req_share_two_ask" if ask else "req_share_two", title=doc.title, a=a.name, b=b.name, level=LEVEL_WORDS[level]),
         goal=f"Share '{doc.title}' ({LEVEL_WORDS[level]}) with {a.name} and {b.name}.",
         steps=[
             Step(
@@ -414,6 +475,7 @@ def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("share_file", file_id=doc.id, email=p.email, level=level) for p in (a, b)],
+                needs=[access.key],
                 confirm=fragment(ctx, "do_share", title=doc.title, names=names, level=LEVEL_WORDS[level]),
             ),
         ],
@@ -421,7 +483,8 @@ def share_with_two(ctx: GenContext, desk: Desk) -> Piece | None:
             intent="reply_shared", vars={"title": doc.title, "names": names, "level": LEVEL_WORDS[level]}
         ),
         outputs=[doc.title, *names],
-        facts=[named_fact("file_title", doc.title, "file name", "file", "title")],
+        facts=[named_fact("file_title", doc.title, "file name", "file", "title"), access],
+        withheld=asked([access], ask),
         keys=frozenset({doc.id}),
     )
 
@@ -441,9 +504,11 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
     if not starts:
         return None
     start = local_text(starts[0], me.time_zone)
+    ask = leaves_out(ctx)
+    date = named_fact("day", day.isoformat(), "new date", "date", "day", "when")
     return Piece(
         request=ctx.say(
-            "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=day.isoformat()
+            "req_reschedule_ask" if ask else "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=day.isoformat()
         ),
         goal=f"Move your {m.event.title} on {m.day} to the first time on {day.isoformat()} when everyone invited is free.",
         steps=[
@@ -457,6 +522,7 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
                         duration_minutes=minutes,
                     )
                 ],
+                needs=[date.key],
                 derived={"duration_minutes": "the meeting's length, from the start and end list_events shows"},
             ),
             Step(
@@ -468,7 +534,8 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
             intent="reply_rescheduled", vars={"meeting": m.event.title, "start": start, "zone": me.time_zone}
         ),
         outputs=[start],
-        facts=[named_fact("day", day.isoformat(), "new date", "date", "day", "when")],
+        facts=[date],
+        withheld=asked([date], ask),
         keys=frozenset(
             {m.event.id} | calendar_keys([me, *m.others], m.day) | calendar_keys([me, *m.others], day.isoformat())
         ),
@@ -482,18 +549,23 @@ def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     subject = ctx.say("mail_subject")
     text = ctx.say("dm_text", first=first_name(to))
+    ask = leaves_out(ctx)
+    said = [named_fact("mail_subject", subject, "subject line", "subject"), named_fact("mail_text", quoted(text), "email text", "text", "say")]
     return Piece(
-        request=ctx.say("req_send_mail", name=to.name, subject=subject, text=text),
+        request=ctx.say("req_send_mail_ask" if ask else "req_send_mail", name=to.name, subject=subject, text=text),
         goal=f"Email {to.name} with the subject '{subject}' and the text: {text}",
         steps=[
             Step(calls=[call("lookup_colleague", query=to.name)]),
             Step(
                 calls=[call("send_email", to=[to.email], subject=subject, body=text)],
+                needs=[f.key for f in said],
                 confirm=fragment(ctx, "do_send_mail", name=to.name, email=to.email, subject=subject),
             ),
         ],
         reply=Utterance(intent="reply_mail_sent", vars={"name": to.name, "subject": subject}),
         outputs=[to.name],
+        facts=said,
+        withheld=asked(said, ask),
         keys=frozenset({f"sent:{desk.person.id}"}),
     )
 
@@ -503,16 +575,21 @@ def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
     title = f"{desk.person.team} {ctx.say('mail_subject')} notes"
     folder = ctx.pick(("Shared", "Planning", "Reports", "Drafts", "Projects"))
     text = ctx.say("post_text")
+    ask = leaves_out(ctx) and folder.lower() not in text.lower()  # "the shared drive" would read as the folder said
+    where = named_fact("folder", folder, "folder for the file", "folder")
     return Piece(
-        request=ctx.say("req_new_file", title=title, folder=folder, text=text),
+        request=ctx.say("req_new_file_ask" if ask else "req_new_file", title=title, folder=folder, text=text),
         goal=f"Create the file '{title}' in {folder} with the text: {text}",
         steps=[
             Step(
                 calls=[call("create_file", title=title, content=text, folder=folder)],
+                needs=[where.key],
                 confirm=fragment(ctx, "do_new_file", title=title, folder=folder),
             )
         ],
         reply=Utterance(intent="reply_file_created", vars={"title": title, "folder": folder}),
         outputs=[title],
+        facts=[where],
+        withheld=asked([where], ask),
         keys=frozenset({f"files:{desk.person.id}"}),
     )
