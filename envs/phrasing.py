@@ -9,6 +9,7 @@ scripted user speaks in and the assistant answers in.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -134,9 +135,11 @@ FILTERS = {
 # names repeated as names ("Bora Bora") are kept.
 _DOUBLED = re.compile(r"\b([A-Za-z])([a-z]*)\s+(?:\1|(?i:\1))\2\b")
 _KEEP_DOUBLED = {"that", "had", "is", "very", "bye", "no", "ha", "so"}
-# A sentence start: the text's start, or after . ! ? (and a closing quote) and spaces. A colon
+# A sentence start: the text's start, or after . ! ? (and a closing bracket) and spaces. A colon
 # does not open a sentence, but "my" there reads as one, so it is rewritten to "My" too.
-_OPENING = re.compile(r"(^|[.!?][\"')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
+# A message quoted inside a sentence ('post "Fixed. Thanks!" in #general') ends with its own mark;
+# the word after its closing quote goes on the sentence around it, so it opens nothing.
+_OPENING = re.compile(r"(^|[.!?][')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
 _MY_AFTER_COLON = re.compile(r"(:\s+)my\b")
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.!?;:])")
 _EMPTY_CLAUSE = re.compile(r"([.!?])\s*[.,]+")
@@ -190,6 +193,32 @@ def register_of(persona: str | None) -> str:
         if any(w in lowered for w in words):
             return name
     return NEUTRAL
+
+
+ELDERLY_FROM = 60  # an elderly register ("my grandson helps me", "dear") fits a customer this old or older
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+
+
+def age_on(born: Any, today: dt.date) -> int | None:
+    """The age on `today` of someone born on `born` ('YYYY-MM-DD'); None for anything else."""
+    if not isinstance(born, str) or not _ISO_DATE.match(born):
+        return None
+    try:
+        birth = dt.date.fromisoformat(born)
+    except ValueError:  # an impossible date an invalid-value task gives on purpose
+        return None
+    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+
+
+def speaker_age(facts: Any, today: dt.date) -> int | None:
+    """The age of the user, when the facts they know hold their birth date."""
+    born = next((f.value for f in facts if "birth" in f.label.lower()), None)
+    return age_on(born, today)
+
+
+def persona_fits(persona: str, age: int | None) -> bool:
+    """Whether the persona's register fits someone of `age` (unknown: anyone fits)."""
+    return age is None or register_of(persona) != "elderly" or age >= ELDERLY_FROM
 
 
 _WORD = re.compile(r"(?<![\w@.#/-])[A-Za-z]{4,}(?![\w@/-]|\.\w)")  # a plain word, not part of an id, email or path

@@ -25,6 +25,7 @@ from toolgym.envs.conversation import (
 from toolgym.envs.phrasing import polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
+from toolgym.envs.user_turns import sentence_key, spoken_sentences
 from toolgym.errors import DomainError
 
 from .base import Message, UserSimulator
@@ -48,7 +49,8 @@ class ScriptedUser(UserSimulator):
             return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
-        spoken = _sentences(user_messages)
+        # what this user has said, and what their later requests will say: a reply picks other words
+        spoken = _sentences(user_messages) | spoken_sentences(scenario.requests)
 
         def say(intent: str, **values: Any) -> str:
             """The intent in the persona's register, in words this user has not said yet in the chat;
@@ -167,14 +169,10 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
 
 
-def _key(sentence: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
-
-
 def _sentences(user_messages: list[Message]) -> set[str]:
     """What this user has said so far, sentence by sentence (normalised)."""
     text = " ".join(str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages)
-    return {k for sentence in _SENTENCE.split(text) if (k := _key(sentence))}
+    return {k for sentence in _SENTENCE.split(text) if (k := sentence_key(sentence))}
 
 
 def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
@@ -183,7 +181,7 @@ def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
     best, best_overlap = "", None
     for attempt in range(_TRIES):
         text = render(seed + 7919 * attempt)
-        said = {_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
+        said = {sentence_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
         overlap = len(said & spoken)
         if not overlap:
             return text

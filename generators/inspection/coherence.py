@@ -209,11 +209,11 @@ _THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i a
 
 
 def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
-    """Two sentences of one turn that both thank."""
+    """Two sentences of one turn that both thank (a message quoted for sending thanks its own readers)."""
     found = []
     for role in ("assistant", "user"):
         for _, text in _said(row.get("messages") or [], role):
-            thanking = [s for s in split_sentences(text) if _THANKS.search(s)]
+            thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if _THANKS.search(s)]
             if len(thanking) >= 2:
                 found.append(f"[{role}] " + _quote(text))
     return found
@@ -327,7 +327,6 @@ def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
 
 
 _DEAR = re.compile(r",\s*dear\b|\bdear\s*[.!?]", re.IGNORECASE)
-ELDERLY_FROM = 60  # an elderly register ("my grandson helps me", "dear") from a customer this old or older
 
 
 def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
@@ -338,13 +337,12 @@ def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
     task = know.task(row.get("task_id"))
     if task is None:
         return []
-    from toolgym.envs.phrasing import register_of
+    from toolgym.envs.phrasing import persona_fits, register_of
 
-    elderly = register_of(task.scenario.persona) == "elderly"
     age = customer_age(task)
-    if elderly and age is not None and age < ELDERLY_FROM:
+    if not persona_fits(task.scenario.persona, age):
         return [f"an elderly persona for a customer aged {age}: {task.scenario.persona}"]
-    if elderly:
+    if register_of(task.scenario.persona) == "elderly":
         return []
     found = []
     for _, text in _said(row.get("messages") or [], "user"):
@@ -356,14 +354,10 @@ def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
 
 def customer_age(task: Any) -> int | None:
     """The customer's age on the world's date, when the task's facts hold their birth date."""
-    born = next((f.value for f in task.scenario.facts if "birth" in f.label.lower()), None)
-    if not born or not re.match(r"\d{4}-\d{2}-\d{2}$", born):
-        return None
+    from toolgym.envs.phrasing import speaker_age
     from toolgym.envs.registry import load_domain
 
-    today = load_domain(task.domain).clock(task.world_seed).date()
-    year, month, day = (int(p) for p in born.split("-"))
-    return today.year - year - ((today.month, today.day) < (month, day))
+    return speaker_age(task.scenario.facts, load_domain(task.domain).clock(task.world_seed).date())
 
 
 # ---- grammar the older detectors miss -----------------------------------------------------------
@@ -383,7 +377,9 @@ _VERBS = (
 _MID_CAPITAL = re.compile(
     rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
     # a capitalised word before another is a name ("send it to Mark Newton"), not a verb
-    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])"
+    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])|"
+    # the sentence goes on after a quoted message: 'put "q" In #general'
+    r"(?<=\"q\") (?:In|On|To|For|At|With|From|Into|And|Or|As|Of|By|Before|After|Here|There|Now|Today)\b(?= [a-z#$0-9])"
 )
 
 

@@ -1,0 +1,90 @@
+"""A user's requests as one person says them in one chat: no sentence twice, one thanks per turn.
+
+Generators build each request from parts drawn on their own (a lead-in, the ask, an aside), so two
+requests of a chat can draw the same aside ("It's for a report." twice), and a lead-in that thanks
+("Great, thank you.") can meet an aside that thanks too. `tidy_requests` drops the second saying:
+only sentences that carry no fact (no digit) and only where the request keeps something else to say.
+A message quoted for sending ('post "Thanks all!"') is the user's cargo, never tidied.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
+# A sentence that does nothing but thank ("Thanks.", "Thank you, dear.", "Much appreciated.").
+_ONLY_THANKS = re.compile(
+    r"^(?:(?:great|brilliant|perfect|lovely|right|okay|ok|got it|oh),?\s+)?"
+    r"(?:thanks|thank you|many thanks|thanks a lot|thanks a bunch|thanks so much|thank you so much|much appreciated|"
+    r"appreciate it|cheers)(?: in advance| very much| again)?(?:,\s*\w+)?\s*[.!]*$",
+    re.IGNORECASE,
+)
+_FACT = re.compile(r"\d")
+
+
+def sentence_key(sentence: str) -> str:
+    """A sentence as compared for repeats: lower case, words only."""
+    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a request; a quoted message stays whole inside its sentence."""
+    quotes: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        quotes.append(match.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    masked = _QUOTED.sub(hide, text)
+    restore = re.compile(r"\x00(\d+)\x00")
+    return [restore.sub(lambda m: quotes[int(m.group(1))], s) for s in _SENTENCE_END.split(masked.strip()) if s]
+
+
+def _unquoted(sentence: str) -> str:
+    return _QUOTED.sub('"q"', sentence)
+
+
+def _one_thanks(sentences: list[str]) -> list[str]:
+    """The sentences with one thanks left: a thanks that says more ('I'd be grateful if ...') is kept
+    over a bare 'Thanks.', and of bare ones the first."""
+    thanking = [i for i, s in enumerate(sentences) if _THANKS.search(_unquoted(s))]
+    if len(thanking) < 2:
+        return sentences
+    bare = [i for i in thanking if _ONLY_THANKS.match(s := sentences[i].strip()) and not _QUOTED.search(s)]
+    kept = next((i for i in thanking if i not in bare), bare[0] if bare else None)
+    dropped = {i for i in bare if i != kept}
+    return [s for i, s in enumerate(sentences) if i not in dropped]
+
+
+def tidy_request(request: str, said: set[str]) -> str:
+    """`request` without the fact-free sentences in `said` (normalised, see `sentence_key`) and with one thanks."""
+    sentences = _one_thanks(_sentences(request))
+    heard = set(said)
+    fresh = []
+    for sentence in sentences:
+        key = sentence_key(sentence)
+        if key not in heard or _FACT.search(sentence) or _QUOTED.search(sentence):
+            fresh.append(sentence)
+        heard.add(key)
+    if not any(not _ONLY_THANKS.match(s) for s in fresh):  # nothing left but thanks: say it as it was
+        fresh = sentences
+    return " ".join(fresh)
+
+
+def tidy_requests(requests: list[str]) -> list[str]:
+    """Each request tidied against the ones before it (see `tidy_request`)."""
+    said: set[str] = set()
+    tidied = []
+    for request in requests:
+        text = tidy_request(request, said)
+        tidied.append(text)
+        said |= {sentence_key(s) for s in _sentences(text)}
+    return tidied
+
+
+def spoken_sentences(requests: list[str]) -> set[str]:
+    """The normalised sentences of the requests: what a simulated user will say anyway, so its own
+    replies (a confirmation, a thanks) pick other words."""
+    return {sentence_key(s) for request in requests for s in _sentences(request)}
