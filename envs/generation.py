@@ -129,7 +129,8 @@ def finalize(domain: Domain, task: Task) -> Task:
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
     check_phrasings(domain, task)
-    task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": tidy_requests(task.scenario.requests)})})
+    requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers)
+    task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)
     try:
@@ -270,7 +271,7 @@ def unavailable_task_from(kind: str):
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
             # the confirm text names facts the user has not given yet: say what the tool does instead
-            action = tool_purpose(ctx.domain, needed) or needed.replace("_", " ")
+            action = tool_purpose(ctx.domain, needed, whole=True) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1], "lookups": [], "revisions": []}),

@@ -252,15 +252,20 @@ _FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", 
 _NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
 
 
-def tool_purpose(domain: Any, name: str) -> str:
+_ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\()", re.DOTALL)  # the first clause and its ", or ..."
+
+
+def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     """What a tool does, as a verb phrase to say inside a sentence, from the first clause of its
     description: 'list the verified customer's accounts', 'look up a traveller's profile' (a
-    description that opens on a noun reads as a lookup); empty for a tool the domain lacks."""
+    description that opens on a noun reads as a lookup); empty for a tool the domain lacks.
+    `whole`: with every use the clause names ('mark a message as read or unread, or set or clear its
+    flag'), for saying what cannot be done when the request asked for only one of them."""
     try:
         description = domain.tool(name).schema["function"].get("description") or ""
     except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
         return ""
-    found = _FIRST_CLAUSE.match(description.strip())
+    found = (_ALL_USES if whole else _FIRST_CLAUSE).match(description.strip())
     text = (found.group(1) if found else description).strip().rstrip(".")
     if not text:
         return ""

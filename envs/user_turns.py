@@ -3,13 +3,15 @@
 Generators build each request from parts drawn on their own (a lead-in, the ask, an aside), so two
 requests of a chat can draw the same aside ("It's for a report." twice), and a lead-in that thanks
 ("Great, thank you.") can meet an aside that thanks too. `tidy_requests` drops the second saying:
-only sentences that carry no fact (no digit) and only where the request keeps something else to say.
+only sentences a phrasebook writes whole (no slot, no digit), and only where the request keeps
+something it asks.
 A message quoted for sending ('post "Thanks all!"') is the user's cargo, never tidied.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -58,33 +60,41 @@ def _one_thanks(sentences: list[str]) -> list[str]:
     return [s for i, s in enumerate(sentences) if i not in dropped]
 
 
-def tidy_request(request: str, said: set[str]) -> str:
-    """`request` without the fact-free sentences in `said` (normalised, see `sentence_key`) and with one thanks."""
+def tidy_request(request: str, said: AbstractSet[str], fillers: AbstractSet[str]) -> str:
+    """`request` with one thanks, and without the sentences in `said` (normalised, see `sentence_key`)
+    that are `fillers`: sentences a phrasebook writes whole, with no slot (an aside, a lead-in), so no
+    part of what is asked. A sentence rendered from a slot may be the request itself ("What is its
+    fee?" asked of two products) and always stays."""
     sentences = _one_thanks(_sentences(request))
     heard = set(said)
     fresh = []
     for sentence in sentences:
         key = sentence_key(sentence)
-        if key not in heard or _FACT.search(sentence) or _QUOTED.search(sentence):
+        if key not in heard or key not in fillers or _FACT.search(sentence) or _QUOTED.search(sentence):
             fresh.append(sentence)
         heard.add(key)
-    if not any(not _ONLY_THANKS.match(s) for s in fresh):  # nothing left but thanks: say it as it was
+    if all(sentence_key(s) in fillers or _ONLY_THANKS.match(s) for s in fresh):  # nothing asked is left: as it was
         fresh = sentences
     return " ".join(fresh)
 
 
-def tidy_requests(requests: list[str]) -> list[str]:
+def tidy_requests(requests: list[str], fillers: AbstractSet[str]) -> list[str]:
     """Each request tidied against the ones before it (see `tidy_request`)."""
     said: set[str] = set()
     tidied = []
     for request in requests:
-        text = tidy_request(request, said)
+        text = tidy_request(request, said, fillers)
         tidied.append(text)
         said |= {sentence_key(s) for s in _sentences(text)}
     return tidied
 
 
-def spoken_sentences(requests: list[str]) -> set[str]:
-    """The normalised sentences of the requests: what a simulated user will say anyway, so its own
-    replies (a confirmation, a thanks) pick other words."""
-    return {sentence_key(s) for request in requests for s in _sentences(request)}
+def fixed_sentences(variants: list[str]) -> set[str]:
+    """The sentences of the variants written whole (no Jinja in them), normalised: the fillers."""
+    return {sentence_key(s) for v in variants if "{" not in v for s in _sentences(v)}
+
+
+def spoken_sentences(texts: list[str]) -> set[str]:
+    """The normalised sentences of some user turns, each split on its own (a turn ending in a quoted
+    message ends a sentence): what a simulated user has said or will say, so a reply picks other words."""
+    return {key for text in texts for s in _sentences(text) if (key := sentence_key(s))}

@@ -8,7 +8,6 @@ next request when the agent has answered, and ends the chat when nothing is left
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +24,7 @@ from toolgym.envs.conversation import (
 from toolgym.envs.phrasing import polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
-from toolgym.envs.user_turns import sentence_key, spoken_sentences
+from toolgym.envs.user_turns import spoken_sentences
 from toolgym.errors import DomainError
 
 from .base import Message, UserSimulator
@@ -94,6 +93,8 @@ class ScriptedUser(UserSimulator):
         ending = outcome(task)
         if ending == "refused":  # no "Great, thank you!" after a refusal
             return _final(say("user_done_refused"))
+        if ending == "not_found":  # nor after hearing that nothing was found
+            return _final(say("user_done_not_found"))
         if ending == "pending":  # told a value is invalid or missing: they go to find the right one
             return _final(say("user_done_pending"))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
@@ -105,9 +106,8 @@ class ScriptedUser(UserSimulator):
         """What the user tells the agent after acting on the device: what each action showed, in the
         persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
         not said yet in the chat)."""
-        spoken = spoken or set()
         lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
-        lines = [fresh(lambda s: phrases.say(lead, s), seed, spoken)]
+        lines: list[str] = []
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
@@ -122,8 +122,11 @@ class ScriptedUser(UserSimulator):
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
-        lines.append(fresh(lambda s: phrases.say(after, s), seed + 1, spoken))
-        return polish(" ".join(lines))
+        # the lead-in and afterword are optional: said only in words new to the chat and to the readings
+        spoken = (spoken or set()) | spoken_sentences(lines)
+        opening = fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
+        closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
+        return polish(" ".join([opening, *lines, closing]))
 
     @staticmethod
     def _pending_user_step(task: Task, user_messages: list[Message]) -> Any:
@@ -165,29 +168,28 @@ def _result_values(result: str) -> dict[str, Any]:
     return {"result": decoded}
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
 
 
 def _sentences(user_messages: list[Message]) -> set[str]:
     """What this user has said so far, sentence by sentence (normalised)."""
-    text = " ".join(str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages)
-    return {k for sentence in _SENTENCE.split(text) if (k := sentence_key(sentence))}
+    return spoken_sentences([str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages])
 
 
-def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
+def fresh(render: Callable[[int], str], seed: int, spoken: set[str], optional: bool = False) -> str:
     """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
-    else the next draws (a few), else the one that repeats least (an intent with few wordings)."""
+    else the next draws (a few), else the one that repeats least (an intent with few wordings), or
+    nothing for an `optional` part (a lead-in the user can do without)."""
     best, best_overlap = "", None
     for attempt in range(_TRIES):
         text = render(seed + 7919 * attempt)
-        said = {sentence_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
+        said = spoken_sentences([text.replace(STOP_MARKER, "")])
         overlap = len(said & spoken)
         if not overlap:
             return text
         if best_overlap is None or overlap < best_overlap:
             best, best_overlap = text, overlap
-    return best
+    return "" if optional else best
 
 
 def _final(content: str) -> Message:

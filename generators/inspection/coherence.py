@@ -314,11 +314,11 @@ def _sentence_key(sentence: str) -> str:
 
 
 def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
-    """The same user sentence twice in one chat."""
+    """The same user sentence twice in one chat (a message quoted for sending is the user's cargo, not their words)."""
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
     for _, text in _said(row.get("messages") or [], "user"):
-        for sentence in split_sentences(text):
+        for sentence in split_sentences(_QUOTED.sub('"q"', text)):
             key = _sentence_key(sentence)
             if key:
                 counts[key] += 1
@@ -378,8 +378,8 @@ _MID_CAPITAL = re.compile(
     rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
     # a capitalised word before another is a name ("send it to Mark Newton"), not a verb
     rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])|"
-    # the sentence goes on after a quoted message: 'put "q" In #general'
-    r"(?<=\"q\") (?:In|On|To|For|At|With|From|Into|And|Or|As|Of|By|Before|After|Here|There|Now|Today)\b(?= [a-z#$0-9])"
+    # the sentence goes on after a quoted message: 'put "q" In #general' (a word that opens no sentence)
+    r"(?<=\"q\") (?:In|On|To|For|At|With|From|Into|Of|By)\b(?= [a-z#$0-9])"
 )
 
 
