@@ -129,7 +129,8 @@ def finalize(domain: Domain, task: Task) -> Task:
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
     check_phrasings(domain, task)
-    requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers)
+    revising = {r.segment for r in task.scenario.revisions}
+    requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)

@@ -214,6 +214,14 @@ class Phrasebook:
 
         return frozenset(fixed_sentences([v for variants in self._all.values() for v in variants]))
 
+    @functools.cached_property
+    def revision_leads(self) -> frozenset[str]:
+        """The lead-ins of a request that takes back or corrects the one before (normalised)."""
+        from .user_turns import fixed_sentences
+
+        intents = [i for i in ("revise_lead", "revise_lead_other", "correct_lead") if i in self._all]
+        return frozenset(fixed_sentences([v for i in intents for v in self._all[i]]))
+
     def _family(self, intent: str) -> list[str]:
         """The intent and its registers (`intent@terse`, ...): what a caller of `voiced` may render."""
         return [intent, *(name for name in self._raw if name.startswith(f"{intent}@") and self._raw[name])]

@@ -73,16 +73,40 @@ def tidy_request(request: str, said: AbstractSet[str], fillers: AbstractSet[str]
         if key not in heard or key not in fillers or _FACT.search(sentence) or _QUOTED.search(sentence):
             fresh.append(sentence)
         heard.add(key)
-    if all(sentence_key(s) in fillers or _ONLY_THANKS.match(s) for s in fresh):  # nothing asked is left: as it was
+    if all(_ONLY_THANKS.match(s) for s in fresh):  # nothing but thanks left: say it as it was
         fresh = sentences
     return " ".join(fresh)
 
 
-def tidy_requests(requests: list[str], fillers: AbstractSet[str]) -> list[str]:
-    """Each request tidied against the ones before it (see `tidy_request`)."""
+def _from_lead(request: str, leads: AbstractSet[str], fillers: AbstractSet[str]) -> str:
+    """A request that takes back the one before it, opening on its lead-in ("Sorry, I changed my
+    mind."): the fillers a generator put before it ("Great, thank you. Another question.") go, since
+    they say the opposite (thanks for a change the user just turned down, a new question)."""
+    sentences = _sentences(request)
+    for index, sentence in enumerate(sentences):
+        before, _, after = sentence.partition(": ")
+        if sentence_key(sentence) in leads:
+            head, rest = sentences[:index], sentences[index:]
+        elif after and sentence_key(after) in leads and sentence_key(before) in fillers:  # "Also: Okay, scratch that."
+            head, rest = [*sentences[:index], before], [after, *sentences[index + 1 :]]
+        else:
+            continue
+        if head and all(sentence_key(s) in fillers and not _FACT.search(s) for s in head):
+            return " ".join(rest)
+        return request
+    return request
+
+
+def tidy_requests(
+    requests: list[str], fillers: AbstractSet[str], revising: AbstractSet[int] = frozenset(), leads: AbstractSet[str] = frozenset()
+) -> list[str]:
+    """Each request tidied against the ones before it (see `tidy_request`); a request whose index is
+    in `revising` opens on its revision lead-in (`leads`, normalised) with nothing before it."""
     said: set[str] = set()
     tidied = []
-    for request in requests:
+    for index, request in enumerate(requests):
+        if index in revising:
+            request = _from_lead(request, leads, fillers)
         text = tidy_request(request, said, fillers)
         tidied.append(text)
         said |= {sentence_key(s) for s in _sentences(text)}

@@ -43,13 +43,12 @@ class ScriptedUser(UserSimulator):
             return {"role": "user", "content": scenario.requests[0]}
         seed = task.seed + len(user_messages)
         register = register_of(scenario.persona)
-        if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            report = self._report(messages[-1], phrases, seed, register, _sentences(user_messages))
-            return {"role": "user", "content": report}
-        facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
-
         # what this user has said, and what their later requests will say: a reply picks other words
         spoken = _sentences(user_messages) | spoken_sentences(scenario.requests)
+        if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
+            report = self._report(messages[-1], phrases, seed, register, spoken)
+            return {"role": "user", "content": report}
+        facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
         def say(intent: str, **values: Any) -> str:
             """The intent in the persona's register, in words this user has not said yet in the chat;
@@ -107,6 +106,7 @@ class ScriptedUser(UserSimulator):
         persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
         not said yet in the chat)."""
         lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
+        spoken = spoken or set()
         lines: list[str] = []
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
@@ -116,14 +116,14 @@ class ScriptedUser(UserSimulator):
                 continue
             if intent in phrases.intents():
                 try:
-                    lines.append(phrases.say(intent, seed, **values))
+                    lines.append(fresh(lambda s, i=intent, v=values: phrases.say(i, s, **v), seed, spoken | spoken_sentences(lines)))
                     continue
                 except DomainError:  # the result lacks a field the phrasing names: say it plainly
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
         # the lead-in and afterword are optional: said only in words new to the chat and to the readings
-        spoken = (spoken or set()) | spoken_sentences(lines)
+        spoken = spoken | spoken_sentences(lines)
         opening = fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
         closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
         return polish(" ".join([opening, *lines, closing]))

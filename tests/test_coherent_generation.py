@@ -188,3 +188,15 @@ def test_an_invalid_value_with_a_nearest_valid_one_declares_it(domain, parameter
     tasks = list(load_domain(domain).generate_tasks(30, seed=4, kinds=["no_tool/invalid_value"]))
     checked = [t for t in tasks if set(t.no_tool.invalid) & parameters]
     assert checked and all(t.replies[0].vars.get("valid") for t in checked)
+
+
+def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
+    from toolgym.envs.user_turns import fixed_sentences, tidy_requests
+
+    fillers = fixed_sentences(["Great, thank you.", "Another question.", "Also, while I have you:"])
+    leads = fixed_sentences(["Sorry, I changed my mind.", "Okay, scratch that."])
+    asked = ["Can I get a 1 GB refill?", "Great, thank you. Another question. Sorry, I changed my mind. Can I get a 3 GB refill?"]
+    assert tidy_requests(asked, fillers, {1}, leads)[1] == "Sorry, I changed my mind. Can I get a 3 GB refill?"
+    retail = ["Return #W1.", "Also, while I have you: Okay, scratch that. Return #W2."]
+    assert tidy_requests(retail, fillers, {1}, leads)[1] == "Okay, scratch that. Return #W2."
+    assert tidy_requests(retail, fillers, set(), leads)[1] == retail[1]  # not a revision: as generated

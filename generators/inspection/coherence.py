@@ -314,12 +314,22 @@ def _sentence_key(sentence: str) -> str:
 
 
 def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
-    """The same user sentence twice in one chat (a message quoted for sending is the user's cargo, not their words)."""
+    """The same user sentence twice in one chat (a message quoted for sending is the user's cargo, not
+    their words; a request that takes back the one before restates what it changes)."""
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
+    task = know.task(row.get("task_id")) if know.task else None
+    requests = task.scenario.requests if task is not None else []
+    revised = {  # a revising request -> the sentences of the request it takes back
+        requests[r.segment]: {_sentence_key(s) for s in split_sentences(requests[r.segment - 1])}
+        for r in (task.scenario.revisions if task is not None else ())
+        if 0 < r.segment < len(requests)
+    }
     for _, text in _said(row.get("messages") or [], "user"):
         for sentence in split_sentences(_QUOTED.sub('"q"', text)):
             key = _sentence_key(sentence)
+            if key in revised.get(text, ()):
+                continue
             if key:
                 counts[key] += 1
                 shown.setdefault(key, sentence)
@@ -500,13 +510,6 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("asked_what_user_lacks", asked_what_user_lacks, "asked for a fact the user just said they do not have"),
     Detector("invalid_without_offer", invalid_without_offer, "an invalid value answered without the valid value the task has"),
 )
-
-
-# Classes `toolgym check`'s language check reports through `toolgym inspect` instead of failing a
-# domain on: they come from how acting generators compose a chat's requests (an aside said in two
-# requests, a lead-in that thanks before a request that thanks) and from a persona drawn apart from
-# the customer's age, not from the engine's language. `toolgym inspect --gate` still fails on them.
-NOT_GATED_PER_DOMAIN = frozenset({"repeated_user_sentence", "doubled_thanks", "register_mismatch"})
 
 
 @dataclass

@@ -22,10 +22,11 @@ WRITE = {"tool_calls": [{"id": "c2", "function": {"name": "cancel_order", "argum
 
 
 class _Task:
-    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=()):
+    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=(), requests=(), revised=()):
         from types import SimpleNamespace
 
-        self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts))
+        self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts), requests=list(requests),
+                                        revisions=[SimpleNamespace(segment=s) for s in revised])
         self.replies = [SimpleNamespace(vars={"valid": valid} if valid else {})]
         self.domain, self.world_seed = "retail", 0
 
@@ -150,3 +151,10 @@ def test_an_elderly_persona_for_a_younger_customer_is_a_mismatch():
     assert found.rows == 1 and "aged" in found.examples[0]
     old = _Task(persona=young.scenario.persona, facts=[SimpleNamespace(label="date of birth", value="1940-05-01")])
     assert coherence_findings([_row(("user", "Hello, dear."))], _know(old))["register_mismatch"].rows == 0
+
+
+def test_a_request_that_takes_back_the_one_before_may_restate_it():
+    first, second = "I want to return the vest from #W1.", "Okay, scratch that. I want to return the vest from #W1. Refund my gift card."
+    chat = _row(("user", first), ("assistant", "Shall I?"), ("user", "No."), ("user", second))
+    assert coherence_findings([chat], _know(_Task(requests=[first, second], revised=[1])))["repeated_user_sentence"].rows == 0
+    assert coherence_findings([chat], _know(_Task(requests=[first, second])))["repeated_user_sentence"].rows == 1
