@@ -14,7 +14,7 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 from .difficulty import difficulty_of
 from .gold import check_gold
 from .grounding import ungrounded_facts
-from .phrasing import persona_fits, register_of, speaker_age, tool_purpose
+from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .user_turns import tidy_requests
@@ -272,7 +272,7 @@ def unavailable_task_from(kind: str):
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
             # the confirm text names facts the user has not given yet: say what the tool does instead
-            action = tool_purpose(ctx.domain, needed, whole=True) or needed.replace("_", " ")
+            action = to_the_user(tool_purpose(ctx.domain, needed, whole=True)) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1], "lookups": [], "revisions": []}),

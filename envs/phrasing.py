@@ -119,7 +119,28 @@ def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
     return single if number == 1 else several
 
 
+_THIRD_PERSON_OWNER = re.compile(r"\b(?:the |a )?(?:verified |signed-in |current )?(?:customer|traveller|traveler|user|caller|account holder)'s\b")
+
+
+def to_the_user(text: str) -> str:
+    """A tool's description said to the person it serves: "the verified customer's saved payees" ->
+    "your saved payees" (a description speaks of the customer in the third person)."""
+    return _THIRD_PERSON_OWNER.sub("your", text)
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "their", "its", "our", "this", "that", "these", "those"})
+
+
+def owned(labels: Any, word: str = "your") -> list[str]:
+    """Labels said with `word` in front ('your phone number'), except a label that names its own
+    owner or article ('the company's name', 'her booking number'): a fact of someone else's is not
+    'your' fact, whoever speaks for them."""
+    items = [labels] if isinstance(labels, str) else list(labels)
+    return [str(x) if str(x).split(" ", 1)[0].lower() in _DETERMINERS else f"{word} {x}" for x in items]
+
+
 FILTERS = {
+    "owned": owned,
     "a": article,
     "article": article,
     "plural": plural,

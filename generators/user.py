@@ -21,7 +21,7 @@ from toolgym.envs.conversation import (
     said_before,
     step_cues,
 )
-from toolgym.envs.phrasing import polish, register_of, with_typos
+from toolgym.envs.phrasing import owned, polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
 from toolgym.envs.user_turns import spoken_sentences
@@ -78,7 +78,7 @@ class ScriptedUser(UserSimulator):
                 if not said_before(f.value, said) and mentions(asking, f.keywords or [f.label])
             ]
             if wanted:
-                pairs = [f"my {f.label} is {f.value}" for f in wanted]
+                pairs = [f"{label} is {f.value}" for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs)}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:

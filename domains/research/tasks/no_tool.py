@@ -12,8 +12,8 @@ SEARCH_TOOLS = ("web_search", "open_page", "find_in_page")
 
 
 VAGUE = {  # what the user leaves unnamed -> (the label the agent asks for, the questions that fit it)
-    "company": ("company name", ("founded", "employees", "headquarters", "ceo", "flagship")),
-    "product": ("product name", ("maker", "launched", "weight", "price", "designer")),
+    "company": ("the company's name", ("founded", "employees", "headquarters", "ceo", "flagship")),  # not "your company name"
+    "product": ("the product's name", ("maker", "launched", "weight", "price", "designer")),
 }
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, call, draw, pieces
+from toolgym.envs.phrasing import owned
 
 from ..catalogue import FREE_CANCEL_HOURS, PASSPORT_VALID_MONTHS, SEAT_LETTERS, SEAT_ROWS
 from .index import Index, index_of
@@ -20,7 +21,7 @@ from .writes import passport_ok
 # list_bookings once they are identified: acting tasks look it up; someone else's flight is not theirs)
 MISSING = (
     ("missing_date_flights", "travel date"),
-    ("missing_flight_number", "flight number"),
+    ("missing_flight_number", "the flight number"),  # someone else's flight: not "your flight number"
     ("missing_hotel_dates", "check-in and check-out dates"),
     ("missing_destination", "destination"),
 )
@@ -32,7 +33,7 @@ def missing_info(ctx: GenContext) -> Task:
     origin, destination = ctx.pick(index.routes)
     slots = {"origin": city(origin), "destination": city(destination), "day": day_text(ctx.pick(index.dates)),
              "city": ctx.pick(index.cities), "cabin": cabin_label(ctx.pick(("economy", "business", "basic_economy")))}  # fmt: skip
-    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get help, but you do not know the {label}.", [label])
+    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get help, but you do not know {owned(label, 'the')[0]}.", [label])
     return assemble(ctx, [piece])
 
 
