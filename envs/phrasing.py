@@ -139,8 +139,15 @@ def owned(labels: Any, word: str = "your") -> list[str]:
     return [str(x) if str(x).split(" ", 1)[0].lower() in _DETERMINERS else f"{word} {x}" for x in items]
 
 
+def bare(labels: Any) -> list[str]:
+    """Labels without their article or owner, for "which/what <label>": 'the date' -> 'date'."""
+    items = [labels] if isinstance(labels, str) else list(labels)
+    return [str(x).split(" ", 1)[1] if " " in str(x) and str(x).split(" ", 1)[0].lower() in _DETERMINERS else str(x) for x in items]
+
+
 FILTERS = {
     "owned": owned,
+    "bare": bare,
     "a": article,
     "article": article,
     "plural": plural,
