@@ -24,7 +24,7 @@ def _missing_date(ctx: GenContext, desk: Desk) -> Piece:
     return pieces.missing_info(
         ctx.say("req_meet_no_date", name=who.name, minutes=minutes),
         f"Set up a {minutes}-minute meeting with {who.name}; you have not decided on the day.",
-        ["the date"],
+        ["date"],
     )
 
 
@@ -33,7 +33,7 @@ def _missing_file(ctx: GenContext, desk: Desk) -> Piece:
     return pieces.missing_info(
         ctx.say("req_share_no_file", name=who.name),
         f"Share a file with {who.name}; you cannot remember which file it was.",
-        ["the file name"],
+        ["file name"],
     )
 
 
@@ -42,7 +42,7 @@ def _missing_text(ctx: GenContext, desk: Desk) -> Piece:
     return pieces.missing_info(
         ctx.say("req_post_no_text", channel=channel),
         f"Post something in {channel}; you have not said what.",
-        ["the message text"],
+        ["message text"],
     )
 
 
