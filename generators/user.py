@@ -7,6 +7,7 @@ next request when the agent has answered, and ends the chat when nothing is left
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -116,7 +117,7 @@ class ScriptedUser(UserSimulator):
                 continue
             if intent in phrases.intents():
                 try:
-                    lines.append(fresh(lambda s, i=intent, v=values: phrases.say(i, s, **v), seed, spoken | spoken_sentences(lines)))
+                    lines.append(fresh(functools.partial(_reading, phrases, intent, values), seed, spoken | spoken_sentences(lines)))
                     continue
                 except DomainError:  # the result lacks a field the phrasing names: say it plainly
                     pass
@@ -155,6 +156,11 @@ def _stalled(messages: list[Message]) -> bool:
         elif message.get("role") == "user" and message.get("user_tool_calls"):
             break
     return count >= _STALL_TURNS
+
+
+def _reading(phrases: Any, intent: str, values: dict[str, Any], seed: int) -> str:
+    """One reading of a device result in the words the draw `seed` picks."""
+    return str(phrases.say(intent, seed, **values))
 
 
 def _result_values(result: str) -> dict[str, Any]:

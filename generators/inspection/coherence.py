@@ -328,7 +328,7 @@ def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
     for _, text in _said(row.get("messages") or [], "user"):
         for sentence in split_sentences(_QUOTED.sub('"q"', text)):
             key = _sentence_key(sentence)
-            if key in revised.get(text, ()):
+            if key in revised.get(text, ()) or key == "q":  # "q": a sentence that is only a quoted message
                 continue
             if key:
                 counts[key] += 1
