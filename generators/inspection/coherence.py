@@ -448,8 +448,11 @@ def asked_what_user_lacks(row: Row, know: Knowledge) -> list[str] | None:
         text = _content(message)
         if message.get("role") != "user" or not _UNKNOWN.search(text):
             continue
-        lacking = [label for label in task.scenario.unknown if label.lower() in text.lower()]
-        if not lacking and not any(w in text.lower() for w in ("don't know", "not sure", "no idea")):
+        # what they say they lack: a label in the sentence that says so ("I don't have time for this."
+        # before "Adjust the charge limit." lacks nothing)
+        saying = " ".join(s for s in split_sentences(text) if _UNKNOWN.search(s)).lower()
+        lacking = [label for label in task.scenario.unknown if label.lower() in saying]
+        if not lacking and not any(w in saying for w in ("don't know", "not sure", "no idea")):
             continue
         labels = lacking or list(task.scenario.unknown)
         reply = next((m for m in messages[index + 1 :] if m.get("role") == "assistant"), None)

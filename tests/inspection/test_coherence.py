@@ -158,3 +158,9 @@ def test_a_request_that_takes_back_the_one_before_may_restate_it():
     chat = _row(("user", first), ("assistant", "Shall I?"), ("user", "No."), ("user", second))
     assert coherence_findings([chat], _know(_Task(requests=[first, second], revised=[1])))["repeated_user_sentence"].rows == 0
     assert coherence_findings([chat], _know(_Task(requests=[first, second])))["repeated_user_sentence"].rows == 1
+
+
+def test_lacking_time_is_not_lacking_the_fact():
+    chat = _row(("user", "I don't have time for this. Adjust the charge limit."), ("assistant", "What charge limit would you like?"),
+                kind="no_tool/missing_info")
+    assert coherence_findings([chat], _know(_Task(unknown=["charge limit"])))["asked_what_user_lacks"].rows == 0
