@@ -41,10 +41,14 @@ class Move:
     utterance: Utterance | None = None
 
 
-def outcome(task: Task) -> str:
-    """How the conversation ends, for the closing lines: done, answered, declined, refused or pending.
+NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)
 
-    "answered": the task only looked things up, so its closing line says nothing was done.
+
+def outcome(task: Task) -> str:
+    """How the conversation ends, for the closing lines: done, answered, not_found, declined, refused or pending.
+
+    "answered": the task only looked things up, so its closing line says nothing was done;
+    "not_found": it looked, and its last answer is that what was asked is nowhere to be found.
     """
     if task.kind in ("no_tool/missing_info", "no_tool/invalid_value"):
         return "pending"  # the user goes to find the right value
@@ -52,6 +56,8 @@ def outcome(task: Task) -> str:
         return "refused"
     if any(s.declined for s in task.plan) and not task.expected_writes:
         return "declined"
+    if not task.expected_writes and task.replies and task.replies[-1].intent.endswith(NOT_FOUND_SUFFIX):
+        return "not_found"  # the last answer was that nothing was found: no "glad I could help", no delight
     return "done" if task.expected_writes else "answered"
 
 

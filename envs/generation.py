@@ -14,9 +14,10 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 from .difficulty import difficulty_of
 from .gold import check_gold
 from .grounding import ungrounded_facts
-from .phrasing import register_of, tool_purpose
+from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
 from .replay import replay_plan
 from .task import NoToolSpec, Task, Utterance
+from .user_turns import tidy_requests
 from .world import World
 
 if TYPE_CHECKING:
@@ -80,7 +81,12 @@ class GenContext:
         """The task's persona, drawn once: requests said before `compose` speak in its register."""
         chosen = self.__dict__.get("_persona")
         if chosen is None:
-            chosen = self.__dict__["_persona"] = self.pick(self.domain.phrasebook.variants("persona"))
+            # drawn by the seed, not the task's rng: a second draw for another persona (see `draw`)
+            # replays the generator's other choices (the same customer) unchanged
+            unfit = self.__dict__.get("_unfit_registers", ())
+            pool = [p for p in self.domain.phrasebook.variants("persona") if register_of(p) not in unfit]
+            pool = pool or self.domain.phrasebook.variants("persona")
+            chosen = self.__dict__["_persona"] = pool[zlib.crc32(f"{self.seed}:persona".encode()) % len(pool)]
         return chosen
 
     def task(self, **fields: Any) -> Task:
@@ -99,7 +105,10 @@ class GenContext:
     def derive(self, kind: str) -> Task:
         """A task of another kind drawn with this context (to build a variant of it)."""
         fields = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        return self.domain.generators[kind](GenContext(**{**fields, "kind": kind}))
+        derived = GenContext(**{**fields, "kind": kind})
+        if "_unfit_registers" in self.__dict__:  # the persona the task may not have, the derived one neither
+            derived.__dict__["_unfit_registers"] = self.__dict__["_unfit_registers"]
+        return self.domain.generators[kind](derived)
 
 
 def finalize(domain: Domain, task: Task) -> Task:
@@ -120,6 +129,9 @@ def finalize(domain: Domain, task: Task) -> Task:
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
     check_phrasings(domain, task)
+    revising = {r.segment for r in task.scenario.revisions}
+    requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
+    task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)
     try:
@@ -203,7 +215,13 @@ def draw(domain: Domain, world: World, seed: int, kind: str, index: int, attempt
     """
     task_seed = zlib.crc32(f"{domain.name}:{seed}:{kind}:{index}:{attempt}".encode())
     ctx = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world.template.seed, world.template.size)
-    task = finalize(domain, domain.generators[kind](ctx))
+    task = domain.generators[kind](ctx)
+    if not persona_fits(task.scenario.persona, speaker_age(task.scenario.facts, world.now.date())):
+        # an elderly voice for a customer the world makes younger: the same task in another persona
+        again = GenContext(domain, world, random.Random(task_seed), task_seed, kind, world.template.seed, world.template.size)
+        again.__dict__["_unfit_registers"] = {register_of(task.scenario.persona)}
+        task = domain.generators[kind](again)
+    task = finalize(domain, task)
     if world.changes:
         raise DomainError(f"{domain.name} {kind} generator wrote to the world it reads from")
     return task
@@ -254,7 +272,7 @@ def unavailable_task_from(kind: str):
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
             # the confirm text names facts the user has not given yet: say what the tool does instead
-            action = tool_purpose(ctx.domain, needed) or needed.replace("_", " ")
+            action = to_the_user(tool_purpose(ctx.domain, needed, whole=True)) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
             scenario=base.scenario.model_copy(update={"requests": base.scenario.requests[:1], "lookups": [], "revisions": []}),

@@ -68,6 +68,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_confirm": (),
         "user_done": (),
         "user_done_pending": (),
+        "user_done_not_found": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
         "user_report_lead": (),
@@ -88,6 +89,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "ask_which": ("label", "what", "options", "count"),
         "reason_ask_which": ("label", "count", "options", "purpose"),
         "revise_lead": (),
+        "revise_lead_other": (),
         "correct_lead": (),
         "and_also": (),
         "reply_both": ("first", "second"),
@@ -203,6 +205,22 @@ class Phrasebook:
 
     def intents(self) -> list[str]:
         return sorted(self._raw)
+
+    @functools.cached_property
+    def fillers(self) -> frozenset[str]:
+        """The sentences some variant writes whole, with no slot (asides, lead-ins, greetings),
+        normalised as `user_turns.sentence_key`: words that carry no fact of a task."""
+        from .user_turns import fixed_sentences
+
+        return frozenset(fixed_sentences([v for variants in self._all.values() for v in variants]))
+
+    @functools.cached_property
+    def revision_leads(self) -> frozenset[str]:
+        """The lead-ins of a request that takes back or corrects the one before (normalised)."""
+        from .user_turns import fixed_sentences
+
+        intents = [i for i in ("revise_lead", "revise_lead_other", "correct_lead") if i in self._all]
+        return frozenset(fixed_sentences([v for i in intents for v in self._all[i]]))
 
     def _family(self, intent: str) -> list[str]:
         """The intent and its registers (`intent@terse`, ...): what a caller of `voiced` may render."""

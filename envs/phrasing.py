@@ -9,6 +9,7 @@ scripted user speaks in and the assistant answers in.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -118,7 +119,35 @@ def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
     return single if number == 1 else several
 
 
+_THIRD_PERSON_OWNER = re.compile(r"\b(?:the |a )?(?:verified |signed-in |current )?(?:customer|traveller|traveler|user|caller|account holder)'s\b")
+
+
+def to_the_user(text: str) -> str:
+    """A tool's description said to the person it serves: "the verified customer's saved payees" ->
+    "your saved payees" (a description speaks of the customer in the third person)."""
+    return _THIRD_PERSON_OWNER.sub("your", text)
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "their", "its", "our", "this", "that", "these", "those"})
+
+
+def owned(labels: Any, word: str = "your") -> list[str]:
+    """Labels said with `word` in front ('your phone number'), except a label that names its own
+    owner or article ('the company's name', 'her booking number'): a fact of someone else's is not
+    'your' fact, whoever speaks for them."""
+    items = [labels] if isinstance(labels, str) else list(labels)
+    return [str(x) if str(x).split(" ", 1)[0].lower() in _DETERMINERS else f"{word} {x}" for x in items]
+
+
+def bare(labels: Any) -> list[str]:
+    """Labels without their article or owner, for "which/what <label>": 'the date' -> 'date'."""
+    items = [labels] if isinstance(labels, str) else list(labels)
+    return [str(x).split(" ", 1)[1] if " " in str(x) and str(x).split(" ", 1)[0].lower() in _DETERMINERS else str(x) for x in items]
+
+
 FILTERS = {
+    "owned": owned,
+    "bare": bare,
     "a": article,
     "article": article,
     "plural": plural,
@@ -134,9 +163,11 @@ FILTERS = {
 # names repeated as names ("Bora Bora") are kept.
 _DOUBLED = re.compile(r"\b([A-Za-z])([a-z]*)\s+(?:\1|(?i:\1))\2\b")
 _KEEP_DOUBLED = {"that", "had", "is", "very", "bye", "no", "ha", "so"}
-# A sentence start: the text's start, or after . ! ? (and a closing quote) and spaces. A colon
+# A sentence start: the text's start, or after . ! ? (and a closing bracket) and spaces. A colon
 # does not open a sentence, but "my" there reads as one, so it is rewritten to "My" too.
-_OPENING = re.compile(r"(^|[.!?][\"')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
+# A message quoted inside a sentence ('post "Fixed. Thanks!" in #general') ends with its own mark;
+# the word after its closing quote goes on the sentence around it, so it opens nothing.
+_OPENING = re.compile(r"(^|[.!?][')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
 _MY_AFTER_COLON = re.compile(r"(:\s+)my\b")
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.!?;:])")
 _EMPTY_CLAUSE = re.compile(r"([.!?])\s*[.,]+")
@@ -192,6 +223,32 @@ def register_of(persona: str | None) -> str:
     return NEUTRAL
 
 
+ELDERLY_FROM = 60  # an elderly register ("my grandson helps me", "dear") fits a customer this old or older
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+
+
+def age_on(born: Any, today: dt.date) -> int | None:
+    """The age on `today` of someone born on `born` ('YYYY-MM-DD'); None for anything else."""
+    if not isinstance(born, str) or not _ISO_DATE.match(born):
+        return None
+    try:
+        birth = dt.date.fromisoformat(born)
+    except ValueError:  # an impossible date an invalid-value task gives on purpose
+        return None
+    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+
+
+def speaker_age(facts: Any, today: dt.date) -> int | None:
+    """The age of the user, when the facts they know hold their birth date."""
+    born = next((f.value for f in facts if "birth" in f.label.lower()), None)
+    return age_on(born, today)
+
+
+def persona_fits(persona: str, age: int | None) -> bool:
+    """Whether the persona's register fits someone of `age` (unknown: anyone fits)."""
+    return age is None or register_of(persona) != "elderly" or age >= ELDERLY_FROM
+
+
 _WORD = re.compile(r"(?<![\w@.#/-])[A-Za-z]{4,}(?![\w@/-]|\.\w)")  # a plain word, not part of an id, email or path
 # Words the other side reads to tell a yes from a no, or that end the chat: never misspelled.
 _NEVER_MISSPELL = {"please", "proceed", "ahead", "confirm", "sure", "okay", "yes", "don't", "never", "mind", "stop", "rather"}
@@ -223,15 +280,20 @@ _FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", 
 _NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
 
 
-def tool_purpose(domain: Any, name: str) -> str:
+_ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\()", re.DOTALL)  # the first clause and its ", or ..."
+
+
+def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     """What a tool does, as a verb phrase to say inside a sentence, from the first clause of its
     description: 'list the verified customer's accounts', 'look up a traveller's profile' (a
-    description that opens on a noun reads as a lookup); empty for a tool the domain lacks."""
+    description that opens on a noun reads as a lookup); empty for a tool the domain lacks.
+    `whole`: with every use the clause names ('mark a message as read or unread, or set or clear its
+    flag'), for saying what cannot be done when the request asked for only one of them."""
     try:
         description = domain.tool(name).schema["function"].get("description") or ""
     except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
         return ""
-    found = _FIRST_CLAUSE.match(description.strip())
+    found = (_ALL_USES if whole else _FIRST_CLAUSE).match(description.strip())
     text = (found.group(1) if found else description).strip().rstrip(".")
     if not text:
         return ""

@@ -168,8 +168,11 @@ def revised(
         "outputs": list(outputs),
         "goal": f"{first.goal} When asked to confirm, change your mind and say no.",
     }
+    # "What I'd really prefer is this:" fits another way of doing the same thing; a request for
+    # something else entirely gets a lead-in that changes the subject
+    other = kind == "revise" and not {c.name for c in taken_back.calls} & {c.name for st in second.steps for c in st.calls}
     revision: dict[str, Any] = {
-        "request": f"{ctx.say(f'{kind}_lead')} {second.request}".strip(),
+        "request": f"{ctx.say('revise_lead_other' if other else f'{kind}_lead')} {second.request}".strip(),
         "revises": kind,
         "abandoned": list(taken_back.calls),
         "goal": f"Then, instead: {second.goal}",

@@ -71,6 +71,31 @@ def hermes_text(content: str | None, calls: list[dict[str, Any]] | None, reasoni
     return "\n\n".join(parts)
 
 
+REASONING_PLACES = ("field", "think", "drop")
+
+
+def reasoning_placed(messages: list[Message], place: str) -> list[Message]:
+    """The chat with each assistant trace where a chat template will read it: 'field' keeps
+    `reasoning_content`; 'think' moves it into `content` as a <think> block before the words (a template
+    without a reasoning field, Qwen2.5 or Hermes, would otherwise drop it silently); 'drop' leaves it out."""
+    if place not in REASONING_PLACES:
+        raise ValueError(f"reasoning place {place!r} is not one of {list(REASONING_PLACES)}")
+    if place == "field":
+        return messages
+    placed = []
+    for message in messages:
+        trace = message.get("reasoning_content") if message.get("role") == "assistant" else None
+        if "reasoning_content" not in message:
+            placed.append(message)
+            continue
+        moved = {k: v for k, v in message.items() if k != "reasoning_content"}
+        if place == "think" and isinstance(trace, str) and trace.strip():
+            content = _text(message.get("content"))
+            moved["content"] = f"<think>\n{trace.strip()}\n</think>" + (f"\n\n{content}" if content else "")
+        placed.append(moved)
+    return placed
+
+
 def _text(content: Any) -> str | None:
     """Message content as text (a list of parts is joined)."""
     if content is None or isinstance(content, str):

@@ -16,7 +16,7 @@ from toolgym.verifiers.compose import preset_for
 from toolgym.verifiers.conduct import failed_calls, repeated_calls
 from toolgym.version import SCHEMA_VERSION, __version__
 
-from .chat_format import with_tools_prompt
+from .chat_format import reasoning_placed, with_tools_prompt
 from .episodes import messages_key
 from .reasoning import close_trace
 
@@ -41,15 +41,16 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
     return [*messages, closer]
 
 
-def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str, Any]:
-    """One chat row; `tools` are the tools the chat was played with (its transform's, when augmented)."""
+def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]], reasoning: str = "field") -> dict[str, Any]:
+    """One chat row; `tools` are the tools the chat was played with (its transform's, when augmented);
+    `reasoning` is where its traces go (`output.reasoning`, see chat_format.reasoning_placed)."""
     domain = load_domain(task.domain)
     return {
         "id": f"{task.id}-{episode['sample']}{episode.get('id_suffix', '')}",
         "domain": task.domain,
         "domain_version": task.domain_version,
         "kind": task.kind,
-        "messages": with_closer(task, episode["messages"]),
+        "messages": reasoning_placed(with_closer(task, episode["messages"]), reasoning),
         "tools": tools,
         "user_tools": [t.schema for t in domain.user_tools],
         "task_id": task.id,
@@ -164,9 +165,10 @@ def rows_for(task: Task, result: dict[str, Any], config: JobConfig) -> dict[str,
 
         written = [r for e in passing for r in rewritten_episodes(e, config.rewrite.keep_original, config.rewrite.on_drop)]
         failing = [*failing, *dropped_rewrites(passing)]
-    rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools) for e in written]}
+    place = config.output.reasoning
+    rows: dict[str, list[dict[str, Any]]] = {split: [chat_row(task, e, tools, place) for e in written]}
     if config.output.keep_rejected and failing:
-        rows["rejected"] = [chat_row(task, e, tools) for e in failing]
+        rows["rejected"] = [chat_row(task, e, tools, place) for e in failing]
     if config.rl_tasks.enabled:
         rows["rl_tasks"] = rl_rows(task, passing, tools, config.rl_tasks.next_action_items, augment)
     return rows

@@ -7,8 +7,8 @@ next request when the agent has answered, and ends the chat when nothing is left
 
 from __future__ import annotations
 
+import functools
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,9 +22,10 @@ from toolgym.envs.conversation import (
     said_before,
     step_cues,
 )
-from toolgym.envs.phrasing import polish, register_of, with_typos
+from toolgym.envs.phrasing import owned, polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
+from toolgym.envs.user_turns import spoken_sentences
 from toolgym.errors import DomainError
 
 from .base import Message, UserSimulator
@@ -43,12 +44,12 @@ class ScriptedUser(UserSimulator):
             return {"role": "user", "content": scenario.requests[0]}
         seed = task.seed + len(user_messages)
         register = register_of(scenario.persona)
+        # what this user has said, and what their later requests will say: a reply picks other words
+        spoken = _sentences(user_messages) | spoken_sentences(scenario.requests)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            report = self._report(messages[-1], phrases, seed, register, _sentences(user_messages))
+            report = self._report(messages[-1], phrases, seed, register, spoken)
             return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
-
-        spoken = _sentences(user_messages)
 
         def say(intent: str, **values: Any) -> str:
             """The intent in the persona's register, in words this user has not said yet in the chat;
@@ -78,7 +79,7 @@ class ScriptedUser(UserSimulator):
                 if not said_before(f.value, said) and mentions(asking, f.keywords or [f.label])
             ]
             if wanted:
-                pairs = [f"my {f.label} is {f.value}" for f in wanted]
+                pairs = [f"{label} is {f.value}" for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs)}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:
@@ -92,6 +93,8 @@ class ScriptedUser(UserSimulator):
         ending = outcome(task)
         if ending == "refused":  # no "Great, thank you!" after a refusal
             return _final(say("user_done_refused"))
+        if ending == "not_found":  # nor after hearing that nothing was found
+            return _final(say("user_done_not_found"))
         if ending == "pending":  # told a value is invalid or missing: they go to find the right one
             return _final(say("user_done_pending"))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
@@ -103,9 +106,9 @@ class ScriptedUser(UserSimulator):
         """What the user tells the agent after acting on the device: what each action showed, in the
         persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
         not said yet in the chat)."""
-        spoken = spoken or set()
         lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
-        lines = [fresh(lambda s: phrases.say(lead, s), seed, spoken)]
+        spoken = spoken or set()
+        lines: list[str] = []
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
             intent = f"user_saw_{call.get('name')}"
@@ -114,14 +117,17 @@ class ScriptedUser(UserSimulator):
                 continue
             if intent in phrases.intents():
                 try:
-                    lines.append(phrases.say(intent, seed, **values))
+                    lines.append(fresh(functools.partial(_reading, phrases, intent, values), seed, spoken | spoken_sentences(lines)))
                     continue
                 except DomainError:  # the result lacks a field the phrasing names: say it plainly
                     pass
             shown = ", ".join(f"{k.replace('_', ' ')}: {str(v).rstrip('.')}" for k, v in values.items())
             lines.append(phrases.say("user_saw", seed, summary=shown))
-        lines.append(fresh(lambda s: phrases.say(after, s), seed + 1, spoken))
-        return polish(" ".join(lines))
+        # the lead-in and afterword are optional: said only in words new to the chat and to the readings
+        spoken = spoken | spoken_sentences(lines)
+        opening = fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
+        closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
+        return polish(" ".join([opening, *lines, closing]))
 
     @staticmethod
     def _pending_user_step(task: Task, user_messages: list[Message]) -> Any:
@@ -152,6 +158,11 @@ def _stalled(messages: list[Message]) -> bool:
     return count >= _STALL_TURNS
 
 
+def _reading(phrases: Any, intent: str, values: dict[str, Any], seed: int) -> str:
+    """One reading of a device result in the words the draw `seed` picks."""
+    return str(phrases.say(intent, seed, **values))
+
+
 def _result_values(result: str) -> dict[str, Any]:
     """A device result as template values: its fields, or the whole text as `result`."""
     try:
@@ -163,33 +174,28 @@ def _result_values(result: str) -> dict[str, Any]:
     return {"result": decoded}
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
-
-
-def _key(sentence: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
 
 
 def _sentences(user_messages: list[Message]) -> set[str]:
     """What this user has said so far, sentence by sentence (normalised)."""
-    text = " ".join(str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages)
-    return {k for sentence in _SENTENCE.split(text) if (k := _key(sentence))}
+    return spoken_sentences([str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages])
 
 
-def fresh(render: Callable[[int], str], seed: int, spoken: set[str]) -> str:
+def fresh(render: Callable[[int], str], seed: int, spoken: set[str], optional: bool = False) -> str:
     """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
-    else the next draws (a few), else the one that repeats least (an intent with few wordings)."""
+    else the next draws (a few), else the one that repeats least (an intent with few wordings), or
+    nothing for an `optional` part (a lead-in the user can do without)."""
     best, best_overlap = "", None
     for attempt in range(_TRIES):
         text = render(seed + 7919 * attempt)
-        said = {_key(s) for s in _SENTENCE.split(text.replace(STOP_MARKER, ""))} - {""}
+        said = spoken_sentences([text.replace(STOP_MARKER, "")])
         overlap = len(said & spoken)
         if not overlap:
             return text
         if best_overlap is None or overlap < best_overlap:
             best, best_overlap = text, overlap
-    return best
+    return "" if optional else best
 
 
 def _final(content: str) -> Message:

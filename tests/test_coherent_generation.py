@@ -95,3 +95,108 @@ def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
     assert not greeting_as_evidence(row('The user gave "Tampa", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "Hi there.", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "No worries.", so I call search_flights.'), Knowledge())
+
+
+# ---- a chat's requests, said by one person ------------------------------------------------------
+
+
+def test_a_later_request_drops_what_was_said_and_a_turn_thanks_once():
+    from toolgym.envs.user_turns import fixed_sentences, tidy_requests
+
+    fillers = fixed_sentences(["The app isn't loading for me.", "Another question.", "Great, thank you."])
+    first, second = tidy_requests([
+        "Hi. What is the balance of my savings? The app isn't loading for me.",
+        "Great, thank you. Another question. Please unfreeze card 8829. The app isn't loading for me. Thanks.",
+    ], fillers)
+    assert first.endswith("The app isn't loading for me.")
+    assert second == "Great, thank you. Another question. Please unfreeze card 8829."
+    # a sentence rendered from a slot may be the question itself: asked of two products, it stays
+    asked = ["I'm thinking about the Goal Saver. What is its fee?", "Okay. I'm thinking about the Plus. What is its fee?"]
+    assert tidy_requests(asked, fixed_sentences(["Okay."])) == asked
+    # a sentence with a fact stays, and so does a message quoted for sending
+    kept = tidy_requests(["Card 8829, please. Thanks.", 'Card 8829, please. Post "Done. Thanks!" in #ops. Thank you.'], fillers)[1]
+    assert kept == 'Card 8829, please. Post "Done. Thanks!" in #ops. Thank you.'
+    # a thanks that says more is kept over a bare one
+    assert tidy_requests(["Thanks. I'd be grateful if you could freeze card 12."], fillers) == ["I'd be grateful if you could freeze card 12."]
+
+
+def test_polish_goes_on_after_a_quoted_message():
+    assert polish('I will put "Fixed. Thanks!" in #sales.') == 'I will put "Fixed. Thanks!" in #sales.'
+    assert polish("done. next one.") == "Done. Next one."
+
+
+def test_an_elderly_voice_only_for_a_customer_old_enough():
+    import datetime as dt
+
+    from toolgym.envs.phrasing import persona_fits, speaker_age
+    from toolgym.envs.registry import load_domain
+    from toolgym.envs.task import Fact
+
+    today = dt.date(2025, 6, 1)
+    assert speaker_age([Fact(key="dob", value="1990-06-02", label="date of birth")], today) == 34
+    assert speaker_age([Fact(key="dob", value="1990-02-30", label="date of birth")], today) is None  # no such day
+    assert not persona_fits("A retiree who is unsure about phone apps.", 34)
+    assert persona_fits("A retiree who is unsure about phone apps.", 70) and persona_fits("A busy nurse.", 34)
+    domain = load_domain("banking")
+    tasks = list(domain.generate_tasks(24, seed=5, kinds=["single"]))
+    today = domain.clock(domain.world_seed).date()
+    assert all(persona_fits(t.scenario.persona, speaker_age(t.scenario.facts, today)) for t in tasks)
+
+
+def test_after_nothing_was_found_nobody_is_glad(book):
+    from toolgym.generators.inspection.coherence import _DELIGHT
+
+    for register in ("", "@terse", "@chatty", "@formal"):
+        for seed in range(12):
+            assert not _DELIGHT.search(book.say(f"user_done_not_found{register}", seed))
+    closers = {book.say("closer_not_found", seed) for seed in range(60)}
+    assert not any("Glad" in c or "Happy to help" in c for c in closers), closers
+
+
+def test_a_withheld_tool_is_named_with_every_use_it_has():
+    from toolgym.envs.phrasing import tool_purpose
+    from toolgym.envs.registry import load_domain
+
+    workplace = load_domain("workplace")
+    assert tool_purpose(workplace, "mark_message") == "mark a message of your mailbox as read or unread"
+    assert tool_purpose(workplace, "mark_message", whole=True).endswith("or set or clear its flag")
+
+
+# ---- invalid values: varied, and the nearest valid one offered where it exists -------------------
+
+
+def test_research_invalid_values_vary_and_offer_the_nearest_valid_one():
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.inspection.text import normalize
+
+    tasks = list(load_domain("research").generate_tasks(40, seed=2, kinds=["no_tool/invalid_value"]))
+    openings = {normalize(t.scenario.requests[0]) for t in tasks}
+    assert len(openings) >= 0.9 * len(tasks)
+    for task in tasks:
+        spec = next(iter(task.no_tool.invalid.items()))
+        offer = task.replies[0].vars.get("valid")
+        if spec[0] == "page" or (spec[0] == "start" and 1 <= int(str(spec[1])[5:7]) <= 12):
+            assert offer, task.scenario.requests[0]  # a last page, a last day of the month
+        else:
+            assert not offer  # a month 13 or a unit the converter lacks has no nearest value
+
+
+@pytest.mark.parametrize(("domain", "parameters"), [("travel", {"bags", "seat", "cabin"}), ("workplace", {"duration_minutes"})])
+def test_an_invalid_value_with_a_nearest_valid_one_declares_it(domain, parameters):
+    from toolgym.envs.registry import load_domain
+
+    tasks = list(load_domain(domain).generate_tasks(30, seed=4, kinds=["no_tool/invalid_value"]))
+    checked = [t for t in tasks if set(t.no_tool.invalid) & parameters]
+    assert checked and all(t.replies[0].vars.get("valid") for t in checked)
+
+
+def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
+    from toolgym.envs.user_turns import fixed_sentences, tidy_requests
+
+    fillers = fixed_sentences(["Great, thank you.", "Another question.", "Also, while I have you:"])
+    leads = fixed_sentences(["Sorry, I changed my mind.", "Okay, scratch that."])
+    asked = ["Can I get a 1 GB refill?", "Great, thank you. Another question. Sorry, I changed my mind. Can I get a 3 GB refill?"]
+    assert tidy_requests(asked, fillers, {1}, leads)[1] == "Sorry, I changed my mind. Can I get a 3 GB refill?"
+    retail = ["Return #W1.", "Also, while I have you: Okay, scratch that. Return #W2."]
+    assert tidy_requests(retail, fillers, {1}, leads)[1] == "Okay, scratch that. Return #W2."
+    assert tidy_requests(retail, fillers, set(), leads)[1] == retail[1]  # not a revision: as generated

@@ -202,6 +202,14 @@ class OutputConfig(_Strict):
     shard_rows: int = Field(default=2000, ge=1, le=MAX_TASKS)
     keep_rejected: bool = Field(default=False, description="write failed rollouts to a 'rejected' split")
     dedup: bool = Field(default=True, description="drop tasks whose user turns and gold calls repeat an earlier task")
+    reasoning: Literal["field", "think", "drop"] = Field(
+        default="field",
+        description=(
+            "where chat rows keep an assistant turn's reasoning trace: 'field' (`reasoning_content`, for chat templates "
+            "that read a reasoning field), 'think' (inside `content` as <think>...</think>, for templates without one, "
+            "such as Qwen2.5 and Hermes), 'drop' (not written)"
+        ),
+    )
 
 
 class SFTSelectionConfig(_Strict):

@@ -434,7 +434,7 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
 
     The corpus-wide figures (stock sentences, repeated turns, trace wordings) need a corpus: `toolgym inspect`."""
     from toolgym.generators.inspection import grammar_findings
-    from toolgym.generators.inspection.coherence import NOT_GATED_PER_DOMAIN, Knowledge, coherence_findings
+    from toolgym.generators.inspection.coherence import Knowledge, coherence_findings
     from toolgym.generators.inspection.metrics import openings
 
     for kind in _kinds(domain, options):
@@ -455,7 +455,7 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
         finding.failures += [
             f"{name} in {tally.rows} chat(s), e.g. {tally.examples[0]!r}"
             for name, tally in coherence_findings(rows, know, examples=1).items()
-            if tally.rows and name not in NOT_GATED_PER_DOMAIN
+            if tally.rows
         ]
         if not kind.startswith("no_tool/") and len(tasks) >= 20:
             for figures in openings(rows).values():

@@ -209,11 +209,11 @@ _THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i a
 
 
 def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
-    """Two sentences of one turn that both thank."""
+    """Two sentences of one turn that both thank (a message quoted for sending thanks its own readers)."""
     found = []
     for role in ("assistant", "user"):
         for _, text in _said(row.get("messages") or [], role):
-            thanking = [s for s in split_sentences(text) if _THANKS.search(s)]
+            thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if _THANKS.search(s)]
             if len(thanking) >= 2:
                 found.append(f"[{role}] " + _quote(text))
     return found
@@ -314,12 +314,22 @@ def _sentence_key(sentence: str) -> str:
 
 
 def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
-    """The same user sentence twice in one chat."""
+    """The same user sentence twice in one chat (a message quoted for sending is the user's cargo, not
+    their words; a request that takes back the one before restates what it changes)."""
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
+    task = know.task(row.get("task_id")) if know.task else None
+    requests = task.scenario.requests if task is not None else []
+    revised = {  # a revising request -> the sentences of the request it takes back
+        requests[r.segment]: {_sentence_key(s) for s in split_sentences(requests[r.segment - 1])}
+        for r in (task.scenario.revisions if task is not None else ())
+        if 0 < r.segment < len(requests)
+    }
     for _, text in _said(row.get("messages") or [], "user"):
-        for sentence in split_sentences(text):
+        for sentence in split_sentences(_QUOTED.sub('"q"', text)):
             key = _sentence_key(sentence)
+            if key in revised.get(text, ()) or key == "q":  # "q": a sentence that is only a quoted message
+                continue
             if key:
                 counts[key] += 1
                 shown.setdefault(key, sentence)
@@ -327,7 +337,6 @@ def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
 
 
 _DEAR = re.compile(r",\s*dear\b|\bdear\s*[.!?]", re.IGNORECASE)
-ELDERLY_FROM = 60  # an elderly register ("my grandson helps me", "dear") from a customer this old or older
 
 
 def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
@@ -338,13 +347,12 @@ def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
     task = know.task(row.get("task_id"))
     if task is None:
         return []
-    from toolgym.envs.phrasing import register_of
+    from toolgym.envs.phrasing import persona_fits, register_of
 
-    elderly = register_of(task.scenario.persona) == "elderly"
     age = customer_age(task)
-    if elderly and age is not None and age < ELDERLY_FROM:
+    if not persona_fits(task.scenario.persona, age):
         return [f"an elderly persona for a customer aged {age}: {task.scenario.persona}"]
-    if elderly:
+    if register_of(task.scenario.persona) == "elderly":
         return []
     found = []
     for _, text in _said(row.get("messages") or [], "user"):
@@ -356,14 +364,10 @@ def register_mismatch(row: Row, know: Knowledge) -> list[str] | None:
 
 def customer_age(task: Any) -> int | None:
     """The customer's age on the world's date, when the task's facts hold their birth date."""
-    born = next((f.value for f in task.scenario.facts if "birth" in f.label.lower()), None)
-    if not born or not re.match(r"\d{4}-\d{2}-\d{2}$", born):
-        return None
+    from toolgym.envs.phrasing import speaker_age
     from toolgym.envs.registry import load_domain
 
-    today = load_domain(task.domain).clock(task.world_seed).date()
-    year, month, day = (int(p) for p in born.split("-"))
-    return today.year - year - ((today.month, today.day) < (month, day))
+    return speaker_age(task.scenario.facts, load_domain(task.domain).clock(task.world_seed).date())
 
 
 # ---- grammar the older detectors miss -----------------------------------------------------------
@@ -383,7 +387,9 @@ _VERBS = (
 _MID_CAPITAL = re.compile(
     rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
     # a capitalised word before another is a name ("send it to Mark Newton"), not a verb
-    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])"
+    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])|"
+    # the sentence goes on after a quoted message: 'put "q" In #general' (a word that opens no sentence)
+    r"(?<=\"q\") (?:In|On|To|For|At|With|From|Into|Of|By)\b(?= [a-z#$0-9])"
 )
 
 
@@ -442,8 +448,11 @@ def asked_what_user_lacks(row: Row, know: Knowledge) -> list[str] | None:
         text = _content(message)
         if message.get("role") != "user" or not _UNKNOWN.search(text):
             continue
-        lacking = [label for label in task.scenario.unknown if label.lower() in text.lower()]
-        if not lacking and not any(w in text.lower() for w in ("don't know", "not sure", "no idea")):
+        # what they say they lack: a label in the sentence that says so ("I don't have time for this."
+        # before "Adjust the charge limit." lacks nothing)
+        saying = " ".join(s for s in split_sentences(text) if _UNKNOWN.search(s)).lower()
+        lacking = [label for label in task.scenario.unknown if label.lower() in saying]
+        if not lacking and not any(w in saying for w in ("don't know", "not sure", "no idea")):
             continue
         labels = lacking or list(task.scenario.unknown)
         reply = next((m for m in messages[index + 1 :] if m.get("role") == "assistant"), None)
@@ -504,13 +513,6 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("asked_what_user_lacks", asked_what_user_lacks, "asked for a fact the user just said they do not have"),
     Detector("invalid_without_offer", invalid_without_offer, "an invalid value answered without the valid value the task has"),
 )
-
-
-# Classes `toolgym check`'s language check reports through `toolgym inspect` instead of failing a
-# domain on: they come from how acting generators compose a chat's requests (an aside said in two
-# requests, a lead-in that thanks before a request that thanks) and from a persona drawn apart from
-# the customer's age, not from the engine's language. `toolgym inspect --gate` still fails on them.
-NOT_GATED_PER_DOMAIN = frozenset({"repeated_user_sentence", "doubled_thanks", "register_mismatch"})
 
 
 @dataclass

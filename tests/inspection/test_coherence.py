@@ -22,10 +22,11 @@ WRITE = {"tool_calls": [{"id": "c2", "function": {"name": "cancel_order", "argum
 
 
 class _Task:
-    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=()):
+    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=(), requests=(), revised=()):
         from types import SimpleNamespace
 
-        self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts))
+        self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts), requests=list(requests),
+                                        revisions=[SimpleNamespace(segment=s) for s in revised])
         self.replies = [SimpleNamespace(vars={"valid": valid} if valid else {})]
         self.domain, self.world_seed = "retail", 0
 
@@ -118,3 +119,48 @@ def test_a_class_without_what_it_needs_is_not_measured():
 def test_a_domain_with_a_handoff_may_offer_one():
     row = _row(("user", "Cancel #W1."), ("assistant", "I can't do that now; a human agent can help."), kind="no_tool/unavailable")
     assert coherence_findings([row], _know(handoff=True))["handoff_without_one"].rows == 0
+
+
+# A message quoted for sending is the user's cargo: its thanks and sign-offs are not the speaker's,
+# and the sentence around it goes on after its closing quote.
+QUOTED = [
+    ("doubled_thanks",
+     _row(("assistant", 'Thanks. I will post "Fixed." in #general. Thank you.')),
+     _row(("assistant", 'Thanks. I will post "Fixed. Thanks!" in #general.'))),
+    ("repeated_user_sentence",
+     _row(("user", 'Send "Done. Thanks!" to Ann. Thanks.'), ("assistant", "Sent."), ("user", "Thanks.")),
+     _row(("user", 'Send "Done. Thanks!" to Ann.'), ("assistant", "Sent."), ("user", 'Reply "Thanks!" to Bo.'))),
+    ("mid_sentence_capital",
+     _row(("assistant", 'I will put "Fixed. Thanks!" In #sales.')),
+     _row(("assistant", 'I will say "Fixed. Thanks." And then I will close the ticket.'))),
+]
+
+
+@pytest.mark.parametrize(("name", "bad", "good"), QUOTED, ids=[c[0] for c in QUOTED])
+def test_a_quoted_message_is_not_the_speakers_words(name, bad, good):
+    assert coherence_findings([bad], _know())[name].rows == 1, name
+    assert coherence_findings([good], _know())[name].rows == 0, name
+
+
+def test_an_elderly_persona_for_a_younger_customer_is_a_mismatch():
+    from types import SimpleNamespace
+
+    born = [SimpleNamespace(label="date of birth", value="1990-05-01")]
+    young = _Task(persona="A retiree who is polite but unsure about online banking.", facts=born)
+    found = coherence_findings([_row(("user", "Hello."))], _know(young))["register_mismatch"]
+    assert found.rows == 1 and "aged" in found.examples[0]
+    old = _Task(persona=young.scenario.persona, facts=[SimpleNamespace(label="date of birth", value="1940-05-01")])
+    assert coherence_findings([_row(("user", "Hello, dear."))], _know(old))["register_mismatch"].rows == 0
+
+
+def test_a_request_that_takes_back_the_one_before_may_restate_it():
+    first, second = "I want to return the vest from #W1.", "Okay, scratch that. I want to return the vest from #W1. Refund my gift card."
+    chat = _row(("user", first), ("assistant", "Shall I?"), ("user", "No."), ("user", second))
+    assert coherence_findings([chat], _know(_Task(requests=[first, second], revised=[1])))["repeated_user_sentence"].rows == 0
+    assert coherence_findings([chat], _know(_Task(requests=[first, second])))["repeated_user_sentence"].rows == 1
+
+
+def test_lacking_time_is_not_lacking_the_fact():
+    chat = _row(("user", "I don't have time for this. Adjust the charge limit."), ("assistant", "What charge limit would you like?"),
+                kind="no_tool/missing_info")
+    assert coherence_findings([chat], _know(_Task(unknown=["charge limit"])))["asked_what_user_lacks"].rows == 0

@@ -25,11 +25,12 @@ from .writes import disputed_charge, source_and_target
 
 # ---- missing_info ------------------------------------------------------------------------------
 
+# what only the customer can say: a charge to dispute is found with search_transactions (acting tasks
+# look it up), so a merchant the customer does not name is not asked for here
 MISSING = (
-    ("missing_payee_number", "payee's account number"),
-    ("missing_amount", "transfer amount"),
-    ("missing_date", "transfer date"),
-    ("missing_merchant", "merchant name"),
+    ("missing_payee_number", "the payee's account number"),  # the payee's, not "your" (see phrasing.owned)
+    ("missing_amount", "the transfer amount"),
+    ("missing_date", "the transfer date"),
 )
 
 
@@ -43,12 +44,11 @@ def missing_info(ctx: GenContext) -> Task:
         "source": ctx.pick(("checking account", "savings account")),
         "target": ctx.pick(("savings account", "credit card account", "checking account")),
         "amount": float(ctx.rng.randrange(2, 300) * 5),
-        "days": ctx.rng.randrange(2, 40),
         "first": person.first_name,
     }
     if slots["source"] == slots["target"]:
         slots["target"] = "credit card account"
-    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get something done without knowing the {label}.", [label])
+    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get something done without knowing {label}.", [label])
     return assemble(ctx, None, [piece])
 
 

@@ -251,12 +251,12 @@ def invalid_value(ctx: GenContext) -> Task:
 # The action the reply names, in the words of the user's request: the agent has read nothing and
 # identified no one, so it names no amount, payment method or item it was not told.
 _ACTIONS = {
-    "cancel_pending_order": "cancel order {order}",
-    "modify_pending_order_address": "change the shipping address of order {order}",
-    "modify_pending_order_payment": "change the payment method of order {order}",
-    "modify_pending_order_items": "change the items of order {order}",
-    "return_delivered_order_items": "process a return for order {order}",
-    "exchange_delivered_order_items": "process an exchange for order {order}",
+    "cancel_pending_order": "cancel {order}",
+    "modify_pending_order_address": "change the shipping address of {order}",
+    "modify_pending_order_payment": "change the payment method of {order}",
+    "modify_pending_order_items": "change the items of {order}",
+    "return_delivered_order_items": "process a return for {order}",
+    "exchange_delivered_order_items": "process an exchange for {order}",
     "update_customer_address": "change the default address on your account",
     "transfer_to_human_agent": "transfer you to a human agent",
 }
@@ -276,7 +276,8 @@ def unavailable(ctx: GenContext) -> Task:
     assert task.no_tool is not None
     withheld = task.no_tool.withheld_tools[0]
     order = task.scenario.fact("order_id")
-    action = _ACTIONS[withheld].format(order=order.value if order else "")
+    said = order is not None and order.value in task.scenario.requests[0]
+    action = _ACTIONS[withheld].format(order=f"order {order.value}" if said else "your order")  # an order not named: "your order"
     reply = Utterance(intent=task.replies[0].intent, vars={**task.replies[0].vars, "action": action})
     return task.model_copy(
         update={"replies": [reply], "no_tool": task.no_tool.model_copy(update={"action": action})}

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, call, draw, pieces
+from toolgym.envs.phrasing import owned
 
 from ..catalogue import FREE_CANCEL_HOURS, PASSPORT_VALID_MONTHS, SEAT_LETTERS, SEAT_ROWS
 from .index import Index, index_of
@@ -15,13 +16,13 @@ from .writes import passport_ok
 
 # ---- missing_info ------------------------------------------------------------------------------
 
-# (intent, the label the agent asks for): each request names everything else
+# (intent, the label the agent asks for): each request names everything else, and nothing a tool
+# holds could stand in for the missing value (a traveller's booking number is found with
+# list_bookings once they are identified: acting tasks look it up; someone else's flight is not theirs)
 MISSING = (
     ("missing_date_flights", "travel date"),
-    ("missing_flight_number", "flight number"),
+    ("missing_flight_number", "the flight number"),  # someone else's flight: not "your flight number"
     ("missing_hotel_dates", "check-in and check-out dates"),
-    ("missing_booking_seat", "booking number"),
-    ("missing_booking_bags", "booking number"),
     ("missing_destination", "destination"),
 )
 
@@ -31,43 +32,52 @@ def missing_info(ctx: GenContext) -> Task:
     intent, label = ctx.pick(MISSING)
     origin, destination = ctx.pick(index.routes)
     slots = {"origin": city(origin), "destination": city(destination), "day": day_text(ctx.pick(index.dates)),
-             "city": ctx.pick(index.cities), "cabin": cabin_label(ctx.pick(("economy", "business", "basic_economy"))),
-             "seat": f"{ctx.rng.randint(1, SEAT_ROWS)}{ctx.pick(SEAT_LETTERS)}", "bags": ctx.rng.randint(1, 3)}  # fmt: skip
-    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get help, but you do not know the {label}.", [label])
+             "city": ctx.pick(index.cities), "cabin": cabin_label(ctx.pick(("economy", "business", "basic_economy")))}  # fmt: skip
+    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get help, but you do not know {owned(label, 'the')[0]}.", [label])
     return assemble(ctx, [piece])
 
 
 # ---- invalid_value -----------------------------------------------------------------------------
 
-BAD_CABINS = ("first class", "premium economy", "first", "economy comfort", "premium", "main cabin extra")
+# a cabin we do not sell -> the one we sell that comes nearest to it
+BAD_CABINS = {"first class": "business", "premium economy": "economy", "first": "business", "economy comfort": "economy",
+              "premium": "business", "main cabin extra": "economy"}  # fmt: skip
+MAX_ADDED_BAGS = 3  # what problem_bags says
 
 
-def _bad_seat(ctx: GenContext) -> str:
+def _bad_seat(ctx: GenContext) -> tuple[str, str]:
+    """A seat no plane has, and the nearest one it has in words (a seat id the chat has not shown is
+    no fact to state): the same letter in the last row, or the window seat of the same row."""
+    letter = ctx.pick(SEAT_LETTERS)
     if ctx.rng.random() < 0.5:
-        return f"{ctx.rng.randint(SEAT_ROWS + 1, 70)}{ctx.pick(SEAT_LETTERS)}"
-    return f"{ctx.rng.randint(1, SEAT_ROWS)}{ctx.pick('GHJKL')}"
+        return f"{ctx.rng.randint(SEAT_ROWS + 1, 70)}{letter}", f"the same letter in row {SEAT_ROWS}, the last row"
+    row = ctx.rng.randint(1, SEAT_ROWS)
+    return f"{row}{ctx.pick('GHJKL')}", f"letter {SEAT_LETTERS[-1]}, the window seat of the same row"
 
 
 def invalid_value(ctx: GenContext) -> Task:
     index = index_of(ctx.world)
     b = ctx.pick(index.confirmed("any"))
     draw_ = ctx.rng.random()
+    bad: object
     if draw_ < 0.4:
-        bad: object = _bad_seat(ctx)
+        bad, valid = _bad_seat(ctx)
         request = ctx.say("ask_seat", booking=b.booking_id, seat=bad, side="")
         parameter, label, problem = "seat", "seat", clause(ctx, "problem_seat", rows=SEAT_ROWS)
     elif draw_ < 0.7:
-        bad = ctx.rng.randint(4, 7)
-        request = ctx.say("ask_bags", booking=b.booking_id, bags=bad)
+        bags = ctx.rng.randint(MAX_ADDED_BAGS + 1, 7)
+        bad, valid = bags, f"{MAX_ADDED_BAGS} bags"
+        request = ctx.say("ask_bags", booking=b.booking_id, bags=bags)
         parameter, label, problem = "bags", "number of bags", clause(ctx, "problem_bags")
     else:
         origin, destination = ctx.pick(index.routes)
-        bad = ctx.pick(BAD_CABINS)
+        cabin = ctx.pick(tuple(BAD_CABINS))
+        bad, valid = cabin, BAD_CABINS[cabin]
         request = ctx.say("ask_cheapest", origin=city(origin), destination=city(destination),
-                          day=day_text(ctx.pick(index.dates)), cabin=bad)  # fmt: skip
+                          day=day_text(ctx.pick(index.dates)), cabin=cabin)  # fmt: skip
         parameter, label, problem = "cabin", "cabin", clause(ctx, "problem_cabin")
     piece = pieces.invalid_value(request, "Ask for something with a value that does not exist.", parameter=parameter,
-                                 value=bad, label=label, problem=problem)  # fmt: skip
+                                 value=bad, label=label, problem=problem, valid=valid)  # fmt: skip
     if parameter == "bags":  # said with its unit; the spec keeps the number the tool would get
         piece.reply.vars["value"] = f"{bad} bags"
     return assemble(ctx, [piece])

@@ -63,7 +63,16 @@ BAD_DATES = (
     "2025-11-31",
 )
 BAD_LENGTHS = (5, 10, 20, 25, 40, 50, 75, 100, 120, 180)
-BAD_LEVELS = ("owner", "admin", "full access", "delete", "manage", "super-editor")
+# a level files are not shared at -> the level that comes nearest (deleting is no kind of access)
+BAD_LEVELS = {"owner": "edit", "admin": "edit", "full access": "edit", "delete": None, "manage": "edit", "super-editor": "edit"}
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+           "December")  # fmt: skip
+
+
+def _nearest_day(bad: str) -> str | None:
+    """The real day nearest a date past its month's end ('the last day of April'); None for a month that does not exist."""
+    month = int(bad.split("-")[1])
+    return f"the last day of {_MONTHS[month - 1]}" if 1 <= month <= 12 else None
 
 
 def _bad_date(ctx: GenContext, desk: Desk) -> Piece:
@@ -75,6 +84,7 @@ def _bad_date(ctx: GenContext, desk: Desk) -> Piece:
         value=bad,
         label="date",
         problem=fragment(ctx, "problem_date"),
+        valid=_nearest_day(bad),
     )
 
 
@@ -89,6 +99,7 @@ def _bad_length(ctx: GenContext, desk: Desk) -> Piece:
         value=minutes,
         label="meeting length",
         problem=fragment(ctx, "problem_length"),
+        valid=f"{min(DURATIONS, key=lambda n: (abs(n - minutes), n))} minutes",
     )
 
 
@@ -97,7 +108,7 @@ def _bad_level(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     doc = ctx.pick(desk.owned)
     who = _colleague(ctx, desk)
-    bad = ctx.pick(BAD_LEVELS)
+    bad = ctx.pick(tuple(BAD_LEVELS))
     return pieces.invalid_value(
         ctx.say("req_share_level", title=doc.title, name=who.name, level=bad),
         f"Give {who.name} '{bad}' access to '{doc.title}'.",
@@ -105,6 +116,7 @@ def _bad_level(ctx: GenContext, desk: Desk) -> Piece | None:
         value=bad,
         label="permission level",
         problem=fragment(ctx, "problem_level"),
+        valid=BAD_LEVELS[bad],
     )
 
 
