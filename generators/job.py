@@ -1,4 +1,5 @@
-"""The main job: plan draws -> workers make, prove, roll out and build rows -> put in plan order -> write.
+"""The main job: plan draws -> workers make and prove them -> the plan takes some, in plan order ->
+workers roll those out and build their rows -> write.
 
 Resumable at any point: tasks whose rows were published are made again (for their ids) but not
 rolled out or written.
@@ -52,9 +53,8 @@ async def run_job_async(
     display = JobProgress(stats, enabled=show)
     try:
         with display:
-            async for outcomes in executor.run(resolver, finished):
-                resolver.add(outcomes)
-                for outcome in resolver.resolved():  # the plan's tasks in plan order, whatever made them
+            async for outcomes in executor.run(resolver, finished):  # the plan's tasks in plan order, finished
+                for outcome in outcomes:
                     planned += 1
                     stats.planned_by[(outcome["domain"], outcome["kind"])] += 1
                     if outcome.get("skipped") or outcome["task_id"] in finished:

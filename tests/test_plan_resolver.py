@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 from toolgym.config import load_config
@@ -11,19 +10,11 @@ from toolgym.generators.resolver import PlanResolver
 from toolgym.generators.worker import TaskWorker
 
 
-class _Everything:
-    """A `finished` set holding every task: workers make tasks (for their ids) and roll none out."""
-
-    def __contains__(self, task_id: object) -> bool:
-        return True
-
-
 def _made_in_shuffled_order(config, seed: int, batch_size: int, by_world: bool = False) -> list[str]:
     """Task ids of the plan, its draws made a batch at a time in a shuffled order (`by_world`: asked for
     by two workers each preferring the worlds of one seed parity, as Ray's actors prefer theirs)."""
     resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=batch_size, ahead=60)
-    worker = TaskWorker(config)
-    worker.finished = _Everything()  # type: ignore[assignment]
+    worker = TaskWorker(config)  # makes the draws (their ids), finishes none
     shuffle = random.Random(seed)
     pending, ids = [], []
     while not resolver.finished:
@@ -33,7 +24,7 @@ def _made_in_shuffled_order(config, seed: int, batch_size: int, by_world: bool =
             turn += 1
         assert pending, "the plan waits for draws nobody was asked to make"
         batch = pending.pop(shuffle.randrange(len(pending)))
-        resolver.add(asyncio.run(worker.run(batch)))
+        resolver.add(worker.make(batch))
         ids += [outcome["task_id"] for outcome in resolver.resolved()]
     worker.close()
     return ids
