@@ -23,7 +23,7 @@ from .features import RowError
 from .planning import asked_counts, plan_streams
 from .progress import JobProgress, JobStats
 from .resolver import PlanResolver
-from .writer import DatasetWriter
+from .writer import DatasetWriter, PreparedRows
 
 
 async def run_job_async(
@@ -99,7 +99,7 @@ def _write(writer: DatasetWriter, stats: JobStats, outcome: dict[str, Any]) -> N
                    "error": f"row not storable: {exc}"}
         writer.add(outcome["task_id"], rows, failure)
         outcome = {**outcome, "counts": None}
-    stats.record(outcome, rows)
+    stats.record(outcome, rows.encoded if isinstance(rows, PreparedRows) else rows)
 
 
 def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig) -> dict[str, Any]:

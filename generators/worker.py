@@ -27,10 +27,12 @@ from toolgym.envs.world import World
 
 from . import collector
 from .episodes import Gold, run_task
+from .features import RowError
 from .planning import Stream, plan_streams
 from .rewrite import rewrite_counts
 from .roles import Roles
 from .rows import rows_for
+from .writer import prepare_rows
 
 Draw = tuple[int, int, int]  # (stream number, index, attempt)
 Outcome = dict[str, Any]
@@ -140,7 +142,13 @@ class TaskWorker:
             outcome["rows"] = {}
             outcome["failure"] = {"task_id": task.id, "domain": task.domain, "kind": task.kind, "error": result["error"]}
             return outcome
-        outcome["rows"] = rows_for(task, result, config)
+        try:  # encoded here: with Ray, on the worker rather than in the job's process
+            outcome["rows"] = prepare_rows(task.id, rows_for(task, result, config))
+        except RowError as exc:  # one unstorable chat fails its task, not the job
+            outcome["rows"] = {}
+            outcome["failure"] = {"task_id": task.id, "domain": task.domain, "kind": task.kind,
+                                  "error": f"row not storable: {exc}"}
+            return outcome
         if config.rewrite is not None:
             outcome["counts"] = {"rewrite": rewrite_counts(result)}
         return outcome
