@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from toolgym.config import load_config
+from toolgym.generators.finishing import FinishOrder
 from toolgym.generators.planning import plan_streams, plan_tasks
 from toolgym.generators.resolver import PlanResolver
 from toolgym.generators.worker import TaskWorker
@@ -47,3 +49,27 @@ def test_without_dedup_every_stream_gives_its_share():
     config = load_config({"domains": ["retail"], "world": {"seeds": [0, 1]}, "output": {"dedup": False},
                           "mix": {"kinds": {"no_tool/irrelevant": 60}}})
     assert _made_in_shuffled_order(config, seed=3, batch_size=8) == [t.id for t in plan_tasks(config)]
+
+
+def test_finished_tasks_come_back_in_plan_order_and_written_ones_are_not_finished_again():
+    config = load_config({"domains": ["retail"], "world": {"seeds": [0, 1]}, "mix": {"kinds": {"single": 6, "parallel": 4}}})
+    reference = [task.id for task in plan_tasks(config)]
+    written = set(reference[3:5])  # an earlier run of the job published these
+    resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=4, ahead=60)
+    order = FinishOrder(resolver, written)
+    worker = TaskWorker(config)
+    shuffle = random.Random(5)
+    to_finish, handed = [], []
+    while not order.complete:
+        if batch := resolver.next_batch():
+            to_finish += [o["draw"] for o in order.made(worker.make(batch))]
+            handed += order.finished([])
+            continue
+        shuffle.shuffle(to_finish)  # finished in any order
+        done, to_finish = to_finish[:3], to_finish[3:]
+        handed += order.finished(asyncio.run(worker.finish(done)))
+    worker.close()
+    assert [o["task_id"] for o in handed] == reference
+    assert [o["task_id"] for o in handed if o.get("skipped")] == reference[3:5]
+    assert all(o["rows"].encoded["sft"] for o in handed if not o.get("skipped"))
+    assert worker.finished == len(reference) - 2  # a written task is made for its id, never rolled out
