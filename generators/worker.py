@@ -36,10 +36,12 @@ from .writer import prepare_rows
 
 Draw = tuple[int, int, int]  # (stream number, index, attempt)
 Outcome = dict[str, Any]
-# Tasks made and not finished yet, at most: those the plan drops are never finished and leave by age.
-# A task asked for after it left (a spare of a difficulty level, a worker restarted) is made again:
-# a draw gives the same task wherever and whenever it is made.
-HELD = 4096
+# Tasks made and not finished yet, at most (or 16 batches, if more): those the plan drops are never
+# finished and leave by age (a task and its gold chat: tens of KB). Twice the draws an executor asks
+# for ahead of the plan (executors: `ahead`, 1,024 with the defaults), so a task the plan takes is
+# still here; one asked for after it left (a spare of a difficulty level, a worker restarted) is made
+# again: a draw gives the same task wherever and whenever it is made.
+HELD = 2048
 
 
 class TaskWorker:
@@ -54,6 +56,7 @@ class TaskWorker:
         self._slots: asyncio.Semaphore | None = None
         # made and proven, waiting to be finished: the task and its gold chat (from its proof to its episode)
         self._held: OrderedDict[Draw, tuple[Task, Gold | None]] = OrderedDict()
+        self._held_max = max(HELD, 16 * config.executor.batch_size)
         self.made = 0  # draws made (again, for one that had left `_held`, counted again)
         self.finished = 0  # tasks rolled out
 
@@ -94,7 +97,7 @@ class TaskWorker:
 
     def _hold(self, spec: Draw, task: Task, gold: Gold | None) -> None:
         self._held[spec] = (task, gold)
-        while len(self._held) > HELD:
+        while len(self._held) > self._held_max:
             self._held.popitem(last=False)
 
     def _world(self, stream: Stream) -> World:

@@ -73,3 +73,18 @@ def test_finished_tasks_come_back_in_plan_order_and_written_ones_are_not_finishe
     assert [o["task_id"] for o in handed if o.get("skipped")] == reference[3:5]
     assert all(o["rows"].encoded["sft"] for o in handed if not o.get("skipped"))
     assert worker.finished == len(reference) - 2  # a written task is made for its id, never rolled out
+
+
+def test_a_worker_that_did_not_make_a_draw_finishes_it_with_the_same_rows():
+    # a Ray actor that replaces a dead one finishes draws the dead one made: it makes them again
+    config = load_config({"domains": ["retail"], "world": {"seeds": [0]}, "mix": {"kinds": {"single": 2, "multi_turn": 2}}})
+    draws = [(number, 0, 0) for number in range(len(plan_streams(config)))]
+    maker, stranger = TaskWorker(config), TaskWorker(config)
+    made = maker.make(draws)
+    by_maker = asyncio.run(maker.finish(draws))
+    by_stranger = asyncio.run(stranger.finish(draws))
+    assert [o["task_id"] for o in by_stranger] == [o["task_id"] for o in by_maker] == [o["task_id"] for o in made]
+    assert [o["rows"].encoded for o in by_stranger] == [o["rows"].encoded for o in by_maker]
+    assert (maker.made, stranger.made) == (len(draws), len(draws))
+    maker.close()
+    stranger.close()
