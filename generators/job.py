@@ -1,4 +1,5 @@
-"""The main job: plan draws -> workers make, prove, roll out and build rows -> put in plan order -> write.
+"""The main job: plan draws -> workers make and prove them -> the plan takes some, in plan order ->
+workers roll those out and build their rows -> write.
 
 Resumable at any point: tasks whose rows were published are made again (for their ids) but not
 rolled out or written.
@@ -22,7 +23,7 @@ from .features import RowError
 from .planning import asked_counts, plan_streams
 from .progress import JobProgress, JobStats
 from .resolver import PlanResolver
-from .writer import DatasetWriter
+from .writer import DatasetWriter, PreparedRows
 
 
 async def run_job_async(
@@ -52,9 +53,8 @@ async def run_job_async(
     display = JobProgress(stats, enabled=show)
     try:
         with display:
-            async for outcomes in executor.run(resolver, finished):
-                resolver.add(outcomes)
-                for outcome in resolver.resolved():  # the plan's tasks in plan order, whatever made them
+            async for outcomes in executor.run(resolver, finished):  # the plan's tasks in plan order, finished
+                for outcome in outcomes:
                     planned += 1
                     stats.planned_by[(outcome["domain"], outcome["kind"])] += 1
                     if outcome.get("skipped") or outcome["task_id"] in finished:
@@ -99,7 +99,7 @@ def _write(writer: DatasetWriter, stats: JobStats, outcome: dict[str, Any]) -> N
                    "error": f"row not storable: {exc}"}
         writer.add(outcome["task_id"], rows, failure)
         outcome = {**outcome, "counts": None}
-    stats.record(outcome, rows)
+    stats.record(outcome, rows.encoded if isinstance(rows, PreparedRows) else rows)
 
 
 def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig) -> dict[str, Any]:

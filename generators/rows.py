@@ -66,11 +66,12 @@ def chat_row(task: Task, episode: dict[str, Any], tools: list[dict[str, Any]], r
 
 
 def _rl_item(task: Task, dumped: dict[str, Any], item_id: str, prompt, tools, verifier, preset: str, item_type: str,
-             target, augment: dict[str, Any] | None = None) -> dict[str, Any]:
+             target, augment: dict[str, Any] | None, names: tuple[str, str]) -> dict[str, Any]:
+    env_id, environment = names
     return {
         "id": item_id,
-        "env_id": load_domain(task.domain).env_id,
-        "environment": task_environment(task, augment),  # the name environment_classes() keys TRL's environments by
+        "env_id": env_id,
+        "environment": environment,  # the name environment_classes() keys TRL's environments by
         "domain": task.domain,
         "kind": task.kind,
         "task": dumped,
@@ -101,8 +102,9 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     # The task as JSON values, made once for all its items (pydantic's JSON dump and a parse cost a
     # fifth of model_dump(mode="json")); the rows share it, nothing changes it.
     dumped = json.loads(task.model_dump_json())
+    names = (load_domain(task.domain).env_id, task_environment(task, augment))  # the same for every item
     rows = [_rl_item(task, dumped, f"{task.id}-rl", prompt, tools, composite.spec(), preset, "episode", None,
-                      augment)]
+                      augment, names)]
     if next_actions and first:
         tool_steps = [i for i, m in enumerate(first) if m.get("role") == "assistant" and m.get("tool_calls")]
         if len(tool_steps) >= 2:  # a multi-step chat: each tool step is an item
@@ -119,6 +121,7 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
                         "next_action",
                         first[index],
                         augment,
+                        names,
                     )
                 )
     return rows

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypedDict
@@ -256,9 +257,10 @@ class DatasetWriter:
         """The last failure of every task whose latest attempt failed (retried or given up)."""
         return self._current_failures(self._committed_flushes())
 
-    def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]], failure: dict[str, Any] | None = None,
+    def add(self, task_id: str, rows: dict[str, list[dict[str, Any]]] | PreparedRows, failure: dict[str, Any] | None = None,
             counts: dict[str, Any] | None = None) -> None:
-        """Buffer one finished task: its rows per split and, if it raised, its failure record.
+        """Buffer one finished task: its rows per split (or prepared: see prepare_rows) and, if it raised,
+        its failure record.
 
         counts: other per-task numbers for the card (such as {"rewrite": {...}}), summed over the run.
 
@@ -269,17 +271,10 @@ class DatasetWriter:
             raise RowError(f"task_id must be a non-empty string, got {task_id!r}")
         if task_id in self._finished or task_id in self._pending_set:
             raise RowError(f"task {task_id!r} was already added; skip the ids in finished_task_ids()")
-        if not isinstance(rows, dict):
-            raise RowError(f"rows for task {task_id!r} must map split names to lists of rows, got {type(rows).__name__}")
-        encoded: dict[str, list[dict[str, Any]]] = {}
-        for split, split_rows in rows.items():
-            check_split(split)
-            if not isinstance(split_rows, list):
-                raise RowError(f"rows[{split!r}] for task {task_id!r} must be a list, got {type(split_rows).__name__}")
-            if split_rows:
-                encoded[split] = [encode_row(split, row) for row in split_rows]
-                _check_ownership(task_id, split, split_rows)
-                self._check_new_ids(task_id, split, split_rows)
+        prepared = rows if isinstance(rows, PreparedRows) else prepare_rows(task_id, rows)
+        encoded = prepared.encoded
+        for split, split_encoded in encoded.items():
+            self._check_new_ids(task_id, split, split_encoded)
         if failure is not None:
             failure = {**_check_failure(task_id, failure), "retryable": not encoded}
         # all checked: buffer
@@ -290,8 +285,7 @@ class DatasetWriter:
             self._buffered_rows[split] = self._buffered_rows.get(split, 0) + len(split_encoded)
             if len(waiting) >= BATCH_ROWS:
                 self._convert(split)
-            for row in rows[split]:
-                self._delta.add_row(split, row)
+        self._delta.merge(prepared.stats)
         previous = self._failed.get(task_id)
         if previous is not None:  # a retry: its earlier failure no longer counts
             self._delta.retract_failure(previous)
@@ -465,6 +459,40 @@ class DatasetWriter:
         lines = [manifest.dumps({k: v for k, v in f.items() if k != "retryable"}) + "\n" for f in failures.values()]
         if lines or (self.out_dir / FAILURES).exists():
             manifest.write_atomic(self.out_dir / FAILURES, "".join(lines).encode())
+
+
+@dataclass(frozen=True)
+class PreparedRows:
+    """A task's rows checked and in their stored form, with the counts they add to the card.
+
+    Made where the task was finished (prepare_rows), so that with Ray the workers encode and the
+    job's own process, which shares the machine with them, only buffers and writes."""
+
+    encoded: dict[str, list[dict[str, Any]]]
+    stats: dict[str, Any]
+
+    def sizes(self) -> dict[str, int]:
+        return {split: len(rows) for split, rows in self.encoded.items()}
+
+
+def prepare_rows(task_id: str, rows: dict[str, list[dict[str, Any]]]) -> PreparedRows:
+    """One task's rows (per split) checked, encoded and counted; a RowError names the first bad one.
+    Whether an id was written already is the writer's to check (DatasetWriter.add)."""
+    if not isinstance(rows, dict):
+        raise RowError(f"rows for task {task_id!r} must map split names to lists of rows, got {type(rows).__name__}")
+    encoded: dict[str, list[dict[str, Any]]] = {}
+    for split, split_rows in rows.items():
+        check_split(split)
+        if not isinstance(split_rows, list):
+            raise RowError(f"rows[{split!r}] for task {task_id!r} must be a list, got {type(split_rows).__name__}")
+        if split_rows:
+            encoded[split] = [encode_row(split, row) for row in split_rows]
+            _check_ownership(task_id, split, split_rows)
+    counts = RunStats()
+    for split in encoded:
+        for row in rows[split]:
+            counts.add_row(split, row)
+    return PreparedRows(encoded, counts.data)
 
 
 def _check_ownership(task_id: str, split: str, rows: list[dict[str, Any]]) -> None:

@@ -143,6 +143,30 @@ def test_a_task_that_raises_is_recorded_and_the_job_goes_on(toy_domain, tmp_path
     assert result["stats"]["tasks_run"] == result["stats"]["tasks_planned"]
 
 
+def test_only_the_draws_the_plan_takes_are_rolled_out(toy_domain, tmp_path, monkeypatch):
+    from toolgym.generators import worker
+
+    made, played = [], []
+    draw, run_task = worker.draw, worker.run_task
+
+    def counted_draw(*args, **kwargs):
+        made.append(args[3:])  # (kind, index, attempt)
+        return draw(*args, **kwargs)
+
+    async def counted_run_task(task, *args, **kwargs):
+        played.append(task.id)
+        return await run_task(task, *args, **kwargs)
+
+    monkeypatch.setattr(worker, "draw", counted_draw)
+    monkeypatch.setattr(worker, "run_task", counted_run_task)
+    out = tmp_path / "two_phase"
+    result = run_job(toy_config(out), progress=False)
+    tasks = result["stats"]["tasks_run"]
+    assert len(made) > tasks  # some draws repeated a lesson and were dropped by the plan
+    assert len(played) == len(set(played)) == tasks  # every task the plan took played once, no other
+    assert sorted(played) == sorted({r["task_id"] for split in ("sft", "no_tool", "rejected") for r in _rows(out, split)})
+
+
 def test_bad_configs_name_the_key_and_the_fix(tmp_path, capsys):
     with pytest.raises(ConfigError, match=r"unknown key 'executor.typ'. did you mean 'type'"):
         load_config({"executor": {"typ": "ray"}})

@@ -1,12 +1,16 @@
-"""Ray executor: actors that make, prove, roll out and build the rows of batches of draws.
+"""Ray executor: actors that make and prove draws, and roll out and build the rows of those the plan takes.
 
-The driver sends draws (three integers each: stream, index, attempt) and gets back outcomes
-(rows and counts), so everything a task costs is spent on the workers and adding workers adds
-throughput; the driver only puts outcomes in plan order and writes (resolver.py, job.py).
+The driver sends draws (three integers each: stream, index, attempt) and gets back outcomes, so
+everything a task costs is spent on the workers and adding workers adds throughput; the driver
+only puts outcomes in plan order and writes (resolver.py, finishing.py, job.py). A call to an
+actor carries both phases of the work (worker.py): the draws it made earlier that the plan took,
+to finish, and new draws to make; it returns both kinds of outcome. So a draw the plan drops is
+never rolled out, and the two phases cost no extra round trip.
 Actors get batches, never single steps (a Ray call costs ~1–2 ms). A dead actor is restarted
 by Ray and its batch retried (`executor.max_task_retries`); a batch whose call failed anyway
-(retries off or spent) goes to a fresh actor that replaces the dead one, and a batch that kills
-every actor it meets stops the job, naming its draws, so no task is lost.
+(retries off or spent) goes to a fresh actor that replaces the dead one (which makes again the
+draws it is to finish), and a batch that kills every actor it meets stops the job, naming its
+draws, so no task is lost.
 
 On a small machine the actors share the cores with the driver and Ray's own processes, so every
 bit of work outside the actors costs rollouts. Hence: actors are started once per executor (a
@@ -30,6 +34,7 @@ from typing import Any
 from toolgym.config import JobConfig
 from toolgym.errors import GeneratorBug
 
+from ..finishing import FinishOrder
 from ..planning import Stream
 from ..resolver import PlanResolver
 from ..worker import Draw, Outcome, TaskWorker
@@ -70,19 +75,19 @@ def _unpack(blob: bytes) -> bytes:
     return zlib.decompress(memoryview(blob)[1:])
 
 
-def encode_outcomes(outcomes: list[Outcome]) -> bytes:
+def encode_outcomes(groups: list[list[Outcome]]) -> bytes:
     try:
-        data = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(groups, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - a generator's error that does not pickle travels as its text
-        outcomes = [{**o, "error": GeneratorBug(f"{type(o['error']).__name__}: {o['error']}")} if o.get("error") else o
-                    for o in outcomes]
-        data = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+        groups = [[{**o, "error": GeneratorBug(f"{type(o['error']).__name__}: {o['error']}")} if o.get("error") else o
+                   for o in outcomes] for outcomes in groups]
+        data = pickle.dumps(groups, protocol=pickle.HIGHEST_PROTOCOL)
     return _pack(data)
 
 
-def decode_outcomes(blob: bytes) -> list[Outcome]:
-    outcomes: list[Outcome] = pickle.loads(_unpack(blob))
-    return outcomes
+def decode_outcomes(blob: bytes) -> list[list[Outcome]]:
+    groups: list[list[Outcome]] = pickle.loads(_unpack(blob))
+    return groups
 
 
 class WorkerActor:
@@ -92,15 +97,13 @@ class WorkerActor:
         self.worker = TaskWorker(config)
         self._loop = asyncio.new_event_loop()
 
-    def begin(self, finished: frozenset[str]) -> None:
-        """A run starts: the tasks already written (made for their ids, not rolled out)."""
-        self.worker.finished = finished
-
-    def run_batch(self, draws: list[Draw]) -> bytes:
+    def run_batch(self, finish: list[Draw], make: list[Draw]) -> bytes:
+        """Finishes the draws it made that the plan took, then makes new ones: (finished, made) outcomes."""
         # A plain method (a class with any `async def` becomes an async actor, whose event-loop
         # thread fights Ray's own threads for the GIL): the batch runs on a loop this actor keeps,
         # so endpoints and their connections live from one batch to the next.
-        return encode_outcomes(self._loop.run_until_complete(self.worker.run(draws)))
+        finished = self._loop.run_until_complete(self.worker.finish(finish)) if finish else []
+        return encode_outcomes([finished, self.worker.make(make)])
 
     def pid(self) -> int:
         return os.getpid()
@@ -147,18 +150,19 @@ class RayExecutor:
         self.actors = [self._actor_class.remote(self.config) for _ in range(settings.workers)]
 
     async def run(self, resolver: PlanResolver, finished: frozenset[str] = frozenset()) -> AsyncIterator[list[Outcome]]:
-        """Outcomes of the draws the resolver asks for, a batch per actor call, until its plan is walked."""
+        """The plan's tasks, finished, in plan order, a batch per actor call, until its plan is walked."""
         import ray
 
         if not self.actors:  # a second run reuses the actors (and the worlds they built)
             self._start()
-        finished_ref = ray.put(frozenset(finished))
-        await asyncio.gather(*(_await_ref(a.begin.remote(finished_ref)) for a in self.actors))
+        order = FinishOrder(resolver, finished)
         nodes = await self.actor_nodes()
         self.worker_stats = [{"node": node, "batches": 0, "draws": 0} for node in nodes]
         slots = len(self.actors) * _DEPTH
-        running: dict[asyncio.Future, tuple[int, Any, list[Draw], int]] = {}
-        retry: deque[tuple[list[Draw], int]] = deque()  # batches whose actor died for good, with their tries
+        running: dict[asyncio.Future, tuple[int, Any, list[Draw], list[Draw], int]] = {}
+        # per actor slot: draws it made that the plan took, to finish with its next call (it holds their tasks)
+        to_finish: list[list[Draw]] = [[] for _ in self.actors]
+        retry: deque[tuple[list[Draw], list[Draw], int]] = deque()  # calls whose actor died for good, with their tries
         # Which actor builds which world: a new world goes to an actor owning the fewest, and its draws
         # go to its owner when the owner asks, so each world and its index (~0.5 s) is built by one worker.
         owner: dict[tuple[str, int, str], int] = {}
@@ -176,17 +180,19 @@ class RayExecutor:
 
         def submit(slot: int) -> bool:
             if retry:
-                batch, tries = retry.popleft()
+                finish, make, tries = retry.popleft()
             else:
                 size = self.config.executor.batch_size
                 if resolver.left_to_ask < size * slots:  # the end is in sight: split what is left over every slot
                     size = max(_SMALLEST, math.ceil(resolver.left_to_ask / slots))
-                batch = resolver.next_batch(size, prefer=lambda stream: mine(slot, stream))
+                finish, to_finish[slot] = to_finish[slot], []
+                make = resolver.next_batch(size, prefer=lambda stream: mine(slot, stream))
                 tries = 0
-            if not batch:
+            if not finish and not make:
                 return False
             actor = self.actors[slot]
-            running[asyncio.ensure_future(_await_ref(actor.run_batch.remote(batch)))] = (slot, actor, batch, tries)
+            future = asyncio.ensure_future(_await_ref(actor.run_batch.remote(finish, make)))
+            running[future] = (slot, actor, finish, make, tries)
             return True
 
         idle: set[int] = set()  # slots with nothing queued: the resolver had nothing to ask for
@@ -195,39 +201,43 @@ class RayExecutor:
                 if not submit(slot):
                     idle.add(slot)
         try:
-            while not resolver.finished:
-                for slot in list(idle):  # the resolver may have more to ask for now
+            while not order.complete:
+                for slot in list(idle):  # the resolver may have more to ask for now, or the plan more to finish
                     if submit(slot):
                         idle.discard(slot)
                 if not running:
-                    raise RuntimeError(f"the plan waits for draws nobody makes ({resolver.waiting} asked for)")
+                    raise RuntimeError(f"the plan waits for draws nobody makes ({resolver.waiting} asked for, "
+                                       f"{order.unfinished} to finish)")
                 done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
-                    slot, actor, batch, tries = running.pop(future)
+                    slot, actor, finish, make, tries = running.pop(future)
                     try:
-                        outcomes = decode_outcomes(future.result())
+                        finished_outcomes, made = decode_outcomes(future.result())
                         self.worker_stats[slot]["batches"] += 1
-                        self.worker_stats[slot]["draws"] += len(batch)
+                        self.worker_stats[slot]["draws"] += len(make)
                     except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
                         if tries >= self.config.executor.max_restarts:
                             raise RuntimeError(
                                 f"a batch of draws killed {tries + 1} rollout workers ({type(exc).__name__}); "
-                                f"its draws (stream, index, attempt): {batch[:8]}"
+                                f"its draws (stream, index, attempt): {(finish + make)[:8]}"
                             ) from None
-                        retry.append((batch, tries + 1))
+                        retry.append((finish, make, tries + 1))
                         if self.actors[slot] is actor:  # its other queued batch fails too: replace once
                             # Ray may be restarting it (its batches not retried): that restart holds the CPU
                             # the fresh actor needs, so it is stopped for good first.
                             ray.kill(actor, no_restart=True)
                             self.actors[slot] = self._actor_class.remote(self.config)
-                            await _await_ref(self.actors[slot].begin.remote(finished_ref))
-                        outcomes = []
+                        finished_outcomes, made = [], []
                     except ray.exceptions.RayTaskError as exc:
                         raise exc.as_instanceof_cause() from None
+                    for outcome in made:
+                        outcome["made_by"] = slot
+                    for outcome in order.made(made):
+                        to_finish[outcome["made_by"]].append(outcome["draw"])
                     if not submit(slot):  # before handing outcomes on, so the actor's queue never runs dry
                         idle.add(slot)
-                    if outcomes:
-                        yield outcomes
+                    if ready := order.finished(finished_outcomes):
+                        yield ready
         finally:
             for future in running:  # extra draws of a walked plan: not waited for
                 future.cancel()
