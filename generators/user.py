@@ -57,7 +57,7 @@ class ScriptedUser(UserSimulator):
             text = fresh(lambda s: phrases.say(phrases.voiced(intent, register), s, **values), seed, spoken)
             return with_typos(text, seed, keep=facts) if register == "typo" else text
 
-        if _stalled(messages):
+        if _stalled(messages, scenario.requests):
             return _final(say("user_gives_up"))
         said = " ".join(m.get("content") or "" for m in user_messages)
         last = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
@@ -73,11 +73,10 @@ class ScriptedUser(UserSimulator):
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
             if unknown:
                 return _final(say("user_unknown", labels=unknown))
-            wanted = [
-                f
-                for f in scenario.facts
-                if not said_before(f.value, said) and mentions(asking, f.keywords or [f.label])
-            ]
+            asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
+            # a value said before under another label (a travel date that is also the check-in date)
+            # is said again when its own label is all that is asked for
+            wanted = [f for f in asked if not said_before(f.value, said)] or asked
             if wanted:
                 pairs = [f"{label} is {f.value}" for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs)}
@@ -141,19 +140,21 @@ class ScriptedUser(UserSimulator):
         return step if step.segment < sent else None
 
 
-_STALL_TURNS = 5  # gold chats have at most two text-only agent turns in a row
+_STALL_TURNS = 5  # gold chats have at most three text-only agent turns in a row within one request
 
 
-def _stalled(messages: list[Message]) -> bool:
-    """Whether the agent has spoken `_STALL_TURNS` times in a row with no call and no device action
-    between: the user leaves, so an agent that talks in circles still ends its episode (and is graded)."""
+def _stalled(messages: list[Message], requests: list[str]) -> bool:
+    """Whether the agent has spoken `_STALL_TURNS` times in a row with no call, no device action and
+    no new request of the user between: the user leaves, so an agent that talks in circles still ends
+    its episode (and is graded). A new request starts the count afresh (a declined change followed by
+    another request that needs a question and a confirmation is no circle); there are only so many."""
     count = 0
     for message in reversed(messages):
         if message.get("role") == "assistant":
             if message.get("tool_calls"):
                 break
             count += 1
-        elif message.get("role") == "user" and message.get("user_tool_calls"):
+        elif message.get("role") == "user" and (message.get("user_tool_calls") or message.get("content") in requests):
             break
     return count >= _STALL_TURNS
 
