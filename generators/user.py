@@ -74,9 +74,11 @@ class ScriptedUser(UserSimulator):
             if unknown:
                 return _final(say("user_unknown", labels=unknown))
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
-            # a value said before under another label (a travel date that is also the check-in date)
-            # is said again when its own label is all that is asked for
-            wanted = [f for f in asked if not said_before(f.value, said)] or asked
+            # a fact whose value another fact shares (a travel date that is also the check-in date) is
+            # said when its own label is asked for, though the value was said before under the other
+            wanted = [f for f in asked if not said_before(f.value, said)] or [
+                f for f in asked if any(g is not f and g.value == f.value for g in scenario.facts)
+            ]
             if wanted:
                 pairs = [f"{label} is {f.value}" for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs)}

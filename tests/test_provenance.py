@@ -236,6 +236,9 @@ def test_a_request_in_other_words_still_counts_and_an_unrelated_write_does_not()
     request = task.scenario.requests[later]
     paraphrased = [dict(m, content=f"Oh, and {m['content'].lower()} if you can") if m.get("content") == request else m for m in messages]
     assert verify(task, paraphrased).components["requested"] == 1.0
-    extra = [*messages[:-1], _call("set_trunk", action="open"), {"role": "tool", "tool_call_id": "c_set_trunk", "content": "{}"}, messages[-1]]
+    # a write no request of this task asks for
+    asked = {c.name for s in task.plan for c in s.calls}
+    name, arguments = next((n, a) for n, a in (("set_trunk", {"action": "open"}), ("set_volume", {"level": 7})) if n not in asked)
+    extra = [*messages[:-1], _call(name, **arguments), {"role": "tool", "tool_call_id": f"c_{name}", "content": "{}"}, messages[-1]]
     score = verify(task, extra)
     assert not score.passed and any("none of the user's requests" in p for p in score.details["requested"]["unrequested"])

@@ -18,6 +18,14 @@ CARD_LIMIT_MIN = 100
 CARD_LIMIT_MAX = 3000
 STATEMENT_MONTHS = 12  # statements can be requested for this many past months
 
+
+def statement_window(today: dt.date) -> tuple[str, str]:
+    """The earliest and the latest month (YYYY-MM) a statement can be ordered for on `today`: the
+    last `STATEMENT_MONTHS` months that have ended."""
+    latest = today.replace(day=1) - dt.timedelta(days=1)
+    earliest = latest.year * 12 + latest.month - STATEMENT_MONTHS  # months since year 0, less one
+    return f"{earliest // 12}-{earliest % 12 + 1:02d}", f"{latest:%Y-%m}"
+
 POLICY_VALUES = {
     "per_transfer_limit": PER_TRANSFER_LIMIT,
     "daily_transfer_limit": DAILY_TRANSFER_LIMIT,
@@ -26,5 +34,6 @@ POLICY_VALUES = {
     "card_limit_min": CARD_LIMIT_MIN,
     "card_limit_max": CARD_LIMIT_MAX,
     "statement_months": STATEMENT_MONTHS,
+    "statement_window": statement_window,
     "brands": ["Harbor Trust Bank", "Northfield Savings Bank", "Cedar & Stone Bank", "Lakeside Federal", "Meridian Bank"],
 }

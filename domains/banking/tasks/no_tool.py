@@ -17,6 +17,7 @@ from ..rules import (
     PAYEE_COOLING_OFF_HOURS,
     PER_TRANSFER_LIMIT,
     STATEMENT_MONTHS,
+    statement_window,
 )
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, card_said, phrase
@@ -55,12 +56,16 @@ def missing_info(ctx: GenContext) -> Task:
 # ---- invalid_value -----------------------------------------------------------------------------
 
 
-def _bad_month(ctx: GenContext) -> tuple[str, str]:
+def _bad_month(ctx: GenContext) -> tuple[str, str, str | None]:
+    """A month no statement can be ordered for, why, and the nearest one that can (a month too old
+    has one: the earliest in the window; a month number that does not exist has none)."""
     this_year = ctx.world.now.year
     year = this_year - ctx.rng.randrange(0, 2)
     if ctx.rng.random() < 0.6:
-        return f"{year}-{ctx.pick((0, 13, 14, 15, 20, 31, 44, 99)):02d}", phrase(ctx, "problem_month_number")
-    return f"{this_year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}", phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS)
+        return f"{year}-{ctx.pick((0, 13, 14, 15, 20, 31, 44, 99)):02d}", phrase(ctx, "problem_month_number"), None
+    earliest, _ = statement_window(ctx.world.now.date())  # the policy states the window's months
+    old = f"{this_year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}"
+    return old, phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS), earliest
 
 
 def _bad_account_number(ctx: GenContext) -> str:
@@ -82,8 +87,9 @@ def _bad_birth_date(ctx: GenContext) -> str:
 def invalid_value(ctx: GenContext) -> Task:
     person = ctx.pick(index_of(ctx.world).people)
     way = ctx.rng.random()
+    valid = None
     if way < 0.35:
-        bad, problem = _bad_month(ctx)
+        bad, problem, valid = _bad_month(ctx)
         request = ctx.say(f"ask_statement_{ctx.pick(('email', 'post'))}", month=bad, account=phrase(ctx, "name_account_kind", kind="checking account"))
         parameter, label = "month", "statement month"
     elif way < 0.7:
@@ -95,7 +101,7 @@ def invalid_value(ctx: GenContext) -> Task:
         request = f"{ctx.say('ask_balance', account=phrase(ctx, 'name_account_kind', kind='savings account'))} {ctx.say('give_identity', phone=person.phone, dob=bad, last4=person.id_last4)}"
         parameter, label, problem = "date_of_birth", "date of birth", phrase(ctx, "problem_birth_date")
     piece = pieces.invalid_value(request, f"Ask for something, giving {bad} as your {label}.", parameter=parameter, value=bad,
-                                 label=label, problem=problem)  # fmt: skip
+                                 label=label, problem=problem, valid=valid)  # fmt: skip
     return assemble(ctx, None, [piece])
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..rules import STATEMENT_MONTHS
+from ..rules import STATEMENT_MONTHS, statement_window
 from ..tables import Card, Customer, Dispute, FraudCase, StatementRequest, Transaction
 from .common import card_view, mask, own_account, own_card, verified
 
@@ -120,10 +120,8 @@ def request_statement(world: World, account_id: str, month: str, delivery: Liter
     latest = today.replace(day=1) - dt.timedelta(days=1)  # the last month that has ended
     months_back = (latest.year - int(found[1])) * 12 + latest.month - int(found[2]) if found else -1
     if not found or not 1 <= int(found[2]) <= 12 or not 0 <= months_back < STATEMENT_MONTHS:
-        raise ToolError(
-            f"month {month!r} is not one of the last {STATEMENT_MONTHS} full months; give it as YYYY-MM, "
-            f"from {(latest.year * 12 + latest.month - STATEMENT_MONTHS) // 12}-{(latest.month - STATEMENT_MONTHS) % 12 + 1:02d} to {latest:%Y-%m}"
-        )
+        earliest, last = statement_window(today)
+        raise ToolError(f"month {month!r} is not one of the last {STATEMENT_MONTHS} full months; give it as YYYY-MM, from {earliest} to {last}")
     request_id = f"R{world.new_id('statement_request', start=500001)}"
     world.insert(StatementRequest, {"request_id": request_id, "account_id": account.account_id, "month": month.strip(), "delivery": delivery})
     return {"request_id": request_id, "account": mask(account.number), "month": month.strip(), "delivery": delivery}
