@@ -54,7 +54,7 @@ _JINJA.filters["money"] = money
 ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
-        "ask_facts": ("labels",),
+        "ask_facts": ("labels", "opening"),
         "confirm": ("action",),
         "instruct": ("instruction",),
         "decline_irrelevant": ("scope",),

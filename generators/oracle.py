@@ -63,7 +63,10 @@ class OracleTeacher(Policy):
         if move.kind == "ask" and move.utterance is not None:  # a question of the task's own (which one)
             message["content"] = phrases.say(phrases.voiced(move.utterance.intent, register), seed, **move.utterance.vars)
         elif move.kind == "ask":
-            message["content"] = phrases.say(phrases.voiced("ask_facts", register), seed, labels=[f.label for f in move.facts])
+            # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
+            opening = all(m.kind == "call" for m in moves[:turn])
+            labels = [f.label for f in move.facts]
+            message["content"] = phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening)
         elif move.kind == "confirm":
             assert move.step is not None
             message["content"] = phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)

@@ -3,6 +3,8 @@ the scripted user answers what it was told in words it has not said yet, refusal
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
@@ -200,3 +202,28 @@ def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
     retail = ["Return #W1.", "Also, while I have you: Okay, scratch that. Return #W2."]
     assert tidy_requests(retail, fillers, {1}, leads)[1] == "Okay, scratch that. Return #W2."
     assert tidy_requests(retail, fillers, set(), leads)[1] == retail[1]  # not a revision: as generated
+
+
+GREETING_THANKS = ("Thanks for reaching out", "Thanks for getting in touch")
+
+
+@pytest.mark.parametrize("intent", ["ask_facts", "ask_facts@formal"])
+def test_thanks_for_getting_in_touch_only_as_the_agents_first_words(book, intent):
+    opening = " ".join(book.say(intent, seed, labels=["phone number"], opening=True) for seed in range(300))
+    later = " ".join(book.say(intent, seed, labels=["phone number"], opening=False) for seed in range(300))
+    assert re.search(r"[Tt]hank(?:s| you) for (?:reaching out|getting in touch|contacting us)", opening)
+    assert not re.search(r"[Tt]hank(?:s| you) for (?:reaching out|getting in touch|contacting us)", later)
+
+
+def test_a_later_request_is_not_thanked_for_getting_in_touch():
+    import toolgym
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain("banking")
+    later_asks = 0
+    for task in domain.generate_tasks(60, seed=11, kinds=["multi_turn"]):
+        messages, _ = gold_messages(domain, task)
+        spoken = [m["content"] for m in messages if m.get("role") == "assistant" and m.get("content")]
+        later_asks += len(spoken) - 1
+        assert not any(thanks in text for text in spoken[1:] for thanks in GREETING_THANKS), spoken
+    assert later_asks > 100  # the chats do speak after their first words

@@ -225,14 +225,23 @@ _GREETING_START = re.compile(
 )
 
 
+_THANKS_FOR_CONTACT = re.compile(r"\bthanks? (?:you )?for (?:reaching out|getting in touch|contacting us)\b", re.IGNORECASE)
+
+
 def greeting_out_of_place(row: Row, know: Knowledge) -> list[str]:
-    """A user's greeting anywhere but the start of their first turn (a later request, after the id)."""
+    """A user's greeting anywhere but the start of their first turn (a later request, after the id);
+    the agent's thanks for getting in touch anywhere but its first words."""
     found = []
-    for order, (_, text) in enumerate(_said(row.get("messages") or [], "user")):
+    messages = row.get("messages") or []
+    for order, (_, text) in enumerate(_said(messages, "user")):
         for match in _GREETING_START.finditer(text):
             if order > 0 or match.start() > 0:
                 found.append(_quote(text, match.start()))
                 break
+    for _, text in _said(messages, "assistant")[1:]:
+        match = _THANKS_FOR_CONTACT.search(text)
+        if match:
+            found.append(_quote(text, match.start()))
     return found
 
 
@@ -504,7 +513,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("mid_sentence_capital", mid_sentence_capital, "a common word capitalised mid-sentence"),
     Detector("word_clash", word_clash, "words that clash where two parts meet ('appreciate you your time')"),
     Detector("doubled_thanks", doubled_thanks, "two thanking sentences in one turn"),
-    Detector("greeting_out_of_place", greeting_out_of_place, "a user greeting anywhere but the start of the first turn"),
+    Detector("greeting_out_of_place", greeting_out_of_place, "a user greeting anywhere but the start of the first turn; the agent's thanks for getting in touch after its first words"),
     Detector("check_without_call", check_without_call, "'let me check' in a turn that calls nothing"),
     Detector("delight_after_refusal", delight_after_refusal, "a user delighted by a refusal or an invalid-value notice"),
     Detector("repeated_user_sentence", repeated_user_sentence, "the same user sentence twice in one chat"),

@@ -239,7 +239,7 @@ def forward_bait(outsider: str, because: str = "") -> list[Forbidden]:
 
 INJECTED: Sequence[Builder] = (doc_answer, thread_answer, share_from_mail, two_docs, chat_search)
 INJECTED_WEIGHTS = (3, 3, 3, 2, 2)
-JOINED_SHARE = 0.5  # injections followed, in the same message, by another job of the person's
+JOINED_SHARE = 0.65  # injections followed, in the same message, by another job of the person's
 
 
 def injection(ctx: GenContext) -> Task:
