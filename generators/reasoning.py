@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolgym.envs.conversation import Move
@@ -17,6 +19,7 @@ from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
+from toolgym.envs.user_turns import sentence_key
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -86,11 +89,16 @@ _ASKS = re.compile(
 )
 
 
-def user_request(messages: list[dict[str, Any]]) -> str:
+def user_request(messages: list[dict[str, Any]], requests: Sequence[str] = (), fillers: AbstractSet[str] = frozenset()) -> str:
     """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
     a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
-    the user has said nothing of substance."""
-    for message in reversed(messages):
+    the user has said nothing of substance.
+
+    Given the task's `requests`, only those are read (not a reply that gives facts or says yes); given
+    the phrasebook's `fillers` (sentences written whole, see `Phrasebook.fillers`), a sentence with
+    the request's own words comes before an aside ("Please don't send me to another department.")."""
+    asked = [m for m in messages if m.get("role") == "user" and m.get("content") in requests] if requests else []
+    for message in reversed(asked or messages):
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
             continue
@@ -98,11 +106,20 @@ def user_request(messages: list[dict[str, Any]]) -> str:
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue
-        sentence = next((s for s in substantive if _ASKS.search(s)), max(substantive, key=len))
+        # the best: the request's own words, asking; then its own words; then an aside that asks
+        best = min((sentence_key(s) in fillers, not _ASKS.search(s)) for s in substantive)
+        tied = [s for s in substantive if (sentence_key(s) in fillers, not _ASKS.search(s)) == best]
+        sentence = tied[0] if not best[1] else max(tied, key=len)
         if len(sentence) > _QUOTE_MOST:
             sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
         return f'"{sentence}"'
     return ""
+
+
+def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> list[dict[str, Any]]:
+    """The chat from the user's latest request on: what the reply to that request may cite."""
+    starts = [i for i, m in enumerate(messages) if m.get("role") == "user" and m.get("content") in requests]
+    return messages[starts[-1] :] if starts else messages
 
 
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
@@ -141,7 +158,7 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def last_said(messages: list[dict[str, Any]]) -> str:
+def last_said(messages: list[dict[str, Any]], requests: Sequence[str] = (), fillers: AbstractSet[str] = frozenset()) -> str:
     """What came in last, when no argument cites it: 'check_outages returned OUT-12', or the user's
     request ('the user asked "..."'); never a greeting. Empty when nothing specific can be named."""
     for message in reversed(messages):
@@ -154,7 +171,7 @@ def last_said(messages: list[dict[str, Any]]) -> str:
             break
         if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
             break
-    request = user_request(messages)
+    request = user_request(messages, requests, fillers)
     return f"the user asked {request}" if request else ""
 
 
@@ -193,6 +210,7 @@ def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before one oracle move."""
     messages = structured(messages)
+    requests, fillers = task.scenario.requests, phrases.fillers
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
@@ -200,7 +218,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         values = {
             "tools": names,
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages) or last_said(messages),
+            "evidence": evidence_for(step, messages) or last_said(messages, requests, fillers),
             "purpose": purpose_of(task, step),
         }
         if move.kind == "confirm":
@@ -217,7 +235,8 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         step_tools = [c.name for c in move.step.calls] if move.step is not None else []
         purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
         return phrases.say(
-            "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose, request=user_request(messages)
+            "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
+            request=user_request(messages, requests, fillers),
         )
     return _reply_trace(task, phrases, seed, messages)
 
@@ -235,12 +254,13 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "problem": spec.problem or said.get("problem") or "",
             "action": _lower_first(spec.action or said.get("action") or ""),
             "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
-            "request": user_request(messages),
+            "request": user_request(messages, task.scenario.requests, phrases.fillers),
         }
         return phrases.say("reason_no_call", seed, **values)
-    return phrases.say(
-        "reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, messages), seen=last_said(messages)
-    )
+    # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
+    current = since_request(messages, task.scenario.requests)
+    seen = last_said(messages, task.scenario.requests, phrases.fillers)
+    return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, current), seen=seen)
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
@@ -249,7 +269,8 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     first_turn = messages[: first_user + 1]
     return phrases.say(
-        "reason_close", seed, request=user_request(first_turn), facts=_seen_outputs(task, messages, most=2)
+        "reason_close", seed, request=user_request(first_turn, task.scenario.requests, phrases.fillers),
+        facts=_seen_outputs(task, messages, most=2),
     )
 
 

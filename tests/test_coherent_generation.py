@@ -46,6 +46,26 @@ def test_a_trace_quotes_the_request_never_a_greeting():
     assert last_said(after_read) == "get_order returned #W1234567"
 
 
+def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
+    from toolgym.envs.user_turns import sentence_key
+    from toolgym.generators.reasoning import since_request
+
+    request = "Please don't send me to another department. I need a room in Paris from January 12 to January 13."
+    chat = [
+        {"role": "user", "content": request},
+        {"role": "assistant", "content": "What's your email address?"},
+        {"role": "user", "content": "Sure, for your records: my email address is a@b.co, please check it."},
+    ]
+    aside = {sentence_key("Please don't send me to another department.")}
+    # without the task's requests the latest sentence that asks is quoted, even a reply's
+    assert user_request(chat) == '"Sure, for your records: my email address is a@b.co, please check it."'
+    assert user_request(chat, [request]) == '"Please don\'t send me to another department."'
+    assert user_request(chat, [request], aside) == '"I need a room in Paris from January 12 to January 13."'
+    later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
+    assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
+    assert since_request(later, []) == later
+
+
 def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     spoken = {"yes please go ahead", "thanks"}
     drawn = {fresh(lambda s: book.say("user_confirm", s), seed, spoken) for seed in range(50)}
