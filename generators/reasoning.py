@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any
 
 from toolgym.envs.conversation import Move
@@ -89,15 +90,41 @@ _ASKS = re.compile(
 )
 
 
-def user_request(messages: list[dict[str, Any]], requests: Sequence[str] = (), fillers: AbstractSet[str] = frozenset()) -> str:
+@dataclass(frozen=True)
+class RequestCues:
+    """What tells a task's request apart in the chat: the `requests` the user sends, the phrasebook's
+    `fillers` (sentences written whole: asides, lead-ins, see `Phrasebook.fillers`) and the values
+    that only identify the user (`identity`)."""
+
+    requests: Sequence[str] = ()
+    fillers: AbstractSet[str] = frozenset()
+    identity: Sequence[str] = ()
+
+    @classmethod
+    def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
+        keys = set(task.scenario.identity)
+        identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
+        return cls(task.scenario.requests, phrases.fillers, identity)
+
+    def rank(self, sentence: str) -> tuple[bool, bool, bool]:
+        """Lower is likelier the request: its own words, not an identity line, asking."""
+        return (
+            sentence_key(sentence) in self.fillers,
+            any(value in sentence for value in self.identity),
+            not _ASKS.search(sentence),
+        )
+
+
+def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None) -> str:
     """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
     a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
     the user has said nothing of substance.
 
-    Given the task's `requests`, only those are read (not a reply that gives facts or says yes); given
-    the phrasebook's `fillers` (sentences written whole, see `Phrasebook.fillers`), a sentence with
-    the request's own words comes before an aside ("Please don't send me to another department.")."""
-    asked = [m for m in messages if m.get("role") == "user" and m.get("content") in requests] if requests else []
+    Given a task's `cues`, only its requests are read (not a reply that gives facts or says yes), and
+    the request's own words come before an aside ("Please don't send me to another department.")
+    or an identity line ("To find my account, my number is 512-393-3628.")."""
+    cues = cues or RequestCues()
+    asked = [m for m in messages if m.get("role") == "user" and m.get("content") in cues.requests]
     for message in reversed(asked or messages):
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
@@ -106,10 +133,9 @@ def user_request(messages: list[dict[str, Any]], requests: Sequence[str] = (), f
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue
-        # the best: the request's own words, asking; then its own words; then an aside that asks
-        best = min((sentence_key(s) in fillers, not _ASKS.search(s)) for s in substantive)
-        tied = [s for s in substantive if (sentence_key(s) in fillers, not _ASKS.search(s)) == best]
-        sentence = tied[0] if not best[1] else max(tied, key=len)
+        best = min(cues.rank(s) for s in substantive)
+        tied = [s for s in substantive if cues.rank(s) == best]
+        sentence = max(tied, key=len) if best[-1] else tied[0]  # the first that asks, else the longest
         if len(sentence) > _QUOTE_MOST:
             sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
         return f'"{sentence}"'
@@ -158,7 +184,7 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def last_said(messages: list[dict[str, Any]], requests: Sequence[str] = (), fillers: AbstractSet[str] = frozenset()) -> str:
+def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None) -> str:
     """What came in last, when no argument cites it: 'check_outages returned OUT-12', or the user's
     request ('the user asked "..."'); never a greeting. Empty when nothing specific can be named."""
     for message in reversed(messages):
@@ -171,7 +197,7 @@ def last_said(messages: list[dict[str, Any]], requests: Sequence[str] = (), fill
             break
         if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
             break
-    request = user_request(messages, requests, fillers)
+    request = user_request(messages, cues)
     return f"the user asked {request}" if request else ""
 
 
@@ -210,7 +236,7 @@ def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before one oracle move."""
     messages = structured(messages)
-    requests, fillers = task.scenario.requests, phrases.fillers
+    cues = RequestCues.of(task, phrases)
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
@@ -218,7 +244,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         values = {
             "tools": names,
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages) or last_said(messages, requests, fillers),
+            "evidence": evidence_for(step, messages) or last_said(messages, cues),
             "purpose": purpose_of(task, step),
         }
         if move.kind == "confirm":
@@ -236,7 +262,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, requests, fillers),
+            request=user_request(messages, cues),
         )
     return _reply_trace(task, phrases, seed, messages)
 
@@ -254,12 +280,12 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "problem": spec.problem or said.get("problem") or "",
             "action": _lower_first(spec.action or said.get("action") or ""),
             "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
-            "request": user_request(messages, task.scenario.requests, phrases.fillers),
+            "request": user_request(messages, RequestCues.of(task, phrases)),
         }
         return phrases.say("reason_no_call", seed, **values)
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
     current = since_request(messages, task.scenario.requests)
-    seen = last_said(messages, task.scenario.requests, phrases.fillers)
+    seen = last_said(messages, RequestCues.of(task, phrases))
     return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, current), seen=seen)
 
 
@@ -269,7 +295,7 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     first_turn = messages[: first_user + 1]
     return phrases.say(
-        "reason_close", seed, request=user_request(first_turn, task.scenario.requests, phrases.fillers),
+        "reason_close", seed, request=user_request(first_turn, RequestCues.of(task, phrases)),
         facts=_seen_outputs(task, messages, most=2),
     )
 

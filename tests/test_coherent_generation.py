@@ -11,7 +11,7 @@ from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
 from toolgym.envs.phrasing import inline, polish
 from toolgym.envs.valid_values import nearest_bound, said
 from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
-from toolgym.generators.reasoning import last_said, user_request
+from toolgym.generators.reasoning import RequestCues, last_said, user_request
 from toolgym.generators.user import fresh
 
 CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_declined", "closer_pending", "farewell")
@@ -59,8 +59,12 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     aside = {sentence_key("Please don't send me to another department.")}
     # without the task's requests the latest sentence that asks is quoted, even a reply's
     assert user_request(chat) == '"Sure, for your records: my email address is a@b.co, please check it."'
-    assert user_request(chat, [request]) == '"Please don\'t send me to another department."'
-    assert user_request(chat, [request], aside) == '"I need a room in Paris from January 12 to January 13."'
+    assert user_request(chat, RequestCues([request])) == '"Please don\'t send me to another department."'
+    assert user_request(chat, RequestCues([request], aside)) == '"I need a room in Paris from January 12 to January 13."'
+    phone = "I can't get online since this morning. To find my account, my number is 512-393-3628."
+    assert user_request([{"role": "user", "content": phone}], RequestCues([phone], identity=["512-393-3628"])) == (
+        '"I can\'t get online since this morning."'
+    )
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
     assert since_request(later, []) == later
