@@ -239,9 +239,9 @@ def greeting_out_of_place(row: Row, know: Knowledge) -> list[str]:
                 found.append(_quote(text, match.start()))
                 break
     for _, text in _said(messages, "assistant")[1:]:
-        match = _THANKS_FOR_CONTACT.search(text)
-        if match:
-            found.append(_quote(text, match.start()))
+        thanks = _THANKS_FOR_CONTACT.search(text)
+        if thanks:
+            found.append(_quote(text, thanks.start()))
     return found
 
 
