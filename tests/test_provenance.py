@@ -200,10 +200,11 @@ def test_a_long_reply_is_not_read_and_long_texts_cost_about_one_fact_extraction(
 def _multi_turn_with_later_write(name: str):
     domain = toolgym.load_domain(name)
     writes = {t.name for t in domain.tools.values() if t.writes}
-    for task in domain.generate_tasks(12, seed=3, kinds=["multi_turn"]):
-        if any(s.segment > 0 and not s.declined and any(c.name in writes for c in s.calls) for s in task.plan):
+    for task in domain.generate_tasks(24, seed=3, kinds=["multi_turn"]):
+        revising = {r.segment for r in task.scenario.revisions}  # a revision's write is its first request's
+        if any(s.segment > 0 and s.segment not in revising and not s.declined and any(c.name in writes for c in s.calls) for s in task.plan):
             return domain, task
-    pytest.skip(f"{name}: no multi_turn task with a later write in 12 draws")
+    pytest.skip(f"{name}: no multi_turn task with a later write of a new request in 24 draws")
 
 
 @pytest.mark.parametrize("name", builtin_domains())

@@ -31,11 +31,20 @@ _LONGEST_VALUE = 80  # world values longer than this are text, not identifiers t
 
 
 def unrequested_write(task: Task, messages: Chat) -> Chat | None:
-    """The request of the first later segment with a write removed, with the reply before it."""
+    """The request of the first later segment with a write removed, with the reply before it.
+
+    A segment that revises the one before it is left alone: its write is the earlier request's, in
+    other terms the user then consents to ("make it 3 GB" gone, "buy 3 GB? yes" kept); executing a
+    request taken back is `abandoned_request`'s."""
     domain = load_domain(task.domain)
     writes = {t.name for t in domain.tools.values() if t.writes}
+    revising = {r.segment for r in task.scenario.revisions}
     segments = sorted(
-        {s.segment for s in task.plan if s.caller == "agent" and not s.declined and s.segment > 0 and any(c.name in writes for c in s.calls)}
+        {
+            s.segment
+            for s in task.plan
+            if s.caller == "agent" and not s.declined and s.segment > 0 and s.segment not in revising and any(c.name in writes for c in s.calls)
+        }
     )
     for segment in segments:
         request = task.scenario.requests[segment]

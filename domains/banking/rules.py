@@ -26,6 +26,17 @@ def statement_window(today: dt.date) -> tuple[str, str]:
     earliest = latest.year * 12 + latest.month - STATEMENT_MONTHS  # months since year 0, less one
     return f"{earliest // 12}-{earliest % 12 + 1:02d}", f"{latest:%Y-%m}"
 
+
+def month_said(month: str) -> str:
+    """A YYYY-MM month as people say it: '2024-06' -> 'June 2024'."""
+    return f"{dt.datetime.strptime(month, '%Y-%m'):%B %Y}"
+
+
+def statement_window_said(today: dt.date) -> str:
+    """The statement window in words, as the policy states it: 'June 2024 to May 2025'. In words, not
+    as YYYY-MM, so the policy names no month id a statement request could take unasked."""
+    return " to ".join(month_said(month) for month in statement_window(today))
+
 POLICY_VALUES = {
     "per_transfer_limit": PER_TRANSFER_LIMIT,
     "daily_transfer_limit": DAILY_TRANSFER_LIMIT,
@@ -34,6 +45,6 @@ POLICY_VALUES = {
     "card_limit_min": CARD_LIMIT_MIN,
     "card_limit_max": CARD_LIMIT_MAX,
     "statement_months": STATEMENT_MONTHS,
-    "statement_window": statement_window,
+    "statement_window_said": statement_window_said,
     "brands": ["Harbor Trust Bank", "Northfield Savings Bank", "Cedar & Stone Bank", "Lakeside Federal", "Meridian Bank"],
 }

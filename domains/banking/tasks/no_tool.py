@@ -17,6 +17,7 @@ from ..rules import (
     PAYEE_COOLING_OFF_HOURS,
     PER_TRANSFER_LIMIT,
     STATEMENT_MONTHS,
+    month_said,
     statement_window,
 )
 from .index import Index, Person, index_of
@@ -63,9 +64,9 @@ def _bad_month(ctx: GenContext) -> tuple[str, str, str | None]:
     year = this_year - ctx.rng.randrange(0, 2)
     if ctx.rng.random() < 0.6:
         return f"{year}-{ctx.pick((0, 13, 14, 15, 20, 31, 44, 99)):02d}", phrase(ctx, "problem_month_number"), None
-    earliest, _ = statement_window(ctx.world.now.date())  # the policy states the window's months
+    earliest, _ = statement_window(ctx.world.now.date())  # said as the policy states the window
     old = f"{this_year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}"
-    return old, phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS), earliest
+    return old, phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS), month_said(earliest)
 
 
 def _bad_account_number(ctx: GenContext) -> str:
