@@ -11,6 +11,7 @@ it (a lookup), and when two flights go to that city, asks which (naming each) be
 from __future__ import annotations
 
 import datetime as dt
+import zlib
 from dataclasses import replace
 from typing import Any
 
@@ -31,7 +32,7 @@ def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
     others = [f for d in index.dates if d != row.depart_date for f in index.flights_on(row.origin, row.destination, d)]
     if not others:
         return None
-    flight = others[hash(b.booking_id) % len(others)]
+    flight = others[zlib.crc32(b.booking_id.encode()) % len(others)]  # not hash(): it differs per process
     return {"booking_id": f"FB9{b.booking_id[3:]}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
             "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
             "fare_paid": flight.price(b.cabin), "payment": "card", "departs_local": flight.view["departs_local"]}  # fmt: skip
