@@ -13,6 +13,7 @@ from sqlmodel import SQLModel
 from toolgym.errors import DomainError, UnknownNameError
 
 from .authz import ActingUser, Authorization
+from . import world_cache
 from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
@@ -152,7 +153,8 @@ class Domain:
 
     # ---- worlds --------------------------------------------------------------------------
     def template(self, seed: int | None = None, size: str | None = None) -> WorldTemplate:
-        """The built world for (seed, size); built on first use, then kept (the last `caches.world_templates`)."""
+        """The built world for (seed, size); built (or read from the disk cache, envs/world_cache.py) on
+        first use, then kept (the last `caches.world_templates`)."""
         seed = self.world_seed if seed is None else seed
         size = size or self.default_size
         if size not in self.sizes:
@@ -163,7 +165,9 @@ class Domain:
             with self._lock:
                 found = self._templates.get(key)
                 if found is None:
-                    found = self._templates[key] = self.build_template(seed, size)
+                    found = self._templates[key] = world_cache.load_or_build(
+                        self, seed, size, lambda: self.build_template(seed, size)
+                    )
         return found
 
     def build_template(self, seed: int, size: str) -> WorldTemplate:

@@ -1,11 +1,16 @@
 import os
 import random
 import subprocess
+import tempfile
 
 import pytest
 
 import toolgym
 from toolgym.envs import registry
+
+# Hermetic: worlds the tests build are kept on disk for this run only, never in the user's cache
+# (a test of the cache itself points it elsewhere).
+os.environ.setdefault("TOOLGYM_WORLD_CACHE", tempfile.mkdtemp(prefix="toolgym-test-worlds-"))
 
 
 @pytest.fixture(scope="session")
