@@ -103,6 +103,8 @@ class Domain:
         self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(
             lambda: (PROMPT_VARIANTS + 1) * SIZES["world_templates"]
         )
+        # The policy template rendered, by its names (before a variant's tone line and section order)
+        self._rendered: Bounded[tuple[Any, ...], str] = Bounded(lambda: 64 * SIZES["world_templates"])
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -209,8 +211,13 @@ class Domain:
     def _render_policy(self, now: dt.datetime, variant: int | None) -> str:
         brands = self.policy_values.get("brands")
         drawn = draw_variant(variant or 0, list(brands) if brands else None, len(self.phrasebook.variants("system_tone")))
-        values = {**self.policy_values, **drawn.names(now), "domain": self, "now": now, "today": now.date()}
-        text = render_file(self.policy_path, **values)
+        names = drawn.names(now)
+        # Many variants share their names (a few brands, date and time formats): rendered once for them
+        key = (now, *names.values())
+        text = self._rendered.get(key)
+        if text is None:
+            values = {**self.policy_values, **names, "domain": self, "now": now, "today": now.date()}
+            text = self._rendered[key] = render_file(self.policy_path, **values)
         if variant is None:
             return text
         text = with_tone(text, self.phrasebook.render("system_tone", drawn.tone))
