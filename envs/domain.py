@@ -12,8 +12,8 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
-from .authz import ActingUser, Authorization
 from . import world_cache
+from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook, render_file
 from .prompt import PROMPT_VARIANTS, draw_variant, reorder_sections, with_tone
