@@ -17,6 +17,7 @@ Where: the job's `caches.world_dir` (a folder, or `off`), else `TOOLGYM_WORLD_CA
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import sqlite3
@@ -79,6 +80,21 @@ def fingerprint(folder: Path) -> str:
     return found
 
 
+def fingerprinted(domain: Domain) -> bool:
+    """Whether the domain's folder holds what builds its worlds (its build_world and tables), so its
+    fingerprint follows them. A domain put together elsewhere (in a test, a notebook: its world
+    function defined outside its folder) is built afresh in every process instead."""
+    folder = domain.folder.resolve()
+    for made in (domain.build_world, *domain.tables):
+        try:
+            source = inspect.getsourcefile(made)  # type: ignore[arg-type]
+        except TypeError:
+            return False
+        if source is None or not Path(source).resolve().is_relative_to(folder):
+            return False
+    return True
+
+
 def _domain_files(folder: Path) -> list[Path]:
     return [
         path for path in folder.rglob("*")
@@ -104,7 +120,7 @@ def load_or_build(domain: Domain, seed: int, size: str, build: Callable[[], Worl
     from .world import WorldTemplate
 
     folder = cache_dir()
-    if folder is None:
+    if folder is None or not fingerprinted(domain):
         return build()
     path = folder / file_name(domain, seed, size)
     stored = _read(path)

@@ -102,3 +102,20 @@ def test_a_damaged_file_is_built_again_and_the_cache_can_be_off(cache, monkeypat
         assert world_cache.cache_dir() == cache / "from-config"
     finally:
         world_cache.configure(None)
+
+
+def test_a_domain_whose_worlds_are_built_outside_its_folder_is_never_cached(cache, toy_domain, tmp_path):
+    from toolgym.envs.domain import Domain
+
+    assert world_cache.fingerprinted(toy_domain)  # build_world and tables live in tests/toy
+    (tmp_path / "policy.md.j2").write_text("Policy.")
+    elsewhere = Domain(
+        name="elsewhere", version=0, description="d", scope="s", folder=tmp_path, tables=toy_domain.tables,
+        build_world=lambda seed, size: toy_domain.build_world(seed, size), tools=list(toy_domain.tools.values()),
+        generators={}, now=toy_domain.now,
+    )
+    assert not world_cache.fingerprinted(elsewhere)
+    build, calls = counting_build(elsewhere, 0, "small")
+    world_cache.load_or_build(elsewhere, 0, "small", build)
+    world_cache.load_or_build(elsewhere, 0, "small", build)
+    assert len(calls) == 2 and not list(cache.glob("*.world"))
