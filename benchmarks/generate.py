@@ -2,9 +2,11 @@
 
 The job is the one of issue #24: every domain, 2,000 tasks each (12,000), two world seeds, the
 oracle teacher with reasoning traces, RL task items with next-action items, rejected chats kept.
-Every measured run is a fresh process (nothing built by an earlier run helps a later one) and
-runs the whole job: worlds, phrasebooks and indexes built, tasks made and proven, episodes,
-rows, Parquet shards and the dataset card. Ray's own start (`ray.init`, seconds) is left out, as
+Every measured run is a fresh process and runs the whole job: worlds loaded, phrasebooks and
+indexes built, tasks made and proven, episodes, rows, Parquet shards and the dataset card. Built
+worlds are kept on disk once per machine (envs/world_cache.py): they are built before the first
+measured run, so every run loads them, as a second job (or a Ray worker) on the same machine
+would; `--cold-worlds` has every run build its own (no cache), as a machine's first job does. Ray's own start (`ray.init`, seconds) is left out, as
 on a cluster that is already up; starting the actors and their building of worlds is counted.
 Local and Ray runs alternate, several of each, so a busy spell on this shared machine falls on
 both; wall time and CPU time are printed per run (Ray: the driver, the actors and Ray's own
@@ -192,10 +194,20 @@ def measure(mode: str, tasks_per_domain: int, workers: int, stages: bool, play: 
     return result
 
 
+def warm_worlds() -> None:
+    """Every world the job draws from, built (or found) in the machine's world cache."""
+    from toolgym.envs.registry import domains, load_domain
+
+    for name in sorted(domains()):
+        for seed in (0, 1):
+            load_domain(name).template(seed, "default")
+
+
 def run_in_fresh_process(mode: str, args: argparse.Namespace, stages: bool = False, play: bool = False) -> dict[str, Any]:
     command = [sys.executable, __file__, "--one", mode, "--tasks-per-domain", str(args.tasks_per_domain),
                "--workers", str(args.workers)] + (["--stages"] if stages else []) + (["--play"] if play else [])
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "TOOLGYM_WORLD_CACHE": "off"} if args.cold_worlds else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{mode} run failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -224,16 +236,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--no-stages", action="store_true")
+    parser.add_argument("--cold-worlds", action="store_true", help="every run builds its worlds (no world cache)")
     parser.add_argument("--one", choices=["local", "ray"], help=argparse.SUPPRESS)
     parser.add_argument("--stages", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--warm", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.warm:
+        warm_worlds()
+        return
     if args.one:
         print(json.dumps(measure(args.one, args.tasks_per_domain, args.workers, args.stages, args.play)))
         return
 
     print(f"six domains x {args.tasks_per_domain:,} tasks, two worlds, reasoning and RL items on; "
-          f"{len(os.sched_getaffinity(0))} cores; load average {os.getloadavg()[0]:.1f}")
+          f"{len(os.sched_getaffinity(0))} cores; load average {os.getloadavg()[0]:.1f}; "
+          f"worlds {'built by every run' if args.cold_worlds else 'loaded from the world cache'}")
+    if not args.cold_worlds:
+        subprocess.run([sys.executable, __file__, "--warm"], check=True)
     if not args.no_stages:
         stage_table(run_in_fresh_process("local", args, stages=True), "episodes copied from the proven gold chat")
         stage_table(run_in_fresh_process("local", args, stages=True, play=True), "episodes played a second time")

@@ -18,8 +18,12 @@ V = TypeVar("V")
 SIZES = {"world_templates": 16, "env_tasks": 1024}
 
 
-def configure(**sizes: int) -> None:
-    """Set cache sizes by name (world_templates, env_tasks); each must be at least 1."""
+def configure(world_dir: str | None = None, **sizes: int) -> None:
+    """Set cache sizes by name (world_templates, env_tasks), each at least 1, and the folder built
+    worlds are kept in on disk (envs/world_cache.py; None: the default)."""
+    from . import world_cache
+
+    world_cache.configure(world_dir)
     for name, size in sizes.items():
         if name not in SIZES:
             raise ConfigError(f"unknown cache {name!r}; caches are {', '.join(SIZES)}")

@@ -12,6 +12,7 @@ from sqlmodel import SQLModel
 
 from toolgym.errors import DomainError, UnknownNameError
 
+from . import world_cache
 from .authz import ActingUser, Authorization
 from .caches import SIZES, Bounded
 from .phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrasebook, render_file
@@ -102,6 +103,8 @@ class Domain:
         self._policies: Bounded[tuple[int, str, int | None], str] = Bounded(
             lambda: (PROMPT_VARIANTS + 1) * SIZES["world_templates"]
         )
+        # The policy template rendered, by its names (before a variant's tone line and section order)
+        self._rendered: Bounded[tuple[Any, ...], str] = Bounded(lambda: 64 * SIZES["world_templates"])
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -152,7 +155,8 @@ class Domain:
 
     # ---- worlds --------------------------------------------------------------------------
     def template(self, seed: int | None = None, size: str | None = None) -> WorldTemplate:
-        """The built world for (seed, size); built on first use, then kept (the last `caches.world_templates`)."""
+        """The built world for (seed, size); built (or read from the disk cache, envs/world_cache.py) on
+        first use, then kept (the last `caches.world_templates`)."""
         seed = self.world_seed if seed is None else seed
         size = size or self.default_size
         if size not in self.sizes:
@@ -163,7 +167,9 @@ class Domain:
             with self._lock:
                 found = self._templates.get(key)
                 if found is None:
-                    found = self._templates[key] = self.build_template(seed, size)
+                    found = self._templates[key] = world_cache.load_or_build(
+                        self, seed, size, lambda: self.build_template(seed, size)
+                    )
         return found
 
     def build_template(self, seed: int, size: str) -> WorldTemplate:
@@ -205,8 +211,13 @@ class Domain:
     def _render_policy(self, now: dt.datetime, variant: int | None) -> str:
         brands = self.policy_values.get("brands")
         drawn = draw_variant(variant or 0, list(brands) if brands else None, len(self.phrasebook.variants("system_tone")))
-        values = {**self.policy_values, **drawn.names(now), "domain": self, "now": now, "today": now.date()}
-        text = render_file(self.policy_path, **values)
+        names = drawn.names(now)
+        # Many variants share their names (a few brands, date and time formats): rendered once for them
+        key = (now, *names.values())
+        text = self._rendered.get(key)
+        if text is None:
+            values = {**self.policy_values, **names, "domain": self, "now": now, "today": now.date()}
+            text = self._rendered[key] = render_file(self.policy_path, **values)
         if variant is None:
             return text
         text = with_tone(text, self.phrasebook.render("system_tone", drawn.tone))

@@ -137,7 +137,10 @@ class TableInfo:
         table = self.model.__table__  # type: ignore[attr-defined]
         dialect = sqlite_dialect.dialect()
         statements = [str(CreateTable(table).compile(dialect=dialect))]
-        statements += [str(CreateIndex(ix).compile(dialect=dialect)) for ix in table.indexes]
+        # table.indexes is a set: in name order, so a built world's image (and which index SQLite
+        # picks for a query, and so the order of rows an unordered query gives) is the same in every process
+        indexes = sorted(table.indexes, key=lambda ix: str(ix.name))
+        statements += [str(CreateIndex(ix).compile(dialect=dialect)) for ix in indexes]
         return statements
 
     def store(self, values: dict[str, Any]) -> tuple[Any, ...]:

@@ -153,6 +153,23 @@ class WorldTemplate:
         conn.close()
         return cls(domain, seed, size, now, image, total % _HASH_MOD, infos, reuse_connections=not full_text)
 
+    @classmethod
+    def from_image(
+        cls,
+        *,
+        domain: str,
+        seed: int,
+        size: str,
+        now: dt.datetime,
+        tables: Iterable[type[SQLModel]],
+        image: bytes,
+        state_hash: int,
+        full_text: Mapping[str, Sequence[str]] | None = None,
+    ) -> WorldTemplate:
+        """A world built before (its image and state hash, as `build` made them), e.g. read from disk."""
+        infos = {info.name: info for info in map(TableInfo.of, tables)}
+        return cls(domain, seed, size, now, image, state_hash % _HASH_MOD, infos, reuse_connections=not full_text)
+
 
 def _first_bad_row(info: TableInfo, batch: list[tuple[Any, ...]], error: sqlite3.IntegrityError) -> str:
     """Find the row of a failed batch insert (on a scratch copy of the table) and explain it."""

@@ -49,6 +49,7 @@ class TaskWorker:
 
     def __init__(self, config: JobConfig):
         caches.configure(**config.caches.model_dump())
+        collector.start()
         self.config = config
         self.streams: list[Stream] = plan_streams(config)
         self.roles = Roles.from_config(config)

@@ -1,11 +1,21 @@
+import atexit
 import os
 import random
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 import toolgym
 from toolgym.envs import registry
+
+# Hermetic: worlds the tests build are kept on disk for this run only, never in the user's cache
+# (a test of the cache itself points it elsewhere).
+if "TOOLGYM_WORLD_CACHE" not in os.environ:
+    _test_worlds = tempfile.mkdtemp(prefix="toolgym-test-worlds-")
+    os.environ["TOOLGYM_WORLD_CACHE"] = _test_worlds
+    atexit.register(shutil.rmtree, _test_worlds, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

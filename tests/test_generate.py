@@ -236,3 +236,17 @@ def test_several_samples_per_task_keep_the_distinct_passing_ones(toy_domain, tmp
     rows = _rows(out, "sft") + _rows(out, "no_tool")
     # the oracle is deterministic: three samples of a task are one distinct chat
     assert len(rows) == len({r["task_id"] for r in rows}) == result["stats"]["tasks_run"]
+
+
+def test_a_job_collects_young_objects_less_often_and_gives_the_thresholds_back(toy_domain, tmp_path, monkeypatch):
+    import gc
+
+    from toolgym.generators import collector
+
+    seen: list[tuple[int, int, int]] = []
+    settle = collector.settle
+    monkeypatch.setattr(collector, "settle", lambda: (settle(), seen.append(gc.get_threshold())))
+    before = gc.get_threshold()
+    run_job(toy_config(tmp_path / "out"), progress=False)
+    assert seen and set(seen) == {collector.JOB_THRESHOLDS}
+    assert gc.get_threshold() == before and not gc.get_freeze_count()

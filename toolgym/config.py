@@ -174,6 +174,11 @@ class CachesConfig(_Strict):
 
     world_templates: int = Field(default=16, ge=1, le=100_000, description="built worlds (SQLite images) kept per process")
     env_tasks: int = Field(default=1024, ge=1, le=MAX_TASKS, description="tasks an env remembers by id (drawn by seed or passed)")
+    world_dir: str | None = Field(
+        default=None,
+        description="folder of built worlds kept on disk and shared by processes ('off': none); "
+        "default $TOOLGYM_WORLD_CACHE, else ~/.cache/toolgym/worlds",
+    )
 
 
 class WorldConfig(_Strict):
