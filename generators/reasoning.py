@@ -107,10 +107,11 @@ class RequestCues:
         return cls(task.scenario.requests, phrases.fillers, identity)
 
     def rank(self, sentence: str) -> tuple[bool, bool, bool]:
-        """Lower is likelier the request: its own words, not an identity line, asking."""
+        """Lower is likelier the request: not an identity line, in the request's own words (a request
+        written whole, "Turn my line back on, please.", is a filler too, so this comes second), asking."""
         return (
-            sentence_key(sentence) in self.fillers,
             any(value in sentence for value in self.identity),
+            sentence_key(sentence) in self.fillers,
             not _ASKS.search(sentence),
         )
 

@@ -65,6 +65,10 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     assert user_request([{"role": "user", "content": phone}], RequestCues([phone], identity=["512-393-3628"])) == (
         '"I can\'t get online since this morning."'
     )
+    # a request written whole (a filler) still comes before the line that identifies the caller
+    whole = "Turn my line back on please. The line in question is 602-413-1042."
+    cues = RequestCues([whole], {sentence_key("Turn my line back on please.")}, ["602-413-1042"])
+    assert user_request([{"role": "user", "content": whole}], cues) == '"Turn my line back on please."'
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
     assert since_request(later, []) == later
