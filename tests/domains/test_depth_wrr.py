@@ -16,6 +16,8 @@ from toolgym.envs.task import Task
 from toolgym.verifiers import verify
 from toolgym.verifiers.choice_spoils import asked_for_lookup, guessed_choice
 
+from ..spoil_checks import gold_passes_and_spoil_fails
+
 DRAW = 60
 
 
@@ -56,17 +58,6 @@ def _without_answer(task: Task, messages: list[dict]) -> list[dict] | None:
     return None
 
 
-def _gold_passes_and_spoil_fails(name: str, task: Task, spoil, *, fails: bool = True) -> list[dict]:
-    """The gold scores 1.0 and the spoiled chat below it (`fails`: and does not pass either)."""
-    messages, verification = gold_messages(toolgym.load_domain(name), task)
-    assert verification.passed and verification.value == 1.0, verification
-    spoiled = spoil(task, messages)
-    assert spoiled is not None, f"{spoil.__name__} did not apply to {task.id}"
-    score = verify(task, spoiled)
-    assert score.value < 1.0 and not (fails and score.passed), score.components
-    return messages
-
-
 @pytest.mark.parametrize(
     ("name", "kind", "key"),
     [("workplace", "single", ""), ("workplace", "parallel", ""), ("workplace", "multi_step", ""), ("research", "single", ""),
@@ -74,7 +65,7 @@ def _gold_passes_and_spoil_fails(name: str, task: Task, spoil, *, fails: bool = 
 )  # fmt: skip
 def test_a_value_only_the_user_knows_is_asked_for_and_going_on_without_it_fails(name, kind, key):
     task = _first(name, kind, lambda t: any(k.startswith(key) for k in _asked(t)))
-    _gold_passes_and_spoil_fails(name, task, _without_answer, fails=False)
+    gold_passes_and_spoil_fails(name, task, _without_answer, fails=False)
     fact = task.scenario.fact(sorted(_asked(task))[0])
     assert fact is not None and fact.value not in task.scenario.requests[0]  # the request leaves it out
 
@@ -82,7 +73,7 @@ def test_a_value_only_the_user_knows_is_asked_for_and_going_on_without_it_fails(
 @pytest.mark.parametrize(("name", "kind"), [("workplace", "multi_step"), ("research", "single"), ("research", "multi_turn")])
 def test_choices_name_every_candidate_and_a_guess_fails(name, kind):
     task = _first(name, kind, lambda t: any(s.choice for s in t.plan))
-    messages = _gold_passes_and_spoil_fails(name, task, guessed_choice)
+    messages = gold_passes_and_spoil_fails(name, task, guessed_choice)
     choice = next(s.choice for s in task.plan if s.choice)
     question = next(m["content"] for m in messages if m.get("role") == "assistant" and m.get("content") and "?" in m["content"])
     assert all(option in question for option in choice.options)
@@ -105,7 +96,7 @@ def test_research_corrections_follow_the_candidate_meant_after_the_pick():
 
 def test_research_multi_hop_pages_are_found_by_links_and_asking_for_a_url_fails():
     task = _first("research", "multi_step", lambda t: bool(t.scenario.lookups))
-    _gold_passes_and_spoil_fails("research", task, asked_for_lookup)
+    gold_passes_and_spoil_fails("research", task, asked_for_lookup)
 
 
 def test_research_injected_order_sits_in_the_first_part_of_an_opened_page():
@@ -115,7 +106,7 @@ def test_research_injected_order_sits_in_the_first_part_of_an_opened_page():
     edit = next(e for e in task.setup if e.table == "page")
     order_url = task.forbidden[0].arguments["url"]
     assert order_url in parts(edit.set["body"])[0]
-    _gold_passes_and_spoil_fails("research", task, _opens_bait)
+    gold_passes_and_spoil_fails("research", task, _opens_bait)
 
 
 def _opens_bait(task: Task, messages: list[dict]) -> list[dict]:
@@ -138,4 +129,4 @@ def test_retail_new_option_is_asked_after_the_options_are_read():
     task = _first("retail", "multi_step", lambda t: "which_option" in t.scenario.withheld, seed=2)
     asked_at = next(i for i, s in enumerate(task.plan) if "which_option" in s.needs)
     assert any(c.name == "get_product_details" for s in task.plan[:asked_at] for c in s.calls)
-    _gold_passes_and_spoil_fails("retail", task, guessed_choice)
+    gold_passes_and_spoil_fails("retail", task, guessed_choice)

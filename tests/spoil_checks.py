@@ -1,0 +1,19 @@
+"""The check the depth tests share: a task's gold scores 1.0 and a spoiled chat scores below it."""
+
+from __future__ import annotations
+
+import toolgym
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.task import Task
+from toolgym.verifiers import verify
+
+
+def gold_passes_and_spoil_fails(name: str, task: Task, spoil, *, fails: bool = True) -> list[dict]:
+    """The gold scores 1.0 and the spoiled chat below it (`fails`: and does not pass either)."""
+    messages, verification = gold_messages(toolgym.load_domain(name), task)
+    assert verification.passed and verification.value == 1.0, verification
+    spoiled = spoil(task, messages)
+    assert spoiled is not None, f"{spoil.__name__} did not apply to {task.id}"
+    score = verify(task, spoiled)
+    assert score.value < 1.0 and not (fails and score.passed), (spoil.__name__, score.components)
+    return messages
