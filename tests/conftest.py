@@ -35,7 +35,10 @@ def rescan_domains(monkeypatch) -> None:
 
 
 def builtin_domains() -> list[str]:
-    return [name for name in toolgym.list_domains() if name != "toy"]
+    """The domains shipped in `domains/`: not the tests' toy, nor a domain another test in this
+    process installed or added (a pytest worker runs many tests)."""
+    shipped = {name for name, entry in registry.found().items() if entry.origin.startswith("toolgym.domains.")}
+    return [name for name in toolgym.list_domains() if name in shipped]
 
 
 HEAVY_SAMPLE = 4  # the heavy suites cost what four domains cost, however many domains there are
