@@ -42,6 +42,7 @@ def builtin_domains() -> list[str]:
 
 
 HEAVY_SAMPLE = 4  # the heavy suites cost what four domains cost, however many domains there are
+FUZZ_SAMPLE = 2  # the hostile-action fuzz (~100 s of CPU a domain) runs on the front of that sample
 
 
 def _commit() -> str:
@@ -51,11 +52,12 @@ def _commit() -> str:
         return ""
 
 
-def heavy_domains() -> list[str]:
+def heavy_domains(count: int = HEAVY_SAMPLE) -> list[str]:
     """The built-in domains the heavy suites run on (conformance at 200 tasks per kind, the 1,000-task
-    ground truth, the 100,000-action fuzz): all of them up to HEAVY_SAMPLE; beyond that, a sample drawn
-    by TOOLGYM_TEST_SEED (default: the commit under test, so a re-run of a commit draws the same sample
-    and successive commits cover every domain). TOOLGYM_HEAVY_DOMAINS names them instead ("all": every one)."""
+    ground truth; the 100,000-action fuzz on the first `count` of them): all of them up to `count`;
+    beyond that, a sample drawn by TOOLGYM_TEST_SEED (default: the commit under test, so a re-run of a
+    commit draws the same sample and successive commits cover every domain). TOOLGYM_HEAVY_DOMAINS
+    names them instead ("all": every one)."""
     names = builtin_domains()
     chosen = os.environ.get("TOOLGYM_HEAVY_DOMAINS", "").strip()
     if chosen == "all":
@@ -66,14 +68,16 @@ def heavy_domains() -> list[str]:
         if unknown:
             raise pytest.UsageError(f"TOOLGYM_HEAVY_DOMAINS names unknown domain(s) {unknown}; known: {names}")
         return wanted
-    if len(names) <= HEAVY_SAMPLE:
+    if len(names) <= count:
         return names
     seed = os.environ.get("TOOLGYM_TEST_SEED") or _commit() or "0"
-    return sorted(random.Random(seed).sample(names, HEAVY_SAMPLE))
+    # one draw for every count: a smaller sample is the front of the larger one
+    return sorted(random.Random(seed).sample(names, HEAVY_SAMPLE)[:count])
 
 
 def pytest_report_header(config):
-    return f"heavy suites on domains: {', '.join(heavy_domains())} (TOOLGYM_HEAVY_DOMAINS=all for every one)"
+    return (f"heavy suites on domains: {', '.join(heavy_domains())}; the fuzz on {', '.join(heavy_domains(FUZZ_SAMPLE))} "
+            "(TOOLGYM_HEAVY_DOMAINS=all for every one)")
 
 
 def small_world_index(name: str):

@@ -8,13 +8,13 @@ import time
 import pytest
 
 import toolgym
-from tests.conftest import heavy_domains
+from tests.conftest import FUZZ_SAMPLE, heavy_domains
 from tests.hostile import hostile_action
 
 ACTIONS = 100_000
 
 
-@pytest.mark.parametrize("name", heavy_domains())
+@pytest.mark.parametrize("name", heavy_domains(FUZZ_SAMPLE))
 def test_hostile_actions_never_escape_step(name):
     env = toolgym.make(name, max_turns=200).unwrapped
     tasks = env.domain.generate_tasks(20, seed=1)  # a pool: the fuzz is about steps, not task generation
