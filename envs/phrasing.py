@@ -10,6 +10,7 @@ scripted user speaks in and the assistant answers in.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Any
 
@@ -213,6 +214,7 @@ REGISTERS: dict[str, tuple[str, ...]] = {
 NEUTRAL = "neutral"
 
 
+@functools.lru_cache(maxsize=4096)  # a domain has a few hundred personas, read at every utterance
 def register_of(persona: str | None) -> str:
     """The register a persona writes in ('terse', 'chatty', 'formal', 'frustrated', 'elderly',
     'non_native', 'typo'), or 'neutral' when its description names none of them."""

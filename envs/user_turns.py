@@ -10,6 +10,7 @@ A message quoted for sending ('post "Thanks all!"') is the user's cargo, never t
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Set as AbstractSet
 
@@ -26,6 +27,7 @@ _ONLY_THANKS = re.compile(
 _FACT = re.compile(r"\d")
 
 
+@functools.lru_cache(maxsize=8192)  # a chat's sentences are compared with each other many times
 def sentence_key(sentence: str) -> str:
     """A sentence as compared for repeats: lower case, words only."""
     return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
