@@ -8,7 +8,9 @@ of the code and data that build worlds (the domain's folder without its tasks, p
 policy; the engine's world modules; the versions of Faker, SQLAlchemy and SQLite). Edit any of
 them and the name changes, so a stale world is never loaded: it is built again. Files are written
 to a temporary name and renamed, so concurrent writers never leave a half-written world, and a
-file whose checksum does not match is ignored and rebuilt.
+file whose checksum does not match is ignored and rebuilt. Writing a world deletes the files it
+replaces (the same domain, seed and size built by older code), so the cache holds one file per
+world however often the code changes.
 
 Where: the job's `caches.world_dir` (a folder, or `off`), else `TOOLGYM_WORLD_CACHE` (the same), else
 `$XDG_CACHE_HOME/toolgym/worlds` (`~/.cache/toolgym/worlds`).
@@ -23,6 +25,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -42,6 +45,7 @@ ENGINE_FILES = ("world.py", "tables.py", "full_text.py", "clock.py")
 SKIPPED_DIRS = {"tasks", "__pycache__"}
 SKIPPED_FILES = ("utterances.yaml", "policy.md.j2", "README.md", "augment.yaml")
 DATA_SUFFIXES = {".py", ".yaml", ".yml", ".json", ".csv", ".txt", ".tsv"}
+STALE_TEMPORARY_S = 3600  # a temporary file this old is a killed writer's, not one being written
 
 _configured: str | None = None  # the job's caches.world_dir, if it set one
 _fingerprints: dict[Path, str] = {}
@@ -130,8 +134,30 @@ def load_or_build(domain: Domain, seed: int, size: str, build: Callable[[], Worl
                                         tables=domain.tables, image=image, state_hash=state_hash,
                                         full_text=domain.full_text)
     template = build()
-    _write(path, template.image, template.state_hash)
+    if _write(path, template.image, template.state_hash):
+        _prune(path, f"{domain.name}-v*-seed{seed}-{size}-*.world")
     return template
+
+
+def _prune(kept: Path, pattern: str) -> None:
+    """Delete what a freshly written world replaces: the same world built by older code (another
+    version or fingerprint: never loaded again) and temporary files writers killed mid-write left
+    over an hour ago. A file another process is reading stays readable until it closes it."""
+    now = time.time()
+    stale = [p for p in kept.parent.glob(pattern) if p != kept]
+    stale += [p for p in kept.parent.glob("*.tmp") if _older_than(p, now - STALE_TEMPORARY_S)]
+    for path in stale:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # another user's file, or a read-only cache: left alone
+            pass
+
+
+def _older_than(path: Path, moment: float) -> bool:
+    try:
+        return path.stat().st_mtime < moment
+    except OSError:
+        return False
 
 
 def _read(path: Path) -> tuple[bytes, int] | None:
@@ -153,8 +179,9 @@ def _read(path: Path) -> tuple[bytes, int] | None:
         return None
 
 
-def _write(path: Path, image: bytes, state_hash: int) -> None:
-    """Store a built world; a cache that cannot be written (read-only, full) is skipped, not an error."""
+def _write(path: Path, image: bytes, state_hash: int) -> bool:
+    """Store a built world (True when stored); a cache that cannot be written (read-only, full) is
+    skipped, not an error."""
     head = {"state_hash": f"{state_hash:x}", "checksum": hashlib.blake2b(image, digest_size=16).hexdigest()}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -167,4 +194,5 @@ def _write(path: Path, image: bytes, state_hash: int) -> None:
             Path(temporary).unlink(missing_ok=True)
             raise
     except OSError:
-        pass
+        return False
+    return True

@@ -55,10 +55,28 @@ def test_a_changed_key_builds_again(cache, monkeypatch):
     world_cache.load_or_build(domain, 0, "small", build)
     world_cache.load_or_build(domain, 1, "small", build_seed_1)  # another seed: another world
     assert calls == [(0, "small")] and calls_seed_1 == [(1, "small")]
+    stale = next(cache.glob("retail-*-seed0-small-*.world"))
     monkeypatch.setitem(world_cache._fingerprints, domain.folder.resolve(), "changed-code")
     world_cache.load_or_build(domain, 0, "small", build)
     assert len(calls) == 2
-    assert len(list(cache.glob("retail-*-seed0-small-*.world"))) == 2
+    # the rebuild replaced the world the old code built; the other seed's world is kept
+    assert [p.name for p in cache.glob("retail-*-seed0-small-*.world")] == [world_cache.file_name(domain, 0, "small")]
+    assert not stale.exists() and len(list(cache.glob("retail-*-seed1-small-*.world"))) == 1
+
+
+def test_a_killed_writers_old_temporary_file_is_deleted_and_a_fresh_one_kept(cache):
+    import os
+    import time
+
+    domain = load_domain("retail")
+    cache.mkdir(parents=True)
+    old, fresh = cache / "retail-x.world123.tmp", cache / "retail-y.world456.tmp"
+    old.write_bytes(b"half")
+    fresh.write_bytes(b"being written")
+    an_hour_ago = time.time() - world_cache.STALE_TEMPORARY_S - 60
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    world_cache.load_or_build(domain, 2, "small", counting_build(domain, 2, "small")[0])
+    assert not old.exists() and fresh.exists()
 
 
 def test_the_fingerprint_follows_world_code_not_tasks_or_phrasings(tmp_path):
