@@ -88,6 +88,7 @@ def render(
         _tasks(stats),
         _rewrite(stats.get("rewrite")),
         _short_of_asked(job),
+        _generator_bugs(job),
         _held_out(job),
         _difficulty(job),
         _language(language),
@@ -217,6 +218,19 @@ def _short_of_asked(job: Any) -> str:
     return (
         "## Kinds short of the asked count\n\nTheir generators gave no more distinct tasks than this:\n\n"
         + _table(["domain/kind", "tasks asked", "tasks planned"], rows)
+    )
+
+
+def _generator_bugs(job: Any) -> str:
+    bugs = (job or {}).get("generator_bugs") if isinstance(job, dict) else None
+    if not bugs:
+        return ""
+    rows = [[where, n] for where, n in bugs["by_kind"].items()]
+    return (
+        f"## Draws skipped for a generator bug\n\n{bugs['skipped']} draws raised in their task generator and were "
+        f"replaced by the next draw (`failures.generator_bugs: skip`); each is in {bugs['file']} with its error "
+        "and what makes it again. The lessons those draws would have given are missing until the generator is fixed.\n\n"
+        + _table(["domain/kind", "draws skipped"], rows)
     )
 
 

@@ -8,6 +8,7 @@ rolled out or written.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -48,7 +49,7 @@ async def run_job_async(
     planned = 0
     executor = make_executor(config)
     resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=config.executor.batch_size,
-                            ahead=executor.ahead, held_out=held_out)
+                            ahead=executor.ahead, held_out=held_out, skip_bugs=policy.generator_bugs == "skip")
     show = sys.stderr.isatty() if progress is None else progress
     display = JobProgress(stats, enabled=show)
     try:
@@ -69,6 +70,8 @@ async def run_job_async(
         report = stats.to_dict()
         if held_out is not None:
             report["held_out"] = held_out.report()
+        if resolver.bugs:
+            report["generator_bugs"] = skipped_bugs(out, resolver.bugs)
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
         if getattr(executor, "worker_stats", None):
@@ -82,7 +85,7 @@ async def run_job_async(
                 writer.abort()
         finally:
             collector.release()
-    verdict = failure_verdict(writer.failed_tasks(), stats.planned, config)
+    verdict = failure_verdict(writer.failed_tasks(), stats.planned, config, skipped=len(resolver.bugs))
     if summary:
         display.summary(out)
     return {"out_dir": str(out), "stats": report, "writer": written, **verdict}
@@ -102,19 +105,37 @@ def _write(writer: DatasetWriter, stats: JobStats, outcome: dict[str, Any]) -> N
     stats.record(outcome, rows.encoded if isinstance(rows, PreparedRows) else rows)
 
 
-def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig) -> dict[str, Any]:
-    """Whether the job succeeded, and a sentence saying why not: failed share, causes, what to do."""
+def skipped_bugs(out: Path, bugs: list[dict[str, Any]]) -> dict[str, Any]:
+    """generator_bugs.jsonl, rewritten by every session (a resumed job makes every draw again, so it
+    meets the same bugs), and the counts for the job's report."""
+    path = out / "generator_bugs.jsonl"
+    temporary = path.with_suffix(".jsonl.tmp")
+    temporary.write_text("".join(json.dumps(bug) + "\n" for bug in bugs))
+    temporary.replace(path)
+    by = Counter(f"{bug['domain']}/{bug['kind']}" for bug in bugs)
+    causes = Counter(str(bug["error"]).split(":")[0] for bug in bugs)
+    return {"skipped": len(bugs), "by_kind": dict(sorted(by.items())), "causes": dict(causes.most_common(5)),
+            "file": path.name}
+
+
+def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: JobConfig, skipped: int = 0) -> dict[str, Any]:
+    """Whether the job succeeded, and a sentence saying why not: failed share, causes, what to do.
+    Draws skipped for a generator bug (`failures.generator_bugs: skip`) count as failed."""
     policy = config.failures
-    rate = len(failed) / planned if planned else 0.0
+    rate = (len(failed) + skipped) / planned if planned else 0.0
     causes = Counter(str(f.get("error", "")).split(":")[0][:60] for f in failed.values())
+    if skipped:
+        causes["generator bug (skipped draws, see generator_bugs.jsonl)"] = skipped
     verdict: dict[str, Any] = {"ok": rate <= policy.max_rate, "failed_tasks": len(failed), "failure_rate": round(rate, 4)}
+    if skipped:
+        verdict["skipped_draws"] = skipped
     if not verdict["ok"]:
         shown = ", ".join(f"{n} x {cause}" for cause, n in causes.most_common(3))
-        example = next(iter(failed.values())).get("error", "")
+        example = next(iter(failed.values())).get("error", "") if failed else "a generator raised"
         retry = (f"run the same command again to retry them (up to {policy.max_attempts} attempts per task)"
                  if policy.retry else "failures.retry is off, so a rerun will not retry them")
         verdict["verdict"] = (
-            f"{len(failed)} of {planned} tasks failed ({rate:.1%}), above failures.max_rate={policy.max_rate:g}: "
+            f"{len(failed) + skipped} of {planned} tasks failed ({rate:.1%}), above failures.max_rate={policy.max_rate:g}: "
             f"{shown}; e.g. {str(example)[:200]}. See failures.jsonl; fix the cause, then {retry}"
         )
     return verdict

@@ -88,8 +88,9 @@ def plan_streams(config: JobConfig) -> list[Stream]:
     """The job's streams in plan order: domains, then kinds, then worlds (a kind spread evenly across worlds)."""
     streams = []
     seeds = config.world.all_seeds()
-    # a stream draws past its share to replace lessons another world gave, or tasks of an eval set
-    redraws = config.output.dedup or bool(config.held_out.eval_sets)
+    # a stream draws past its share to replace lessons another world gave, tasks of an eval set, or
+    # draws whose generator raised (when the job skips them)
+    redraws = config.output.dedup or bool(config.held_out.eval_sets) or config.failures.generator_bugs == "skip"
     for name in selected_domains(config):
         domain = load_domain(name)
         for kind, count in kind_counts(config, domain.kinds).items():

@@ -6,6 +6,7 @@ the dataset do not depend on the executor or the number of workers. Walking a st
 `index` at attempt 0; a lesson this stream gave already is drawn again at the next attempt
 (after MAX_ATTEMPTS, the first new id among them is taken); a lesson an earlier stream gave is
 dropped (with `output.dedup`), as is a task of an eval set held out from training (`held_out`),
+and a draw whose generator raised when the job skips generator bugs (`failures.generator_bugs`),
 and the stream draws one index more, up to its cap, until it has its share. Draws are asked for ahead (every stream's share at once, a batch at a time); what the
 walk finds missing (another attempt, an index more) is asked for first.
 """
@@ -69,9 +70,11 @@ class PlanResolver:
     """
 
     def __init__(self, streams: list[Stream], *, dedup: bool, batch_size: int, ahead: int,
-                 held_out: HeldOut | None = None):
+                 held_out: HeldOut | None = None, skip_bugs: bool = False):
         self.streams = streams
         self.dedup = dedup
+        self.skip_bugs = skip_bugs
+        self.bugs: list[dict[str, object]] = []  # draws whose generator raised and the plan skipped, in plan order
         self.held_out = held_out
         self.batch_size = max(1, batch_size)
         self.ahead = max(ahead, self.batch_size)  # draws asked for and not yet resolved, at most (urgent ones go anyway)
@@ -171,6 +174,10 @@ class PlanResolver:
             if outcome is None:
                 return  # not made yet
             self._asked.discard(spec)
+            if self.skip_bugs and outcome.get("error") is not None:
+                self.bugs.append(_bug(walk.stream, spec, outcome["error"]))
+                walk.index, walk.attempt, walk.fallback = walk.index + 1, 0, None
+                continue  # no task at this index: the stream draws on
             chosen = self._choose(walk, outcome)
             if chosen is None:
                 continue  # the same index at its next attempt
@@ -219,3 +226,10 @@ class PlanResolver:
 
 def _where(outcome: Outcome) -> str:
     return f"task {outcome['task_id']} ({outcome['domain']}/{outcome['kind']})"
+
+
+def _bug(stream: Stream, spec: Draw, error: BaseException) -> dict[str, object]:
+    """A skipped draw as recorded: enough to make it again (`toolgym.envs.generation.draw`) and see the bug."""
+    _, index, attempt = spec
+    return {"domain": stream.domain, "kind": stream.kind, "world_seed": stream.world_seed, "size": stream.size,
+            "stream_seed": stream.seed, "index": index, "attempt": attempt, "error": f"{type(error).__name__}: {error}"}

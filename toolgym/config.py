@@ -232,6 +232,11 @@ class FailuresConfig(_Strict):
     max_attempts: int = Field(default=3, ge=1, le=MAX_RETRIES, description="attempts of a task, over all runs, before its failure is final")
     max_rate: float = Field(default=0.05, ge=0.0, le=1.0,
                             description="share of planned tasks that may end failed before the job exits non-zero")
+    generator_bugs: Literal["stop", "skip"] = Field(
+        default="stop",
+        description="a draw whose task generator raises: stop the job with its error, or skip it (recorded in "
+                    "generator_bugs.jsonl, counted against max_rate) and draw another; for long jobs",
+    )
 
 
 class RolloutConfig(_Strict):
