@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
-from datasets import Features, Json, List, Value
+from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import ToolgymError
 from toolgym.version import SCHEMA_VERSION, __version__
+
+if TYPE_CHECKING:
+    from datasets import Features
 
 
 class RowError(ToolgymError, ValueError):
@@ -170,6 +171,10 @@ def check_split(split: str) -> Struct:
 
 # ---- HF features --------------------------------------------------------------------------------
 def _feature(node: Any, decode_json: bool) -> Any:
+    # `datasets` (with pandas, ~0.7 s) is imported only where features are built: a Ray worker
+    # checks and encodes rows without it
+    from datasets import Json, List, Value
+
     if isinstance(node, Scalar):
         return Value(node.dtype)
     if isinstance(node, JsonValue):
@@ -181,11 +186,15 @@ def _feature(node: Any, decode_json: bool) -> Any:
 
 def features(split: str) -> Features:
     """The declared features of a split, as stored in each shard's schema."""
+    from datasets import Features
+
     return Features(_feature(check_split(split), True))
 
 
 def raw_features(split: str) -> Features:
     """The same with Json values left as JSON text, for exact decoding with `decode_row`."""
+    from datasets import Features
+
     return Features(_feature(check_split(split), False))
 
 

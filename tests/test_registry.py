@@ -72,3 +72,22 @@ def test_a_domain_is_built_on_first_use_and_must_be_what_its_package_declares(tm
     assert "toolgym/Toy-v3" in [entry.env_id for entry in registry.found().values()]
     with pytest.raises(DomainError, match=r"declares 'toy' version 3, but its domain.py builds 'toy' version 0"):
         toolgym.load_domain("toolgym/Toy-v3")
+
+
+def test_a_rollout_worker_makes_and_finishes_tasks_without_datasets_or_pandas():
+    """A Ray worker pays its imports once per process: `datasets` (and pandas) are for the writer and readers only."""
+    loaded = _modules_after(
+        "import asyncio, tempfile\n"
+        "from toolgym.config import load_config\n"
+        "from toolgym.generators.executors.ray_executor import encode_outcomes\n"
+        "from toolgym.generators.worker import TaskWorker\n"
+        "config = load_config({'domains': ['retail'], 'world': {'size': 'small'}, 'mix': {'tasks_per_domain': 10},\n"
+        "                      'output': {'dir': tempfile.mkdtemp()}})\n"
+        "worker = TaskWorker(config)\n"
+        "made = worker.make([(n, 0, 0) for n in range(len(worker.streams))])\n"
+        "finished = asyncio.run(worker.finish([o['draw'] for o in made]))\n"
+        "assert all(o['rows'] for o in finished), finished\n"
+        "encode_outcomes([finished, made])"
+    )
+    assert "toolgym.generators.worker" in loaded
+    assert not {"datasets", "pandas", "datasketch", "scipy"} & loaded
