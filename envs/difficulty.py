@@ -61,7 +61,7 @@ def difficulty_of(task: Task, results: Sequence[tuple[int, str]]) -> Difficulty:
     questions = sum(1 for m in oracle_moves(task) if m.kind == "ask" and any(f.key not in identity for f in m.facts))
     if task.no_tool is not None and (task.no_tool.missing or task.no_tool.invalid):
         questions += 1  # the reply itself asks for the missing or a valid value
-    revised = {r.segment for r in task.scenario.revisions}
+    revised = task.scenario.revising_segments()
     lone_declines = sum(1 for s in task.plan if s.declined and s.segment + 1 not in revised)
     parts = {
         "calls": sum(len(s.calls) for s in taken),

@@ -129,7 +129,7 @@ def finalize(domain: Domain, task: Task) -> Task:
             f"{domain.name} {task.kind} (seed {task.seed}): {task.segments} request(s) but {len(task.replies)} replies"
         )
     check_phrasings(domain, task)
-    revising = {r.segment for r in task.scenario.revisions}
+    revising = task.scenario.revising_segments()
     requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     results: list[tuple[int, str]] = []

@@ -83,6 +83,10 @@ class Scenario(_Model):
     def fact(self, key: str) -> Fact | None:
         return next((f for f in self.facts if f.key == key), None)
 
+    def revising_segments(self) -> set[int]:
+        """The segments whose request revises or corrects an earlier one (their writes are the earlier request's)."""
+        return {revision.segment for revision in self.revisions}
+
 
 class Utterance(_Model):
     """A templated line: the intent names the template, vars fill it."""

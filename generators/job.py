@@ -8,7 +8,6 @@ rolled out or written.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,6 +20,7 @@ from . import collector
 from .evaluation.held_out import HeldOut
 from .executors import make_executor
 from .features import RowError
+from .manifest import dumps, write_atomic
 from .planning import asked_counts, plan_streams
 from .progress import JobProgress, JobStats
 from .resolver import PlanResolver
@@ -70,8 +70,8 @@ async def run_job_async(
         report = stats.to_dict()
         if held_out is not None:
             report["held_out"] = held_out.report()
-        if resolver.bugs:
-            report["generator_bugs"] = skipped_bugs(out, resolver.bugs)
+        if resolver.skip_bugs and (bugs := skipped_bugs(out, resolver.bugs)):
+            report["generator_bugs"] = bugs
         if getattr(executor, "endpoint_stats", None):
             report["endpoints"] = executor.endpoint_stats
         if getattr(executor, "worker_stats", None):
@@ -105,13 +105,17 @@ def _write(writer: DatasetWriter, stats: JobStats, outcome: dict[str, Any]) -> N
     stats.record(outcome, rows.encoded if isinstance(rows, PreparedRows) else rows)
 
 
-def skipped_bugs(out: Path, bugs: list[dict[str, Any]]) -> dict[str, Any]:
+BUGS_FILE = "generator_bugs.jsonl"  # draws skipped for a generator bug (failures.generator_bugs: skip)
+
+
+def skipped_bugs(out: Path, bugs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """generator_bugs.jsonl, rewritten by every session (a resumed job makes every draw again, so it
-    meets the same bugs), and the counts for the job's report."""
-    path = out / "generator_bugs.jsonl"
-    temporary = path.with_suffix(".jsonl.tmp")
-    temporary.write_text("".join(json.dumps(bug) + "\n" for bug in bugs))
-    temporary.replace(path)
+    meets the same bugs; none, once they are fixed, and the file goes), and the counts for the job's report."""
+    path = out / BUGS_FILE
+    if not bugs:
+        path.unlink(missing_ok=True)
+        return None
+    write_atomic(path, "".join(dumps(bug) + "\n" for bug in bugs).encode())
     by = Counter(f"{bug['domain']}/{bug['kind']}" for bug in bugs)
     causes = Counter(str(bug["error"]).split(":")[0] for bug in bugs)
     return {"skipped": len(bugs), "by_kind": dict(sorted(by.items())), "causes": dict(causes.most_common(5)),
@@ -125,7 +129,7 @@ def failure_verdict(failed: dict[str, dict[str, Any]], planned: int, config: Job
     rate = (len(failed) + skipped) / planned if planned else 0.0
     causes = Counter(str(f.get("error", "")).split(":")[0][:60] for f in failed.values())
     if skipped:
-        causes["generator bug (skipped draws, see generator_bugs.jsonl)"] = skipped
+        causes[f"generator bug (skipped draws, see {BUGS_FILE})"] = skipped
     verdict: dict[str, Any] = {"ok": rate <= policy.max_rate, "failed_tasks": len(failed), "failure_rate": round(rate, 4)}
     if skipped:
         verdict["skipped_draws"] = skipped

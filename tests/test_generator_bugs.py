@@ -65,6 +65,16 @@ def test_skipped_bugs_are_recorded_replaced_and_met_again_on_resume(toy_domain, 
     assert _written_ids(out) == ids
 
 
+def test_a_session_that_meets_no_bug_removes_the_last_sessions_record(toy_domain, broken_draws, monkeypatch, tmp_path):
+    out = tmp_path / "fixed"
+    config = toy_config(out, failures={"generator_bugs": "skip", "max_rate": 0.5})
+    assert run_job(config, progress=False)["skipped_draws"] > 0 and (out / "generator_bugs.jsonl").exists()
+    monkeypatch.undo()  # the generator is fixed
+    again = run_job(config, progress=False)
+    assert "skipped_draws" not in again and "generator_bugs" not in again["stats"]
+    assert not (out / "generator_bugs.jsonl").exists()  # no record of bugs that are gone
+
+
 def test_too_many_skipped_draws_fail_the_job_with_a_verdict_naming_them(toy_domain, broken_draws, tmp_path):
     result = run_job(toy_config(tmp_path / "many", failures={"generator_bugs": "skip", "max_rate": 0.0}), progress=False)
     assert not result["ok"]

@@ -201,7 +201,7 @@ def _multi_turn_with_later_write(name: str):
     domain = toolgym.load_domain(name)
     writes = {t.name for t in domain.tools.values() if t.writes}
     for task in domain.generate_tasks(24, seed=3, kinds=["multi_turn"]):
-        revising = {r.segment for r in task.scenario.revisions}  # a revision's write is its first request's
+        revising = task.scenario.revising_segments()  # a revision's write is its first request's
         if any(s.segment > 0 and s.segment not in revising and not s.declined and any(c.name in writes for c in s.calls) for s in task.plan):
             return domain, task
     pytest.skip(f"{name}: no multi_turn task with a later write of a new request in 24 draws")

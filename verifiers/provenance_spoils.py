@@ -38,7 +38,7 @@ def unrequested_write(task: Task, messages: Chat) -> Chat | None:
     request taken back is `abandoned_request`'s."""
     domain = load_domain(task.domain)
     writes = {t.name for t in domain.tools.values() if t.writes}
-    revising = {r.segment for r in task.scenario.revisions}
+    revising = task.scenario.revising_segments()
     segments = sorted(
         {
             s.segment
