@@ -35,6 +35,7 @@ from toolgym.version import SCHEMA_VERSION, __version__
 from . import card, manifest
 from .encoding import encode_row
 from .features import SPLITS, RowError, check_split
+from .inspection.headline import CARD_SPLITS, HeadlineTally
 from .manifest import MANIFEST, ManifestError
 from .shards import to_batch, write_shard
 from .stats import RunStats
@@ -177,6 +178,9 @@ class DatasetWriter:
         for split in {rel.split("/")[0] for rel in self.orphans_removed}:
             manifest.fsync_dir(self.out_dir / split)
         self.resumed_tasks = len(self._finished)
+        # the card's figures, counted as rows are added; a directory that already holds chat rows
+        # has its shards read back at close instead, so the card covers every row in it
+        self._headline = None if any(self._shards.get(split) for split in CARD_SPLITS) else HeadlineTally()
         self.torn_manifest = state.torn
         self.config_changes = self._config_changes(state.records)
         seqs = [r["seq"] for r in state.records if r.get("type") in ("flush", "intent") and isinstance(r.get("seq"), int)]
@@ -279,6 +283,8 @@ class DatasetWriter:
             failure = {**_check_failure(task_id, failure), "retryable": not encoded}
         # all checked: buffer
         for split, split_encoded in encoded.items():
+            if self._headline is not None and split in CARD_SPLITS:
+                self._headline.add_all(split_encoded)
             self._pending_ids.setdefault(split, {}).update(dict.fromkeys(row["id"] for row in split_encoded))
             waiting = self._unconverted.setdefault(split, [])
             waiting.extend(split_encoded)
@@ -363,11 +369,13 @@ class DatasetWriter:
             return self._summary
         self.flush()
         self._write_failures()
-        from .inspection.figures import card_figures  # reads the shards just written
+        if self._headline is not None:
+            figures = self._headline.figures()
+        else:
+            from .inspection.figures import card_figures  # reads every shard back
 
-        text = card.render(
-            self.out_dir.resolve().name, self.config, self.stats.data, self._shards, stats, card_figures(self.out_dir)
-        )
+            figures = card_figures(self.out_dir)
+        text = card.render(self.out_dir.resolve().name, self.config, self.stats.data, self._shards, stats, figures)
         manifest.write_atomic(self.out_dir / CARD, text.encode())
         self._summary = {
             "out_dir": str(self.out_dir),

@@ -5,8 +5,8 @@ directory, `figures` gathers everything once, `report` prints it and writes the 
 """
 
 from .grammar import GRAMMAR_CLASSES, GrammarMatch, find_grammar, grammar_findings
+from .headline import headline
 from .metrics import (
-    headline,
     openings,
     reasoning_traces,
     repeated_turn_share,
@@ -14,7 +14,6 @@ from .metrics import (
     tool_coverage,
     top_sentences,
 )
-from .neardup import near_duplicate_flags, near_duplicate_rate
 from .text import normalize, split_sentences
 
 __all__ = [
@@ -34,3 +33,13 @@ __all__ = [
     "tool_coverage",
     "top_sentences",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # near-duplicates need numpy and datasketch (which imports scipy, ~0.5 s): loaded when first
+    # asked for, so a job's writer can import the package at start for free
+    if name in ("near_duplicate_flags", "near_duplicate_rate"):
+        from . import neardup
+
+        return getattr(neardup, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,6 +13,7 @@ from .augmentation import AugmentFigures, augmentation
 from .coherence import CoherenceTally, Knowledge, coherence_findings
 from .collect import Corpus, iter_raw_rows, read_corpus, slim
 from .grammar import GrammarTally, grammar_findings
+from .headline import CARD_SPLITS, headline
 
 # The bars a corpus is held to (issue #9's language figures, issue #22's traces); `gate` checks them.
 BARS = {
@@ -172,9 +173,5 @@ def inspect_dir(out_dir: str | Path, top: int = 20) -> Inspection:
 
 def card_figures(out_dir: str | Path) -> dict[str, Any]:
     """The dataset card's language figures over the written sft and no_tool rows."""
-    rows = [
-        slim(row)
-        for split in ("sft", "no_tool")
-        for row in iter_raw_rows(out_dir, split, ("domain", "kind", "messages"))
-    ]
-    return metrics.headline(rows)
+    rows = (slim(row) for split in CARD_SPLITS for row in iter_raw_rows(out_dir, split, ("domain", "kind", "messages")))
+    return headline(rows)

@@ -10,13 +10,12 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .augmentation import real_tool_names
-from .neardup import near_duplicate_flags
 from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
 
 Group = tuple[str, str]  # (domain, kind)
+REPEATED_AT_LEAST = 10  # an assistant turn is "stock" when its exact text occurs this often
 
 
 def group_of(row: Row) -> Group:
@@ -47,7 +46,7 @@ def top_sentences(rows: Iterable[Row], n: int = 20) -> SentenceFigures:
     )
 
 
-def repeated_turn_share(rows: Iterable[Row], at_least: int = 10) -> tuple[int, int]:
+def repeated_turn_share(rows: Iterable[Row], at_least: int = REPEATED_AT_LEAST) -> tuple[int, int]:
     """(assistant text turns whose exact text occurs `at_least` times or more, all assistant text turns)."""
     counts: Counter[str] = Counter(text for row in rows for text in texts(row, "assistant"))
     repeated = sum(c for c in counts.values() if c >= at_least)
@@ -76,11 +75,17 @@ def openings(rows: Iterable[Row], threshold: float = 0.8) -> dict[Group, Opening
         opening = first_user_text(row)
         if opening is not None:
             by_group[group_of(row)].append(opening)
-    figures = {}
-    for group, found in sorted(by_group.items()):
-        flags = near_duplicate_flags(found, threshold)
-        figures[group] = OpeningFigures(len(found), len({normalize(t) for t in found}), sum(flags))
-    return figures
+    return {group: opening_figures(found, threshold) for group, found in sorted(by_group.items())}
+
+
+def opening_figures(found: Sequence[str], threshold: float = 0.8) -> OpeningFigures:
+    """How varied one group's openings are: distinct after normalizing, and near-duplicates."""
+    # numpy and datasketch (which imports scipy, ~0.5 s): only when figures are made
+    from .neardup import near_duplicate_flags
+
+    return OpeningFigures(
+        len(found), len({normalize(t) for t in found}), sum(near_duplicate_flags(found, threshold))
+    )
 
 
 def _traces(rows: Iterable[Row]) -> list[str]:
@@ -88,7 +93,9 @@ def _traces(rows: Iterable[Row]) -> list[str]:
         m["reasoning_content"].strip()
         for row in rows
         for m in row.get("messages") or ()
-        if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str) and m["reasoning_content"].strip()
+        if m.get("role") == "assistant"
+        and isinstance(m.get("reasoning_content"), str)
+        and m["reasoning_content"].strip()
     ]
 
 
@@ -154,7 +161,9 @@ def shapes(rows: Iterable[Row]) -> dict[Group, ShapeFigures]:
         shape.rows += 1
         shape.turns += sum(1 for m in messages if m.get("role") in ("user", "assistant"))
         shape.calls += calls
-        shape.user_calls += sum(len(m.get("user_tool_calls") or ()) for m in messages if m.get("role") == "user")
+        shape.user_calls += sum(
+            len(m.get("user_tool_calls") or ()) for m in messages if m.get("role") == "user"
+        )
         shape.calls_histogram[calls] += 1
     return dict(sorted(figures.items()))
 
@@ -185,22 +194,3 @@ def tool_coverage(rows: Iterable[Row]) -> dict[str, tuple[list[str], list[str]]]
                 if isinstance(call.get("name"), str):
                     used[domain].add(call["name"])
     return {d: (sorted(used[d]), sorted(offered[d] - used[d])) for d in sorted(offered | used)}
-
-
-def headline(rows: Sequence[Row]) -> dict[str, Any]:
-    """The figures the dataset card shows: stock sentences, repeated turns, opening variety, traces."""
-    sentences = top_sentences(rows, 20)
-    repeated, turns = repeated_turn_share(rows)
-    distinct, traces = reasoning_traces(rows)
-    return {
-        "assistant_sentences": sentences.total,
-        "top20_sentence_share": round(sentences.top_share, 4),
-        "max_sentence_share": round(sentences.max_share, 4),
-        "top_sentence": sentences.top[0][0] if sentences.top else None,
-        "repeated_turn_share": round(repeated / turns, 4) if turns else 0.0,
-        "reasoning_distinct_share": round(distinct / traces, 4) if traces else None,
-        "openings": {
-            f"{d}/{k}": {"rows": o.rows, "distinct": o.distinct, "near_duplicate_rate": round(o.near_duplicate_rate, 4)}
-            for (d, k), o in openings(rows).items()
-        },
-    }

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import base64
 import re
+import warnings
 
 import pytest
 
 from tests.jobs import toy_config
 from toolgym.cli import main
+from toolgym.generators import card
+from toolgym.generators.inspection import figures
 from toolgym.generators.inspection.collect import Corpus
 from toolgym.generators.inspection.figures import inspect_dir, short_of_asked
 from toolgym.generators.job import run_job
@@ -25,7 +28,12 @@ def test_inspect_prints_the_figures_and_writes_one_html_file(toy_dataset, tmp_pa
     html = tmp_path / "report.html"
     assert main(["inspect", str(toy_dataset), "--html", str(html)]) == 0
     printed = capsys.readouterr().out
-    for heading in ("Rows, turns and calls", "Tools used against tools offered", "assistant sentences", "Grammar findings"):
+    for heading in (
+        "Rows, turns and calls",
+        "Tools used against tools offered",
+        "assistant sentences",
+        "Grammar findings",
+    ):
         assert heading in printed
     # the toy's missing_info generator gives one distinct task of the five asked for
     assert "short of the asked count: toy/no_tool/missing_info: 1 of 5 tasks asked for" in printed
@@ -61,6 +69,27 @@ def test_card_carries_the_language_figures_and_the_short_kind(toy_dataset):
     assert "| toy/no_tool/missing_info | 5 | 1 |" in card
 
 
+def test_card_figures_counted_while_writing_are_those_of_the_written_rows(tmp_path, toy_domain, monkeypatch):
+    """The writer counts the card's figures row by row; they equal a reading of the shards, and a
+    resumed directory (rows from an earlier session) has its shards read back so the card covers all."""
+    cards, read_back = [], []
+    render, read = card.render, figures.card_figures
+    monkeypatch.setattr(card, "render", lambda *args: cards.append(args[-1]) or render(*args))
+    monkeypatch.setattr(figures, "card_figures", lambda out_dir: read_back.append(out_dir) or read(out_dir))
+    out = tmp_path / "toy"
+    run_job(toy_config(out, mix={"tasks_per_domain": 20, "no_tool_share": 0.4}), progress=False)
+    assert read_back == []  # a fresh directory: counted while writing
+    assert cards[-1] == read(out)
+    assert cards[-1]["assistant_sentences"] > 0 and cards[-1]["openings"]
+    first = cards[-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the second session asks for more tasks: a changed config
+        run_job(toy_config(out), progress=False)
+    assert read_back == [out]
+    assert cards[-1] == read(out)
+    assert cards[-1]["assistant_sentences"] > first["assistant_sentences"]
+
+
 def test_short_kinds_unknown_without_a_recorded_config(tmp_path):
     assert short_of_asked(Corpus(tmp_path)) is None
 
@@ -81,7 +110,9 @@ def test_grounding_rate_uses_the_engine_check_when_present(toy_dataset, monkeypa
         said = " ".join(m.get("content") or "" for m in messages if m.get("role") == "assistant")
         return ["an unseen fact"] if not any(m.get("tool_calls") for m in messages) and said else []
 
-    monkeypatch.setitem(sys.modules, "toolgym.envs.grounding", types.SimpleNamespace(ungrounded_facts=ungrounded_facts))
+    monkeypatch.setitem(
+        sys.modules, "toolgym.envs.grounding", types.SimpleNamespace(ungrounded_facts=ungrounded_facts)
+    )
     inspection = inspect_dir(toy_dataset)
     assert inspection.grounding is not None
     assert inspection.grounding[("toy", "single")] == (12, 12)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from toolgym.generators.inspection import metrics
+from toolgym.generators.inspection.headline import headline
 from toolgym.generators.inspection.neardup import near_duplicate_flags
 from toolgym.generators.inspection.text import normalize, shingles, split_sentences
 
@@ -115,7 +116,7 @@ def test_shapes_and_tool_coverage():
 
 def test_headline_carries_the_card_figures():
     rows = [chat("Where is my order?", "Shall I go ahead (yes/no)?") for _ in range(12)]
-    figures = metrics.headline(rows)
+    figures = headline(rows)
     assert figures["top20_sentence_share"] == 1.0 and figures["max_sentence_share"] == 1.0
     assert figures["repeated_turn_share"] == 1.0
     assert figures["openings"]["retail/single"] == {"rows": 12, "distinct": 1, "near_duplicate_rate": 1.0}
