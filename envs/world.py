@@ -62,6 +62,9 @@ class WorldTemplate:
     # FTS5 caches an index's structure per connection; a connection that held another episode's
     # image would read a stale cache ("database disk image is malformed"), so none is reused.
     reuse_connections: bool = True
+    # Answers to costly reads of the built world (full-text searches), for episodes that have not
+    # written to the tables read: the generator, the replay and the proof ask the same ones.
+    reads: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def connection(self) -> sqlite3.Connection:
         """A connection holding the built world, inside a transaction that keeps an episode's writes.
@@ -198,6 +201,7 @@ class World:
         self._by_model = {info.model: info for info in template.tables.values()}
         self._hash = template.state_hash
         self._log: list[Change] = []
+        self._written: set[str] = set()  # tables written since the episode began, setup included
         self._writer: str | None = None  # name of the write tool running, or None
         self._read_only_tool: str | None = None  # name of the read tool running, or None
         self._select_sql: dict[tuple, str] = {}
@@ -352,6 +356,7 @@ class World:
 
     def _record(self, info: TableInfo, key, before, after) -> None:
         self._log.append(Change(info.name, key, before, after))
+        self._written.add(info.name)
         if before is not None:
             self._hash -= row_hash(info.name, before)
         if after is not None:
@@ -403,6 +408,11 @@ class World:
     @property
     def changes(self) -> list[Change]:
         return list(self._log)
+
+    def wrote(self, table: str) -> bool:
+        """Whether this episode has written to `table`, in its setup too (then its rows may differ
+        from the built world's)."""
+        return table in self._written
 
     def close(self) -> None:
         """End the episode; its connection goes back to the template for the next one."""

@@ -41,6 +41,27 @@ def test_search_ranks_matches_and_counts_them():
         world.close()
 
 
+def test_a_search_is_remembered_per_built_world_until_an_episode_writes_the_table():
+    template = _template({"page": ("title", "body")})
+    first, second = World(template), World(template)
+    try:
+        found = search(first, "page", "kettle", key="url", snippet_column=1, limit=10)
+        assert len(template.reads) == 1
+        assert search(second, "page", "kettle", key="url", snippet_column=1, limit=10) == found
+        found[0].clear()  # a caller's list is its own
+        assert len(search(second, "page", "kettle", key="url", snippet_column=1, limit=10)[0]) == 2
+        # a page edited in one episode's setup: that episode searches its own rows, the other the built world's
+        second.update(Page, "https://x.example/c", body="A kettle in a tent.")
+        second.mark_baseline()  # the edit is the task's setup: no longer a change, still not the built world
+        hits, total = search(second, "page", "kettle", key="url", snippet_column=1, limit=10)
+        assert total == 3 and "https://x.example/c" in [h.key for h in hits]
+        assert search(first, "page", "kettle", key="url", snippet_column=1, limit=10)[1] == 2
+        assert len(template.reads) == 1
+    finally:
+        first.close()
+        second.close()
+
+
 def test_queries_are_words_never_fts5_syntax():
     assert match_expression('Kettle AND "lamp" NEAR(x*') == '"kettle" OR "and" OR "lamp" OR "near" OR "x"'
     with pytest.raises(ToolError, match="no words"):
