@@ -200,7 +200,7 @@ def polish(text: str) -> str:
     if any(pair in text for pair in _EMPTY_CLAUSE_PAIRS):
         text = _EMPTY_CLAUSE.sub(r"\1", text)
     words = _LETTERS.findall(text.lower())
-    if any(a == b for a, b in zip(words, words[1:])):
+    if any(a == b for a, b in zip(words, words[1:], strict=False)):
         text = _DOUBLED.sub(_undouble, text)
     if ": my" in text:
         text = _MY_AFTER_COLON.sub(r"\1My", text)

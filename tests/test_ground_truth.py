@@ -58,11 +58,11 @@ def test_long_digit_runs_are_one_fact_and_amounts_in_words_still_count():
 
 
 def test_every_month_spelling_reads_as_a_date_and_no_other_word_does():
-    from toolgym.envs.grounding import _MONTHS
+    from toolgym.envs.grounding import _MONTHS, extract_facts
 
     for name, number in _MONTHS.items():
         for spelled in (name, name.capitalize(), name.upper()):
-            assert stated_facts(f"on {spelled} 4") == [f"{spelled} 4"], spelled
+            assert [(f.text, f.value) for f in extract_facts(f"on {spelled} 4")] == [(f"{spelled} 4", f"{number:02d}-04")]
             assert stated_facts(f"the 4th of {spelled}, 2026") == [f"4th of {spelled}, 2026"], spelled
     assert stated_facts("marching 4 junk 5 mayor 6 septa 7") == []
 
