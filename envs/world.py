@@ -59,8 +59,9 @@ class WorldTemplate:
     # answers its first query in a few µs instead of ~60 µs.
     idle: list[sqlite3.Connection] = field(default_factory=list, repr=False, compare=False)
     highest_ids: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
-    # FTS5 caches an index's structure per connection; a connection that held another episode's
-    # image would read a stale cache ("database disk image is malformed"), so none is reused.
+    # FTS5 caches an index's structure per connection; a connection whose episode wrote to an
+    # indexed table would read a stale cache once rolled back ("database disk image is malformed"),
+    # so with full-text tables only connections of episodes that wrote nothing are reused.
     reuse_connections: bool = True
     # Answers to costly reads of the built world (full-text searches), for episodes that have not
     # written to the tables read: the generator, the replay and the proof ask the same ones.
@@ -94,15 +95,17 @@ class WorldTemplate:
                         if digits:
                             found = max(found, int(digits.group()))
                 finally:
-                    self.release(conn)
+                    self.release(conn, wrote=False)
             self.highest_ids[table] = found  # the same for every caller: a race only repeats the work
         return found
 
-    def release(self, conn: sqlite3.Connection) -> None:
+    def release(self, conn: sqlite3.Connection, wrote: bool = True) -> None:
         """Take a connection back: its writes are rolled back, so it holds the built world again.
 
-        One whose transaction ended some other way (a COMMIT) may hold other rows: it is closed."""
-        if self.reuse_connections and conn.in_transaction and len(self.idle) < _IDLE_CONNECTIONS:
+        One whose transaction ended some other way (a COMMIT) may hold other rows: it is closed.
+        wrote: whether the episode wrote to a table (see `reuse_connections`)."""
+        reusable = self.reuse_connections or not wrote
+        if reusable and conn.in_transaction and len(self.idle) < _IDLE_CONNECTIONS:
             conn.execute("ROLLBACK")
             self.idle.append(conn)
         else:
@@ -345,6 +348,7 @@ class World:
         else:
             value = row[0] + 1
         self.conn.execute(f"INSERT OR REPLACE INTO {COUNTER_TABLE} (name, value) VALUES (?, ?)", (counter, value))
+        self._written.add(COUNTER_TABLE)
         return value
 
     def _check_writable(self, table: str) -> None:
@@ -417,7 +421,7 @@ class World:
     def close(self) -> None:
         """End the episode; its connection goes back to the template for the next one."""
         if self.conn is not None:
-            self.template.release(self.conn)
+            self.template.release(self.conn, wrote=bool(self._written))
             self.conn = None  # type: ignore[assignment]
 
 

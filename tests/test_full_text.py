@@ -62,6 +62,25 @@ def test_a_search_is_remembered_per_built_world_until_an_episode_writes_the_tabl
         second.close()
 
 
+def test_with_full_text_only_connections_of_episodes_that_wrote_nothing_are_reused():
+    template = _template({"page": ("title", "body")})
+    reader = World(template)
+    search(reader, "page", "kettle", key="url", snippet_column=1, limit=10)
+    reader.close()
+    assert len(template.idle) == 1  # read only: its FTS5 cache still matches the built world
+    for body in ("A kettle in a tent.", "A tent and no kettle."):
+        writer = World(template)  # takes the idle connection
+        writer.update(Page, "https://x.example/c", body=body)
+        assert search(writer, "page", "tent", key="url", snippet_column=1, limit=10)[1] >= 1
+        writer.close()
+        assert template.idle == []  # wrote to an indexed table: closed, not rolled back for the next
+    fresh = World(template)
+    try:  # a new connection reads the built index, with no stale cache
+        assert search(fresh, "page", "tents", key="url", snippet_column=1, limit=10)[1] == 1
+    finally:
+        fresh.close()
+
+
 def test_queries_are_words_never_fts5_syntax():
     assert match_expression('Kettle AND "lamp" NEAR(x*') == '"kettle" OR "and" OR "lamp" OR "near" OR "x"'
     with pytest.raises(ToolError, match="no words"):
