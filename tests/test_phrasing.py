@@ -109,6 +109,11 @@ def test_polish_fixes_what_parts_leave_where_they_meet():
     assert polish("Sure: my email is a@b.co") == "Sure: My email is a@b.co"
     assert polish("Done.  your order ord_123 is ready .") == "Done. Your order ord_123 is ready."
     assert polish("Trip to Bora Bora. eSIM is on.") == "Trip to Bora Bora. eSIM is on."
+    assert polish("All set! . Anything else ?") == "All set! Anything else?"
+    assert polish("Done., your refund is on its way.") == "Done. Your refund is on its way."
+    assert polish("The the plan is ready.") == "The plan is ready."
+    assert polish("I know that that works.") == "I know that that works."
+    assert polish("Call me : my phone is off.") == "Call me: My phone is off."
 
 
 @pytest.mark.parametrize(
