@@ -190,40 +190,79 @@ def stated_facts(text: str | None) -> list[str]:
     return [f.text for f in extract_facts(text or "")]
 
 
-@dataclass(frozen=True)
 class _TextIndex:
-    lowered: str
-    numbers: frozenset[str]
-    digit_runs: frozenset[str]
-    tokens: frozenset[str]
-    dates: frozenset[str]
-    times: frozenset[str]
+    """The values a text shows, by kind, each read on first use: a fact is looked up by its kind, so
+    a text asked only about amounts never runs the date, time and phone patterns."""
+
+    __slots__ = ("text", "_lowered", "_numbers", "_tokens", "_shown")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lowered: str | None = None
+        self._numbers: frozenset[str] | None = None
+        self._tokens: frozenset[str] | None = None
+        self._shown: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def lowered(self) -> str:
+        if self._lowered is None:
+            self._lowered = self.text.lower()
+        return self._lowered
+
+    @property
+    def numbers(self) -> frozenset[str]:
+        if self._numbers is None:
+            self._numbers = frozenset(n for raw in _NUMBER.findall(self.text) if (n := _number(raw)) is not None)
+        return self._numbers
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        if self._tokens is None:
+            self._tokens = frozenset(t.rstrip("-_") for t in _TOKEN.findall(self.lowered))
+        return self._tokens
+
+    @property
+    def digit_runs(self) -> frozenset[str]:
+        return self._read_shown()[0]
+
+    @property
+    def dates(self) -> frozenset[str]:
+        return self._read_shown()[1]
+
+    @property
+    def times(self) -> frozenset[str]:
+        return self._read_shown()[2]
+
+    def _read_shown(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+        """Digit runs, dates and times: one pass of the date, time and phone patterns (a phone is a
+        digit run too, and a span an earlier kind took is not read again)."""
+        if self._shown is None:
+            text = self.text
+            digit_runs = set(_DIGITS.findall(text))
+            dates: set[str] = set()
+            times: set[str] = set()
+            # Only dates, times and phones are read as facts here (numbers, digit runs and tokens cover
+            # the other kinds): the long policy and schema texts skip the identifier and money patterns.
+            # Without the spans of those kinds a text shows a date or time it might not as a stated
+            # fact: a lenient reading of what was seen, never a stricter one.
+            for fact in _extract_with(text, _SHOWN_PATTERNS) if _DIGIT.search(text) else ():
+                if fact.kind == "date":
+                    dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
+                elif fact.kind == "time":
+                    times.add(fact.value)
+                elif fact.kind == "phone":
+                    digit_runs.add(fact.value)
+            times.update(f"{h}:{m}" for h, m in _ISO_TIME.findall(text))
+            # A phone number written with separators is also seen as its bare digits.
+            digit_runs.update(re.sub(r"\D", "", run) for run in _SEPARATED_DIGITS.findall(text))
+            self._shown = (frozenset(digit_runs), frozenset(dates), frozenset(times))
+        return self._shown
 
 
 @lru_cache(maxsize=2048)
 def _index(text: str) -> _TextIndex:
-    """The values a text shows, by kind. Cached: the policy and the tool schemas open every chat of a world."""
-    numbers = {n for raw in _NUMBER.findall(text) if (n := _number(raw)) is not None}
-    digit_runs = set(_DIGITS.findall(text))
-    dates: set[str] = set()
-    times: set[str] = set()
-    # Only dates, times and phones are read as facts here (numbers, digit runs and tokens cover the
-    # other kinds): the long policy and schema texts skip the identifier and money patterns, most of
-    # a seen text's cost. Without the spans of those kinds a text shows a date or time it might not
-    # as a stated fact: a lenient reading of what was seen, never a stricter one.
-    for fact in _extract_with(text, _SHOWN_PATTERNS) if _DIGIT.search(text) else ():
-        if fact.kind == "date":
-            dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
-        elif fact.kind == "time":
-            times.add(fact.value)
-        elif fact.kind == "phone":
-            digit_runs.add(fact.value)
-    times.update(f"{h}:{m}" for h, m in _ISO_TIME.findall(text))
-    # A phone number written with separators is also seen as its bare digits.
-    digit_runs.update(re.sub(r"\D", "", run) for run in _SEPARATED_DIGITS.findall(text))
-    lowered = text.lower()
-    tokens = {t.rstrip("-_") for t in _TOKEN.findall(lowered)}
-    return _TextIndex(lowered, frozenset(numbers), frozenset(digit_runs), frozenset(tokens), frozenset(dates), frozenset(times))
+    """A text's index. Cached: the policy and the tool schemas open every chat of a world."""
+    return _TextIndex(text)
 
 
 @dataclass
