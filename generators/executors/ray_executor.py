@@ -156,8 +156,8 @@ class RayExecutor:
         if not self.actors:  # a second run reuses the actors (and the worlds they built)
             self._start()
         order = FinishOrder(resolver, finished)
-        nodes = await self.actor_nodes()
-        self.worker_stats = [{"node": node, "batches": 0, "draws": 0} for node in nodes]
+        # asked first, answered once the actors are up: their first batches are queued meanwhile
+        node_refs = [actor.node_id.remote() for actor in self.actors]
         slots = len(self.actors) * _DEPTH
         running: dict[asyncio.Future, tuple[int, Any, list[Draw], list[Draw], int]] = {}
         # per actor slot: draws it made that the plan took, to finish with its next call (it holds their tasks)
@@ -200,6 +200,7 @@ class RayExecutor:
             for _ in range(_DEPTH):
                 if not submit(slot):
                     idle.add(slot)
+        self.worker_stats = [{"node": await _await_ref(ref), "batches": 0, "draws": 0} for ref in node_refs]
         try:
             while not order.complete:
                 for slot in list(idle):  # the resolver may have more to ask for now, or the plan more to finish
@@ -246,10 +247,6 @@ class RayExecutor:
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
-
-    async def actor_nodes(self) -> list[str]:
-        """The Ray node each actor runs on."""
-        return [await _await_ref(a.node_id.remote()) for a in self.actors]
 
     def close(self) -> None:
         import ray
