@@ -200,8 +200,8 @@ class RayExecutor:
             for _ in range(_DEPTH):
                 if not submit(slot):
                     idle.add(slot)
-        self.worker_stats = [{"node": await _await_ref(ref), "batches": 0, "draws": 0} for ref in node_refs]
         try:
+            self.worker_stats = [{"node": await _await_ref(ref), "batches": 0, "draws": 0} for ref in node_refs]
             while not order.complete:
                 for slot in list(idle):  # the resolver may have more to ask for now, or the plan more to finish
                     if submit(slot):

@@ -54,20 +54,15 @@ class HeadlineTally:
         openings = {}
         for (domain, kind), found in sorted(self.openings.items()):
             group = opening_figures(found)
-            openings[f"{domain}/{kind}"] = {
-                "rows": group.rows,
-                "distinct": group.distinct,
-                "near_duplicate_rate": round(group.near_duplicate_rate, 4),
-            }
+            openings[f"{domain}/{kind}"] = {"rows": group.rows, "distinct": group.distinct,
+                                            "near_duplicate_rate": round(group.near_duplicate_rate, 4)}
         return {
             "assistant_sentences": total,
             "top20_sentence_share": round(sum(c for _, c in top) / total, 4) if total else 0.0,
             "max_sentence_share": round(top[0][1] / total, 4) if total else 0.0,
             "top_sentence": top[0][0] if top else None,
             "repeated_turn_share": round(repeated / turns, 4) if turns else 0.0,
-            "reasoning_distinct_share": round(len(self.traces) / self.trace_count, 4)
-            if self.trace_count
-            else None,
+            "reasoning_distinct_share": round(len(self.traces) / self.trace_count, 4) if self.trace_count else None,
             "openings": openings,
         }
 
