@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from .metrics import REPEATED_AT_LEAST, Group, opening_figures
+from .metrics import Group, opening_figures, repeated_turns, row_traces, sentence_figures
 from .text import Row, first_user_text, split_sentences, texts
 
 CARD_SPLITS = ("sft", "no_tool")  # the chat splits a card's language figures are over
@@ -32,11 +32,9 @@ class HeadlineTally:
         for text in texts(row, "assistant"):
             self.turns[text] += 1
             self.sentences.update(split_sentences(text))
-        for message in row.get("messages") or ():
-            trace = message.get("reasoning_content") if message.get("role") == "assistant" else None
-            if isinstance(trace, str) and (trace := trace.strip()):
-                self.traces.add(trace)
-                self.trace_count += 1
+        for trace in row_traces(row):
+            self.traces.add(trace)
+            self.trace_count += 1
         opening = first_user_text(row)
         if opening is not None:
             self.openings[(str(row.get("domain")), str(row.get("kind")))].append(opening)
@@ -47,20 +45,18 @@ class HeadlineTally:
         return self
 
     def figures(self) -> dict[str, Any]:
-        total = sum(self.sentences.values())
-        top = self.sentences.most_common(20)
-        turns = sum(self.turns.values())
-        repeated = sum(c for c in self.turns.values() if c >= REPEATED_AT_LEAST)
+        sentences = sentence_figures(self.sentences, 20)
+        repeated, turns = repeated_turns(self.turns)
         openings = {}
         for (domain, kind), found in sorted(self.openings.items()):
             group = opening_figures(found)
             openings[f"{domain}/{kind}"] = {"rows": group.rows, "distinct": group.distinct,
                                             "near_duplicate_rate": round(group.near_duplicate_rate, 4)}
         return {
-            "assistant_sentences": total,
-            "top20_sentence_share": round(sum(c for _, c in top) / total, 4) if total else 0.0,
-            "max_sentence_share": round(top[0][1] / total, 4) if total else 0.0,
-            "top_sentence": top[0][0] if top else None,
+            "assistant_sentences": sentences.total,
+            "top20_sentence_share": round(sentences.top_share, 4),
+            "max_sentence_share": round(sentences.max_share, 4),
+            "top_sentence": sentences.top[0][0] if sentences.top else None,
             "repeated_turn_share": round(repeated / turns, 4) if turns else 0.0,
             "reasoning_distinct_share": round(len(self.traces) / self.trace_count, 4) if self.trace_count else None,
             "openings": openings,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .augmentation import real_tool_names
@@ -35,6 +35,11 @@ def top_sentences(rows: Iterable[Row], n: int = 20) -> SentenceFigures:
     for row in rows:
         for text in texts(row, "assistant"):
             counts.update(split_sentences(text))
+    return sentence_figures(counts, n)
+
+
+def sentence_figures(counts: Counter[str], n: int = 20) -> SentenceFigures:
+    """The figures of counted assistant sentences: the `n` most frequent and their shares."""
     total = sum(counts.values())
     top = counts.most_common(n)
     covered = sum(c for _, c in top)
@@ -48,9 +53,12 @@ def top_sentences(rows: Iterable[Row], n: int = 20) -> SentenceFigures:
 
 def repeated_turn_share(rows: Iterable[Row], at_least: int = REPEATED_AT_LEAST) -> tuple[int, int]:
     """(assistant text turns whose exact text occurs `at_least` times or more, all assistant text turns)."""
-    counts: Counter[str] = Counter(text for row in rows for text in texts(row, "assistant"))
-    repeated = sum(c for c in counts.values() if c >= at_least)
-    return repeated, sum(counts.values())
+    return repeated_turns(Counter(text for row in rows for text in texts(row, "assistant")), at_least)
+
+
+def repeated_turns(counts: Counter[str], at_least: int = REPEATED_AT_LEAST) -> tuple[int, int]:
+    """(turns whose text was counted `at_least` times or more, all turns counted)."""
+    return sum(c for c in counts.values() if c >= at_least), sum(counts.values())
 
 
 @dataclass
@@ -83,20 +91,18 @@ def opening_figures(found: Sequence[str], threshold: float = 0.8) -> OpeningFigu
     # numpy and datasketch (which imports scipy, ~0.5 s): only when figures are made
     from .neardup import near_duplicate_flags
 
-    return OpeningFigures(
-        len(found), len({normalize(t) for t in found}), sum(near_duplicate_flags(found, threshold))
-    )
+    return OpeningFigures(len(found), len({normalize(t) for t in found}), sum(near_duplicate_flags(found, threshold)))
 
 
 def _traces(rows: Iterable[Row]) -> list[str]:
-    return [
-        m["reasoning_content"].strip()
-        for row in rows
-        for m in row.get("messages") or ()
-        if m.get("role") == "assistant"
-        and isinstance(m.get("reasoning_content"), str)
-        and m["reasoning_content"].strip()
-    ]
+    return [trace for row in rows for trace in row_traces(row)]
+
+
+def row_traces(row: Row) -> Iterator[str]:
+    """The non-empty reasoning traces of a row's assistant turns, stripped."""
+    for m in row.get("messages") or ():
+        if m.get("role") == "assistant" and isinstance(m.get("reasoning_content"), str) and m["reasoning_content"].strip():
+            yield m["reasoning_content"].strip()
 
 
 def reasoning_traces(rows: Iterable[Row]) -> tuple[int, int]:
@@ -161,9 +167,7 @@ def shapes(rows: Iterable[Row]) -> dict[Group, ShapeFigures]:
         shape.rows += 1
         shape.turns += sum(1 for m in messages if m.get("role") in ("user", "assistant"))
         shape.calls += calls
-        shape.user_calls += sum(
-            len(m.get("user_tool_calls") or ()) for m in messages if m.get("role") == "user"
-        )
+        shape.user_calls += sum(len(m.get("user_tool_calls") or ()) for m in messages if m.get("role") == "user")
         shape.calls_histogram[calls] += 1
     return dict(sorted(figures.items()))
 
