@@ -15,6 +15,11 @@ import re
 from collections.abc import Set as AbstractSet
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+# Around a greeting, words that leave it a greeting: an interjection before ("Oh, hi!", "Hey,
+# hello!") and whom it greets after ("Good evening, assistant.", "Hello, travel desk.", "Hey car.").
+# For the patterns that tell a greeting from a request (the reasoning traces, the coherence check).
+GREETING_LEAD = r"(?:(?:oh|hey|okay|ok),? )?"
+GREETING_ADDRESSEE = r"(?:,? (?:there|again|dear|assistant|car|(?:[\w']+ )?(?:support|desk|team)))*"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
 # A sentence that does nothing but thank ("Thanks.", "Thank you, dear.", "Much appreciated.").

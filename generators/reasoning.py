@@ -20,7 +20,7 @@ from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
-from toolgym.envs.user_turns import sentence_key
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -72,7 +72,8 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
 
 # A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
 _FILLER = re.compile(
-    r"^(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+)(?: there| again)?|"
+    rf"^{GREETING_LEAD}(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+|assistant)"
+    rf"{GREETING_ADDRESSEE}|"
     r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
     r"one (?:more )?thing|quick question|quick one|before i forget|excuse me|sorry|please|pardon|one second|hello hello|of course|no worries|no problem|sure thing|got it|"
     r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:full name|name|email(?: address)?|phone(?: number)?) is\b",

@@ -41,6 +41,10 @@ def test_a_trace_quotes_the_request_never_a_greeting():
     chat = [{"role": "user", "content": "Hi there. Thanks! Excuse me. Please cancel order #W1234567, it's late."}]
     assert user_request(chat) == '"Please cancel order #W1234567, it\'s late."'
     assert user_request([{"role": "user", "content": "Good morning. Of course."}]) == ""
+    # a greeting that names whom it greets, or opens on an interjection, is still a greeting
+    for greeting in ("Good evening, assistant.", "Hello there, car.", "Hello, travel desk.", "Oh, hi!", "Assistant?"):
+        assert user_request([{"role": "user", "content": f"{greeting} Start the car."}]) == '"Start the car."', greeting
+    assert user_request([{"role": "user", "content": "Hello, I need the car started."}]) == '"Hello, I need the car started."'
     after_read = [*chat, {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_order"}}]},
                   {"role": "tool", "tool_call_id": "c1", "content": '{"status": "pending", "order_id": "#W1234567", "total": 12.5}'}]
     assert last_said(after_read) == "get_order returned #W1234567"
@@ -125,6 +129,7 @@ def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
     assert not greeting_as_evidence(row('The user gave "Tampa", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "Hi there.", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "No worries.", so I call search_flights.'), Knowledge())
+    assert greeting_as_evidence(row('The user asked "Good evening, assistant.", so I call start_engine.'), Knowledge())
 
 
 # ---- a chat's requests, said by one person ------------------------------------------------------

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD
+
 from .text import Row, split_sentences
 
 Message = dict[str, Any]
@@ -71,7 +73,8 @@ def empty_slot(row: Row, know: Knowledge) -> list[str]:
 
 
 _GREETING = re.compile(
-    r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+|"
+    rf"^{GREETING_LEAD}(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+|assistant)"
+    rf"{GREETING_ADDRESSEE}|"
     r"hello (?:there|again|hello)|hi there|thanks|thank you|ok(?:ay)?|done|right|sure|yes|no|quick one|"
     r"before i forget|one more thing|no worries|of course|great|perfect|cool|got it|alright|all right|cheers|brilliant|"
     r"lovely|wonderful|please|sorry|excuse me|hey there|bye|goodbye|that's all|that's it)[.!?,]*$",
