@@ -148,7 +148,8 @@ def convert_units(
     from_unit: Annotated[Unit, Field(description="The unit the number is in.")],
     to_unit: Annotated[Unit, Field(description="The unit wanted.")],
 ) -> dict[str, float | str]:
-    """Convert a weight (kg, lb) or a length (m, ft, km, mi); the result is rounded to 2 decimals."""
+    """Convert a number from one unit to another: a weight (kg, lb) or a length (m, ft, km, mi);
+    the result is rounded to 2 decimals."""
     return {"value": convert(value, from_unit, to_unit), "unit": to_unit}
 
 
