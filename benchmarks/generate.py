@@ -14,8 +14,9 @@ processes), then medians and the ratio.
 
 A separate run of the local job measures where a task's CPU goes, stage by stage, by timing the
 job's own functions (exclusive time: a stage's figure leaves out the stages it calls):
-generate (the kind's generator), replay (phrasings checked, gold plan run, end state recorded),
-proof (the gold conversation played and graded), rollout (the episode: a copy of the gold chat
+generate (the kind's generator), replay (phrasings checked; the gold plan run on its own only
+where the gold play cannot stand for it), proof (the gold conversation played, its end state
+recorded, graded), rollout (the episode: a copy of the gold chat
 with reasoning traces, or a play with --play), rows (SFT and RL rows), encode (rows checked and
 made storable), arrow (batches and Parquet shards), and the rest of the job (the card, planning,
 worlds built, ...). Targets: local >= 400 tasks/s on one core (<= 2.5 ms CPU a task); Ray on two
@@ -110,6 +111,7 @@ def install_stage_clocks() -> StageClock:
     clock.wrap(worker, "draw", "generate")
     clock.wrap(generation, "check_phrasings", "replay")
     clock.wrap(generation, "replay_plan", "replay")
+    clock.wrap(generation, "prove_unfinished", "proof")
     clock.wrap(generation, "check_gold", "proof")
     clock.wrap_async(worker, "run_task", "rollout")
     clock.wrap(worker, "rows_for", "rows")

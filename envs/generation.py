@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
 from .difficulty import difficulty_of
-from .gold import check_gold
+from .gold import check_gold, prove_unfinished
 from .grounding import ungrounded_facts
 from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
-from .replay import replay_plan
+from .replay import calls_with_outputs, replay_plan
 from .task import NoToolSpec, Task, Utterance
 from .user_turns import tidy_requests
 from .world import World
@@ -132,18 +132,46 @@ def finalize(domain: Domain, task: Task) -> Task:
     revising = task.scenario.revising_segments()
     requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
+    if domain.enforce_ground_truth:
+        # The gold play runs the plan's calls on a fresh world, as the replay would: one play
+        # finds the end state and proves the chat. The chat reads only whether the task writes.
+        writes = any(domain.tools[c.name].writes for s in task.plan if not s.declined for c in s.calls)
+        unfinished = task.model_copy(update={"expected_writes": int(writes)}).with_id()
+        proven = prove_unfinished(domain, unfinished, lambda played, world, messages: _finished(task, played, world, messages))
+        if proven is not None:
+            return proven
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)
     try:
-        done = task.model_copy(
-            update={"expected_state_hash": world.state_hash(), "expected_writes": len(world.changes)}
-        )
+        done = _with_end_state(task, world, results)
     finally:
         world.close()
-    done = done.with_id().model_copy(update={"difficulty": difficulty_of(task, results)})  # the id leaves it out
     if domain.enforce_ground_truth:
         check_gold(domain, done)
     return done
+
+
+def _with_end_state(task: Task, world: World, results: list[tuple[int, str]]) -> Task:
+    """The task with the end state its gold calls reach, its id and its difficulty."""
+    done = task.model_copy(update={"expected_state_hash": world.state_hash(), "expected_writes": len(world.changes)})
+    return done.with_id().model_copy(update={"difficulty": difficulty_of(task, results)})  # the id leaves it out
+
+
+def _finished(task: Task, unfinished: Task, world: World, messages: list[dict[str, Any]]) -> Task | None:
+    """The task finished from the gold play of `unfinished`, or None when that play is not a replay
+    of the plan: other calls, a call that errs (the replay names it), or writes where the chat was
+    played as if there were none, or the reverse."""
+    planned = [(number, step.caller, call.name, call.arguments)
+               for number, step in enumerate(task.plan) if not step.declined for call in step.calls]
+    played = calls_with_outputs(messages)
+    if [p[1:] for p in planned] != [p[:3] for p in played]:
+        return None
+    outputs = [p[3] for p in played if p[3] is not None and not p[3].startswith('{"error"')]
+    if len(outputs) < len(played):
+        return None
+    if bool(world.changes) != bool(unfinished.expected_writes):
+        return None
+    return _with_end_state(task, world, [(p[0], output) for p, output in zip(planned, outputs, strict=True)])
 
 
 def check_phrasings(domain: Domain, task: Task) -> None:

@@ -8,7 +8,10 @@ that does not report the outcome is a generator bug, raised like a gold call tha
 from __future__ import annotations
 
 import copy
+import functools
 import threading
+import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import GeneratorBug
@@ -30,20 +33,43 @@ _played: Bounded[tuple[int, bool, str], tuple[Domain, list[dict[str, Any]], Any]
 _played_lock = threading.Lock()
 
 
-def _env(domain: Domain) -> Any:
+def _env(domain: Domain, deferred: bool = False) -> Any:
     from .env import ToolEnv
 
     envs = _local.__dict__.setdefault("envs", {})
-    env = envs.get(id(domain))
+    key = (id(domain), deferred)
+    env = envs.get(key)
     if env is None or env.domain is not domain:
-        env = envs[id(domain)] = ToolEnv(domain, max_turns=GOLD_MAX_TURNS)
+        env_class = _deferred_env_class() if deferred else ToolEnv
+        env = envs[key] = env_class(domain, max_turns=GOLD_MAX_TURNS)
     return env
+
+
+@functools.cache
+def _deferred_env_class() -> type:
+    from .env import ToolEnv
+
+    class DeferredGradeEnv(ToolEnv):
+        """An env whose episode ends ungraded, to be graded once its task is finished (`grade_now`)."""
+
+        _truncated = False
+
+        def _grade(self, truncated: bool = False) -> Any:
+            self._truncated = truncated
+            return _UNGRADED
+
+        def grade_now(self) -> Any:
+            return ToolEnv._grade(self, truncated=self._truncated)
+
+    return DeferredGradeEnv
+
+
+_UNGRADED = types.SimpleNamespace(value=0.0)  # the reward an episode ended ungraded reports
 
 
 def gold_messages(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
     """The chat the oracle teacher and the scripted user have on the task, and its verification.
 
-    Driven step by step without an event loop (both play synchronously), so it also runs inside one.
     The chats of the tasks played last are remembered; every caller gets its own copy.
     """
     messages, verification = _remembered(domain, task)
@@ -71,28 +97,69 @@ def _remembered(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
 
 
 def _play(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
-    # Imported here: the generators build on the engine, not the other way round.
-    from toolgym.generators.oracle import OracleTeacher
-    from toolgym.generators.user import ScriptedUser
-
     env = _env(domain)
-    env.user = ScriptedUser()
-    teacher = OracleTeacher()
-    _, info = env.reset(options={"task": task})
-    done = env.verification is not None
-    while not done:
-        _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
-        done = terminated or truncated
+    _drive(env, task)
     trajectory = env.trajectory()
     return trajectory.messages, trajectory.verification
 
 
+def _drive(env: Any, task: Task) -> None:
+    """Play the task in `env` with the oracle teacher and the scripted user until the episode ends.
+
+    Driven step by step without an event loop (both play synchronously), so it also runs inside one."""
+    # Imported here: the generators build on the engine, not the other way round.
+    from toolgym.generators.oracle import OracleTeacher
+    from toolgym.generators.user import ScriptedUser
+
+    env.user = ScriptedUser()
+    teacher = OracleTeacher()
+    _, info = env.reset(options={"task": task})
+    done = env._done  # a user that leaves at once
+    while not done:
+        _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
+        done = terminated or truncated
+
+
 def check_gold(domain: Domain, task: Task) -> None:
     """Raise GeneratorBug, naming what is wrong, unless the task's gold conversation is sound."""
-    where = f"{domain.name} {task.kind} (seed {task.seed})"
-    if task.kind in ACTION_KINDS and not task.required_outputs:
-        raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
+    _check_outputs(domain, task)
     _, verification = _remembered(domain, task)
+    _check_verification(domain, task, verification)
+
+
+def prove_unfinished(
+    domain: Domain, task: Task, finish: Callable[[Task, Any, list[dict[str, Any]]], Task | None]
+) -> Task | None:
+    """Play the gold conversation of a task whose end state is not known yet, finish the task from
+    the play, then grade and prove it (as check_gold): one play instead of a replay and a play.
+
+    `finish(task, world, messages)` gives the finished task (end state, id) from the played world,
+    or None when this play cannot stand for a replay of the plan; then nothing is remembered and
+    None is returned. The chat played must not depend on what `finish` fills in.
+    """
+    _check_outputs(domain, task)
+    env = _env(domain, deferred=True)
+    _drive(env, task)
+    finished = finish(task, env.world, env.messages)
+    if finished is None:
+        return None
+    env.task = finished
+    verification = env.grade_now()
+    if finished.id:
+        with _played_lock:
+            _played[(id(domain), domain.enforce_ground_truth, finished.id)] = (domain, env.messages, verification)
+    _check_verification(domain, finished, verification)
+    return finished
+
+
+def _check_outputs(domain: Domain, task: Task) -> None:
+    if task.kind in ACTION_KINDS and not task.required_outputs:
+        where = f"{domain.name} {task.kind} (seed {task.seed})"
+        raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
+
+
+def _check_verification(domain: Domain, task: Task, verification: Any) -> None:
+    where = f"{domain.name} {task.kind} (seed {task.seed})"
     if verification is None or not verification.passed or verification.value < 1.0:
         components = [k for k, v in (verification.components if verification else {}).items() if "." not in k and v < 1.0]
         details = verification.details if verification else {}

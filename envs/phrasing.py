@@ -183,6 +183,7 @@ def _undouble(match: re.Match[str]) -> str:
     return first
 
 
+@functools.lru_cache(maxsize=4096)  # a rollout's reasoning says again much of what its gold chat said
 def polish(text: str) -> str:
     """Tidy an utterance put together from parts: spaces, doubled words, sentence openings.
 

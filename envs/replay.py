@@ -68,16 +68,25 @@ def replay_plan(domain: Domain, task: Task, results: list[tuple[int, str]] | Non
 
 def message_calls(messages: Iterable[dict[str, Any]]) -> list[tuple[str, str, Any]]:
     """(caller, name, arguments) of every call in a chat, in order; user-side calls included."""
-    calls: list[tuple[str, str, Any]] = []
+    return [call[:3] for call in calls_with_outputs(messages)]
+
+
+def calls_with_outputs(messages: Iterable[dict[str, Any]]) -> list[tuple[str, str, Any, str | None]]:
+    """(caller, name, arguments, output) of every call in a chat, in order; user-side calls included.
+    The output is None where the chat holds none."""
+    messages = list(messages)
+    outputs = {m.get("tool_call_id"): m.get("content") for m in messages if m.get("role") == "tool"}
+    calls: list[tuple[str, str, Any, str | None]] = []
     for message in messages:
         role = message.get("role")
         if role == "assistant":
             for call in message.get("tool_calls") or ():
                 function = call.get("function", call)
-                calls.append(("agent", function.get("name"), function.get("arguments")))
+                calls.append(("agent", function.get("name"), function.get("arguments"), outputs.get(call.get("id"))))
         elif role == "user":
-            for call in message.get("user_tool_calls") or ():
-                calls.append(("user", call.get("name"), call.get("arguments")))
+            results = message.get("user_tool_results") or ()
+            for index, call in enumerate(message.get("user_tool_calls") or ()):
+                calls.append(("user", call.get("name"), call.get("arguments"), results[index] if index < len(results) else None))
     return calls
 
 
