@@ -286,16 +286,17 @@ def unavailable_task_from(kind: str):
     """A generator that withholds the tool a `kind` task needs first: the agent must say so."""
 
     def generate(ctx: GenContext) -> Task:
-        for _ in range(MAX_ATTEMPTS):  # some tasks of `kind` may only read: draw again
+        for _ in range(MAX_ATTEMPTS):  # some tasks of `kind` may only read, or only fix: draw again
             base = ctx.derive(kind)
             needed = next(
-                (c.name for s in base.plan if s.caller == "agent" for c in s.calls if ctx.domain.tool(c.name).writes),
-                None,
+                (c.name for s in base.plan if _asked_write(s) for c in s.calls if ctx.domain.tool(c.name).writes), None
             )
             if needed is not None:
                 break
         else:
-            raise GeneratorBug(f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call to withhold")
+            raise GeneratorBug(
+                f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call that their first request asks for"
+            )
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
         if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
@@ -311,3 +312,10 @@ def unavailable_task_from(kind: str):
 
     return generate
 
+
+def _asked_write(step: Any) -> bool:
+    """Whether a step may hold the write the unavailable task withholds: the agent's, answering the
+    first request (the only one its chat keeps), and no fix (a step with `evidence` answers a fault
+    the agent has to find first: without that search, "I can't take a bill payment" answers nothing
+    the user said)."""
+    return step.caller == "agent" and step.segment == 0 and not step.evidence

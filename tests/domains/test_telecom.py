@@ -572,3 +572,26 @@ def test_every_world_date_keeps_the_last_payment_refundable_and_the_open_bill_ah
         assert str(due) > now.date().isoformat()
     for (bought,) in world.query("SELECT purchased_at FROM line_refill"):
         assert str(bought).replace("T", " ") < str(now)
+
+
+def test_an_unavailable_tool_is_one_the_request_asks_for_never_a_fix_found_by_looking(domain, index):
+    """"My phone has no service" is mended by whatever the agent finds (an unpaid bill, roaming off):
+    a decline naming that fix ("I can't take a bill payment") would answer a diagnosis never made."""
+    from toolgym.domains.telecom.tasks.no_tool import _first_account_change
+    from toolgym.domains.telecom.tasks.troubleshoot import choose_faults, troubleshoot
+
+    fixes = 0
+    for seed in range(60):
+        ctx = _context(domain, seed)
+        try:
+            sub, faults = choose_faults(ctx, index)
+            part = troubleshoot(ctx, sub, faults)
+        finally:
+            ctx.world.close()
+        writes = [s for s in part.steps if s.caller == "agent" and any(domain.tool(c.name).writes for c in s.calls)]
+        fixes += any(s.evidence for s in writes)
+        chosen = _first_account_change(ctx, part)
+        assert chosen is None or any(chosen in {c.name for c in s.calls} and not s.evidence for s in writes), (faults, chosen)
+    assert fixes >= 10  # troubleshooting that changes the account was drawn, and its fix never withheld
+    for task in domain.generate_tasks(60, seed=21, kinds=["no_tool/unavailable"], size="small"):
+        assert task.no_tool.withheld_tools != ["transfer_to_technician"]  # only ever a fix for a fault found

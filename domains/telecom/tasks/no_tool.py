@@ -144,9 +144,15 @@ def unavailable(ctx: GenContext) -> Task:
 
 
 def _first_account_change(ctx: GenContext, part: Piece) -> str | None:
-    """The name of the first account-changing tool the part calls."""
+    """The name of the first account-changing tool the part calls to do what the customer asked.
+
+    A fix (a step with `evidence`) answers a fault the agent finds by looking first: withheld, the
+    decline ("I can't take a bill payment") would answer a diagnosis never made, not the words
+    "my phone has no service"."""
     for step in part.steps:
+        if step.caller != "agent" or step.evidence:
+            continue
         for c in step.calls:
-            if step.caller == "agent" and ctx.domain.tool(c.name).writes:
+            if ctx.domain.tool(c.name).writes:
                 return c.name
     return None
