@@ -103,6 +103,9 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads th
 # invalid-value task may carry (`valid`).
 OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
+# The intents (and their `@register` wordings) a domain frames a user's turn with, around the
+# request itself: their sentences are asides, which a reasoning trace never quotes as the request.
+FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request"})
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
@@ -213,6 +216,16 @@ class Phrasebook:
         from .user_turns import fixed_sentences
 
         return frozenset(fixed_sentences([v for variants in self._all.values() for v in variants]))
+
+    @functools.cached_property
+    def asides(self) -> frozenset[str]:
+        """The fillers that frame a user's turn and never ask for the task: what an opening, an
+        aside or the lead-in of a next request writes whole ("Please go slowly with me.", "Right,
+        so, bear with me."), normalised. A request written whole is a filler too, but no aside."""
+        from .user_turns import fixed_sentences
+
+        framing = [v for name, variants in self._all.items() if name.split("@")[0] in FRAMING_INTENTS for v in variants]
+        return frozenset(fixed_sentences(framing))
 
     @functools.cached_property
     def revision_leads(self) -> frozenset[str]:

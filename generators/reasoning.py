@@ -100,19 +100,24 @@ class RequestCues:
     requests: Sequence[str] = ()
     fillers: AbstractSet[str] = frozenset()
     identity: Sequence[str] = ()
+    asides: AbstractSet[str] = frozenset()
 
     @classmethod
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, phrases.fillers, identity)
+        return cls(task.scenario.requests, phrases.fillers, identity, phrases.asides)
 
-    def rank(self, sentence: str) -> tuple[bool, bool, bool]:
-        """Lower is likelier the request: not an identity line, in the request's own words (a request
-        written whole, "Turn my line back on, please.", is a filler too, so this comes second), asking."""
+    def rank(self, sentence: str) -> tuple[bool, bool, bool, bool]:
+        """Lower is likelier the request: not an identity line, no aside that frames the turn
+        ("Please go slowly with me." asks, but not for the task), in the request's own words (a
+        request written whole, "Turn my line back on, please.", is a filler too, so this comes
+        third), asking."""
+        key = sentence_key(sentence)
         return (
             any(value in sentence for value in self.identity),
-            sentence_key(sentence) in self.fillers,
+            key in self.asides,
+            key in self.fillers,
             not _ASKS.search(sentence),
         )
 

@@ -73,6 +73,15 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     whole = "Turn my line back on please. The line in question is 602-413-1042."
     cues = RequestCues([whole], {sentence_key("Turn my line back on please.")}, ["602-413-1042"])
     assert user_request([{"role": "user", "content": whole}], cues) == '"Turn my line back on please."'
+    # an aside that frames the turn asks too ("Please go slowly"), and is written whole like the
+    # request: it still never stands for the request
+    framed = "Please go slowly with me. Please turn off roaming on my line."
+    written_whole = {sentence_key("Please go slowly with me."), sentence_key("Please turn off roaming on my line.")}
+    cues = RequestCues([framed], written_whole, asides={sentence_key("Please go slowly with me.")})
+    assert user_request([{"role": "user", "content": framed}], cues) == '"Please turn off roaming on my line."'
+    assert user_request([{"role": "user", "content": framed}], RequestCues([framed], written_whole)) == (
+        '"Please go slowly with me."'  # without the asides, ties go to the first sentence that asks
+    )
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
     assert since_request(later, []) == later
@@ -121,6 +130,7 @@ def test_capitals_come_from_position():
 
 
 def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
+    from toolgym.envs.user_turns import sentence_key
     from toolgym.generators.inspection.coherence import greeting_as_evidence
 
     def row(trace):
@@ -130,6 +140,11 @@ def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
     assert greeting_as_evidence(row('The user said "Hi there.", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "No worries.", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user asked "Good evening, assistant.", so I call start_engine.'), Knowledge())
+    aside = row('The user asked "Please go slowly with me.", so I call search_flights.')
+    assert not greeting_as_evidence(aside, Knowledge())  # an aside is known only from the domain's phrasebook
+    asides = Knowledge(asides=lambda _: frozenset({sentence_key("Please go slowly with me.")}))
+    assert greeting_as_evidence(aside, asides)
+    assert not greeting_as_evidence(row('The user gave "Tampa", so I call search_flights.'), asides)
 
 
 # ---- a chat's requests, said by one person ------------------------------------------------------

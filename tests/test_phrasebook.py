@@ -67,3 +67,17 @@ def test_finalize_rejects_a_reply_missing_a_variable_or_asking(toy_domain):
     with pytest.raises(GeneratorBug, match="question mark"):
         finalize(toy_domain, asking)
     world.close()
+
+
+def test_asides_are_the_framing_sentences_written_whole_and_no_request():
+    import toolgym
+    from toolgym.envs.user_turns import sentence_key
+
+    telecom = toolgym.load_domain("telecom").phrasebook
+    assert sentence_key("Please go slowly with me.") in telecom.asides  # opening@elderly
+    assert sentence_key("Right, so, bear with me.") in telecom.asides  # opening@chatty
+    assert telecom.asides < telecom.fillers
+    requests_whole = telecom.fillers - telecom.asides
+    assert any("roaming" in key for key in requests_whole)  # a request written whole is no aside
+    retail = toolgym.load_domain("retail").phrasebook  # frames its turns with `opener` and `aside`
+    assert retail.asides and retail.asides < retail.fillers

@@ -13,10 +13,11 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
 
 from .text import Row, split_sentences
 
@@ -32,6 +33,7 @@ class Knowledge:
     writes: Callable[[str, str], bool] | None = None  # (domain, tool name) -> whether it changes the world
     handoff: Callable[[str], bool] | None = None  # domain -> whether it declares a hand-off to people
     task: Callable[[Any], Any] | None = None  # task id -> its Task (None when not held), when the corpus holds tasks
+    asides: Callable[[str], AbstractSet[str]] | None = None  # domain -> its asides (Phrasebook.asides)
 
 
 def _content(message: Message) -> str:
@@ -96,13 +98,16 @@ def _traces(messages: list[Message]) -> list[tuple[int, str]]:
 
 
 def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
-    """A trace that quotes a greeting, a thanks or filler as what it acts on."""
+    """A trace that quotes a greeting, a thanks, filler or an aside that frames the user's turn
+    ("Please go slowly with me.") as what it acts on."""
     found = []
     messages = row.get("messages") or []
+    asides = know.asides(str(row.get("domain"))) if know.asides is not None else frozenset()
     for index, trace in _traces(messages):
         # a word the turn's own call passes (a search for "morning") is what it acts on, not a greeting
         arguments = json.dumps([c.get("function", c).get("arguments") for c in messages[index].get("tool_calls") or ()]).lower()
-        weak = [q for q in _quotes(trace) if _GREETING.match(q.strip()) and q.strip().lower() not in arguments]
+        weak = [q for q in _quotes(trace)
+                if (_GREETING.match(q.strip()) or sentence_key(q) in asides) and q.strip().lower() not in arguments]
         if weak:
             found.append(f"{trace[:160]} (cites {weak[0]!r})")
     return found
@@ -321,10 +326,6 @@ def delight_after_refusal(row: Row, know: Knowledge) -> list[str]:
     return found
 
 
-def _sentence_key(sentence: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
-
-
 def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
     """The same user sentence twice in one chat (a message quoted for sending is the user's cargo, not
     their words; a request that takes back the one before restates what it changes)."""
@@ -333,13 +334,13 @@ def repeated_user_sentence(row: Row, know: Knowledge) -> list[str]:
     task = know.task(row.get("task_id")) if know.task else None
     requests = task.scenario.requests if task is not None else []
     revised = {  # a revising request -> the sentences of the request it takes back
-        requests[r.segment]: {_sentence_key(s) for s in split_sentences(requests[r.segment - 1])}
+        requests[r.segment]: {sentence_key(s) for s in split_sentences(requests[r.segment - 1])}
         for r in (task.scenario.revisions if task is not None else ())
         if 0 < r.segment < len(requests)
     }
     for _, text in _said(row.get("messages") or [], "user"):
         for sentence in split_sentences(_QUOTED.sub('"q"', text)):
-            key = _sentence_key(sentence)
+            key = sentence_key(sentence)
             if key in revised.get(text, ()) or key == "q":  # "q": a sentence that is only a quoted message
                 continue
             if key:
@@ -509,7 +510,7 @@ class Detector:
 
 DETECTORS: tuple[Detector, ...] = (
     Detector("empty_slot", empty_slot, "a template slot rendered empty or None"),
-    Detector("greeting_as_evidence", greeting_as_evidence, "a reasoning trace cites a greeting or filler as evidence"),
+    Detector("greeting_as_evidence", greeting_as_evidence, "a reasoning trace cites a greeting, filler or aside as evidence"),
     Detector("trace_without_fact", trace_without_fact, "a reasoning trace names no fact seen earlier in the chat"),
     Detector("talk_after_goodbye", talk_after_goodbye, "a turn keeps talking after its goodbye"),
     Detector("done_after_read_only", done_after_read_only, "the closing line says something was done in a chat that changed nothing"),

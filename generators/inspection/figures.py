@@ -133,11 +133,16 @@ def knowledge_of(corpus: Corpus) -> Knowledge:
         found = domain(name)
         return bool(found is not None and getattr(found, "handoff", None))
 
+    def asides(name: str) -> frozenset[str]:
+        found = domain(name)
+        return found.phrasebook.asides if found is not None else frozenset()
+
     installed = all(domain(str(row.get("domain"))) is not None for row in corpus.rows[:1])
     return Knowledge(
         writes=writes if installed else None,
         handoff=handoff if installed else None,
         task=corpus.task if corpus.task_json else None,
+        asides=asides if installed else None,
     )
 
 
