@@ -265,8 +265,10 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
                            purpose=purpose_of(task, move.step))
     if move.kind == "ask":
-        step_tools = [c.name for c in move.step.calls] if move.step is not None else []
-        purpose = purpose_of(task, move.step) if move.step is not None and move.step.calls else "take the next step"
+        # The purpose read is the first tool's: only that tool is named with it ("To list an
+        # account's payments I'd call list_payments", not "... list_payments and check_outages").
+        step_tools = [move.step.calls[0].name] if move.step is not None and move.step.calls else []
+        purpose = purpose_of(task, move.step) if step_tools else "take the next step"
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues),

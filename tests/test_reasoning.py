@@ -43,3 +43,22 @@ def test_a_call_trace_names_the_tool_and_where_its_arguments_came_from(toy_domai
                 assert toy_domain.scope in trace or "no call" in trace.lower() or "without one" in trace, trace
     assert cited > 10
     assert len(set(traces)) >= 0.5 * len(traces)
+
+
+def test_an_ask_trace_names_only_the_tool_whose_purpose_it_gives():
+    """A parallel step asked for ("To list an account's payments I'd call list_payments") never runs
+    two tools into one purpose ("... list_payments and check_outages, which takes it")."""
+    import toolgym
+    from toolgym.envs.conversation import oracle_moves
+
+    domain = toolgym.load_domain("telecom")
+    tasks = domain.generate_tasks(80, seed=3, kinds=["parallel"], size="small")
+    asked = 0
+    for task, trajectory in _played(domain, tasks):
+        for move, message in zip(oracle_moves(task), (m for m in trajectory.messages if m["role"] == "assistant"), strict=False):
+            names = list(dict.fromkeys(c.name for c in move.step.calls)) if move.kind == "ask" and move.step else []
+            if len(names) < 2:
+                continue
+            asked += 1
+            assert not any(name in message["reasoning_content"] for name in names[1:]), message["reasoning_content"]
+    assert asked >= 5
