@@ -28,6 +28,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from .claim_phrases import (
+    BE,
+    DETERMINERS,
+    HAVE,
+    INTERJECTIONS,
+    NAMED,
+    OBJECT_END,
+    completion_phrase,
+    dated,
+    finite_after,
+    first_word,
+    object_words,
+    phrase_end,
+    request_sentence,
+    sentence_text,
+    skip_back,
+    subject_start,
+    subject_words,
+    then_opens,
+)
 from .claim_tokens import CLAUSE_END, CONDITIONS, EMBEDDED_QUESTIONS, MODALS, SENTENCE_END, Tokens, tokenize
 from .claim_words import (
     ACTION_NOUNS,
@@ -42,54 +62,25 @@ from .claim_words import (
 )
 from .grounding import StatedFact, extract_facts
 
-_ADVERBS = {
-    "also", "just", "now", "already", "successfully", "all", "both", "fully", "finally", "really", "indeed",
-    "officially", "completely", "automatically", "immediately", "instantly", "correctly", "properly", "formally",
-    "effectively", "right", "since", "likewise", "additionally", "too", "again", "each", "then",
-}
 _NOW = {"now", "just", "successfully", "immediately", "instantly"}
 _ADDITIVE = {"also", "too", "additionally", "likewise", "besides", "furthermore", "moreover"}
 _OTHER = {"other", "another", "second", "remaining", "rest"}
 _BOTH = {"both", "two", "each"}
-_BE = {"is", "are", "am", "was", "were"}
-_HAVE = {"have", "has"}
 # Verbs that also describe a setting as it stands ("your phone is set to 3G"): claims only as acts, never as states.
 _SETTING_VERBS = {"set", "turn", "switch", "put", "keep", "configure", "adjust", "limit"}
 _INTERROGATIVES = {
     "is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "would", "should", "shall",
     "will", "may", "might", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "want", "ok", "okay",
 }
-# Where the words naming what was acted on end, after an active verb ("cancelled your order *for* you").
-_OBJECT_END = {
-    "to", "for", "from", "on", "in", "at", "with", "by", "into", "onto", "via", "as", "and", "or", "then", "now",
-    "today", "back", "up", "off", "over", "out", "through", "successfully", "again", "already", "too", "also",
-    "because", "since", "after", "before", "until", "while", "which", "who", "that", "is", "are", "was", "were", "has",
-    "have", "will", "would", "can", "per",
-}
-_PARTICLES = {"up", "off", "on", "back", "over", "out"}
-# A passive subject reaches back to its determiner ("*your other order* has been cancelled").
-_DETERMINERS = {"your", "the", "my", "our", "this", "these", "those", "a", "an", "his", "her", "their", "its", "no", "which", "who",
-                "nothing", "everything", "it", "that", "all", "every", "each", "both", "none", "neither", "any", "some"}
-_SUBJECT_STOP = {"and", "or", "then", "where", "okay", "ok", "great", "right", "yes", "now", "is", "are",
-                 "was", "were", "have", "has", "i", "we", "you"}
-_INTERJECTIONS = {"okay", "ok", "great", "right", "perfect", "alright", "so", "well", "thanks", "good", "news", "yes",
-                  "and", "wonderful", "excellent", ",", "!"}
 _DONE_OPENERS = {"done", "finished", "sorted", "complete", "completed"}
 _DONE_WORDS = {"done", "set", "sorted", "finished", "complete", "completed"}
 _LET_CHECK = {"check", "look", "verify", "review", "search", "pull", "find", "confirm", "double-check", "see", "go", "query"}
 _LOOKED_WITH = {"it", "up", "into", "at", "them", "that", "this"}
-_NAMED = "<name>"  # stands in a noun phrase for a name or quoted title
 _PRAISE = {"well", "nicely", "nice", "brilliantly", "beautifully"}
 _PRONOUNS = {"it", "which", "that", "this", "they", "these", "those"}
-# Words after which a noun phrase no longer names the record acted on ("the card *ending* 1234").
-_NOUN_STOP = {"ending", "ended", "named", "called", "titled", "worth", "totalling", "totaling", "costing"}
-# Openers of a request to the reader.
-_IMPERATIVES = {"please", "give", "tell", "send", "share", "say", "just", "let", "kindly", "confirm", "reply"}
 # Verbs that start an act a noun names: "I've started the return", "the refund was issued".
 _INITIATING = {"start", "begin", "open", "make", "place", "submit", "file", "process", "issue", "set_up", "arrange",
                "initiate", "lodge", "raise", "put_through", "log", "create", "request", "launch", "complete", "finish"}
-_LOOK_BACK = 10  # tokens: how far a verb looks for its subject, auxiliary and adverbs
-
 ClaimKind = Literal["action", "done", "check"]
 
 
@@ -222,7 +213,7 @@ class _Reader:
         if index != sentence:
             return
         end = tokens.sentence_end[index]
-        content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in _INTERJECTIONS and w not in SENTENCE_END]
+        content = [w for w in tokens.words[index : min(end + 1, index + 8)] if w not in INTERJECTIONS and w not in SENTENCE_END]
         if content and content[0] in _DONE_OPENERS:
             self.done_sentences.add(sentence)
         if content and len(content) <= 3 and content[-1] in _DONE_WORDS and end - index < 8 and content[0] not in _PRAISE:
@@ -231,7 +222,7 @@ class _Reader:
     def _verb_at(self, index: int) -> tuple[ClaimKind, tuple[str, ...], int] | None:
         tokens = self.tokens
         word = tokens.words[index]
-        phrase = _completion_phrase(tokens, index)
+        phrase = completion_phrase(tokens, index)
         if phrase:
             return "done", (), phrase
         if word in COMPLETION:
@@ -252,20 +243,20 @@ class _Reader:
         if frame is None:
             return None
         strong, subject, active, coordinated, form = frame
-        span = _object_words(tokens, index + width) if active else _subject_words(tokens, subject, index)
+        span = object_words(tokens, index + width) if active else subject_words(tokens, subject, index)
         nouns = self._head_noun(span)
         previous = self.previous[1] if coordinated and self.previous else None
-        if previous is not None and not nouns and not set(span) - _DETERMINERS - _PRONOUNS - {"them", "one"}:
+        if previous is not None and not nouns and not set(span) - DETERMINERS - _PRONOUNS - {"them", "one"}:
             nouns = previous.nouns  # "cancelled your order and refunded it": the same subject
         if form == "state" and not strong and kind == "action" and set(verbs) <= _SETTING_VERBS:
             return None  # "your phone is set to 3G": a setting as it stands
-        if form in ("state", "bare") and _request_sentence(tokens, index):
+        if form in ("state", "bare") and request_sentence(tokens, index):
             return None  # "Please give me the temperature and it's done": what will follow a reply
         acts = tuple(dict.fromkeys(ACTION_NOUNS[w] for w in span if w in ACTION_NOUNS))
         if subject < tokens.clause[index]:  # "#W1: processed", "Your order, #W1, is processed": named before
             facts = self._span_facts(subject, tokens.clause[index]) + self._facts(index)
         elif not active:  # "item I1 is paused and item I2 is active": each state its own subject's
-            facts = self._span_facts(max(subject, self.fact_starts[index]), _phrase_end(tokens, index, self._stretch_end(index)) + 1)
+            facts = self._span_facts(max(subject, self.fact_starts[index]), phrase_end(tokens, index, self._stretch_end(index)) + 1)
         else:
             facts = self._facts(index)
         if kind == "done":
@@ -284,7 +275,7 @@ class _Reader:
             kind=kind,
             verbs=verbs,
             words=tokens.text[tokens.starts[first] : tokens.ends[index + width - 1]].strip(),
-            sentence=_sentence_text(tokens, index),
+            sentence=sentence_text(tokens, index),
             strong=strong,
             nouns=nouns,
             facts=facts,
@@ -314,37 +305,37 @@ class _Reader:
         tokens = self.tokens
         words = tokens.words
         clause, sentence = tokens.clause[index], tokens.sentence[index]
-        if tokens.any_between(tokens.last_condition, clause, index) or _then_opens(tokens, clause, index):
+        if tokens.any_between(tokens.last_condition, clause, index) or then_opens(tokens, clause, index):
             return None
-        aux_at = _skip_back(tokens, index - 1, clause)
+        aux_at = skip_back(tokens, index - 1, clause)
         aux = tokens.word(aux_at) if aux_at >= clause else ""
         after = set(words[index + 1 : index + 4])
         done_context = sentence in self.done_sentences
         now = bool(_NOW & (set(words[aux_at + 1 : index]) | after)) or done_context
         if aux == "been":
-            have_at = _skip_back(tokens, aux_at - 1, clause)
+            have_at = skip_back(tokens, aux_at - 1, clause)
             have = tokens.word(have_at) if have_at >= clause else ""
-            subject = _subject_start(tokens, have_at)
+            subject = subject_start(tokens, have_at)
             if self._blocked(subject, index) or have in MODALS or have == "to":
                 return None
             if self._asked(index, subject):
                 return None
-            if have in _HAVE:  # "has already been modified once", "has been cancelled since May": a state before
-                before = "already" in words[have_at:index] or _dated(tokens, index)
+            if have in HAVE:  # "has already been modified once", "has been cancelled since May": a state before
+                before = "already" in words[have_at:index] or dated(tokens, index)
                 return (now or not before), subject, False, False, "perfect"
             return now, subject, False, False, "state"  # "had been cancelled": a past state
         if aux == "being":
-            subject = _subject_start(tokens, aux_at - 1)
+            subject = subject_start(tokens, aux_at - 1)
             return None if self._blocked(subject, index) else (True, subject, False, False, "perfect")
-        if aux in _BE:
-            subject = _subject_start(tokens, aux_at)
+        if aux in BE:
+            subject = subject_start(tokens, aux_at)
             if self._blocked(subject, index) or self._asked(index, subject):
                 return None
             if aux in ("was", "were") and not _NOW & set(words[aux_at + 1 : index + 4]):
                 return False, subject, False, False, "state"  # "the doors were locked, so I ...": how it stood
             return now, subject, False, False, "state"
-        if aux in _HAVE or aux == "had" or aux in ("i", "we", "you"):
-            pronoun_at = aux_at if aux in ("i", "we", "you") else _skip_back(tokens, aux_at - 1, clause)
+        if aux in HAVE or aux == "had" or aux in ("i", "we", "you"):
+            pronoun_at = aux_at if aux in ("i", "we", "you") else skip_back(tokens, aux_at - 1, clause)
             pronoun = tokens.word(pronoun_at)
             if pronoun in MODALS or pronoun == "to":
                 return None  # "would have cancelled", "to have sent"
@@ -362,15 +353,15 @@ class _Reader:
             return self.previous[1].strong, clause, True, True, "joined"  # "cancelled your order and refunded it"
         # A bare participle: a predicate ("Return requested for order #W1") or an adjective ("the cancelled order").
         following = tokens.word(index + 1)
-        if following and following not in _OBJECT_END and following not in CLAUSE_END and following not in ("it", "them", "your", "the"):
+        if following and following not in OBJECT_END and following not in CLAUSE_END and following not in ("it", "them", "your", "the"):
             return None
         if self._blocked(clause, index) or tokens.any_between(tokens.last_modal, sentence, index) or self._asked(index, clause):
             return None
-        if index == _first_word(tokens, sentence):
+        if index == first_word(tokens, sentence):
             return True, clause, True, False, "bare"  # "Cancelled your order W1."
         if index == clause and tokens.word(index - 1) in (":", "—", "–", "-"):
             return done_context, tokens.clause[index - 2] if index >= 2 else clause, False, False, "bare"  # "Order #W1: cancelled."
-        if done_context and index - _first_word(tokens, sentence) <= 3 and not _finite_after(tokens, index):
+        if done_context and index - first_word(tokens, sentence) <= 3 and not finite_after(tokens, index):
             return True, clause, False, False, "bare"  # "Done. Return requested for order #W1"
         return None  # "the refill is $45.00, added to your next bill": a description
 
@@ -390,16 +381,16 @@ class _Reader:
         end = tokens.sentence_end[index]
         if tokens.word(end) != "?":
             return False
-        first = _first_word(tokens, tokens.sentence[index])
+        first = first_word(tokens, tokens.sentence[index])
         if tokens.word(first) in _INTERROGATIVES and (inverted < 0 or inverted <= first + 1):
             return True  # "Has it been refunded?", "Have I cancelled it?"; not "Did you know I cancelled it?"
         return inverted < 0 and tokens.clause[index] == tokens.clause[end]
 
     def _head_noun(self, span: list[str]) -> frozenset[str]:
         """The record noun heading the words that name what was acted on ("my road trip *playlist*")."""
-        if _NAMED in span:
+        if NAMED in span:
             return frozenset()  # "the Beatles folder", "the file \"Q2 plan\"": a title, not a kind of record
-        words = [w for w in span if w not in _DETERMINERS and w not in CLAUSE_END and not any(ch.isdigit() for ch in w)]
+        words = [w for w in span if w not in DETERMINERS and w not in CLAUSE_END and not any(ch.isdigit() for ch in w)]
         if not words:
             return frozenset()
         head = singular(words[-1])
@@ -442,16 +433,16 @@ class _Reader:
         elif word in ("checking", "looking") and tokens.word(index - 1) == "am":
             immediate, width, start = True, 1, index - 1
         elif word in ("went", "gone") and tokens.word(index + 1) == "through" and tokens.word(index + 2) not in SENTENCE_END:
-            pronoun_at = _skip_back(tokens, index - 1, clause)  # "I went through the emails" reads; "it went through" is done
-            if tokens.word(pronoun_at) in _HAVE:
-                pronoun_at = _skip_back(tokens, pronoun_at - 1, clause)
+            pronoun_at = skip_back(tokens, index - 1, clause)  # "I went through the emails" reads; "it went through" is done
+            if tokens.word(pronoun_at) in HAVE:
+                pronoun_at = skip_back(tokens, pronoun_at - 1, clause)
             if pronoun_at < clause or tokens.word(pronoun_at) not in ("i", "we"):
                 return None
             start, width = pronoun_at, 2
         elif word in CHECK_PAST:
-            pronoun_at = _skip_back(tokens, index - 1, clause)
-            if tokens.word(pronoun_at) in _HAVE:
-                pronoun_at = _skip_back(tokens, pronoun_at - 1, clause)
+            pronoun_at = skip_back(tokens, index - 1, clause)
+            if tokens.word(pronoun_at) in HAVE:
+                pronoun_at = skip_back(tokens, pronoun_at - 1, clause)
             if pronoun_at < clause or tokens.word(pronoun_at) not in ("i", "we"):
                 return None
             if word == "looked" and tokens.word(index + 1) not in _LOOKED_WITH:
@@ -469,7 +460,7 @@ class _Reader:
             kind="check",
             verbs=("check",),
             words=tokens.text[tokens.starts[start] : tokens.ends[index + width - 1]].strip(),
-            sentence=_sentence_text(tokens, index),
+            sentence=sentence_text(tokens, index),
             immediate=immediate,
         )
         return claim, width
@@ -480,14 +471,6 @@ def _triggers(vocabulary: Vocabulary) -> frozenset[str]:
     """Every word a claim can start with: verb forms (first words of two-word ones), completion and check words."""
     firsts = {form.split(" ")[0] for form in vocabulary.forms}
     return frozenset(firsts | COMPLETION | set(COMPLETION_PHRASES) | CHECK_PAST | {"let", "checking", "looking", "went", "gone", "set"})
-
-
-def _phrase_end(tokens: Tokens, index: int, limit: int) -> int:
-    """The last token of a state's phrase: up to the "and" that starts the next one."""
-    position = index
-    while position < limit and position - index < _LOOK_BACK and tokens.words[position + 1] not in ("and", "or"):
-        position += 1
-    return position
 
 
 def _fact_stretches(tokens: Tokens, vocabulary: Vocabulary) -> tuple[list[int], list[int]]:
@@ -514,123 +497,3 @@ def _fact_stretches(tokens: Tokens, vocabulary: Vocabulary) -> tuple[list[int], 
 def _verb_like(word: str, vocabulary: Vocabulary) -> bool:
     return word in vocabulary.forms or word in COMPLETION or (word.endswith("ed") and len(word) > 4)
 
-
-def _finite_after(tokens: Tokens, index: int) -> bool:
-    """A verb later in the clause: "the transfer planned for May *is* cancelled" uses "planned" as an adjective."""
-    end = min(tokens.clause_end[index], index + _LOOK_BACK)
-    return any(w in _BE or w in _HAVE for w in tokens.words[index + 1 : end + 1])
-
-
-def _request_sentence(tokens: Tokens, index: int) -> bool:
-    """A sentence (or a part after a colon) that asks the reader to do something ("Please give me the speed and it's done")."""
-    if tokens.word(_first_word(tokens, tokens.sentence[index])) in _IMPERATIVES:
-        return True
-    position = index
-    while position > tokens.sentence[index] and index - position < _LOOK_BACK * 3:
-        position -= 1
-        if tokens.words[position] == ":":
-            return tokens.word(position + 1) in _IMPERATIVES
-    return False
-
-
-def _completion_phrase(tokens: Tokens, index: int) -> int:
-    """The length of a completion phrase starting at `index` ("taken care of" -> 3, "all set" -> 1), or 0."""
-    word = tokens.words[index]
-    if word == "set" and (tokens.word(index - 1) == "all" or (tokens.word(index - 1) == "is" and tokens.word(index - 2) == "everything")):
-        return 1  # "all set", "everything's set"
-    for rest in COMPLETION_PHRASES.get(word, ()):
-        if all(tokens.word(index + offset) == part for offset, part in enumerate(rest, start=1)):
-            return 1 + len(rest)
-    return 0
-
-
-def _skip_back(tokens: Tokens, position: int, limit: int) -> int:
-    """The first position at or before `position` that is not an adverb ("have also just")."""
-    stop = max(limit, position - _LOOK_BACK)
-    while position >= stop:
-        word = tokens.words[position]
-        if word in _ADVERBS:
-            position -= 1
-        elif word == "and" and tokens.word(position - 1) == "ahead" and tokens.word(position - 2) in ("went", "gone", "go"):
-            position -= 3  # "I've gone ahead and cancelled"
-        else:
-            break
-    return position
-
-
-def _subject_start(tokens: Tokens, before: int) -> int:
-    """Where the subject of a passive ending before `before` starts: back to its determiner.
-
-    A clause that opens with the verb ("Your last order, #W1, is processed") takes its subject
-    from the clauses before it in the sentence.
-    """
-    clause = tokens.clause[before] if 0 <= before < len(tokens.words) else 0
-    if clause == before and clause > tokens.sentence[before] and tokens.word(clause - 1) == ",":
-        clause = max(tokens.sentence[before], before - _LOOK_BACK)
-    position = before - 1
-    stop = max(clause, before - _LOOK_BACK)
-    while position >= stop:
-        word = tokens.words[position]
-        if word in _SUBJECT_STOP:
-            return position + 1
-        if word in _DETERMINERS:
-            return position
-        position -= 1
-    return max(stop, clause)
-
-
-def _subject_words(tokens: Tokens, subject: int, verb: int) -> list[str]:
-    end = subject
-    while end < verb and tokens.words[end] not in _BE | _HAVE | {"been", "being"} and end - subject < _LOOK_BACK:
-        end += 1
-    return [w if _common_word(tokens, position) else _NAMED for position, w in enumerate(tokens.words[subject:end], start=subject)]
-
-
-def _common_word(tokens: Tokens, position: int) -> bool:
-    """Not quoted and not a name: "the Down Sleeping *Bag*" is a product, not a bag."""
-    if tokens.quoted[position]:
-        return False
-    return position == tokens.sentence[position] or not tokens.text[tokens.starts[position]].isupper()
-
-
-def _object_words(tokens: Tokens, after: int) -> list[str]:
-    span: list[str] = []
-    position = after
-    while position < len(tokens.words) and position - after < _LOOK_BACK:
-        word = tokens.words[position]
-        particle = word in _PARTICLES and (position == after or tokens.word(position - 1) in _PARTICLES)
-        if word in CLAUSE_END or (word in _OBJECT_END and not particle) or word in _NOUN_STOP:
-            break
-        if not particle:  # "turned on roaming", "set it up"
-            span.append(word if _common_word(tokens, position) else _NAMED)
-        position += 1
-    return span
-
-
-def _first_word(tokens: Tokens, sentence: int) -> int:
-    """The first token of a sentence that is not an interjection ("Okay, done." starts at "done")."""
-    index = sentence
-    while index < len(tokens.words) and index - sentence < 6 and tokens.words[index] in _INTERJECTIONS:
-        index += 1
-    return index
-
-
-def _then_opens(tokens: Tokens, clause: int, index: int) -> bool:
-    """'Then it's done.': a consequence still to come, when the sentence opens with 'then'."""
-    return clause == tokens.sentence[index] and tokens.word(clause) == "then" and "i" not in tokens.words[clause:index]
-
-
-def _dated(tokens: Tokens, index: int) -> bool:
-    """'has been cancelled since May', '... on 2025-03-01': a state with a past date, read back."""
-    end = min(tokens.clause_end[index], index + 8)
-    tail = tokens.words[index + 1 : end + 1]
-    return any(w in ("since", "ago", "previously", "earlier", "yesterday", "last") for w in tail) or (
-        "on" in tail and any(any(ch.isdigit() for ch in w) for w in tail)
-    )
-
-
-def _sentence_text(tokens: Tokens, index: int) -> str:
-    start = tokens.starts[tokens.sentence[index]]
-    end = tokens.ends[tokens.sentence_end[index]]
-    text = tokens.text[start : min(end, start + 240)].strip()
-    return text if end - start <= 240 else text + "..."
