@@ -47,12 +47,19 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
-            clause = _seen_in(str(value), messages, tool_names)
-            if clause and clause not in clauses:
-                clauses.append(clause)
-            if len(clauses) >= _MAX_CLAUSES:
-                return " and ".join(clauses)
+            found = [_seen_in(str(value), messages, tool_names)]
+            if not found[0] and isinstance(value, str):
+                # a value put together from what was seen ("86,923 + 52,093"): where its numbers were
+                found = [_seen_in(number, messages, tool_names) for number in _NUMBER_IN.findall(value)]
+            for clause in found:
+                if clause and clause not in clauses:
+                    clauses.append(clause)
+                if len(clauses) >= _MAX_CLAUSES:
+                    return " and ".join(clauses)
     return " and ".join(clauses)
+
+
+_NUMBER_IN = re.compile(r"\d[\d,.]*\d")  # numbers of two digits or more inside a composed value
 
 
 def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> str:

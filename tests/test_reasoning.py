@@ -62,3 +62,23 @@ def test_an_ask_trace_names_only_the_tool_whose_purpose_it_gives():
             asked += 1
             assert not any(name in message["reasoning_content"] for name in names[1:]), message["reasoning_content"]
     assert asked >= 5
+
+
+def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    messages = [
+        {"role": "user", "content": "What was the combined attendance of the two forums?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "function": {"name": "open_page", "arguments": {"url": "https://x.example/a"}}},
+            {"id": "b", "function": {"name": "open_page", "arguments": {"url": "https://x.example/b"}}},
+        ]},
+        {"role": "tool", "tool_call_id": "a", "content": '{"date": "2023-02-26", "text": "It drew 86,923 visitors."}'},
+        {"role": "tool", "tool_call_id": "b", "content": '{"date": "2023-09-17", "text": "It drew 52,093 visitors."}'},
+    ]
+    step = Step(calls=[ToolCall(name="calculate", arguments={"expression": "86,923 + 52,093"})])
+    assert evidence_for(step, messages) == 'open_page returned "86,923" and open_page returned "52,093"'
+    # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
+    unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
+    assert evidence_for(unseen, messages) == ""
