@@ -48,8 +48,8 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
             found = [_seen_in(str(value), messages, tool_names)]
-            if not found[0] and isinstance(value, str):
-                # a value put together from what was seen ("86,923 + 52,093"): where its numbers were
+            if not found[0] and isinstance(value, str) and _EXPRESSION.match(value):
+                # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
                 found = [_seen_in(number, messages, tool_names) for number in _NUMBER_IN.findall(value)]
             for clause in found:
                 if clause and clause not in clauses:
@@ -59,7 +59,10 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return " and ".join(clauses)
 
 
-_NUMBER_IN = re.compile(r"\d[\d,.]*\d")  # numbers of two digits or more inside a composed value
+# An arithmetic expression ("86,923 + 52,093", "(120 - 45) / 3"): an operator between spaces, so a
+# date ("2026-03-27") is none; its numbers of three characters or more are cited.
+_EXPRESSION = re.compile(r"^[\d.,()\s]+(?:\s[-+*/]\s[\d.,()\s]+)+$")
+_NUMBER_IN = re.compile(r"\d[\d,.]+\d")
 
 
 def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> str:

@@ -82,3 +82,6 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
     unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
     assert evidence_for(unseen, messages) == ""
+    # a date the user gave in words is no sum: its parts ("03", "2023") are never cited
+    dated = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2023-09-26"})])
+    assert evidence_for(dated, messages) == ""
