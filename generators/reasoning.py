@@ -91,6 +91,12 @@ _FILLER = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
+# Words a quote cut short must not end on ("... fares from Mexico City to", "... Susan Wilson called")
+_DANGLING = re.compile(
+    r"(?:[\s,]+(?:to|from|for|and|or|but|with|of|in|on|at|by|the|a|an|my|your|our|this|that|which|who|"
+    r"called|named|titled|about|into|than|as|is|are|was|be|so|if|when|please))+$",
+    re.IGNORECASE,
+)
 _QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
 
 
@@ -154,7 +160,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         tied = [s for s in substantive if cues.rank(s) == best]
         sentence = max(tied, key=len) if best[-1] else tied[0]  # the first that asks, else the longest
         if len(sentence) > _QUOTE_MOST:
-            sentence = sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")
+            sentence = _DANGLING.sub("", sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;:")
         return f'"{sentence}"'
     return ""
 

@@ -82,6 +82,11 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     assert user_request([{"role": "user", "content": framed}], RequestCues([framed], written_whole)) == (
         '"Please go slowly with me."'  # without the asides, ties go to the first sentence that asks
     )
+    # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called")
+    long = "Could you compare the cheapest basic economy and economy fares from Mexico City to Frankfurt for my trip?"
+    assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (
+        '"Could you compare the cheapest basic economy and economy fares from Mexico City"'
+    )
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
     assert since_request(later, []) == later
