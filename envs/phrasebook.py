@@ -104,8 +104,10 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads th
 OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 # The intents (and their `@register` wordings) a domain frames a user's turn with, around the
-# request itself: their sentences are asides, which a reasoning trace never quotes as the request.
+# request itself, and the parts of a request intent that do the same ("aside: [It's for a report.]"):
+# their sentences are asides, which a reasoning trace never quotes as the request.
 FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request"})
+FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello"})
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
@@ -131,6 +133,7 @@ class Phrasebook:
         self._variables: dict[str, frozenset[str]] = {}  # variant text -> the variables it reads
         self._checked: set[tuple[str, tuple[str, ...]]] = set()
         self._asks: dict[str, bool] = {}
+        self._framing: list[str] = []  # the variants of framing intents and parts (see `asides`)
         for source in sources:
             if not source.exists():
                 continue
@@ -141,6 +144,11 @@ class Phrasebook:
                     del self._raw[voiced], self._parts[voiced]  # a replaced intent's engine registers go too
             for intent, variants in data.items():
                 parts = self._parts[intent] = Composition.read(variants, _failure(source, intent))
+                if intent.split("@")[0] in FRAMING_INTENTS:
+                    self._framing += parts.leaves()
+                elif isinstance(variants, dict):
+                    self._framing += [v for name, part in variants.items() if name in FRAMING_PARTS
+                                      for v in ([part] if isinstance(part, str) else part or []) if isinstance(v, str)]
                 self._raw[intent] = list(parts.leaves())
                 pool = self._all.setdefault(intent, [])
                 pool += [v for v in self._raw[intent] if v not in pool]
@@ -221,11 +229,11 @@ class Phrasebook:
     def asides(self) -> frozenset[str]:
         """The fillers that frame a user's turn and never ask for the task: what an opening, an
         aside or the lead-in of a next request writes whole ("Please go slowly with me.", "Right,
-        so, bear with me."), normalised. A request written whole is a filler too, but no aside."""
+        so, bear with me.", "It's for a report."), normalised (FRAMING_INTENTS, FRAMING_PARTS). A
+        request written whole is a filler too, but no aside."""
         from .user_turns import fixed_sentences
 
-        framing = [v for name, variants in self._all.items() if name.split("@")[0] in FRAMING_INTENTS for v in variants]
-        return frozenset(fixed_sentences(framing))
+        return frozenset(fixed_sentences(self._framing))
 
     @functools.cached_property
     def revision_leads(self) -> frozenset[str]:

@@ -126,15 +126,15 @@ class RequestCues:
 
     def rank(self, sentence: str) -> tuple[bool, bool, bool, bool]:
         """Lower is likelier the request: not an identity line, no aside that frames the turn
-        ("Please go slowly with me." asks, but not for the task), in the request's own words (a
-        request written whole, "Turn my line back on, please.", is a filler too, so this comes
-        third), asking."""
+        ("Please go slowly with me." asks, but not for the task), asking, then in the request's own
+        words (a request written whole, "Turn my line back on, please.", is a filler too, so this
+        only breaks ties between sentences that ask)."""
         key = sentence_key(sentence)
         return (
             any(value in sentence for value in self.identity),
             key in self.asides,
-            key in self.fillers,
             not _ASKS.search(sentence),
+            key in self.fillers,
         )
 
 
@@ -156,9 +156,12 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue
-        best = min(cues.rank(s) for s in substantive)
-        tied = [s for s in substantive if cues.rank(s) == best]
-        sentence = max(tied, key=len) if best[-1] else tied[0]  # the first that asks, else the longest
+        ranks = {s: cues.rank(s) for s in substantive}
+        best = min(ranks.values())
+        if best[2]:  # nothing asks ("Nothing works on my phone. I'm in Chicago."): the longest says most
+            sentence = max((s for s in substantive if ranks[s][:3] == best[:3]), key=len)
+        else:  # the first that asks, in the request's own words before one written whole
+            sentence = next(s for s in substantive if ranks[s] == best)
         if len(sentence) > _QUOTE_MOST:
             sentence = _DANGLING.sub("", sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;:")
         return f'"{sentence}"'

@@ -82,6 +82,10 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     assert user_request([{"role": "user", "content": framed}], RequestCues([framed], written_whole)) == (
         '"Please go slowly with me."'  # without the asides, ties go to the first sentence that asks
     )
+    # when nothing asks, the longest sentence says most, written whole or not
+    report = "Nothing works on my phone, no calls, no data. I'm currently in Chicago."
+    cues = RequestCues([report], {sentence_key("Nothing works on my phone, no calls, no data.")})
+    assert user_request([{"role": "user", "content": report}], cues) == '"Nothing works on my phone, no calls, no data."'
     # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called")
     long = "Could you compare the cheapest basic economy and economy fares from Mexico City to Frankfurt for my trip?"
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (

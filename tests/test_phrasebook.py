@@ -81,3 +81,6 @@ def test_asides_are_the_framing_sentences_written_whole_and_no_request():
     assert any("roaming" in key for key in requests_whole)  # a request written whole is no aside
     retail = toolgym.load_domain("retail").phrasebook  # frames its turns with `opener` and `aside`
     assert retail.asides and retail.asides < retail.fillers
+    research = toolgym.load_domain("research").phrasebook  # an `aside` part of its request intent
+    assert sentence_key("It's for a report.") in research.asides
+    assert sentence_key("Please check the web for me.") in research.asides
