@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import zlib
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
+_UNFINISHED = itertools.count()
 
 
 _REPEAT_STRIDE = 7919  # seed offset of another draw of a lead-in already used in the task
@@ -136,7 +138,8 @@ def finalize(domain: Domain, task: Task) -> Task:
         # The gold play runs the plan's calls on a fresh world, as the replay would: one play
         # finds the end state and proves the chat. The chat reads only whether the task writes.
         writes = any(domain.tools[c.name].writes for s in task.plan if not s.declined for c in s.calls)
-        unfinished = task.model_copy(update={"expected_writes": int(writes)}).with_id()
+        # its id only names it in the play's caches (a content hash would cost a JSON dump a task)
+        unfinished = task.model_copy(update={"expected_writes": int(writes), "id": f"unfinished-{next(_UNFINISHED)}"})
         proven = prove_unfinished(domain, unfinished, lambda played, world, messages: _finished(task, played, world, messages))
         if proven is not None:
             return proven
