@@ -19,7 +19,7 @@ from toolgym.envs.conversation import Move
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
-from toolgym.envs.task import Step, Task
+from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
@@ -284,15 +284,27 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
                            purpose=purpose_of(task, move.step))
     if move.kind == "ask":
-        # The purpose read is the first tool's: only that tool is named with it ("To list an
-        # account's payments I'd call list_payments", not "... list_payments and check_outages").
-        step_tools = [move.step.calls[0].name] if move.step is not None and move.step.calls else []
-        purpose = purpose_of(task, move.step) if step_tools else "take the next step"
+        # One tool is named, with its own purpose: the one that takes what is asked for ("To check
+        # for outages in a region I'd call check_outages", not list_payments beside it).
+        taker = _taker(move.step, move.facts) if move.step is not None and move.step.calls else None
+        step_tools = [taker.name] if taker is not None else []
+        purpose = (tool_purpose(load_domain(task.domain), taker.name) if taker else "") or "take the next step"
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues),
         )
     return _reply_trace(task, phrases, seed, messages)
+
+
+def _taker(step: Step, facts: Sequence[Any]) -> ToolCall:
+    """The step's call that takes one of the facts asked for: by its value, else by the argument's
+    name; the first call when none shows which."""
+    values = {str(f.value) for f in facts}
+    keys = {f.key for f in facts}
+    return next(
+        (c for c in step.calls if any(str(v) in values for v in c.arguments.values())),
+        next((c for c in step.calls if keys & set(c.arguments)), step.calls[0]),
+    )
 
 
 def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
