@@ -106,7 +106,7 @@ EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants
 # The intents (and their `@register` wordings) a domain frames a user's turn with, around the
 # request itself, and the parts of a request intent that do the same ("aside: [It's for a report.]"):
 # their sentences are asides, which a reasoning trace never quotes as the request.
-FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request"})
+FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request", "follow_up", "last_follow_up", "and_also"})
 FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello"})
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 

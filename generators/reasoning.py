@@ -109,12 +109,11 @@ _ASKS = re.compile(
 
 @dataclass(frozen=True)
 class RequestCues:
-    """What tells a task's request apart in the chat: the `requests` the user sends, the phrasebook's
-    `fillers` (sentences written whole: asides, lead-ins, see `Phrasebook.fillers`) and the values
-    that only identify the user (`identity`)."""
+    """What tells a task's request apart in the chat: the `requests` the user sends, the values that
+    only identify the user (`identity`) and the phrasebook's `asides` (sentences that frame a turn:
+    openings, asides, the lead-in of a next request; see `Phrasebook.asides`)."""
 
     requests: Sequence[str] = ()
-    fillers: AbstractSet[str] = frozenset()
     identity: Sequence[str] = ()
     asides: AbstractSet[str] = frozenset()
 
@@ -122,19 +121,16 @@ class RequestCues:
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, phrases.fillers, identity, phrases.asides)
+        return cls(task.scenario.requests, identity, phrases.asides)
 
-    def rank(self, sentence: str) -> tuple[bool, bool, bool, bool]:
+    def rank(self, sentence: str) -> tuple[bool, bool, bool]:
         """Lower is likelier the request: not an identity line, no aside that frames the turn
-        ("Please go slowly with me." asks, but not for the task), asking, then in the request's own
-        words (a request written whole, "Turn my line back on, please.", is a filler too, so this
-        only breaks ties between sentences that ask)."""
-        key = sentence_key(sentence)
+        ("Please go slowly with me." asks, but not for the task), asking. A request may be written
+        whole ("Turn my line back on, please.") or put together: both are its own words."""
         return (
             any(value in sentence for value in self.identity),
-            key in self.asides,
+            sentence_key(sentence) in self.asides,
             not _ASKS.search(sentence),
-            key in self.fillers,
         )
 
 
@@ -158,13 +154,16 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
             continue
         ranks = {s: cues.rank(s) for s in substantive}
         best = min(ranks.values())
-        if best[2]:  # nothing asks ("Nothing works on my phone. I'm in Chicago."): the longest says most
-            sentence = max((s for s in substantive if ranks[s][:3] == best[:3]), key=len)
-        else:  # the first that asks, in the request's own words before one written whole
-            sentence = next(s for s in substantive if ranks[s] == best)
+        tied = [s for s in substantive if ranks[s] == best]
+        # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
+        sentence = max(tied, key=len) if best[-1] else tied[0]
         if len(sentence) > _QUOTE_MOST:
-            sentence = _DANGLING.sub("", sentence[:_QUOTE_MOST].rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;:")
+            cut = sentence[:_QUOTE_MOST]
+            if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
+                cut = cut[: cut.rindex('"')]
+            sentence = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;:")
         return f'"{sentence}"'
+
     return ""
 
 

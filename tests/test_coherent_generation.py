@@ -64,32 +64,38 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     # without the task's requests the latest sentence that asks is quoted, even a reply's
     assert user_request(chat) == '"Sure, for your records: my email address is a@b.co, please check it."'
     assert user_request(chat, RequestCues([request])) == '"Please don\'t send me to another department."'
-    assert user_request(chat, RequestCues([request], aside)) == '"I need a room in Paris from January 12 to January 13."'
+    assert user_request(chat, RequestCues([request], asides=aside)) == '"I need a room in Paris from January 12 to January 13."'
     phone = "I can't get online since this morning. To find my account, my number is 512-393-3628."
     assert user_request([{"role": "user", "content": phone}], RequestCues([phone], identity=["512-393-3628"])) == (
         '"I can\'t get online since this morning."'
     )
-    # a request written whole (a filler) still comes before the line that identifies the caller
+    # a request written whole comes before the line that identifies the caller, and before a later
+    # request put together from parts ("Also: ...")
     whole = "Turn my line back on please. The line in question is 602-413-1042."
-    cues = RequestCues([whole], {sentence_key("Turn my line back on please.")}, ["602-413-1042"])
+    cues = RequestCues([whole], identity=["602-413-1042"])
     assert user_request([{"role": "user", "content": whole}], cues) == '"Turn my line back on please."'
-    # an aside that frames the turn asks too ("Please go slowly"), and is written whole like the
-    # request: it still never stands for the request
+    two = "Can you check how much data is left on my line? Also: Can you tell me which cards are saved on my account?"
+    assert user_request([{"role": "user", "content": two}], RequestCues([two])) == '"Can you check how much data is left on my line?"'
+    # an aside that frames the turn asks too ("Please go slowly"): it never stands for the request
     framed = "Please go slowly with me. Please turn off roaming on my line."
-    written_whole = {sentence_key("Please go slowly with me."), sentence_key("Please turn off roaming on my line.")}
-    cues = RequestCues([framed], written_whole, asides={sentence_key("Please go slowly with me.")})
+    cues = RequestCues([framed], asides={sentence_key("Please go slowly with me.")})
     assert user_request([{"role": "user", "content": framed}], cues) == '"Please turn off roaming on my line."'
-    assert user_request([{"role": "user", "content": framed}], RequestCues([framed], written_whole)) == (
+    assert user_request([{"role": "user", "content": framed}], RequestCues([framed])) == (
         '"Please go slowly with me."'  # without the asides, ties go to the first sentence that asks
     )
-    # when nothing asks, the longest sentence says most, written whole or not
+    # when nothing asks, the longest sentence says most
     report = "Nothing works on my phone, no calls, no data. I'm currently in Chicago."
-    cues = RequestCues([report], {sentence_key("Nothing works on my phone, no calls, no data.")})
+    cues = RequestCues([report])
     assert user_request([{"role": "user", "content": report}], cues) == '"Nothing works on my phone, no calls, no data."'
     # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called")
     long = "Could you compare the cheapest basic economy and economy fares from Mexico City to Frankfurt for my trip?"
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (
         '"Could you compare the cheapest basic economy and economy fares from Mexico City"'
+    )
+    # a cut never splits a title quoted inside the request
+    titled = 'Compare the status in "Finance autumn capacity plan" with the one in "Support Q1 quarterly report".'
+    assert user_request([{"role": "user", "content": titled}], RequestCues([titled])) == (
+        '"Compare the status in "Finance autumn capacity plan" with the one"'
     )
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
