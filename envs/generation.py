@@ -18,6 +18,7 @@ from .grounding import ungrounded_facts
 from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
 from .replay import calls_with_outputs, replay_plan
 from .task import NoToolSpec, Task, Utterance
+from .tools import is_error_output
 from .user_turns import tidy_requests
 from .world import World
 
@@ -169,7 +170,7 @@ def _finished(task: Task, unfinished: Task, world: World, messages: list[dict[st
     played = calls_with_outputs(messages)
     if [p[1:] for p in planned] != [p[:3] for p in played]:
         return None
-    outputs = [p[3] for p in played if p[3] is not None and not p[3].startswith('{"error"')]
+    outputs = [p[3] for p in played if p[3] is not None and not is_error_output(p[3])]
     if len(outputs) < len(played):
         return None
     if bool(world.changes) != bool(unfinished.expected_writes):

@@ -262,6 +262,11 @@ def _error(message: str) -> ToolOutcome:
     return ToolOutcome(content=json.dumps({"error": message}, ensure_ascii=False), error=message)
 
 
+def is_error_output(content: Any) -> bool:
+    """Whether a tool output in a chat is the error the env answers a failed call with ({"error": ...})."""
+    return isinstance(content, str) and content.lstrip().startswith('{"error"')
+
+
 def tool(
     func: Callable[..., Any] | None = None,
     *,

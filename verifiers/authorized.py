@@ -20,6 +20,7 @@ from toolgym.envs.authz import Access, Target, accesses
 from toolgym.envs.registry import load_domain
 from toolgym.envs.replay import replay_messages
 from toolgym.envs.task import Task
+from toolgym.envs.tools import is_error_output
 from toolgym.envs.trajectory import Trajectory
 
 from .score import Score, vacuous
@@ -90,7 +91,7 @@ class _Results:
                     arguments[str(call.get("id"))] = _text(function.get("arguments"))
             elif role == "tool":
                 content = message.get("content") or ""
-                if not content.lstrip().startswith('{"error"'):
+                if not is_error_output(content):
                     self.texts.append((index, content + "\n" + arguments.get(str(message.get("tool_call_id")), "")))
 
     def ties(self, target: Target, *, before_call: int, scoped: bool) -> bool:

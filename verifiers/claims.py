@@ -29,7 +29,7 @@ from toolgym.envs.conversation import asks_confirmation
 from toolgym.envs.grounding import SeenFacts, StatedFact
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
-from toolgym.envs.tools import Tool
+from toolgym.envs.tools import Tool, is_error_output
 from toolgym.envs.trajectory import Trajectory
 
 from .matching import arguments_of
@@ -142,7 +142,7 @@ def _calls(messages: list[dict[str, Any]], tools: dict[str, Tool]) -> list[_Call
             answered = pending.pop(str(message.get("tool_call_id")), None)
             if answered is not None:
                 answered.result = message.get("content") or ""
-                answered.ok = not answered.result.lstrip().startswith('{"error"')
+                answered.ok = not is_error_output(answered.result)
         elif role == "user":
             results = message.get("user_tool_results") or []
             for number, call in enumerate(message.get("user_tool_calls") or ()):
@@ -150,7 +150,7 @@ def _calls(messages: list[dict[str, Any]], tools: dict[str, Tool]) -> list[_Call
                 result = result if isinstance(result, str) else json.dumps(result, default=str)
                 calls.append(
                     _Call(index, "user", tools.get(str(call.get("name"))), arguments_of(call.get("arguments")), result,
-                          not result.lstrip().startswith('{"error"'))
+                          not is_error_output(result))
                 )
     return calls
 

@@ -15,6 +15,7 @@ from toolgym.envs.conversation import asks_confirmation
 from toolgym.envs.grounding import extract_facts, ungrounded_facts
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
+from toolgym.envs.tools import is_error_output
 from toolgym.envs.trajectory import Trajectory
 
 from .matching import arguments_of, canonical_call, normalize_text, same_date_stated, subset_matches
@@ -300,4 +301,4 @@ def repeated_calls(task: Task, messages: list[dict[str, Any]]) -> list[str]:
 
 def failed_calls(messages: list[dict[str, Any]]) -> int:
     """Tool results that were errors (the env answers a bad call with {"error": ...})."""
-    return sum(1 for m in messages if m.get("role") == "tool" and (m.get("content") or "").lstrip().startswith('{"error"'))
+    return sum(1 for m in messages if m.get("role") == "tool" and is_error_output(m.get("content")))

@@ -21,6 +21,7 @@ from typing import Any
 from toolgym.envs.provenance import derived_values, unseen_arguments
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
+from toolgym.envs.tools import is_error_output
 from toolgym.envs.trajectory import Trajectory
 
 from .matching import arguments_of, normalize_value
@@ -90,7 +91,7 @@ def _writes(messages: list[dict[str, Any]], write_tools: frozenset[str]) -> list
             result = results.get(str(call.get("id")))
             if result is None and position < len(following):
                 result = following[position].get("content") or ""
-            succeeded = result is not None and not result.lstrip().startswith('{"error"')
+            succeeded = result is not None and not is_error_output(result)
             found.append(_Write(index, name, arguments_of(function.get("arguments")), succeeded))
     return found
 
