@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .diff import Diff
     from .domain import Domain
     from .env import ToolEnv
-    from .generation import GenContext, irrelevant_task, unavailable_task_from
+    from .generation import GenContext, irrelevant_task, unavailable_task_from, withholdable
     from .phrasebook import money
     from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
     from .registry import list_domains, load_domain
@@ -48,7 +48,7 @@ _WHERE = {
     ".diff": ["Diff"],
     ".domain": ["Domain"],
     ".env": ["ToolEnv"],
-    ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from"],
+    ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from", "withholdable"],
     ".phrasebook": ["money"],
     ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity", "pieces"],
     ".registry": ["list_domains", "load_domain"],
@@ -102,5 +102,6 @@ __all__ = [
     "money",
     "tool",
     "unavailable_task_from",
+    "withholdable",
     "world_index",
 ]

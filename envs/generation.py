@@ -17,7 +17,7 @@ from .gold import check_gold, prove_unfinished
 from .grounding import ungrounded_facts
 from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
 from .replay import calls_with_outputs, replay_plan
-from .task import NoToolSpec, Task, Utterance
+from .task import NoToolSpec, Step, Task, Utterance
 from .tools import is_error_output
 from .user_turns import tidy_requests
 from .world import World
@@ -293,7 +293,7 @@ def unavailable_task_from(kind: str):
         for _ in range(MAX_ATTEMPTS):  # some tasks of `kind` may only read, or only fix: draw again
             base = ctx.derive(kind)
             needed = next(
-                (c.name for s in base.plan if _asked_write(s) for c in s.calls if ctx.domain.tool(c.name).writes), None
+                (c.name for s in base.plan if withholdable(s) for c in s.calls if ctx.domain.tool(c.name).writes), None
             )
             if needed is not None:
                 break
@@ -317,9 +317,9 @@ def unavailable_task_from(kind: str):
     return generate
 
 
-def _asked_write(step: Any) -> bool:
-    """Whether a step may hold the write the unavailable task withholds: the agent's, answering the
-    first request (the only one its chat keeps), and no fix (a step with `evidence` answers a fault
-    the agent has to find first: without that search, "I can't take a bill payment" answers nothing
-    the user said)."""
+def withholdable(step: Step) -> bool:
+    """Whether an unavailable task may withhold the tool of this step: the agent's, answering the
+    first request (the only one its chat keeps; a piece's steps are segment 0 until assembled), and
+    no fix (a step with `evidence` answers a fault the agent has to find first: without that search,
+    "I can't take a bill payment" answers nothing the user said, "my phone has no service")."""
     return step.caller == "agent" and step.segment == 0 and not step.evidence

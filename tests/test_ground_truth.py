@@ -280,10 +280,10 @@ def test_a_declined_step_is_asked_refused_and_never_made(toy_domain):
 
 
 def test_an_unavailable_task_withholds_only_a_write_its_first_request_asks_for():
-    from toolgym.envs.generation import _asked_write
+    from toolgym.envs import withholdable
 
     write = [ToolCall(name="cancel_order", arguments={"order_id": "W1"})]
-    assert _asked_write(Step(calls=write))
-    assert not _asked_write(Step(calls=write, evidence=["status: suspended"]))  # a fix for a fault found first
-    assert not _asked_write(Step(calls=write, segment=1))  # a later request: not in the unavailable chat
-    assert not _asked_write(Step(calls=write, caller="user"))
+    assert withholdable(Step(calls=write))
+    assert not withholdable(Step(calls=write, evidence=["status: suspended"]))  # a fix for a fault found first
+    assert not withholdable(Step(calls=write, segment=1))  # a later request: not in the unavailable chat
+    assert not withholdable(Step(calls=write, caller="user"))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces
+from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces, withholdable
 from toolgym.envs.valid_values import nearest_allowed
 
 from ..catalogue import REFILLS, REGIONS
@@ -144,13 +144,10 @@ def unavailable(ctx: GenContext) -> Task:
 
 
 def _first_account_change(ctx: GenContext, part: Piece) -> str | None:
-    """The name of the first account-changing tool the part calls to do what the customer asked.
-
-    A fix (a step with `evidence`) answers a fault the agent finds by looking first: withheld, the
-    decline ("I can't take a bill payment") would answer a diagnosis never made, not the words
-    "my phone has no service"."""
+    """The name of the first account-changing tool the part calls to do what the customer asked
+    (never a fix found by looking first: see `withholdable`)."""
     for step in part.steps:
-        if step.caller != "agent" or step.evidence:
+        if not withholdable(step):
             continue
         for c in step.calls:
             if ctx.domain.tool(c.name).writes:
