@@ -84,16 +84,23 @@ def gold_chat(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
 
 def _remembered(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
     """The gold chat, played now or remembered from a recent play (not to be changed by the caller)."""
-    key = (id(domain), domain.enforce_ground_truth, task.id)
     with _played_lock:
-        found = _played.get(key) if task.id else None
+        found = _played.get(_key(domain, task)) if task.id else None
     if found is not None and found[0] is domain:
         return found[1], found[2]
     messages, verification = _play(domain, task)
+    _remember(domain, task, messages, verification)
+    return messages, verification
+
+
+def _key(domain: Domain, task: Task) -> tuple[int, bool, str]:
+    return id(domain), domain.enforce_ground_truth, task.id
+
+
+def _remember(domain: Domain, task: Task, messages: list[dict[str, Any]], verification: Any) -> None:
     if task.id:
         with _played_lock:
-            _played[key] = (domain, messages, verification)
-    return messages, verification
+            _played[_key(domain, task)] = (domain, messages, verification)
 
 
 def _play(domain: Domain, task: Task) -> tuple[list[dict[str, Any]], Any]:
@@ -145,9 +152,7 @@ def prove_unfinished(
         return None
     env.task = finished
     verification = env.grade_now()
-    if finished.id:
-        with _played_lock:
-            _played[(id(domain), domain.enforce_ground_truth, finished.id)] = (domain, env.messages, verification)
+    _remember(domain, finished, env.messages, verification)
     _check_verification(domain, finished, verification)
     return finished
 

@@ -25,9 +25,10 @@ from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
 
-def purpose_of(task: Task, step: Step) -> str:
-    """What the step's tools do, from the first sentence of the first tool's description."""
-    return tool_purpose(load_domain(task.domain), step.calls[0].name) or "take the next step"
+def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
+    """What the step's tools do, from the first sentence of a tool's description: the given call's,
+    else the step's first."""
+    return tool_purpose(load_domain(task.domain), (call or step.calls[0]).name) or "take the next step"
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
@@ -287,7 +288,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         # for outages in a region I'd call check_outages", not list_payments beside it).
         taker = _taker(move.step, move.facts) if move.step is not None and move.step.calls else None
         step_tools = [taker.name] if taker is not None else []
-        purpose = (tool_purpose(load_domain(task.domain), taker.name) if taker else "") or "take the next step"
+        purpose = purpose_of(task, move.step, taker) if move.step is not None and taker else "take the next step"
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues),
