@@ -95,7 +95,7 @@ _QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
 # Words a quote cut short must not end on ("... fares from Mexico City to", "... Susan Wilson called")
 _DANGLING = re.compile(
     r"(?:[\s,]+(?:to|from|for|and|or|but|with|of|in|on|at|by|the|a|an|my|your|our|this|that|which|who|"
-    r"called|named|titled|about|into|than|as|is|are|was|be|so|if|when|please))+$",
+    r"called|named|titled|ending|about|into|than|as|is|are|was|be|so|if|when|please))+$",
     re.IGNORECASE,
 )
 _QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting

@@ -92,6 +92,10 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (
         '"Could you compare the cheapest basic economy and economy fares from Mexico City"'
     )
+    transfer = "I'd like $300.00 to go from my savings account with you to my checking account ending in 1152 on 2025-08-02."
+    assert user_request([{"role": "user", "content": transfer}], RequestCues([transfer])) == (
+        '"I\'d like $300.00 to go from my savings account with you to my checking account"'
+    )
     # a cut never splits a title quoted inside the request
     titled = 'Compare the status in "Finance autumn capacity plan" with the one in "Support Q1 quarterly report".'
     assert user_request([{"role": "user", "content": titled}], RequestCues([titled])) == (
