@@ -55,6 +55,8 @@ def test_a_killed_worker_loses_no_task(ray_session, tmp_path):
     resolver = PlanResolver(plan_streams(config), dedup=True, batch_size=4, ahead=64)
     executor = RayExecutor(config)
 
+    planned = [t.id for t in plan_tasks(config)]
+
     async def run() -> list[dict]:
         taken = []
         killed = False
@@ -63,14 +65,19 @@ def test_a_killed_worker_loses_no_task(ray_session, tmp_path):
             if not killed:
                 os.kill((await executor.actor_pids())[0], signal.SIGKILL)
                 killed = True
+            if len(taken) == len(planned):  # the plan is walked: a worker dies before its stats are read
+                ray_session.kill(executor.actors[1], no_restart=True)
         return taken
 
     try:
         taken = asyncio.run(run())
     finally:
         executor.close()
-    assert [o["task_id"] for o in taken] == [t.id for t in plan_tasks(config)], "every task, once, in plan order"
+    assert [o["task_id"] for o in taken] == planned, "every task, once, in plan order"
     assert all(o["rows"].encoded if o["rows"] else o["failure"] for o in taken)
+    # the job's report says which worker was lost, and keeps the others' worlds
+    assert executor.worker_stats[1]["worlds"] is None and executor.worker_stats[1]["lost"] == "ActorDiedError"
+    assert executor.worker_stats[0]["worlds"], executor.worker_stats
 
 
 # ---- faults mid-job, then resume ------------------------------------------------------------------------

@@ -243,7 +243,13 @@ class RayExecutor:
             for future in running:  # extra draws of a walked plan: not waited for
                 future.cancel()
         for stats, actor in zip(self.worker_stats, self.actors, strict=True):
-            stats["worlds"] = await _await_ref(actor.worlds.remote())
+            try:
+                stats["worlds"] = await _await_ref(actor.worlds.remote())
+            except ray.exceptions.RayActorError as exc:
+                # died after its last batch (its draws were all taken): a restarted actor built none of
+                # them, so which worlds it built is lost, not the job
+                stats["worlds"] = None
+                stats["lost"] = type(exc).__name__
 
     async def actor_pids(self) -> list[int]:
         return [await _await_ref(a.pid.remote()) for a in self.actors]
