@@ -10,6 +10,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .augmentation import real_tool_names
 from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
@@ -88,10 +89,47 @@ def openings(rows: Iterable[Row], threshold: float = 0.8) -> dict[Group, Opening
 
 def opening_figures(found: Sequence[str], threshold: float = 0.8) -> OpeningFigures:
     """How varied one group's openings are: distinct after normalizing, and near-duplicates."""
-    # numpy and datasketch (which imports scipy, ~0.5 s): only when figures are made
-    from .neardup import near_duplicate_flags
+    tally = OpeningTally(threshold)
+    for text in found:
+        tally.add(text)
+    return tally.figures()
 
-    return OpeningFigures(len(found), len({normalize(t) for t in found}), sum(near_duplicate_flags(found, threshold)))
+
+class OpeningTally:
+    """One group's openings as they come: normalized and signed for near-duplicates a chunk at a
+    time, so the figures at the end cost little more than the LSH's buckets (see neardup)."""
+
+    CHUNK = 32  # a job's groups fill slowly (a few hundred openings each): small chunks keep little for the end
+
+    def __init__(self, threshold: float = 0.8) -> None:
+        self.rows = 0
+        self.distinct: set[str] = set()
+        self._threshold = threshold
+        self._pending: list[str] = []
+        self._near: Any = None
+
+    def add(self, text: str) -> None:
+        self.rows += 1
+        self._pending.append(text)
+        if len(self._pending) >= self.CHUNK:
+            self._sign()
+
+    def _sign(self) -> None:
+        if not self._pending:
+            return
+        if self._near is None:
+            # numpy and datasketch (which imports scipy, ~0.5 s): only once there are openings
+            from .neardup import NearDuplicates
+
+            self._near = NearDuplicates(self._threshold)
+        normalized = [normalize(text) for text in self._pending]
+        self.distinct.update(normalized)
+        self._near.add(normalized)
+        self._pending = []
+
+    def figures(self) -> OpeningFigures:
+        self._sign()
+        return OpeningFigures(self.rows, len(self.distinct), sum(self._near.flags()) if self._near else 0)
 
 
 def _traces(rows: Iterable[Row]) -> list[str]:

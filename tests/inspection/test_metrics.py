@@ -94,6 +94,24 @@ def test_near_duplicates_scale_past_quadratic_sizes():
     assert not any(flags[3000:])  # random word orders share no five-gram
 
 
+def test_openings_signed_in_chunks_find_partners_across_chunks():
+    base = "i would like to know the status of my most recent order and when it will arrive at my home"
+    near = base.replace("home", "house")  # Jaccard 0.8 with base
+    draw = random.Random(1)
+    vocabulary = [f"{a}{b}" for a in "bcdfghklmnprstvz" for b in ("ao", "ei", "ou", "ua", "ie")]
+    filler = [" ".join(draw.sample(vocabulary, 12)) for _ in range(3 * metrics.OpeningTally.CHUNK)]
+    # the partners of each pair fall in different chunks: one at the start, one near the end
+    texts = [base, "Where is order #W123?"] + filler + [near, "Where is order #W987?"]
+    tally = metrics.OpeningTally()
+    for text in texts:
+        tally.add(text)
+    assert tally._near is not None and len(tally._near._signatures) > 1, "signed over several chunks"
+    figures = tally.figures()
+    assert (figures.rows, figures.near_duplicates) == (len(texts), 4)  # the two pairs, nothing of the filler
+    assert figures.distinct == len(texts) - 1  # the order numbers are masked: those two are one text
+    assert near_duplicate_flags(texts) == [True, True] + [False] * len(filler) + [True, True]
+
+
 def test_reasoning_traces_distinct_share():
     rows = [chat("hi", "Done.", reasoning="The next step is get_order.") for _ in range(3)]
     rows.append(chat("hi", "Done.", reasoning="Order W1 shows 'pending', so cancel_order applies."))
