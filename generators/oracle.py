@@ -88,7 +88,7 @@ class OracleTeacher(Policy):
                 for index, call in enumerate(move.step.calls)
             ]
         if self.reasoning:
-            message["reasoning_content"] = trace(task, move, phrases, seed, messages or [])
+            message["reasoning_content"] = trace(task, move, phrases, seed, messages or [], message.get("content") or "")
         return message
 
     def with_reasoning(self, task: Task, chat: list[Message]) -> list[Message] | None:
@@ -107,7 +107,8 @@ class OracleTeacher(Policy):
             if message.get("role") == "assistant" and self.reasoning:
                 turn = assistant_turns(copied)
                 if turn < len(moves):
-                    reasoning, problems = clean_text(trace(task, moves[turn], phrases, task.seed + turn, copied))
+                    reasoning, problems = clean_text(
+                        trace(task, moves[turn], phrases, task.seed + turn, copied, message.get("content") or ""))
                     if problems:
                         return None
                     if reasoning:

@@ -8,9 +8,10 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -177,20 +178,64 @@ def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> li
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
 
-def result_value(content: str) -> str:
-    """A value a tool result showed that a trace can name: an id field first, else the first short
-    value with a digit ('C1042', '#W1', '$12.00'); empty when the result shows none."""
+def result_value(content: str, reply: str = "") -> str:
+    """A value a tool result showed that a trace can name. With the reply about to be sent: a value
+    it states, as it states it (an answer before an id: '137.12', not 'gift_card_8904273'); else an
+    id field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the
+    result shows none."""
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
         return ""
-    items = list(data.items()) if isinstance(data, dict) else []
-    if not items and isinstance(data, list) and data and isinstance(data[0], dict):
-        items = list(data[0].items())
+    records = list(_records(data))
+    if reply:
+        # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest
+        stated = [(bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown), -len(shown), shown)
+                  for record in records for name, value in record.items() if (shown := _stated_as(value, reply))]
+        if stated:
+            return min(stated)[-1]
+    items = list(records[0].items()) if records else []
     for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)
         if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
             return shown
+    return ""
+
+
+def _records(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
+    """The objects of a result, in order: itself, then those it holds ({"payment": {...}}, lists of
+    rows), `depth` objects deep (a list is not a level)."""
+    if isinstance(data, list):
+        for item in data:
+            yield from _records(item, depth)
+    elif isinstance(data, dict) and depth > 0:
+        yield data
+        for value in data.values():
+            if isinstance(value, dict | list):
+                yield from _records(value, depth - 1)
+
+
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _stated_as(value: Any, reply: str) -> str:
+    """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
+    as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
+    (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    if isinstance(value, str):
+        has_digit = any(c.isdigit() for c in value)
+        forms = [value] if (2 if has_digit else 4) <= len(value) <= 40 else []
+        if (date := _ISO_DATE.fullmatch(value)) is not None and 1 <= int(date[2]) <= 12:
+            month, day = calendar.month_name[int(date[2])], int(date[3])
+            forms += [f"{day} {month} {date[1]}", f"{month} {day}, {date[1]}"]
+    else:
+        whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []
+        forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]
+    for form in dict.fromkeys(forms):
+        if re.search(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", reply, re.I):
+            return str(value) if any(c.isdigit() for c in str(value)) else f'"{value}"'
     return ""
 
 
@@ -210,13 +255,14 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None) -> str:
-    """What came in last, when no argument cites it: 'check_outages returned OUT-12', or the user's
-    request ('the user asked "..."'); never a greeting. Empty when nothing specific can be named."""
+def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
+    """What came in last, when no argument cites it: 'check_outages returned OUT-12' (a value the
+    reply states, when there is one), or the user's request ('the user asked "..."'); never a
+    greeting. Empty when nothing specific can be named."""
     for message in reversed(messages):
         role, content = message.get("role"), message.get("content")
         if role == "tool":
-            value = result_value(content) if isinstance(content, str) else ""
+            value = result_value(content, reply) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             if value:
                 return f"{source} returned {value}"
@@ -259,8 +305,9 @@ def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
-    """The reasoning before one oracle move."""
+def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str = "") -> str:
+    """The reasoning before one oracle move (`reply`: the text the move says, which a reply's trace
+    may cite)."""
     messages = structured(messages)
     cues = RequestCues.of(task, phrases)
     if move.kind in ("call", "instruct", "confirm"):
@@ -293,7 +340,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues),
         )
-    return _reply_trace(task, phrases, seed, messages)
+    return _reply_trace(task, phrases, seed, messages, reply)
 
 
 def _taker(step: Step, facts: Sequence[Any]) -> ToolCall:
@@ -307,7 +354,7 @@ def _taker(step: Step, facts: Sequence[Any]) -> ToolCall:
     )
 
 
-def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
+def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
     spec = task.no_tool
     if spec is not None and task.kind.startswith("no_tool/"):
         said = task.replies[0].vars if task.replies else {}
@@ -325,7 +372,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
         return phrases.say("reason_no_call", seed, **values)
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
     current = since_request(messages, task.scenario.requests)
-    seen = last_said(messages, RequestCues.of(task, phrases))
+    seen = last_said(messages, RequestCues.of(task, phrases), reply)
     return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, current), seen=seen)
 
 
