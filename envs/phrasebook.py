@@ -85,7 +85,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
         "reason_reply": ("source", "facts", "seen"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
-        "reason_close": ("request", "facts"),
+        "reason_close": ("request", "facts", "outcome", "thanked"),
         "ask_which": ("label", "what", "options", "count"),
         "reason_ask_which": ("label", "count", "options", "purpose"),
         "revise_lead": (),

@@ -21,7 +21,7 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 GREETING_LEAD = r"(?:(?:oh|hey|okay|ok),? )?"
 GREETING_ADDRESSEE = r"(?:,? (?:there|again|dear|assistant|car|(?:[\w']+ )?(?:support|desk|team)))*"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
+THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
 # A sentence that does nothing but thank ("Thanks.", "Thank you, dear.", "Much appreciated.").
 _ONLY_THANKS = re.compile(
     r"^(?:(?:great|brilliant|perfect|lovely|right|okay|ok|got it|oh),?\s+)?"
@@ -51,6 +51,11 @@ def _sentences(text: str) -> list[str]:
     return [restore.sub(lambda m: quotes[int(m.group(1))], s) for s in _SENTENCE_END.split(masked.strip()) if s]
 
 
+def thanks(text: str) -> bool:
+    """Whether a message thanks, in any of its sentences outside a quoted message ('Cheers.' too)."""
+    return any(THANKS.search(_unquoted(s)) or _ONLY_THANKS.match(s.strip()) for s in _sentences(text))
+
+
 def _unquoted(sentence: str) -> str:
     return _QUOTED.sub('"q"', sentence)
 
@@ -58,7 +63,7 @@ def _unquoted(sentence: str) -> str:
 def _one_thanks(sentences: list[str]) -> list[str]:
     """The sentences with one thanks left: a thanks that says more ('I'd be grateful if ...') is kept
     over a bare 'Thanks.', and of bare ones the first."""
-    thanking = [i for i, s in enumerate(sentences) if _THANKS.search(_unquoted(s))]
+    thanking = [i for i, s in enumerate(sentences) if THANKS.search(_unquoted(s))]
     if len(thanking) < 2:
         return sentences
     bare = [i for i in thanking if _ONLY_THANKS.match(s := sentences[i].strip()) and not _QUOTED.search(s)]

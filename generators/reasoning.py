@@ -16,12 +16,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.envs.conversation import Move
+from toolgym.envs.conversation import Move, outcome
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task, ToolCall
-from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -381,9 +381,11 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     the facts reported), then the decision to close."""
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     first_turn = messages[: first_user + 1]
+    last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
     return phrases.say(
         "reason_close", seed, request=user_request(first_turn, RequestCues.of(task, phrases)),
-        facts=_seen_outputs(task, messages, most=2),
+        facts=_seen_outputs(task, messages, most=2), outcome=outcome(task),
+        thanked=isinstance(last_user, str) and thanks(last_user),
     )
 
 

@@ -92,3 +92,31 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     # a date the user gave in words is no sum: its parts ("03", "2023") are never cited
     dated = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2023-09-26"})])
     assert evidence_for(dated, messages) == ""
+
+
+def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_one_was_said():
+    """'that is answered' only after an answer, never after a refusal or a value the user went to
+    find; 'thanked me' only when the user's last message thanked."""
+    import toolgym
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("retail")
+    kinds = ["single", "no_tool/invalid_value", "no_tool/policy_refusal", "no_tool/irrelevant"]
+    answered = ("that is answered", "has its answer", "it's dealt with", "what they came for", "No question is left open")
+    seen = {}
+    for task in domain.generate_tasks(24, seed=5, kinds=kinds, size="small"):
+        first = {"role": "user", "content": task.scenario.requests[0]}
+        for last, thanked in (("Thanks a lot, that's all.", True), ("Alright, I'll sort it out myself.", False)):
+            chat = [first, {"role": "assistant", "content": "..."}, {"role": "user", "content": last}]
+            for seed in range(40):
+                trace = close_trace(task, domain.phrasebook, seed, chat)
+                ended = outcome(task)
+                seen.setdefault((ended, thanked), set()).add(trace)
+                if ended in ("refused", "pending"):
+                    assert not any(claim in trace for claim in answered), (ended, trace)
+                if not thanked:
+                    assert "thank" not in trace.lower(), trace
+    assert {ended for ended, _ in seen} >= {"done", "answered", "refused", "pending"}, seen.keys()
+    assert any("thank" in t for t in seen[("pending", True)]), "a thanks is named when one was said"
+    assert any("waits on" in t or "stays open" in t for t in seen[("pending", False)])

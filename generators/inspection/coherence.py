@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, THANKS, sentence_key
 
 from .text import Row, split_sentences
 
@@ -213,15 +213,12 @@ def done_after_read_only(row: Row, know: Knowledge) -> list[str] | None:
     return [_quote(claims[0])] if claims else []
 
 
-_THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
-
-
 def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
     """Two sentences of one turn that both thank (a message quoted for sending thanks its own readers)."""
     found = []
     for role in ("assistant", "user"):
         for _, text in _said(row.get("messages") or [], role):
-            thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if _THANKS.search(s)]
+            thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if THANKS.search(s)]
             if len(thanking) >= 2:
                 found.append(f"[{role}] " + _quote(text))
     return found
