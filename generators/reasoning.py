@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgym.envs.conversation import Move, outcome
 from toolgym.envs.phrasebook import Phrasebook
-from toolgym.envs.phrasing import tool_purpose
+from toolgym.envs.phrasing import join_words, tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
@@ -33,32 +33,40 @@ def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
-    """Where the step's argument values (or the fault it fixes) were seen: 'the user gave a@b.co and
-    get_order_details returned #W1', 'the user reported "data saver is on"'."""
+    """Where the step's argument values (or the fault it fixes) were seen: 'the user gave "a@b.co" and
+    "Tara", and get_order_details returned "#W1"', 'the user reported "data saver is on"' (values one
+    source showed are named under it once)."""
     tool_names = {}
     for message in messages:
         for call in message.get("tool_calls") or ():
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
-    clauses: list[str] = []
+    by_source: dict[str, list[str]] = {}  # 'the user gave' -> the values it showed, quoted, in order
+
+    def cite(found: tuple[str, str] | None) -> None:
+        if found is not None and found[1] not in (values := by_source.setdefault(found[0], [])):
+            values.append(found[1])
+
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
-        clause = _seen_in(fragment, messages, tool_names, fault=True)
-        if clause:
-            clauses.append(clause)
+        if (found := _seen_in(fragment, messages, tool_names, fault=True)) is not None:
+            cite(found)
             break
     for call in step.calls:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
-            found = [_seen_in(str(value), messages, tool_names)]
-            if not found[0] and isinstance(value, str) and _EXPRESSION.match(value):
+            sightings = [_seen_in(str(value), messages, tool_names)]
+            if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
                 # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
-                found = [_seen_in(number, messages, tool_names) for number in _NUMBER_IN.findall(value)]
-            for clause in found:
-                if clause and clause not in clauses:
-                    clauses.append(clause)
-                if len(clauses) >= _MAX_CLAUSES:
-                    return " and ".join(clauses)
-    return " and ".join(clauses)
+                sightings = [_seen_in(number, messages, tool_names) for number in _NUMBER_IN.findall(value)]
+            for found in sightings:
+                cite(found)
+                if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
+                    return _cited(by_source)
+    return _cited(by_source)
+
+
+def _cited(by_source: dict[str, list[str]]) -> str:
+    return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
 
 
 # An arithmetic expression ("86,923 + 52,093", "(120 - 45) / 3"): an operator between spaces, so a
@@ -67,8 +75,9 @@ _EXPRESSION = re.compile(r"^[\d.,()\s]+(?:\s[-+*/]\s[\d.,()\s]+)+$")
 _NUMBER_IN = re.compile(r"\d[\d,.]+\d")
 
 
-def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> str:
-    """Who showed `needle` last: 'the user gave X' / 'get_order returned X' (a fault: 'reported' / 'showed', quoted)."""
+def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> tuple[str, str] | None:
+    """Who showed `needle` last, and the needle quoted: ('the user gave', '"X"'), ('get_order returned',
+    '"X"'); a fault: 'reported' / 'showed'. None when nobody did."""
     lowered = needle.lower()
     for message in reversed(messages):
         content = message.get("content")
@@ -76,10 +85,10 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
             continue
         shown = f'"{needle}"'
         if message.get("role") == "user":
-            return f"the user {'reported' if fault else 'gave'} {shown}"
+            return f"the user {'reported' if fault else 'gave'}", shown
         if message.get("role") == "tool":
-            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'} {shown}"
-    return ""
+            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'}", shown
+    return None
 
 
 # A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.

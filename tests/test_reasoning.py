@@ -37,8 +37,10 @@ def test_a_call_trace_names_the_tool_and_where_its_arguments_came_from(toy_domai
                 for value in call["function"]["arguments"].values():
                     seen = any(str(value) in (m.get("content") or "") for m in messages[:index] if m.get("role") == "user")
                     if seen and isinstance(value, str) and len(value) >= 3:
-                        assert f'the user gave "{value}"' in trace.lower(), trace  # quoted, as said
+                        # quoted, as said, under the one clause naming what the user gave
+                        assert "the user gave" in trace.lower() and f'"{value.lower()}"' in trace.lower(), trace
                         cited += 1
+            assert trace.lower().count("the user gave") <= 1, trace  # values the user gave are named together
             if task.kind == "no_tool/irrelevant" and not message.get("tool_calls"):
                 assert toy_domain.scope in trace or "no call" in trace.lower() or "without one" in trace, trace
     assert cited > 10
@@ -85,7 +87,13 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
         {"role": "tool", "tool_call_id": "b", "content": '{"date": "2023-09-17", "text": "It drew 52,093 visitors."}'},
     ]
     step = Step(calls=[ToolCall(name="calculate", arguments={"expression": "86,923 + 52,093"})])
-    assert evidence_for(step, messages) == 'open_page returned "86,923" and open_page returned "52,093"'
+    assert evidence_for(step, messages) == 'open_page returned "86,923" and "52,093"'
+    # values one source showed are named under it once; each source keeps its own clause
+    found = [{"role": "user", "content": "I'm Tara Williams, order #W2629560."}, *messages]
+    named = Step(calls=[ToolCall(name="find", arguments={"first_name": "Tara", "last_name": "Williams"})])
+    assert evidence_for(named, found) == 'the user gave "Tara" and "Williams"'
+    mixed = Step(calls=[ToolCall(name="calculate", arguments={"order": "#W2629560", "expression": "86,923 + 1"})])
+    assert evidence_for(mixed, found) == 'the user gave "#W2629560", and open_page returned "86,923"'
     # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
     unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
     assert evidence_for(unseen, messages) == ""
