@@ -129,6 +129,33 @@ def to_the_user(text: str) -> str:
     return _THIRD_PERSON_OWNER.sub("your", text)
 
 
+_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would", "and", "or"})
+
+
+def about_the_user(text: str) -> str:
+    """A tool's description (said to the person it serves) said about them, as a trace speaks:
+    "share a file you own" -> "share a file the user owns", "your mailbox" -> "the user's mailbox"."""
+
+    def subject(match: re.Match[str]) -> str:
+        word = match.group(1)
+        return f"the user {word if word.lower() in _MODALS else _third_person(word)}"
+
+    text = re.sub(r"\byours?\b", "the user's", text)
+    text = re.sub(r"\byou ([a-z]+)\b", subject, text)
+    return re.sub(r"\byou\b", "the user", text)  # what is left is an object: "shared with you"
+
+
+def _third_person(verb: str) -> str:
+    """'own' -> 'owns', 'organise' -> 'organises', 'have' -> 'has', 'reach' -> 'reaches'."""
+    if verb == "have":
+        return "has"
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
 _DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "their", "its", "our", "this", "that", "these", "those"})
 
 
@@ -293,6 +320,7 @@ _FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", 
 _NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")  # a parenthetical of a description: '(APN)', '(cellular)'
 _ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\()", re.DOTALL)  # the first clause and its ", or ..."
 
 
@@ -306,12 +334,15 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
         description = domain.tool(name).schema["function"].get("description") or ""
     except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
         return ""
-    found = (_ALL_USES if whole else _FIRST_CLAUSE).match(description.strip())
+    description = _ASIDE.sub("", description.strip())  # "Switch mobile (cellular) data on or off."
+    found = (_ALL_USES if whole else _FIRST_CLAUSE).match(description)
     text = (found.group(1) if found else description).strip().rstrip(".")
     if not text:
         return ""
-    first = text.split()[0].lower()
-    text = inline(text)
+    first = text.split()[0]
+    if first[:1].isupper() and first[1:].isalpha() and first[1:].islower():
+        text = first.lower() + text[len(first):]  # a verb ('Switch Wi-Fi calling'), not a name
+    first = first.lower()
     if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
         return f"find out {text}"
     return f"look up {text}" if first in _NOUN_OPENINGS else text

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgym.envs.conversation import Move, outcome
 from toolgym.envs.phrasebook import Phrasebook
-from toolgym.envs.phrasing import join_words, tool_purpose
+from toolgym.envs.phrasing import about_the_user, join_words, tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
@@ -28,8 +28,8 @@ _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn
 
 def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
     """What the step's tools do, from the first sentence of a tool's description: the given call's,
-    else the step's first."""
-    return tool_purpose(load_domain(task.domain), (call or step.calls[0]).name) or "take the next step"
+    else the step's first; said about the user, as a trace speaks ('a file the user owns')."""
+    return about_the_user(tool_purpose(load_domain(task.domain), (call or step.calls[0]).name)) or "take the next step"
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:

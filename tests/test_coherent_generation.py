@@ -263,6 +263,30 @@ def test_a_withheld_tool_is_named_with_every_use_it_has():
     assert tool_purpose(workplace, "mark_message", whole=True).endswith("or set or clear its flag")
 
 
+def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():
+    from toolgym.envs.phrasing import about_the_user, tool_purpose
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.reasoning import purpose_of
+
+    telecom = load_domain("telecom")
+    # a parenthetical inside the first sentence no longer cuts it short ('switch mobile'); a verb
+    # before a capitalised word is still a verb ('Switch Wi-Fi calling')
+    assert tool_purpose(telecom, "toggle_mobile_data") == "switch mobile data on or off"
+    assert tool_purpose(telecom, "check_apn_settings") == "open the phone's access point settings and read the APN in use"
+    assert tool_purpose(telecom, "toggle_wifi_calling") == "switch Wi-Fi calling on or off"
+    assert about_the_user("share a file you own with someone") == "share a file the user owns with someone"
+    assert about_the_user("search the files you own or that are shared with you") == \
+        "search the files the user owns or that are shared with the user"
+    assert about_the_user("find when you and the given colleagues are free in your calendar") == \
+        "find when the user and the given colleagues are free in the user's calendar"
+    assert about_the_user("read a file you can open; you reach it") == "read a file the user can open; the user reaches it"
+    workplace = load_domain("workplace")
+    task = workplace.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]
+    for name in workplace.tools:
+        said = purpose_of(task, task.plan[0], type(task.plan[0].calls[0])(name=name, arguments={}))
+        assert not re.search(r"\byou(r|rs)?\b", said), (name, said)  # a trace speaks of the user, not to them
+
+
 # ---- invalid values: varied, and the nearest valid one offered where it exists -------------------
 
 
