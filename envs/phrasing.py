@@ -340,7 +340,7 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     if not text:
         return ""
     first = text.split()[0]
-    if first[:1].isupper() and first[1:].isalpha() and first[1:].islower():
+    if first == "A" or (first[:1].isupper() and first[1:].isalpha() and first[1:].islower()):
         text = first.lower() + text[len(first):]  # a verb ('Switch Wi-Fi calling'), not a name
     first = first.lower()
     if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"

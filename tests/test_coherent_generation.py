@@ -274,6 +274,7 @@ def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():
     assert tool_purpose(telecom, "toggle_mobile_data") == "switch mobile data on or off"
     assert tool_purpose(telecom, "check_apn_settings") == "open the phone's access point settings and read the APN in use"
     assert tool_purpose(telecom, "toggle_wifi_calling") == "switch Wi-Fi calling on or off"
+    assert tool_purpose(load_domain("travel"), "list_bookings").startswith("look up a traveller's flight and hotel bookings")
     assert about_the_user("share a file you own with someone") == "share a file the user owns with someone"
     assert about_the_user("search the files you own or that are shared with you") == \
         "search the files the user owns or that are shared with the user"
