@@ -83,7 +83,7 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        shown = f'"{needle}"'
+        shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
         if message.get("role") == "user":
             return f"the user {'reported' if fault else 'gave'}", shown
         if message.get("role") == "tool":

@@ -94,6 +94,11 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     assert evidence_for(named, found) == 'the user gave "Tara" and "Williams"'
     mixed = Step(calls=[ToolCall(name="calculate", arguments={"order": "#W2629560", "expression": "86,923 + 1"})])
     assert evidence_for(mixed, found) == 'the user gave "#W2629560", and open_page returned "86,923"'
+    # a fault shown by a fragment of a result's JSON is cited with its own quotes, not doubled ones
+    line = [{"role": "assistant", "tool_calls": [{"id": "l", "function": {"name": "get_line_details"}}]},
+            {"role": "tool", "tool_call_id": "l", "content": '{"line_id":"L1","data_remaining_gb":0.0}'}]
+    fix = Step(calls=[ToolCall(name="add_data_refill", arguments={"line_id": "L1"})], evidence=['"data_remaining_gb":0.0'])
+    assert evidence_for(fix, line) == 'get_line_details showed "data_remaining_gb":0.0'
     # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
     unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
     assert evidence_for(unseen, messages) == ""
