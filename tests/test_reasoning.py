@@ -112,6 +112,7 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
     find; 'thanked me' only when the user's last message thanked."""
     import toolgym
     from toolgym.envs.conversation import outcome
+    from toolgym.generators.inspection.grammar import find_grammar
     from toolgym.generators.reasoning import close_trace
 
     domain = toolgym.load_domain("retail")
@@ -131,5 +132,7 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
                 if not thanked:
                     assert "thank" not in trace.lower(), trace
     assert {ended for ended, _ in seen} >= {"done", "answered", "refused", "pending"}, seen.keys()
+    slips = [f"{m.name}: {t}" for traces in seen.values() for t in traces for m in find_grammar(t, "assistant")]
+    assert not slips, slips[:3]
     assert any("thank" in t for t in seen[("pending", True)]), "a thanks is named when one was said"
     assert any("waits on" in t or "stays open" in t for t in seen[("pending", False)])
