@@ -140,6 +140,8 @@ def about_the_user(text: str) -> str:
         word = match.group(1)
         return f"the user {word if word.lower() in _MODALS else _third_person(word)}"
 
+    if "you" not in text.lower():
+        return text
     text = re.sub(r"\byours?\b", "the user's", text)
     text = re.sub(r"\byou ([a-z]+)\b", subject, text)
     return re.sub(r"\byou\b", "the user", text)  # what is left is an object: "shared with you"

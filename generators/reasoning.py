@@ -198,9 +198,10 @@ def result_value(content: str, reply: str = "") -> str:
         return ""
     records = list(_records(data))
     if reply:
+        lowered = reply.lower()
         # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest
         stated = [(bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown), -len(shown), shown)
-                  for record in records for name, value in record.items() if (shown := _stated_as(value, reply))]
+                  for record in records for name, value in record.items() if (shown := _stated_as(value, lowered))]
         if stated:
             return min(stated)[-1]
     items = list(records[0].items()) if records else []
@@ -227,7 +228,7 @@ def _records(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
-def _stated_as(value: Any, reply: str) -> str:
+def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
     """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
     as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
     (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one."""
@@ -243,9 +244,25 @@ def _stated_as(value: Any, reply: str) -> str:
         whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []
         forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]
     for form in dict.fromkeys(forms):
-        if re.search(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)", reply, re.I):
+        if _whole_token_in(form.lower(), reply):
             return str(value) if any(c.isdigit() for c in str(value)) else f'"{value}"'
     return ""
+
+
+def _whole_token_in(needle: str, text: str) -> bool:
+    """`needle` in `text` not inside a longer word or number: '10.00' in '$10.00.' but not in '110.00'
+    or '10.005' (a find, not a regex: a pattern per value would be compiled anew for most values)."""
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before = text[start - 1] if start else " "
+        after = text[end : end + 2]
+        if not (before.isalnum() or before in "_.,") and not (
+            after[:1].isalnum() or after[:1] == "_" or (after[:1] in ".," and after[1:2].isdigit())
+        ):
+            return True
+        start = text.find(needle, start + 1)
+    return False
 
 
 def last_result(messages: list[dict[str, Any]]) -> str:
