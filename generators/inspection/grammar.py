@@ -110,6 +110,12 @@ def it_after_two_things(text: str) -> list[GrammarMatch]:
     return found
 
 
+# "They is finishing up": a plural pronoun opening a sentence with a singular verb (mid-sentence
+# "what I told you is" is right, so only at a sentence start)
+_PRONOUN_VERB = re.compile(r"(?:^|(?<=[.!?;:]\s))(?:They|We|You|they|we|you)\s+(?:is|has|was|does)\b")
+pronoun_agreement = _finder("pronoun_agreement", _PRONOUN_VERB)
+
+
 # name -> (detector, roles it applies to)
 GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "doubled_word": (doubled_word, ("user", "assistant")),
@@ -121,6 +127,7 @@ GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "but_after_regret": (but_after_regret, ("user", "assistant")),
     "raw_payment_id": (raw_id, ("assistant",)),
     "it_after_two_things": (it_after_two_things, ("assistant",)),
+    "pronoun_agreement": (pronoun_agreement, ("user", "assistant")),
 }
 
 

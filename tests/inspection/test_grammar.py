@@ -52,6 +52,10 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
         ["I need your order id. Could you share it?", "I need your name and ZIP code. Could you share them?",
          "Your email or your phone number works. Could you share it?"],
     ),
+    "pronoun_agreement": (
+        ["Already told: #W1. They is finishing up, so I stop.", "They has no further request.", "Done; we has it."],
+        ["They are finishing up.", "What I told you is right.", "The user has no further request.", "I was there."],
+    ),
 }
 
 
