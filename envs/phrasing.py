@@ -129,7 +129,10 @@ def to_the_user(text: str) -> str:
     return _THIRD_PERSON_OWNER.sub("your", text)
 
 
-_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would", "and", "or"})
+_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would"})
+# words after "you" that make it an object or a subject with no verb next: "transfer you to", "you and"
+_NOT_VERBS = frozenset({"to", "for", "with", "at", "in", "on", "about", "from", "by", "into", "as", "if", "when",
+                        "and", "or", "a", "an", "the", "all", "both", "back", "up", "out", "over", "now", "here", "there"})
 
 
 def about_the_user(text: str) -> str:
@@ -138,7 +141,7 @@ def about_the_user(text: str) -> str:
 
     def subject(match: re.Match[str]) -> str:
         word = match.group(1)
-        return f"the user {word if word.lower() in _MODALS else _third_person(word)}"
+        return f"the user {word if word.lower() in _MODALS | _NOT_VERBS else _third_person(word)}"
 
     if "you" not in text.lower():
         return text

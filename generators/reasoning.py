@@ -389,9 +389,9 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "kind": task.kind.split("/", 1)[1],
             "labels": spec.missing or ["details"],
             "scope": spec.scope or said.get("scope") or load_domain(task.domain).scope,
-            "rule": spec.rule or said.get("rule") or "",
+            "rule": about_the_user(spec.rule or said.get("rule") or ""),
             "problem": spec.problem or said.get("problem") or "",
-            "action": _lower_first(spec.action or said.get("action") or ""),
+            "action": about_the_user(_lower_first(spec.action or said.get("action") or "")),
             "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
             "request": user_request(messages, RequestCues.of(task, phrases)),
         }

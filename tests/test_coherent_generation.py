@@ -281,6 +281,7 @@ def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():
     assert about_the_user("find when you and the given colleagues are free in your calendar") == \
         "find when the user and the given colleagues are free in the user's calendar"
     assert about_the_user("read a file you can open; you reach it") == "read a file the user can open; the user reaches it"
+    assert about_the_user("transfer you to a human agent") == "transfer the user to a human agent"  # 'to' is no verb
     workplace = load_domain("workplace")
     task = workplace.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]
     for name in workplace.tools:

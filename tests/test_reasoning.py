@@ -136,3 +136,24 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
     assert not slips, slips[:3]
     assert any("thank" in t for t in seen[("pending", True)]), "a thanks is named when one was said"
     assert any("waits on" in t or "stays open" in t for t in seen[("pending", False)])
+
+
+def test_a_refusals_trace_speaks_of_the_user_not_to_them():
+    """The withheld action and the policy's rule are written to the user ('cancel your order', 'not
+    yours'); the trace says them about the user ('cancel the user's order', 'not the user's')."""
+    import re
+
+    import toolgym
+
+    said_to = re.compile(r"\byou(?:r|rs)?\b", re.IGNORECASE)
+    traces = 0
+    for name in ("retail", "travel", "workplace"):
+        domain = toolgym.load_domain(name)
+        tasks = domain.generate_tasks(16, seed=2, kinds=["no_tool/policy_refusal", "no_tool/unavailable"], size="small")
+        for _, trajectory in _played(domain, tasks):
+            for message in trajectory.messages:
+                if message.get("role") == "assistant" and message.get("reasoning_content"):
+                    unquoted = re.sub(r'"[^"]*"', '""', message["reasoning_content"])  # the user's own words may say "you"
+                    assert not said_to.search(unquoted), message["reasoning_content"]
+                    traces += 1
+    assert traces > 50
