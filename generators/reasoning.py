@@ -405,12 +405,19 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
     """The reasoning before the closing line: what the chat was about (the user's first request, or
     the facts reported), then the decision to close."""
+    ended = outcome(task)
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
-    first_turn = messages[: first_user + 1]
+    about = messages[: first_user + 1]
+    declined = {s.segment for s in task.plan if s.declined}
+    kept = [segment for segment in range(task.segments) if segment not in declined]
+    if declined and kept and ended in ("done", "answered", "not_found"):
+        # a request the user said no to is not the one that was dealt with: the last one carried out is
+        request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
+        about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
     last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
     return phrases.say(
-        "reason_close", seed, request=user_request(first_turn, RequestCues.of(task, phrases)),
-        facts=_seen_outputs(task, messages, most=2), outcome=outcome(task),
+        "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases)),
+        facts=_seen_outputs(task, messages, most=2), outcome=ended,
         thanked=isinstance(last_user, str) and thanks(last_user),
     )
 

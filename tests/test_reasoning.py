@@ -157,3 +157,23 @@ def test_a_refusals_trace_speaks_of_the_user_not_to_them():
                     assert not said_to.search(unquoted), message["reasoning_content"]
                     traces += 1
     assert traces > 50
+
+
+def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
+    import toolgym
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("telecom")
+    checked = 0
+    for task in domain.generate_tasks(40, seed=4, kinds=["multi_turn"], size="small"):
+        declined = {s.segment for s in task.plan if s.declined}
+        if declined != {0} or outcome(task) != "done" or len(task.scenario.requests) != 2:
+            continue
+        chat = [{"role": "user", "content": request} for request in task.scenario.requests]
+        for seed in range(20):
+            trace = close_trace(task, domain.phrasebook, seed, [*chat, {"role": "user", "content": "Thanks."}])
+            first = task.scenario.requests[0].rstrip(".?!")
+            assert first[-25:] not in trace, trace  # the declined request is never what was "dealt with"
+        checked += 1
+    assert checked >= 2
