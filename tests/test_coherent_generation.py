@@ -56,30 +56,39 @@ def _after(tool: str, result: str) -> list[dict]:
             {"role": "tool", "tool_call_id": "c1", "content": result}]
 
 
-def test_a_reply_trace_cites_the_value_the_reply_states_as_it_states_it():
-    balance = _after("get_gift_card_balance", '{"gift_card_id": "gift_card_8904273", "balance": 137.12}')
-    # the answer, not the id the result leads with; without a reply (a call's evidence), the id.
-    # A value is cited as the result shows it (what the tool returned), found as the reply writes it.
-    assert last_said(balance, reply="Gift card 8904273 has a balance of $137.12.") == "get_gift_card_balance returned 137.12"
-    assert last_said(balance) == "get_gift_card_balance returned gift_card_8904273"
+# (tool, its result, the reply about to be sent, what the trace's "Seen:" names). A value is cited as
+# the result shows it (what the tool returned), found as the reply writes it.
+STATED = [
+    # the answer, not the id the result leads with
+    ("get_gift_card_balance", '{"gift_card_id": "gift_card_8904273", "balance": 137.12}',
+     "Gift card 8904273 has a balance of $137.12.", "137.12"),
     # values inside the objects a result holds, written as the reply writes them
-    paid = _after("make_payment", '{"payment": {"payment_id": "PAY101201", "amount": 3122.4}, "bill": {"bill_id": "B100942"}}')
-    assert last_said(paid, reply="Your payment of $3,122.40 for bill B100942 went through.") == "make_payment returned 3122.4"
-    rows = _after("list_accounts", '[{"account_id": "A1", "balance": 50.0}, {"account_id": "A2", "balance": 905.39}]')
-    assert last_said(rows, reply="Right now that account holds $905.39.") == "list_accounts returned 905.39"
+    ("make_payment", '{"payment": {"payment_id": "PAY101201", "amount": 3122.4}, "bill": {"bill_id": "B100942"}}',
+     "Your payment of $3,122.40 for bill B100942 went through.", "3122.4"),
+    ("list_accounts", '[{"account_id": "A1", "balance": 50.0}, {"account_id": "A2", "balance": 905.39}]',
+     "Right now that account holds $905.39.", "905.39"),
     # a figure before a word, whole tokens only: '1' inside '$10.00' is not the refill's size
-    fare = _after("get_fare_rules", '{"cabin": "economy", "change_fee": 75.0, "refundable": false}')
-    assert last_said(fare, reply="Yes, economy fares can be changed: the fee is $75.00.") == "get_fare_rules returned 75.0"
-    refill = _after("add_data_refill", '{"refill_id": "R7", "gigabytes": 1, "price": 10.0}')
-    assert last_said(refill, reply="Done: a refill for $10.00.") == "add_data_refill returned 10.0"
+    ("get_fare_rules", '{"cabin": "economy", "change_fee": 75.0, "refundable": false}',
+     "Yes, economy fares can be changed: the fee is $75.00.", "75.0"),
+    ("add_data_refill", '{"refill_id": "R7", "gigabytes": 1, "price": 10.0}', "Done: a refill for $10.00.", "10.0"),
     # a date the reply writes in words; a word, quoted
-    page = _after("open_page", '{"url": "https://atlaspedia.example/wiki/x", "born": "1972-08-25", "updated": "2023-11-04"}')
-    assert last_said(page, reply="Douglas Simpson was born on 25 August 1972.") == "open_page returned 1972-08-25"
-    card = _after("freeze_card", '{"card_id": "CARD_A", "status": "frozen"}')
-    assert last_said(card, reply="Your card is frozen now.") == 'freeze_card returned "frozen"'
+    ("open_page", '{"url": "https://atlaspedia.example/wiki/x", "born": "1972-08-25", "updated": "2023-11-04"}',
+     "Douglas Simpson was born on 25 August 1972.", "1972-08-25"),
+    ("freeze_card", '{"card_id": "CARD_A", "status": "frozen"}', "Your card is frozen now.", '"frozen"'),
     # nothing the reply states: the result's id, as before
-    door = _after("unlock_doors", '{"vehicle_id": "V0292", "locked": false}')
-    assert last_said(door, reply="I've just unlocked all the doors for you.") == "unlock_doors returned V0292"
+    ("unlock_doors", '{"vehicle_id": "V0292", "locked": false}', "I've just unlocked all the doors for you.", "V0292"),
+]
+
+
+@pytest.mark.parametrize(("tool", "result", "reply", "cited"), STATED, ids=[row[0] for row in STATED])
+def test_a_reply_trace_cites_the_value_the_reply_states_as_it_states_it(tool, result, reply, cited):
+    assert last_said(_after(tool, result), reply=reply) == f"{tool} returned {cited}"
+
+
+def test_without_a_reply_the_trace_names_the_results_id():
+    # a call's evidence has no reply to match: the id the result leads with
+    balance = _after("get_gift_card_balance", '{"gift_card_id": "gift_card_8904273", "balance": 137.12}')
+    assert last_said(balance) == "get_gift_card_balance returned gift_card_8904273"
 
 
 def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
