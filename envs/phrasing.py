@@ -114,6 +114,14 @@ def inline(text: Any) -> str:
     return first.lower() + value[len(first) :]
 
 
+def lower_first(text: str) -> str:
+    """'Turn on roaming' said inside a sentence: 'turn on roaming'; 'A traveller's bookings': 'a
+    traveller's bookings' (an id or acronym, 'Wi-Fi' or 'APN', stays as it is). Unlike `inline`, a
+    capitalised second word does not make the first a name: the text is known to open on a verb."""
+    head = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if head == "A" or (head[:1].isupper() and head[1:].islower()) else text
+
+
 def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
     """The pronoun for what was asked: 'it' after one thing, 'them' after several."""
     number = count if isinstance(count, int | float) else len(count) if hasattr(count, "__len__") else 2
@@ -129,10 +137,11 @@ def to_the_user(text: str) -> str:
     return _THIRD_PERSON_OWNER.sub("your", text)
 
 
-_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would"})
-# words after "you" that make it an object or a subject with no verb next: "transfer you to", "you and"
-_NOT_VERBS = frozenset({"to", "for", "with", "at", "in", "on", "about", "from", "by", "into", "as", "if", "when",
-                        "and", "or", "a", "an", "the", "all", "both", "back", "up", "out", "over", "now", "here", "there"})
+# words after "you" that take no third-person -s: a modal ("you can"), or a word that makes "you"
+# an object or a subject with no verb next ("transfer you to", "you and")
+_KEPT_AFTER_YOU = frozenset({"can", "could", "may", "might", "must", "should", "will", "would",
+                             "to", "for", "with", "at", "in", "on", "about", "from", "by", "into", "as", "if", "when",
+                             "and", "or", "a", "an", "the", "all", "both", "back", "up", "out", "over", "now", "here", "there"})
 
 
 def about_the_user(text: str) -> str:
@@ -141,7 +150,7 @@ def about_the_user(text: str) -> str:
 
     def subject(match: re.Match[str]) -> str:
         word = match.group(1)
-        return f"the user {word if word.lower() in _MODALS | _NOT_VERBS else _third_person(word)}"
+        return f"the user {word if word.lower() in _KEPT_AFTER_YOU else _third_person(word)}"
 
     if "you" not in text.lower():
         return text
@@ -344,10 +353,8 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     text = (found.group(1) if found else description).strip().rstrip(".")
     if not text:
         return ""
-    first = text.split()[0]
-    if first == "A" or (first[:1].isupper() and first[1:].isalpha() and first[1:].islower()):
-        text = first.lower() + text[len(first):]  # a verb ('Switch Wi-Fi calling'), not a name
-    first = first.lower()
+    text = lower_first(text)  # it opens on a verb ('Switch Wi-Fi calling'), never a name
+    first = text.split()[0].lower()
     if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
         return f"find out {text}"
     return f"look up {text}" if first in _NOUN_OPENINGS else text

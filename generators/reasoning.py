@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgym.envs.conversation import Move, outcome
 from toolgym.envs.phrasebook import Phrasebook
-from toolgym.envs.phrasing import about_the_user, join_words, tool_purpose
+from toolgym.envs.phrasing import about_the_user, join_words, lower_first, tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
@@ -391,7 +391,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "scope": spec.scope or said.get("scope") or load_domain(task.domain).scope,
             "rule": about_the_user(spec.rule or said.get("rule") or ""),
             "problem": spec.problem or said.get("problem") or "",
-            "action": about_the_user(_lower_first(spec.action or said.get("action") or "")),
+            "action": about_the_user(lower_first(spec.action or said.get("action") or "")),
             "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
             "request": user_request(messages, RequestCues.of(task, phrases)),
         }
@@ -424,12 +424,6 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
 
 def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
     return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
-
-
-def _lower_first(text: str) -> str:
-    """'Turn on roaming' said inside a sentence: 'turn on roaming' (an id or acronym stays as it is)."""
-    head = text.split(" ", 1)[0]
-    return text[:1].lower() + text[1:] if head[:1].isupper() and head[1:].islower() else text
 
 
 def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> list[str]:
