@@ -10,10 +10,13 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .augmentation import real_tool_names
 from .text import Row, first_user_text, normalize, schema_name, split_sentences, texts
+
+if TYPE_CHECKING:
+    from .neardup import NearDuplicates
 
 Group = tuple[str, str]  # (domain, kind)
 REPEATED_AT_LEAST = 10  # an assistant turn is "stock" when its exact text occurs this often
@@ -106,7 +109,7 @@ class OpeningTally:
         self.distinct: set[str] = set()
         self._threshold = threshold
         self._pending: list[str] = []
-        self._near: Any = None
+        self._near: NearDuplicates | None = None
 
     def add(self, text: str) -> None:
         self.rows += 1
