@@ -388,7 +388,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
         values = {
             "kind": task.kind.split("/", 1)[1],
             "labels": spec.missing or ["details"],
-            "scope": spec.scope or said.get("scope") or load_domain(task.domain).scope,
+            "scope": about_the_user(spec.scope or said.get("scope") or load_domain(task.domain).scope),
             "rule": about_the_user(spec.rule or said.get("rule") or ""),
             "problem": spec.problem or said.get("problem") or "",
             "action": about_the_user(lower_first(spec.action or said.get("action") or "")),

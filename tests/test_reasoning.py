@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolgym.envs.gold import _env
+from toolgym.envs.phrasing import about_the_user
 from toolgym.generators.oracle import OracleTeacher
 from toolgym.generators.user import ScriptedUser
 
@@ -42,7 +43,7 @@ def test_a_call_trace_names_the_tool_and_where_its_arguments_came_from(toy_domai
                         cited += 1
             assert trace.lower().count("the user gave") <= 1, trace  # values the user gave are named together
             if task.kind == "no_tool/irrelevant" and not message.get("tool_calls"):
-                assert toy_domain.scope in trace or "no call" in trace.lower() or "without one" in trace, trace
+                assert about_the_user(toy_domain.scope) in trace or "no call" in trace.lower() or "without one" in trace, trace
     assert cited > 10
     assert len(set(traces)) >= 0.5 * len(traces)
 
@@ -149,7 +150,7 @@ def test_a_refusals_trace_speaks_of_the_user_not_to_them():
     traces = 0
     for name in ("retail", "travel", "workplace"):
         domain = toolgym.load_domain(name)
-        tasks = domain.generate_tasks(16, seed=2, kinds=["no_tool/policy_refusal", "no_tool/unavailable"], size="small")
+        tasks = domain.generate_tasks(24, seed=2, kinds=["no_tool/policy_refusal", "no_tool/unavailable", "no_tool/irrelevant"], size="small")
         for _, trajectory in _played(domain, tasks):
             for message in trajectory.messages:
                 if message.get("role") == "assistant" and message.get("reasoning_content"):
