@@ -108,13 +108,17 @@ def rl_rows(task: Task, kept: list[dict[str, Any]], tools: list[dict[str, Any]],
     if next_actions and first:
         tool_steps = [i for i, m in enumerate(first) if m.get("role") == "assistant" and m.get("tool_calls")]
         if len(tool_steps) >= 2:  # a multi-step chat: each tool step is an item
+            # The system text with the tools is made once and shared: each item's prompt is a prefix of
+            # the whole chat's (a system message added, if it had none, shifts the prefix by one)
+            shown = with_tools_prompt(first, tools)
+            added = len(shown) - len(first)
             for number, index in enumerate(tool_steps):
                 rows.append(
                     _rl_item(
                         task,
                         dumped,
                         f"{task.id}-na{number}",
-                        with_tools_prompt(first[:index], tools),
+                        shown[: index + added],
                         tools,
                         {"type": "next_action", "check": "tool_calls"},
                         "next_action",
