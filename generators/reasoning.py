@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -37,9 +37,11 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     "Tara", and get_order_details returned "#W1"', 'the user reported "data saver is on"' (values one
     source showed are named under it once)."""
     tool_names = {}
+    echoes: dict[Any, frozenset[str]] = {}  # a call's id -> its argument values, which its result may repeat
     for message in messages:
         for call in message.get("tool_calls") or ():
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
+            echoes[call.get("id")] = _argument_values(call)
     by_source: dict[str, list[str]] = {}  # 'the user gave' -> the values it showed, quoted, in order
 
     def cite(found: tuple[str, str] | None) -> None:
@@ -47,17 +49,17 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             values.append(found[1])
 
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
-        if (found := _seen_in(fragment, messages, tool_names, fault=True)) is not None:
+        if (found := _seen_in(fragment, messages, tool_names, echoes, fault=True)) is not None:
             cite(found)
             break
     for call in step.calls:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
-            sightings = [_seen_in(str(value), messages, tool_names)]
+            sightings = [_seen_in(str(value), messages, tool_names, echoes)]
             if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
                 # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
-                sightings = [_seen_in(number, messages, tool_names) for number in _NUMBER_IN.findall(value)]
+                sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
             for found in sightings:
                 cite(found)
                 if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
@@ -75,13 +77,17 @@ _EXPRESSION = re.compile(r"^[\d.,()\s]+(?:\s[-+*/]\s[\d.,()\s]+)+$")
 _NUMBER_IN = re.compile(r"\d[\d,.]+\d")
 
 
-def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], fault: bool = False) -> tuple[str, str] | None:
+def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, str], echoes: dict[Any, frozenset[str]],
+             fault: bool = False) -> tuple[str, str] | None:
     """Who showed `needle` last, and the needle quoted: ('the user gave', '"X"'), ('get_order returned',
-    '"X"'); a fault: 'reported' / 'showed'. None when nobody did."""
+    '"X"'); a fault: 'reported' / 'showed'. None when nobody did. A result that only repeats what its
+    call was given ({"query": "Brotriofath Falls", ...}) did not show it: whoever gave it did."""
     lowered = needle.lower()
     for message in reversed(messages):
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
+            continue
+        if message.get("role") == "tool" and lowered in echoes.get(message.get("tool_call_id"), ()):
             continue
         shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
         if message.get("role") == "user":
@@ -187,11 +193,14 @@ def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> li
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
 
-def result_value(content: str, reply: str = "") -> str:
+def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "") -> str:
     """A value a tool result showed that a trace can name. With the reply about to be sent: a value
-    it states, as it states it (an answer before an id: '137.12', not 'gift_card_8904273'); else an
+    it states, as it states it (an answer before an id: '137.12', not 'gift_card_8904273'); else a
+    figure of the reply that a text of the result holds ('"1,255,919"', from a page's text); else an
     id field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the
-    result shows none."""
+    result shows none. `given`: the call's own argument values (lower case), which a result that
+    echoes them ({"query": "elevation", ...}) did not show; `said`: the user's words (lower case),
+    whose names a text repeats (the place asked about is not the answer found)."""
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
@@ -201,9 +210,20 @@ def result_value(content: str, reply: str = "") -> str:
         lowered = reply.lower()
         # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest
         stated = [(bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown), -len(shown), shown)
-                  for record in records for name, value in record.items() if (shown := _stated_as(value, lowered))]
-        if stated:
-            return min(stated)[-1]
+                  for record in records for name, value in record.items()
+                  if str(value).lower() not in given and (shown := _stated_as(value, lowered))]
+        best = min(stated) if stated else None
+        if best is not None and not best[0] and not best[1]:  # a figure that is not an id
+            return best[-1]
+        # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
+        if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
+            return figure
+        if best is not None:
+            return best[-1]
+        # failing those, a name of two words or more that the user did not bring ('"South Georgia and
+        # the South Sandwich Islands"'; the place they asked about is not the answer found)
+        if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
+            return name
     items = list(records[0].items()) if records else []
     for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)
@@ -249,6 +269,31 @@ def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
     return ""
 
 
+# A figure as a reply writes it: '1,255,919', '46', '2.5', '25 August 1972', 'August 25, 1972'
+_FIGURE = re.compile(
+    rf"\b\d{{1,2}} (?:{'|'.join(calendar.month_name[1:])}) \d{{4}}\b|\b(?:{'|'.join(calendar.month_name[1:])}) \d{{1,2}}, \d{{4}}\b"
+    r"|(?<![\w/.-])\d(?:[\d,]*\d)?(?:\.\d+)?(?![\w/-])"
+)
+
+
+_NAME_PHRASE = re.compile(r"(?<![\w.])[A-Z][\w'-]+(?: (?:of |and (?:the )?|the )?[A-Z][\w'-]+)+")
+
+
+def _found_in_text(records: list[dict[str, Any]], reply: str, pattern: re.Pattern[str], skip: Callable[[str], bool]) -> str:
+    """The longest phrase of the reply matching `pattern` that a long text of the result holds, quoted
+    as written ('"1,255,919"' from a page's text, '"46"' from a list of matches); '' when none is
+    there. Only texts too long to cite whole are read (a short value is cited whole)."""
+    texts = [text.lower() for record in records for value in record.values()
+             for text in (value if isinstance(value, list) else [value]) if isinstance(text, str) and len(text) > 40]
+    if not texts:
+        return ""
+    for found in sorted({m.group(0) for m in pattern.finditer(reply) if len(m.group(0)) >= 2}, key=len, reverse=True):
+        lowered = found.lower()
+        if not skip(lowered) and any(_whole_token_in(lowered, text) for text in texts):
+            return f'"{found}"'
+    return ""
+
+
 def _whole_token_in(needle: str, text: str) -> bool:
     """`needle` in `text` not inside a longer word or number: '10.00' in '$10.00.' but not in '110.00'
     or '10.005' (a find, not a regex: a pattern per value would be compiled anew for most values)."""
@@ -257,8 +302,9 @@ def _whole_token_in(needle: str, text: str) -> bool:
         end = start + len(needle)
         before = text[start - 1] if start else " "
         after = text[end : end + 2]
-        if not (before.isalnum() or before in "_.,") and not (
+        if not (before.isalnum() or before in "_.,-") and not (
             after[:1].isalnum() or after[:1] == "_" or (after[:1] in ".," and after[1:2].isdigit())
+            or (after[:1] == "-" and after[1:2].isalnum())  # '.../wiki/hanibury' is not in '.../wiki/hanibury-food-expo'
         ):
             return True
         start = text.find(needle, start + 1)
@@ -281,6 +327,28 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def _argument_values(call: dict[str, Any]) -> frozenset[str]:
+    """A tool call's argument values, in lower case (its arguments as JSON text or as a dict)."""
+    arguments = (call.get("function") or {}).get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return frozenset()
+    if not isinstance(arguments, dict):
+        return frozenset()
+    return frozenset(str(v).lower() for v in arguments.values() if isinstance(v, str | int | float) and not isinstance(v, bool))
+
+
+def _arguments_of(result: dict[str, Any], messages: list[dict[str, Any]]) -> frozenset[str]:
+    """The argument values (lower case) of the call a tool result answers."""
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            if call.get("id") == result.get("tool_call_id"):
+                return _argument_values(call)
+    return frozenset()
+
+
 def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
     """What came in last, when no argument cites it: 'check_outages returned OUT-12' (a value the
     reply states, when there is one), or the user's request ('the user asked "..."'); never a
@@ -288,7 +356,8 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
     for message in reversed(messages):
         role, content = message.get("role"), message.get("content")
         if role == "tool":
-            value = result_value(content, reply) if isinstance(content, str) else ""
+            said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
+            value = result_value(content, reply, _arguments_of(message, messages), said) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             if value:
                 return f"{source} returned {value}"

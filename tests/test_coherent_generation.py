@@ -51,7 +51,7 @@ def test_a_trace_quotes_the_request_never_a_greeting():
 
 
 def _after(tool: str, result: str) -> list[dict]:
-    return [{"role": "user", "content": "What's on my gift card?"},
+    return [{"role": "user", "content": "What's on my gift card? And where is Pebolir Falls?"},
             {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": tool}}]},
             {"role": "tool", "tool_call_id": "c1", "content": result}]
 
@@ -77,12 +77,39 @@ STATED = [
     ("freeze_card", '{"card_id": "CARD_A", "status": "frozen"}', "Your card is frozen now.", '"frozen"'),
     # nothing the reply states: the result's id, as before
     ("unlock_doors", '{"vehicle_id": "V0292", "locked": false}', "I've just unlocked all the doors for you.", "V0292"),
+    # an answer inside a page's text: the reply's figure the text holds, not the page's date
+    ("open_page", '{"url": "https://atlaspedia.example/wiki/steastaxford", "date": "2020-07-11", '
+     '"text": "Steastaxford is a town in the north. Its population is 1,255,919 as of the last census."}',
+     "About 1,255,919 people live in Steastaxford.", '"1,255,919"'),
+    ("open_page", '{"url": "https://atlaspedia.example/wiki/douglas-simpson", "date": "2023-11-04", '
+     '"text": "Douglas Simpson (born 25 August 1972) is a painter who lives by the coast."}',
+     "Douglas Simpson was born on 25 August 1972.", '"25 August 1972"'),
+    # a page's address is not in a longer one the reply gives; the answer is the name the text holds
+    ("open_page", '{"url": "https://atlaspedia.example/wiki/hanibury", "date": "2024-11-19", '
+     '"text": "Hanibury is a town by the sea. Mobrex Energy runs its yearly food expo in the harbour."}',
+     "Mobrex Energy organises it. I read this on https://atlaspedia.example/wiki/hanibury-food-expo.", '"Mobrex Energy"'),
+    # no figure: the longest name the text holds that the user did not bring ("Pebolir Falls" was asked about)
+    ("open_page", '{"url": "https://atlaspedia.example/wiki/pebolir-falls", "date": "2024-11-19", '
+     '"text": "Pebolir Falls is a town in South Georgia and the South Sandwich Islands, by the river."}',
+     "Pebolir Falls lies in South Georgia and the South Sandwich Islands.", '"South Georgia and the South Sandwich Islands"'),
 ]
 
 
 @pytest.mark.parametrize(("tool", "result", "reply", "cited"), STATED, ids=[row[0] for row in STATED])
 def test_a_reply_trace_cites_the_value_the_reply_states_as_it_states_it(tool, result, reply, cited):
     assert last_said(_after(tool, result), reply=reply) == f"{tool} returned {cited}"
+
+
+def test_a_result_that_echoes_the_calls_arguments_is_not_cited_for_them():
+    # find_in_page repeats the term it was given: the reply's "elevation" is the user's word, not
+    # something the page showed; the figure the match holds is
+    chat = [{"role": "user", "content": "How high is Dribrerkmouth?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {
+                "name": "find_in_page", "arguments": '{"url": "https://atlaspedia.example/wiki/d", "query": "elevation"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"query": "elevation", "matches": '
+             '["Dribrerkmouth lies at an elevation of 46 metres above the sea."]}'}]
+    reply = "Found it. Dribrerkmouth lies at an elevation of 46 metres."
+    assert last_said(chat, reply=reply) == 'find_in_page returned "46"'
 
 
 def test_without_a_reply_the_trace_names_the_results_id():

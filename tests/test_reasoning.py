@@ -178,3 +178,22 @@ def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
             assert first[-25:] not in trace, trace  # the declined request is never what was "dealt with"
         checked += 1
     assert checked >= 2
+
+
+def test_a_result_that_repeats_its_calls_argument_is_not_where_the_value_was_seen():
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    messages = [
+        {"role": "user", "content": "My city's name is Brotriofath Falls."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "s1", "function": {"name": "web_search", "arguments": '{"query": "Brotriofath Falls"}'}}]},
+        {"role": "tool", "tool_call_id": "s1", "content": '{"query": "Brotriofath Falls", "page": 1, "results": []}'},
+    ]
+    again = Step(calls=[ToolCall(name="web_search", arguments={"query": "Brotriofath Falls", "page": 2})])
+    assert evidence_for(again, messages) == 'the user gave "Brotriofath Falls"'
+    # a result that shows the value among what it found (not as its own input) is still the source
+    listed = [*messages[:2], {"role": "tool", "tool_call_id": "s1", "content": '{"query": "Brotriofath Falls", '
+                              '"results": [{"url": "https://atlaspedia.example/wiki/brotriofath-falls"}]}'}]
+    opened = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://atlaspedia.example/wiki/brotriofath-falls"})])
+    assert evidence_for(opened, listed) == 'web_search returned "https://atlaspedia.example/wiki/brotriofath-falls"'
