@@ -194,11 +194,12 @@ _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
 
 def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "") -> str:
-    """A value a tool result showed that a trace can name. With the reply about to be sent: a value
-    it states, as it states it (an answer before an id: '137.12', not 'gift_card_8904273'); else a
-    figure of the reply that a text of the result holds ('"1,255,919"', from a page's text); else an
-    id field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the
-    result shows none. `given`: the call's own argument values (lower case), which a result that
+    """A value a tool result showed that a trace can name. With the reply about to be sent, the first
+    of: a figure it states, as the result shows it (an answer before an id: '137.12', not
+    'gift_card_8904273'); a figure of the reply that a text of the result holds ('"1,255,919"' from a
+    page's text); any other value it states; a name of the reply that such a text holds. Else an id
+    field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the result
+    shows none. `given`: the call's own argument values (lower case), which a result that
     echoes them ({"query": "elevation", ...}) did not show; `said`: the user's words (lower case),
     whose names a text repeats (the place asked about is not the answer found)."""
     try:
