@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from faker import Faker
+from toolgym.envs.fakes import seeded_faker
 
 from .catalogue import BANKS, MERCHANTS, articles, draw_products
 from .rules import CLOCK
@@ -32,8 +32,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
     now = CLOCK(seed)  # the world's history counts back from its own date
     today = now.date()
     rng = random.Random(seed)
-    fake = Faker("en_US")
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     products = draw_products(rng)
     for p in products:
         yield Product, p

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from faker import Faker
+
+from toolgym.envs.fakes import seeded_faker
 
 from .names import (
     CITY_SUFFIXES,
@@ -75,8 +76,7 @@ class Thing:
 class WebBuilder:
     def __init__(self, seed: int, size: str):
         self.rng = random.Random(seed)
-        self.fake = Faker()
-        self.fake.seed_instance(seed)
+        self.fake = seeded_faker(seed)
         self.names = UniqueNames(self.rng)
         self.counts = COUNTS[size]
         self.things: dict[str, list[Thing]] = {}

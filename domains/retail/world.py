@@ -12,14 +12,18 @@ import random
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from faker import Faker
 from sqlalchemy.orm import configure_mappers
+
+from toolgym.envs.fakes import seeded_faker
 
 from .rules import CANCEL_REASONS, CLOCK, OPTION_NAMES, iso
 from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transaction, Variant
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 SIZES: dict[str, dict[str, int]] = {
     "small": {"customers": 40, "products": 24},
@@ -59,8 +63,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
     configure_mappers()
     counts = SIZES[size]
     rng = random.Random(f"retail:{seed}:{size}")
-    fake = Faker("en_US")
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     products, variants = _catalog_rows(rng, counts["products"])
     yield from products
     yield from variants

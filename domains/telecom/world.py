@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from typing import Any
-
-from faker import Faker
+from typing import TYPE_CHECKING, Any
 
 from toolgym.envs.clock import seeded_clock
+from toolgym.envs.fakes import seeded_faker
 
 from .catalogue import DEFAULT_APN, DEVICES, OUTAGE_MESSAGES, PLANS, REFILLS, REGION_AREA_CODES, REGIONS
 from .tables import (
@@ -32,6 +31,9 @@ from .tables import (
     Phone,
     Plan,
 )
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 _SPREAD = seeded_clock(dt.datetime(2025, 3, 14, 10, 0), hours=(8, 19))
 
@@ -78,8 +80,7 @@ def billing_cycles(now: dt.datetime) -> list[tuple[dt.date, dt.date, dt.date]]:
 def build_world(seed: int, size: str) -> Iterator[Any]:
     now = clock(seed)  # the world's history counts back from its own date
     rng = random.Random(seed)
-    fake = Faker("en_US")
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     ids = _Ids()
     for spec in PLANS:
         yield Plan(**spec.__dict__)

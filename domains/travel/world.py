@@ -11,13 +11,16 @@ import datetime as dt
 import math
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from faker import Faker
+from toolgym.envs.fakes import seeded_faker
 
 from .catalogue import AIRPORTS, AIRPORTS_PER_SIZE, CLOCK, FARE_RULES, FLIGHT_PREFIX, TIERS, AirportSpec
 from .tables import Airport, FareRule, Flight, FlightBooking, Hotel, HotelBooking, PaymentMethod, Traveller
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 TRAVELLERS_PER_SIZE = {"small": 30, "default": 400}
 DAYS_PER_SIZE = {"small": 10, "default": 30}
@@ -110,8 +113,7 @@ def _flights(rng: random.Random, airports: list[AirportSpec], size: str, now: dt
 def build_world(seed: int, size: str) -> Iterator[Any]:
     now = CLOCK(seed)  # the world's flights, passports and bookings count from its own date
     rng = random.Random(seed)
-    fake = Faker()
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     airports = list(AIRPORTS[: AIRPORTS_PER_SIZE[size]])
     for a in airports:
         yield Airport, {"code": a.code, "city": a.city, "country": a.country, "timezone": a.timezone, "currency": a.currency}

@@ -11,9 +11,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from faker import Faker
-
 from toolgym.envs.clock import seeded_clock
+from toolgym.envs.fakes import seeded_faker
 
 from .tables import ClimateZone, Door, DriverProfile, Place, ServiceRecord, Tyre, Vehicle
 
@@ -54,8 +53,7 @@ SERVICE_WORK = (
 
 def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
     now = clock(seed)  # the service log counts back from the world's own date
-    fake = Faker()
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     rng = random.Random(seed)
     place_number = profile_number = service_number = 0
     for number in range(1, VEHICLES[size] + 1):

@@ -10,10 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from faker import Faker
+from toolgym.envs.fakes import seeded_faker
 
 from .catalogue import (
     CHANNEL_NAMES,
@@ -47,13 +47,15 @@ from .tables import (
     Todo,
 )
 
+if TYPE_CHECKING:
+    from faker import Faker
+
 EMPLOYEES = {"small": 36, "default": 240}
 Row = tuple[type, dict[str, Any]]
 
 
 def build_world(seed: int, size: str) -> Iterator[Row]:
-    fake = Faker()
-    fake.seed_instance(seed)
+    fake = seeded_faker(seed)
     rng = random.Random(seed)
     people = list(_people(fake, rng, EMPLOYEES[size]))
     yield from ((Employee, p) for p in people)
