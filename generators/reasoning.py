@@ -209,22 +209,26 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     records = list(_records(data))
     if reply:
         lowered = reply.lower()
-        # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest
-        stated = [(bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown), -len(shown), shown)
-                  for record in records for name, value in record.items()
-                  if str(value).lower() not in given and (shown := _stated_as(value, lowered))]
-        best = min(stated) if stated else None
-        if best is not None and not best[0] and not best[1]:  # a figure that is not an id
-            return best[-1]
+        # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest;
+        # a value the call was given last (a search's own query), though a write's result that
+        # confirms it ({"level": 2} after level=2) still beats an id
+        stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
+                         -len(shown), shown)
+                        for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
+        fresh = [found for found in stated if not found[0]]
+        if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
+            return fresh[0][-1]
         # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
         if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
             return figure
-        if best is not None:
-            return best[-1]
-        # failing those, a name of two words or more that the user did not bring ('"South Georgia and
-        # the South Sandwich Islands"'; the place they asked about is not the answer found)
+        if fresh:
+            return fresh[0][-1]
+        # then a name of two words or more that the user did not bring ('"South Georgia and the South
+        # Sandwich Islands"'; the place they asked about is not the answer found)
         if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
             return name
+        if stated:
+            return stated[0][-1]
     items = list(records[0].items()) if records else []
     for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)

@@ -110,6 +110,12 @@ def test_a_result_that_echoes_the_calls_arguments_is_not_cited_for_them():
              '["Dribrerkmouth lies at an elevation of 46 metres above the sea."]}'}]
     reply = "Found it. Dribrerkmouth lies at an elevation of 46 metres."
     assert last_said(chat, reply=reply) == 'find_in_page returned "46"'
+    # a write's result that confirms the value it was given is still what the reply reports
+    chat = [{"role": "user", "content": "Warm the rear left seat to level 2."},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {
+                "name": "set_seat_heating", "arguments": '{"seat": "rear_left", "level": 2}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"seat_id": "V0072-rear_left", "level": 2}'}]
+    assert last_said(chat, reply="Seat heating for the rear left seat is now level 2.") == "set_seat_heating returned 2"
 
 
 def test_without_a_reply_the_trace_names_the_results_id():
