@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -405,6 +406,17 @@ def structured(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def named_calls(names: list[str]) -> list[str]:
+    """A step's tools as a trace lists them, a tool called more than once named once with its count:
+    ['get_booking', 'get_booking'] -> ['the two get_booking calls'], not 'get_booking and get_booking'."""
+    counts = Counter(names)
+    return [name if counts[name] == 1 else f"the {_COUNTS.get(counts[name], str(counts[name]))} {name} calls"
+            for name in dict.fromkeys(names)]
+
+
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str = "") -> str:
     """The reasoning before one oracle move (`reply`: the text the move says, which a reply's trace
     may cite)."""
@@ -415,7 +427,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         step = move.step
         names = [c.name for c in step.calls]
         values = {
-            "tools": names,
+            "tools": named_calls(names),
             "parallel": len(names) > 1,
             "evidence": evidence_for(step, messages) or last_said(messages, cues),
             "purpose": purpose_of(task, step),

@@ -197,3 +197,11 @@ def test_a_result_that_repeats_its_calls_argument_is_not_where_the_value_was_see
                               '"results": [{"url": "https://atlaspedia.example/wiki/brotriofath-falls"}]}'}]
     opened = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://atlaspedia.example/wiki/brotriofath-falls"})])
     assert evidence_for(opened, listed) == 'web_search returned "https://atlaspedia.example/wiki/brotriofath-falls"'
+
+
+def test_a_tool_called_more_than_once_in_a_step_is_named_once_with_its_count():
+    from toolgym.generators.reasoning import named_calls
+
+    assert named_calls(["get_booking", "get_booking"]) == ["the two get_booking calls"]
+    assert named_calls(["web_search", "open_page", "web_search"]) == ["the two web_search calls", "open_page"]
+    assert named_calls(["freeze_card", "list_cards"]) == ["freeze_card", "list_cards"]
