@@ -321,11 +321,8 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     """The latest result, as a noun phrase: 'the get_line_details result' or 'the user's report'."""
     for message in reversed(messages):
         if message.get("role") == "tool":
-            for earlier in reversed(messages):
-                for call in earlier.get("tool_calls") or ():
-                    if call.get("id") == message.get("tool_call_id"):
-                        return f"the {(call.get('function') or {}).get('name', 'last tool')} result"
-            return "the last tool result"
+            call = _call_for(message, messages)
+            return f"the {(call.get('function') or {}).get('name', 'last tool')} result" if call else "the last tool result"
         if message.get("role") == "user" and (message.get("user_tool_results") or message.get("user_tool_calls")):
             return "the user's report from the phone"
         if message.get("role") == "user" and message.get("content"):
@@ -346,13 +343,13 @@ def _argument_values(call: dict[str, Any]) -> frozenset[str]:
     return frozenset(str(v).lower() for v in arguments.values() if isinstance(v, str | int | float) and not isinstance(v, bool))
 
 
-def _arguments_of(result: dict[str, Any], messages: list[dict[str, Any]]) -> frozenset[str]:
-    """The argument values (lower case) of the call a tool result answers."""
-    for message in messages:
+def _call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The tool call a result answers (the latest with its id), or None."""
+    for message in reversed(messages):
         for call in message.get("tool_calls") or ():
             if call.get("id") == result.get("tool_call_id"):
-                return _argument_values(call)
-    return frozenset()
+                return call
+    return None
 
 
 def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
@@ -363,7 +360,9 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
         role, content = message.get("role"), message.get("content")
         if role == "tool":
             said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
-            value = result_value(content, reply, _arguments_of(message, messages), said) if isinstance(content, str) else ""
+            call = _call_for(message, messages)
+            given = _argument_values(call) if call else frozenset()
+            value = result_value(content, reply, given, said) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             if value:
                 return f"{source} returned {value}"
