@@ -83,7 +83,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_ask": ("labels", "tools", "purpose", "request"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
-        "reason_reply": ("source", "facts", "seen"),
+        "reason_reply": ("source", "facts", "seen", "values"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
         "reason_close": ("request", "facts", "outcome", "thanked"),
         "ask_which": ("label", "what", "options", "count"),

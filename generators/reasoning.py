@@ -352,6 +352,9 @@ def _call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[st
     return None
 
 
+_ASKED = "the user asked "  # how last_said names the request when no result value is cited
+
+
 def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
     """What came in last, when no argument cites it: 'check_outages returned OUT-12' (a value the
     reply states, when there is one), or the user's request ('the user asked "..."'); never a
@@ -370,7 +373,7 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
         if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
             break
     request = user_request(messages, cues)
-    return f"the user asked {request}" if request else ""
+    return f"{_ASKED}{request}" if request else ""
 
 
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
@@ -484,7 +487,9 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
     current = since_request(messages, task.scenario.requests)
     seen = last_said(messages, RequestCues.of(task, phrases), reply)
-    return phrases.say("reason_reply", seed, source=last_result(messages), facts=_seen_outputs(task, current), seen=seen)
+    facts = _seen_outputs(task, current)
+    return phrases.say("reason_reply", seed, source=last_result(messages), facts=facts, seen=seen,
+                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED)))  # the trace cites a value
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:

@@ -394,3 +394,18 @@ def test_a_later_request_is_not_thanked_for_getting_in_touch():
         later_asks += len(spoken) - 1
         assert not any(thanks in text for text in spoken[1:] for thanks in GREETING_THANKS), spoken
     assert later_asks > 100  # the chats do speak after their first words
+
+
+
+def test_a_reply_trace_speaks_of_exact_values_only_when_it_cites_one():
+    from toolgym.envs.registry import load_domain
+
+    phrases = load_domain("workplace").phrasebook
+    asked = {"source": "", "facts": [], "seen": 'the user asked "Can you share this in #support?"'}
+    # after a declined change the trace names the request, not a value: no "values exactly as shown"
+    without = [phrases.say("reason_reply", seed, **asked, values=False) for seed in range(300)]
+    assert not any("exactly as shown" in t for t in without)
+    assert any("in a sentence or two" in t for t in without)
+    cited = [phrases.say("reason_reply", seed, source="", facts=[], seen="get_order returned 12.5", values=True)
+             for seed in range(300)]
+    assert any("exactly as shown" in t for t in cited)
