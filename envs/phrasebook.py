@@ -83,7 +83,8 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_ask": ("labels", "tools", "purpose", "request"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
-        "reason_reply": ("source", "facts", "seen", "values"),
+        "reason_reply": ("facts", "seen", "values"),
+        "reason_left_as_is": ("request",),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
         "reason_close": ("request", "facts", "outcome", "thanked"),
         "ask_which": ("label", "what", "options", "count"),
@@ -97,7 +98,24 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "and_then": (),
     }.items()
 }
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads the phrasebooks ~10x faster
+_YAML_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml reads the phrasebooks ~10x faster
+
+
+class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as before
+    """Rejects a mapping that names a key twice: YAML keeps the last without a word, and the
+    wordings listed under the first would never be said."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"{key!r} is given twice in one mapping; YAML would keep only the last: merge or rename them",
+                    key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
 # Values a reply variant may read without every caller passing them, guarded with `is defined`: what
 # the oracle adds from the domain (`Domain.handoff`, `Domain.scope`), and the nearest valid value an
 # invalid-value task may carry (`valid`).
@@ -137,7 +155,10 @@ class Phrasebook:
         for source in sources:
             if not source.exists():
                 continue
-            data = yaml.load(source.read_text(), Loader=_YAML_LOADER) or {}
+            try:
+                data = yaml.load(source.read_text(), Loader=_YAML_LOADER) or {}
+            except yaml.YAMLError as exc:
+                raise DomainError(f"{source}: {exc}") from None
             self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
             for intent in [i for i in data if "@" not in i and i in self._raw]:
                 for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:

@@ -21,6 +21,7 @@ from toolgym.envs.conversation import Move, outcome
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import about_the_user, join_words, lower_first, tool_purpose
 from toolgym.envs.registry import load_domain
+from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
 
@@ -454,6 +455,9 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues),
         )
+    if move.kind == "reply" and move.utterance is not None and move.utterance.intent == LEFT_AS_IS.intent:
+        # the user said no to a change: there is no outcome to report, only that nothing was done
+        return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues))
     return _reply_trace(task, phrases, seed, messages, reply)
 
 
@@ -488,7 +492,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     current = since_request(messages, task.scenario.requests)
     seen = last_said(messages, RequestCues.of(task, phrases), reply)
     facts = _seen_outputs(task, current)
-    return phrases.say("reason_reply", seed, source=last_result(messages), facts=facts, seen=seen,
+    return phrases.say("reason_reply", seed, facts=facts, seen=seen,
                        values=bool(facts) or bool(seen and not seen.startswith(_ASKED)))  # the trace cites a value
 
 

@@ -401,11 +401,13 @@ def test_a_reply_trace_speaks_of_exact_values_only_when_it_cites_one():
     from toolgym.envs.registry import load_domain
 
     phrases = load_domain("workplace").phrasebook
-    asked = {"source": "", "facts": [], "seen": 'the user asked "Can you share this in #support?"'}
+    asked = {"facts": [], "seen": 'the user asked "Can you share this in #support?"'}
     # after a declined change the trace names the request, not a value: no "values exactly as shown"
     without = [phrases.say("reason_reply", seed, **asked, values=False) for seed in range(300)]
     assert not any("exactly as shown" in t for t in without)
+    # nor does it present the request as something a tool gave back
+    assert not any(lead in t for t in without for lead in ("What came back:", "In hand:", "Just now,"))
     assert any("in a sentence or two" in t for t in without)
-    cited = [phrases.say("reason_reply", seed, source="", facts=[], seen="get_order returned 12.5", values=True)
+    cited = [phrases.say("reason_reply", seed, facts=[], seen="get_order returned 12.5", values=True)
              for seed in range(300)]
     assert any("exactly as shown" in t for t in cited)

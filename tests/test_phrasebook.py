@@ -84,3 +84,9 @@ def test_asides_are_the_framing_sentences_written_whole_and_no_request():
     research = toolgym.load_domain("research").phrasebook  # an `aside` part of its request intent
     assert sentence_key("It's for a report.") in research.asides
     assert sentence_key("Please check the web for me.") in research.asides
+
+
+def test_an_intent_given_twice_fails_at_load_naming_it(tmp_path):
+    # YAML keeps the last of two equal keys without a word: the first list's wordings would be lost
+    with pytest.raises(DomainError, match=r"utterances.yaml: .*'seen' is given twice"):
+        _book(tmp_path, 'report:\n  seen: ["A."]\n  facts: ["B."]\n  seen: ["C."]\n')

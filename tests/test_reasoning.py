@@ -205,3 +205,20 @@ def test_a_tool_called_more_than_once_in_a_step_is_named_once_with_its_count():
     assert named_calls(["get_booking", "get_booking"]) == ["the two get_booking calls"]
     assert named_calls(["web_search", "open_page", "web_search"]) == ["the two web_search calls", "open_page"]
     assert named_calls(["freeze_card", "list_cards"]) == ["freeze_card", "list_cards"]
+
+
+def test_the_reply_to_a_declined_change_reasons_that_nothing_is_done_not_that_an_outcome_is_reported():
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.structures import LEFT_AS_IS
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("telecom")
+    task = next(t for t in domain.generate_tasks(40, seed=4, kinds=["multi_turn"], size="small")
+                if any(s.declined for s in t.plan))
+    chat = [{"role": "user", "content": task.scenario.requests[0]},
+            {"role": "assistant", "content": "Shall I go ahead (yes/no)?"},
+            {"role": "user", "content": "No thanks, I'd rather not."}]
+    traces = [trace(task, Move("reply", utterance=LEFT_AS_IS), domain.phrasebook, seed, chat) for seed in range(40)]
+    assert not any(word in t for t in traces for word in ("report the facts", "report the outcome", "exactly as shown"))
+    assert all(("no" in t.lower() or "declin" in t or "turned" in t) for t in traces)
