@@ -167,7 +167,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
             continue
-        sentences = [s.strip().strip('"') for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
+        sentences = [_unwrapped(s) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue
@@ -180,10 +180,21 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
             cut = sentence[:_QUOTE_MOST]
             if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
                 cut = cut[: cut.rindex('"')]
-            sentence = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;:")
-        return f'"{sentence}"'
+            # the words left out are marked, so a quote cut short never reads as all the user said
+            sentence = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;: ") + " …"
+        # a title the user quoted is quoted inside the quote with single marks: '"Post "Q2 plan"."' misreads
+        return '"' + sentence.replace('"', "'") + '"'
 
     return ""
+
+
+def _unwrapped(sentence: str) -> str:
+    """A sentence without the quotation marks around it whole ('"Cancel it."'); a title it quotes
+    ('"Prepare the access request" is done.') keeps its marks."""
+    sentence = sentence.strip()
+    if len(sentence) > 1 and sentence[0] == sentence[-1] == '"' and sentence.count('"') == 2:
+        return sentence[1:-1]
+    return sentence
 
 
 def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> list[dict[str, Any]]:

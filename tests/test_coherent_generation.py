@@ -161,20 +161,26 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     report = "Nothing works on my phone, no calls, no data. I'm currently in Chicago."
     cues = RequestCues([report])
     assert user_request([{"role": "user", "content": report}], cues) == '"Nothing works on my phone, no calls, no data."'
-    # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called")
+    # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called"),
+    # and the cut is marked: the quote never reads as all the user said
     long = "Could you compare the cheapest basic economy and economy fares from Mexico City to Frankfurt for my trip?"
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (
-        '"Could you compare the cheapest basic economy and economy fares from Mexico City"'
+        '"Could you compare the cheapest basic economy and economy fares from Mexico City …"'
     )
     transfer = "I'd like $300.00 to go from my savings account with you to my checking account ending in 1152 on 2025-08-02."
     assert user_request([{"role": "user", "content": transfer}], RequestCues([transfer])) == (
-        '"I\'d like $300.00 to go from my savings account with you to my checking account"'
+        '"I\'d like $300.00 to go from my savings account with you to my checking account …"'
     )
-    # a cut never splits a title quoted inside the request
+    # a cut never splits a title quoted inside the request; a quoted title is quoted with single marks
     titled = 'Compare the status in "Finance autumn capacity plan" with the one in "Support Q1 quarterly report".'
     assert user_request([{"role": "user", "content": titled}], RequestCues([titled])) == (
-        '"Compare the status in "Finance autumn capacity plan" with the one"'
+        '"Compare the status in \'Finance autumn capacity plan\' with the one …"'
     )
+    for opens_on_title, quoted in (
+        ('"Prepare the access request" is done, please check it off.', '"\'Prepare the access request\' is done, please check it off."'),
+        ('"Cancel my order, please."', '"Cancel my order, please."'),  # marks around the whole sentence are dropped
+    ):
+        assert user_request([{"role": "user", "content": opens_on_title}], RequestCues([opens_on_title])) == quoted
     later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
     assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
     assert since_request(later, []) == later

@@ -89,6 +89,13 @@ def _quotes(text: str) -> list[str]:
     return [a or b for a, b in _QUOTED.findall(text)]
 
 
+def _quoted_words(text: str) -> list[str]:
+    """The words a trace quotes, as the chat may have them: a cut quote without its closing '…', and
+    also with single marks read as double (a title the user quoted is quoted inside with single marks)."""
+    words = [q.removesuffix("…").strip() for q in _quotes(text)]
+    return words + [w.replace("'", '"') for w in words if "'" in w]
+
+
 def _traces(messages: list[Message]) -> list[tuple[int, str]]:
     return [
         (i, m["reasoning_content"].strip())
@@ -118,7 +125,7 @@ _FACT_TOKEN = re.compile(r"[\w.+-]*\d[\w./:+-]*|[\w.+-]+@[\w.-]+|#\w+|\b[A-Z][a-
 
 def trace_facts(trace: str) -> list[str]:
     """What a trace names that the chat can show: quoted words, ids, numbers, dates, names."""
-    facts = [q.strip() for q in _quotes(trace)]
+    facts = [q.strip() for q in _quoted_words(trace)]
     unquoted = _QUOTED.sub(" ", trace)
     facts += [t.strip(".,;:") for t in _FACT_TOKEN.findall(unquoted)]
     return [f for f in facts if f]

@@ -167,3 +167,15 @@ def test_lacking_time_is_not_lacking_the_fact():
     chat = _row(("user", "I don't have time for this. Adjust the charge limit."), ("assistant", "What charge limit would you like?"),
                 kind="no_tool/missing_info")
     assert coherence_findings([chat], _know(_Task(unknown=["charge limit"])))["asked_what_user_lacks"].rows == 0
+
+
+def test_a_trace_quoting_a_request_cut_short_or_with_a_title_quotes_what_was_seen():
+    from toolgym.generators.inspection.coherence import trace_without_fact
+
+    request = 'Post "Q2 plan" in the channel for the team working on the new office move, and mention the date please.'
+    for trace in ('The user asked "Post \'Q2 plan\' in the channel for the team working on the new office move …". I ask.',
+                  'The user asked "Post \'Q2 plan\' in the channel". I ask.'):
+        assert not trace_without_fact(_row(("user", request), ("assistant", None, {"reasoning_content": trace})), Knowledge())
+    # words the user never said are still no fact seen, with or without the marks read either way
+    unseen = 'The user asked "Post \'Q3 plan\' in the channel …". I ask.'
+    assert trace_without_fact(_row(("user", request), ("assistant", None, {"reasoning_content": unseen})), Knowledge())
