@@ -50,14 +50,18 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         if found is not None and found[1] not in (values := by_source.setdefault(found[0], [])):
             values.append(found[1])
 
+    fault_cited = False
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
         if (found := _seen_in(fragment, messages, tool_names, echoes, fault=True)) is not None:
             cite(found)
+            fault_cited = True
             break
     for call in step.calls:
         for value in call.arguments.values():
             if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
                 continue
+            if fault_cited and isinstance(value, str) and _SETTING.match(value):
+                continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
             sightings = [_seen_in(str(value), messages, tool_names, echoes)]
             if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
                 # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
@@ -72,6 +76,8 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
 def _cited(by_source: dict[str, list[str]]) -> str:
     return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
 
+
+_SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")
 
 # An arithmetic expression ("86,923 + 52,093", "(120 - 45) / 3"): an operator between spaces, so a
 # date ("2026-03-27") is none; its numbers of three characters or more are cited.

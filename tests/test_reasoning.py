@@ -100,6 +100,14 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
             {"role": "tool", "tool_call_id": "l", "content": '{"line_id":"L1","data_remaining_gb":0.0}'}]
     fix = Step(calls=[ToolCall(name="add_data_refill", arguments={"line_id": "L1"})], evidence=['"data_remaining_gb":0.0'])
     assert evidence_for(fix, line) == 'get_line_details showed "data_remaining_gb":0.0'
+    # the setting a fix chooses is no value anyone gave, though a word of the report matches it
+    report = [{"role": "user", "content": "Airplane mode is on, data saver is off."}]
+    toggle = Step(calls=[ToolCall(name="toggle_airplane_mode", arguments={"state": "off"})], evidence=["airplane mode is on"])
+    assert evidence_for(toggle, report) == 'the user reported "airplane mode is on"'
+    refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"line_id": "L10618"})], evidence=['"data_remaining_gb":0.0'])
+    assert evidence_for(refill, [{"role": "user", "content": "My line is L10618."}, *line]) == (
+        'get_line_details showed "data_remaining_gb":0.0, and the user gave "L10618"'
+    )
     # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
     unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
     assert evidence_for(unseen, messages) == ""
