@@ -528,7 +528,7 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
     return phrases.say(
         "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases)),
-        facts=_seen_outputs(task, messages, most=2), outcome=ended,
+        facts=_seen_outputs(task, messages, most=2, latest=True), outcome=ended,
         thanked=isinstance(last_user, str) and thanks(last_user),
     )
 
@@ -537,12 +537,18 @@ def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
     return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
 
 
-def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3) -> list[str]:
+def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, latest: bool = False) -> list[str]:
     """The task's required outputs already shown word for word by a tool or the user: what the
-    reply is about to state, cited in the trace (an output not seen yet is never named)."""
+    reply is about to state, cited in the trace (an output not seen yet is never named). With
+    `latest`, the `most` shown last (a chat's closing names what its last request brought, not its first)."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
-    return [f'"{o}"' for o in task.required_outputs if any(o in t for t in texts)][:most]
+    last_shown = {o: max((i for i, t in enumerate(texts) if o in t), default=-1) for o in task.required_outputs}
+    found = [o for o in task.required_outputs if last_shown[o] >= 0]
+    if latest:
+        kept = set(sorted(found, key=lambda o: -last_shown[o])[:most])
+        found = [o for o in found if o in kept]
+    return [f'"{o}"' for o in found][:most]
 
 
 def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -188,6 +188,22 @@ def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
     assert checked >= 2
 
 
+def test_a_closing_trace_names_the_outputs_shown_last():
+    import toolgym
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("telecom")
+    task = domain.generate_tasks(1, seed=1, kinds=["single"], size="small")[0]
+    task = task.model_copy(update={"required_outputs": ["passed", "R100097", "8.0"]})
+    chat = [{"role": "user", "content": "Run a test."}, {"role": "tool", "tool_call_id": "a", "content": '{"result": "passed"}'},
+            {"role": "user", "content": "Add 5 GB."},
+            {"role": "tool", "tool_call_id": "b", "content": '{"purchase_id": "R100097", "refill_gb_this_cycle": 8.0}'},
+            {"role": "user", "content": "Perfect."}]
+    traces = [close_trace(task, domain.phrasebook, seed, chat) for seed in range(40)]
+    named = [t for t in traces if '"R100097" and "8.0"' in t]
+    assert named and not any('"passed"' in t for t in traces), traces
+
+
 def test_a_result_that_repeats_its_calls_argument_is_not_where_the_value_was_seen():
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for
