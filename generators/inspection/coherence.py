@@ -90,10 +90,13 @@ def _quotes(text: str) -> list[str]:
 
 
 def _quoted_words(text: str) -> list[str]:
-    """The words a trace quotes, as the chat may have them: a cut quote without its closing '…', and
-    also with single marks read as double (a title the user quoted is quoted inside with single marks)."""
-    words = [q.removesuffix("…").strip() for q in _quotes(text)]
-    return words + [w.replace("'", '"') for w in words if "'" in w]
+    """The words a trace quotes, a cut quote without its closing '…'."""
+    return [q.removesuffix("…").strip() for q in _quotes(text)]
+
+
+def _marks_as_one(text: str) -> str:
+    """Double quotation marks read as single: a trace quotes the user's quoted title with single marks."""
+    return text.replace('"', "'")
 
 
 def _traces(messages: list[Message]) -> list[tuple[int, str]]:
@@ -151,9 +154,9 @@ def trace_without_fact(row: Row, know: Knowledge) -> list[str]:
     messages = row.get("messages") or []
     found = []
     for index, trace in _traces(messages):
-        earlier = _earlier_text(messages, index)
+        earlier = _marks_as_one(_earlier_text(messages, index))
         facts = trace_facts(trace)
-        if not any(f.lower() in earlier for f in facts):
+        if not any(_marks_as_one(f.lower()) in earlier for f in facts):
             found.append(trace[:160])
     return found
 
@@ -228,6 +231,41 @@ def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
             thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if THANKS.search(s)]
             if len(thanking) >= 2:
                 found.append(f"[{role}] " + _quote(text))
+    return found
+
+
+# A sentence that announces what follows ("Here's what I found:"), and the words that say a change is done
+_ANNOUNCES = re.compile(
+    r"^(?:here'?s (?:what|the)|here is (?:what|the)|here are|here they are|let me (?:share|tell you) what|this is what|the results are in)\b",
+    re.IGNORECASE,
+)
+_ANNOUNCED = re.compile(  # a sentence that already announced ("I found it, here's the result.")
+    r"\b(?:here'?s (?:what|the)|here is (?:what|the)|here it is|here they are|here are|let me (?:share|tell you) what|"
+    r"this is what|the results are in)\b",
+    re.IGNORECASE,
+)
+_DONE_WORD = re.compile(r"\b(?:done|(?:gone|went) through|finished|completed)\b", re.IGNORECASE)
+_TWO_DONE_CLAUSES = re.compile(r"\bthat's (?:done|finished|completed)\b.*\bthat's (?:done|finished|completed)\b", re.IGNORECASE)
+
+
+def _says_done_twice(sentence: str) -> bool:
+    """"That's gone through, it went through fine.", "Right, that's done, that's finished." (not "Done and
+    done!", a set phrase, nor "All done, it went through fine.", two different words)."""
+    roots = [word.lower().replace("gone", "went") for word in _DONE_WORD.findall(sentence)]
+    repeated = len(roots) != len(set(roots)) and "done and done" not in sentence.lower()
+    return repeated or bool(_TWO_DONE_CLAUSES.search(sentence))
+
+
+def doubled_lead(row: Row, know: Knowledge) -> list[str]:
+    """An agent turn that announces its answer twice ("Here's what I see. Here's what I found: ...") or
+    opens by saying twice that it is done ("That's gone through, it went through fine.")."""
+    found = []
+    for _, text in _said(row.get("messages") or [], "assistant"):
+        sentences = split_sentences(_QUOTED.sub('"q"', text))
+        if len(sentences) >= 2 and _ANNOUNCED.search(sentences[0]) and _ANNOUNCES.search(sentences[1]):
+            found.append(_quote(text))
+        elif sentences and _says_done_twice(sentences[0]):
+            found.append(_quote(text))
     return found
 
 
@@ -521,6 +559,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("mid_sentence_capital", mid_sentence_capital, "a common word capitalised mid-sentence"),
     Detector("word_clash", word_clash, "words that clash where two parts meet ('appreciate you your time')"),
     Detector("doubled_thanks", doubled_thanks, "two thanking sentences in one turn"),
+    Detector("doubled_lead", doubled_lead, "a turn that announces its answer twice, or opens saying twice that it is done"),
     Detector("greeting_out_of_place", greeting_out_of_place, "a user greeting anywhere but the start of the first turn; the agent's thanks for getting in touch after its first words"),
     Detector("check_without_call", check_without_call, "'let me check' in a turn that calls nothing"),
     Detector("delight_after_refusal", delight_after_refusal, "a user delighted by a refusal or an invalid-value notice"),

@@ -50,6 +50,9 @@ CASES = [
     ("trace_without_fact",
      _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": "The conversation is over, so I close."})),
      _row(("user", "Cancel #W1."), ("assistant", None, {"reasoning_content": 'The user wrote "Cancel #W1", so I look it up.'})), None),
+    ("doubled_lead",
+     _row(("user", "Any outage in Tampa?"), ("assistant", "Here's what I see. Here's what I found: Tampa: no active outage.")),
+     _row(("user", "Any outage in Tampa?"), ("assistant", "I've checked. Here's what I found: Tampa: no active outage.")), None),
     ("talk_after_goodbye",
      _row(("user", "Thanks."), ("assistant", "You're welcome. Have a great day! Everything is taken care of.")),
      _row(("user", "Thanks."), ("assistant", "You're welcome. Everything is taken care of. Have a great day!")), None),
@@ -179,3 +182,12 @@ def test_a_trace_quoting_a_request_cut_short_or_with_a_title_quotes_what_was_see
     # words the user never said are still no fact seen, with or without the marks read either way
     unseen = 'The user asked "Post \'Q3 plan\' in the channel …". I ask.'
     assert trace_without_fact(_row(("user", request), ("assistant", None, {"reasoning_content": unseen})), Knowledge())
+
+
+def test_a_turn_that_says_twice_it_is_done_is_a_doubled_lead():
+    from toolgym.generators.inspection.coherence import doubled_lead
+
+    for said in ("That's gone through, it went through fine.", "Right, that's done, that's finished. Paid $5."):
+        assert doubled_lead(_row(("assistant", said)), Knowledge()), said
+    for said in ("Done and done!", "All done, it went through fine.", "Sorted. That's done for you now."):
+        assert not doubled_lead(_row(("assistant", said)), Knowledge()), said
