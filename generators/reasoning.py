@@ -95,7 +95,7 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        if message.get("role") == "tool" and lowered in echoes.get(message.get("tool_call_id"), ()):
+        if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue
         shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
         if message.get("role") == "user":
@@ -103,6 +103,18 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         if message.get("role") == "tool":
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} {'showed' if fault else 'returned'}", shown
     return None
+
+
+def _only_echoed(lowered: str, content: str, echoed: frozenset[str]) -> bool:
+    """Whether a result shows `lowered` only inside the values its call was given (a search result's
+    "query": "Biolin Ridge elevation" shows "elevation" only because it was asked for)."""
+    if lowered in echoed:
+        return True
+    rest = content.lower()
+    for value in sorted(echoed, key=len, reverse=True):
+        if lowered in value:
+            rest = rest.replace(value, " ")
+    return lowered not in rest
 
 
 # A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
@@ -371,6 +383,7 @@ def _call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[st
 
 
 _ASKED = "the user asked "  # how last_said names the request when no result value is cited
+_FOUND_NOTHING = " found nothing for "  # how last_said names a search that came back empty
 
 
 def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
@@ -385,6 +398,9 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             given = _argument_values(call) if call else frozenset()
             value = result_value(content, reply, given, said) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
+            if value and value.strip('"').lower() in given and _finds_nothing(content):
+                # a search that found nothing showed only what it was asked: it did not "return" it
+                return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
             if value:
                 return f"{source} returned {value}"
             break
@@ -392,6 +408,16 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             break
     request = user_request(messages, cues)
     return f"{_ASKED}{request}" if request else ""
+
+
+def _finds_nothing(content: str) -> bool:
+    """Whether a result's lists are all empty ({"text": "elevation", "matches": []})."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return False
+    lists = [v for v in data.values() if isinstance(v, list)] if isinstance(data, dict) else [data] if isinstance(data, list) else []
+    return bool(lists) and not any(lists)
 
 
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
@@ -510,7 +536,8 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     seen = last_said(messages, RequestCues.of(task, phrases), reply)
     facts = _seen_outputs(task, current)
     return phrases.say("reason_reply", seed, facts=facts, seen=seen,
-                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED)))  # the trace cites a value
+                       # the trace cites a value (not the request, nor a search that came back empty)
+                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen))
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:

@@ -116,6 +116,13 @@ def test_a_result_that_echoes_the_calls_arguments_is_not_cited_for_them():
                 "name": "set_seat_heating", "arguments": '{"seat": "rear_left", "level": 2}'}}]},
             {"role": "tool", "tool_call_id": "c1", "content": '{"seat_id": "V0072-rear_left", "level": 2}'}]
     assert last_said(chat, reply="Seat heating for the rear left seat is now level 2.") == "set_seat_heating returned 2"
+    # a search that found nothing showed only the term it was given: it found nothing for it
+    chat = [{"role": "user", "content": "What is the elevation of Biolin Ridge?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {
+                "name": "find_in_page", "arguments": '{"url": "https://atlaspedia.example/wiki/b", "text": "elevation"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"url": "https://atlaspedia.example/wiki/b", "text": "elevation", "matches": []}'}]
+    reply = "None of the pages I found states the elevation of Biolin Ridge."
+    assert last_said(chat, reply=reply) == 'find_in_page found nothing for "elevation"'
 
 
 def test_without_a_reply_the_trace_names_the_results_id():

@@ -221,6 +221,16 @@ def test_a_result_that_repeats_its_calls_argument_is_not_where_the_value_was_see
                               '"results": [{"url": "https://atlaspedia.example/wiki/brotriofath-falls"}]}'}]
     opened = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://atlaspedia.example/wiki/brotriofath-falls"})])
     assert evidence_for(opened, listed) == 'web_search returned "https://atlaspedia.example/wiki/brotriofath-falls"'
+    # a word that is only part of the search's own query was asked for, not found
+    asked = [{"role": "user", "content": "What is the elevation of Biolin Ridge?"},
+             {"role": "assistant", "content": None, "tool_calls": [
+                 {"id": "s2", "function": {"name": "web_search", "arguments": '{"query": "Biolin Ridge elevation"}'}}]},
+             {"role": "tool", "tool_call_id": "s2",
+              "content": '{"query": "Biolin Ridge elevation", "results": [{"url": "https://atlaspedia.example/wiki/biolin-ridge"}]}'}]
+    find = Step(calls=[ToolCall(name="find_in_page", arguments={"url": "https://atlaspedia.example/wiki/biolin-ridge", "text": "elevation"})])
+    assert evidence_for(find, asked) == (
+        'web_search returned "https://atlaspedia.example/wiki/biolin-ridge", and the user gave "elevation"'
+    )
 
 
 def test_a_tool_called_more_than_once_in_a_step_is_named_once_with_its_count():
