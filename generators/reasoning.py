@@ -566,12 +566,15 @@ def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
 
 def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, latest: bool = False) -> list[str]:
     """The task's required outputs already shown word for word by a tool or the user: what the
-    reply is about to state, cited in the trace (an output not seen yet is never named). With
-    `latest`, the `most` shown last (a chat's closing names what its last request brought, not its first)."""
+    reply is about to state, cited in the trace (an output not seen yet is never named). An output
+    the user's request names (the town whose elevation no page gives, the file they asked for) is
+    what they asked about, not what the reply brings them. With `latest`, the `most` shown last (a
+    chat's closing names what its last request brought, not its first)."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
+    asked = [t for t in texts if t in task.scenario.requests]
     last_shown = {o: max((i for i, t in enumerate(texts) if o in t), default=-1) for o in task.required_outputs}
-    found = [o for o in task.required_outputs if last_shown[o] >= 0]
+    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(o in t for t in asked)]
     if latest:
         kept = set(sorted(found, key=lambda o: -last_shown[o])[:most])
         found = [o for o in found if o in kept]

@@ -204,6 +204,24 @@ def test_a_closing_trace_names_the_outputs_shown_last():
     assert named and not any('"passed"' in t for t in traces), traces
 
 
+def test_an_output_the_request_names_is_not_reported_as_found():
+    import toolgym
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("research")
+    task = domain.generate_tasks(1, seed=1, kinds=["single"], size="small")[0]
+    request = "How high above sea level is Babrolwick?"
+    task = task.model_copy(update={"required_outputs": ["Babrolwick"],
+                                   "scenario": task.scenario.model_copy(update={"requests": [request]})})
+    chat = [{"role": "user", "content": request},
+            {"role": "tool", "tool_call_id": "a", "content": '{"url": "https://atlaspedia.example/wiki/babrolwick", "matches": []}'},
+            {"role": "user", "content": "Never mind, thanks."}]
+    traces = [close_trace(task, domain.phrasebook, seed, chat) for seed in range(40)]
+    # the town is quoted only inside the user's question, never as a fact the reply brought
+    assert all(t.count("Babrolwick") == t.count(request) for t in traces), traces
+    assert any(request in t for t in traces)
+
+
 def test_a_result_that_repeats_its_calls_argument_is_not_where_the_value_was_seen():
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for
