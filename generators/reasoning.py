@@ -541,15 +541,15 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
-    """The reasoning before the closing line: what the chat was about (the user's first request, or
-    the facts reported), then the decision to close."""
+    """The reasoning before the closing line: what the chat was about (the facts reported last, or
+    the latest request carried out and how it ended), then the decision to close."""
     ended = outcome(task)
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     about = messages[: first_user + 1]
     declined = {s.segment for s in task.plan if s.declined}
     kept = [segment for segment in range(task.segments) if segment not in declined]
-    if declined and kept and ended in ("done", "answered", "not_found"):
-        # a request the user said no to is not the one that was dealt with: the last one carried out is
+    if kept and ended in ("done", "answered", "not_found"):
+        # how the chat ended is how its latest request ended (a request said no to was not dealt with)
         request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
     last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from toolgym.envs.gold import _env
 from toolgym.envs.phrasing import about_the_user
 from toolgym.generators.oracle import OracleTeacher
@@ -150,7 +152,6 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
 def test_a_refusals_trace_speaks_of_the_user_not_to_them():
     """The withheld action and the policy's rule are written to the user ('cancel your order', 'not
     yours'); the trace says them about the user ('cancel the user's order', 'not the user's')."""
-    import re
 
     import toolgym
 
@@ -202,6 +203,26 @@ def test_a_closing_trace_names_the_outputs_shown_last():
     traces = [close_trace(task, domain.phrasebook, seed, chat) for seed in range(40)]
     named = [t for t in traces if '"R100097" and "8.0"' in t]
     assert named and not any('"passed"' in t for t in traces), traces
+
+
+def test_a_closing_trace_tells_how_the_latest_request_ended():
+    import toolgym
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("research")
+    checked = 0
+    for task in domain.generate_tasks(60, seed=5, kinds=["multi_turn"], size="small"):
+        requests = task.scenario.requests
+        if outcome(task) != "not_found" or len(requests) < 2 or any(s.declined for s in task.plan):
+            continue
+        chat = [{"role": "user", "content": request} for request in requests] + [{"role": "user", "content": "Never mind."}]
+        for seed in range(30):  # no result was shown: every trace names the request and how it ended
+            trace = close_trace(task, domain.phrasebook, seed, chat)
+            assert requests[-1].rstrip(".?!")[:40] in trace and requests[0][:40] not in trace, trace
+            assert re.search(r"nothing I found|no answer in anything I could find|couldn't find the answer", trace), trace
+        checked += 1
+    assert checked >= 1
 
 
 def test_an_output_the_request_names_is_not_reported_as_found():
