@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -150,6 +151,39 @@ def test_answers_cite_opened_pages_and_questions_go_deep(domain, tasks):
     more = domain.generate_tasks(40, seed=5, kinds=["multi_step"], size="small")
     hops = {len({c.arguments["url"] for c in t.gold_calls("agent") if c.name == "open_page"}) for t in more}
     assert {2, 3, 4, 5} <= hops, hops
+
+
+def test_a_chain_answer_hands_on_things_as_it_but_names_people_again(domain):
+    from toolgym.domains.research.tasks.index import RELATIONS, index_of
+    from toolgym.domains.research.tasks.questions import chained_account
+    from toolgym.envs import GenContext
+
+    world = World(domain.template(0, "small"))
+    index = index_of(world)
+    people = [e.name for e in index.entities.values() if e.kind == "person"]
+    starts = [e for e in index.entities.values() if e.kind != "city"]
+    linked = 0
+    for seed in range(60):
+        hops, entity = [], starts[seed * 7 % len(starts)]
+        for _ in range(3):  # a chain of relations, as the multi-step questions walk it, then a figure
+            onward = [a for n, a in index.facts[entity.id].items() if n in RELATIONS]
+            if not onward:
+                break
+            hops.append(onward[seed % len(onward)])
+            entity = index.target(hops[-1])
+        hops += [a for n, a in index.facts[entity.id].items() if n not in RELATIONS][:1]
+        if len(hops) < 2:
+            continue
+        ctx = GenContext(domain=domain, world=world, rng=random.Random(seed), seed=seed, kind="multi_step",
+                         world_seed=0, size="small")
+        sentences = chained_account(ctx, index, hops).split(". ")
+        for before, sentence in zip(sentences, sentences[1:], strict=False):
+            if sentence.split()[0] in ("It", "Its"):
+                linked += 1
+                assert before.split()[0] not in ("It", "Its"), sentences  # never a second "it" in a row
+                assert not any(before.rstrip(".").endswith(name) for name in people), sentences  # a person is named
+    world.close()
+    assert linked >= 5
 
 
 def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):

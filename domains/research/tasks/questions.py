@@ -6,7 +6,7 @@ not rank on the first result pages, a small world lacks the entity); `draw` then
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
 
@@ -23,6 +23,24 @@ SCALARS = {
 def sentence_of(ctx: GenContext, index: Index, attribute: AttributeBase) -> str:
     subject = index.ref(index.entities[attribute.entity_id])
     return ctx.say(f"fact_{attribute.name}", subject=subject, value=index.shown(attribute))
+
+
+def chained_account(ctx: GenContext, index: Index, hops: Sequence[AttributeBase]) -> str:
+    """The facts of a chain, each about the thing the one before named, as one account: a sentence
+    that ends on the thing the next is about hands it on as "it" ("... is made by Miopand Dynamics.
+    It was founded in 1987."); a person is named again (the pages give no pronoun), and so is a
+    thing that follows a sentence already about "it" (a second "it" would read as the first)."""
+    sentences: list[str] = []
+    linked = False
+    for attribute in hops:
+        before = sentences[-1] if sentences else ""
+        subject = index.entities[attribute.entity_id]
+        linked = not linked and subject.kind != "person" and before.rstrip(".").endswith(index.ref(subject))
+        if linked:
+            sentences.append(ctx.say(f"fact_{attribute.name}_linked", value=index.shown(attribute)))
+        else:
+            sentences.append(sentence_of(ctx, index, attribute))
+    return " ".join(sentences)
 
 
 def piece_of(ctx: GenContext, request: str, goal: str, plan: Plan, reply: Utterance, outputs: list[str], keys: set[str]) -> Piece:
@@ -56,7 +74,7 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
     described = named or index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
-    answer = " ".join(sentence_of(ctx, index, a) for a in (*path, final))
+    answer = chained_account(ctx, index, (*path, final))
     value = index.shown(final)
     piece = piece_of(
         ctx,
