@@ -6,6 +6,7 @@ answers a request the same way in a local loop, inside Ray, or behind an HTTP se
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -20,6 +21,18 @@ from .base import Message, Policy
 from .reasoning import trace
 
 _CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their task's steps
+_LEAD_KINDS = ("ask", "confirm", "instruct")  # moves said in the phrasebook's words alone (no facts of a reply)
+_REDRAWS = 8  # other draws of such a move tried while it repeats an earlier one's sentence
+_REDRAW_STRIDE = 7919
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _is_lead(move: Move) -> bool:
+    return move.kind in _LEAD_KINDS and not (move.kind == "ask" and move.utterance is not None)
+
+
+def _sentences(text: str) -> set[str]:
+    return {s.lower() for s in _SENTENCE_END.split(text) if s.strip()}
 
 
 class OracleTeacher(Policy):
@@ -29,6 +42,7 @@ class OracleTeacher(Policy):
     def __init__(self, reasoning: bool = False):
         self.reasoning = reasoning
         self._moves: OrderedDict[str, list[Move]] = OrderedDict()
+        self._said: OrderedDict[tuple[str, int], str] = OrderedDict()  # (task, turn) -> an ask, confirm or instruct's words
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "reasoning": self.reasoning}
@@ -62,17 +76,8 @@ class OracleTeacher(Policy):
         message: Message = {"role": "assistant", "content": None}
         if move.kind == "ask" and move.utterance is not None:  # a question of the task's own (which one)
             message["content"] = phrases.say(phrases.voiced(move.utterance.intent, register), seed, **move.utterance.vars)
-        elif move.kind == "ask":
-            # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
-            opening = all(m.kind == "call" for m in moves[:turn])
-            labels = [f.label for f in move.facts]
-            message["content"] = phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening)
-        elif move.kind == "confirm":
-            assert move.step is not None
-            message["content"] = phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)
-        elif move.kind == "instruct":
-            assert move.step is not None
-            message["content"] = phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)
+        elif move.kind in _LEAD_KINDS:
+            message["content"] = self._spoken(task, turn)
         elif move.kind == "reply":
             assert move.utterance is not None
             intent = phrases.voiced(move.utterance.intent, register)
@@ -90,6 +95,43 @@ class OracleTeacher(Policy):
         if self.reasoning:
             message["reasoning_content"] = trace(task, move, phrases, seed, messages or [], message.get("content") or "")
         return message
+
+    def _spoken(self, task: Task, turn: int) -> str:
+        """The words of an ask, confirm or instruct move, drawn again (another seed) while a sentence
+        repeats one an earlier such move of the chat said: one caller is not told "Take your time."
+        at every step, nor greeted twice. Read off the task alone, so every caller gets the same words."""
+        key = (task.id or task.content_id(), turn)
+        found = self._said.get(key)
+        if found is not None:
+            return found
+        moves = self.moves(task)
+        said = {s for t in range(turn) if _is_lead(moves[t]) for s in _sentences(self._spoken(task, t))}
+        text = first = self._lead_text(task, turn, task.seed + turn)
+        for attempt in range(1, _REDRAWS + 1):
+            if not _sentences(text) & said:
+                break
+            text = self._lead_text(task, turn, task.seed + turn + _REDRAW_STRIDE * attempt)
+        else:
+            text = first  # every draw repeats something: the first, as before
+        self._said[key] = text
+        if len(self._said) > 16 * _CACHE_SIZE:
+            self._said.popitem(last=False)
+        return text
+
+    def _lead_text(self, task: Task, turn: int, seed: int) -> str:
+        phrases = load_domain(task.domain).phrasebook
+        register = register_of(task.scenario.persona)
+        moves = self.moves(task)
+        move = moves[turn]
+        assert move.kind == "ask" or move.step is not None
+        if move.kind == "ask":
+            # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
+            opening = all(m.kind == "call" for m in moves[:turn])
+            labels = [f.label for f in move.facts]
+            return phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening)
+        if move.kind == "confirm":
+            return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)  # type: ignore[union-attr]
+        return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)  # type: ignore[union-attr]
 
     def with_reasoning(self, task: Task, chat: list[Message]) -> list[Message] | None:
         """The chat this teacher has on the task, given the chat the oracle without reasoning had.

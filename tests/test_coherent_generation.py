@@ -200,6 +200,25 @@ def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     assert fresh(lambda s: "Thanks.", 0, {"thanks"}) == "Thanks."  # nothing else to say: the repeat stands
 
 
+def test_the_agent_says_no_lead_sentence_twice_in_a_chat():
+    # an elderly caller asked for three facts in turn was told "Take your time." and greeted
+    # "Hello, I'm glad you got in touch." at every question
+    import toolgym
+    from toolgym.envs.gold import gold_messages
+
+    checked = 0
+    for name in ("telecom", "travel"):
+        domain = toolgym.load_domain(name)
+        for task in domain.generate_tasks(30, seed=8, kinds=["multi_turn", "multi_step"], size="small"):
+            said = [m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content")]
+            sentences = [s.lower() for text in said[:-1] for s in re.split(r"(?<=[.!?])\s+", text) if len(s) > 12]
+            repeated = {s for s in sentences if sentences.count(s) > 1}
+            assert not repeated, (task.id, repeated)  # the closing line may echo a reply: left out
+            assert not any("glad you got in touch" in text.lower() for text in said[1:]), said
+            checked += len(said)
+    assert checked > 200
+
+
 def test_told_a_value_is_invalid_the_user_goes_to_find_it(book):
     from toolgym.generators.inspection.coherence import _DELIGHT
 

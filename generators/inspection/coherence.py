@@ -275,12 +275,14 @@ _GREETING_START = re.compile(
 )
 
 
-_THANKS_FOR_CONTACT = re.compile(r"\bthanks? (?:you )?for (?:reaching out|getting in touch|contacting us)\b", re.IGNORECASE)
+_THANKS_FOR_CONTACT = re.compile(
+    r"\bthanks? (?:you )?for (?:reaching out|getting in touch|contacting us)\b|\bglad you got in touch\b", re.IGNORECASE
+)
 
 
 def greeting_out_of_place(row: Row, know: Knowledge) -> list[str]:
     """A user's greeting anywhere but the start of their first turn (a later request, after the id);
-    the agent's thanks for getting in touch anywhere but its first words."""
+    the agent's thanks for getting in touch (or gladness at it) anywhere but its first words."""
     found = []
     messages = row.get("messages") or []
     for order, (_, text) in enumerate(_said(messages, "user")):
