@@ -443,3 +443,11 @@ def test_a_reply_trace_speaks_of_exact_values_only_when_it_cites_one():
     cited = [phrases.say("reason_reply", seed, facts=[], seen="get_order returned 12.5", values=True)
              for seed in range(300)]
     assert any("exactly as shown" in t for t in cited)
+
+
+def test_an_invalid_value_is_never_put_as_the_label_it_already_names(book):
+    # "I can't use 5 bags as the number of bags": a value that names its unit reads twice
+    said = {book.say("point_out_invalid", seed, value="5 bags", label="number of bags",
+                     problem="a booking can take 1 to 3 extra checked bags") for seed in range(200)}
+    assert len(said) > 20 and not any("as the number of bags" in text for text in said), sorted(said)[:5]
+    assert all("5 bags" in text and "1 to 3" in text for text in said)
