@@ -235,11 +235,7 @@ def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
 
 
 # A sentence that announces what follows ("Here's what I found:"), and the words that say a change is done
-_ANNOUNCES = re.compile(
-    r"^(?:here'?s (?:what|the)|here is (?:what|the)|here are|here they are|let me (?:share|tell you) what|this is what|the results are in)\b",
-    re.IGNORECASE,
-)
-_ANNOUNCED = re.compile(  # a sentence that already announced ("I found it, here's the result.")
+_ANNOUNCED = re.compile(  # a sentence that announces, where it starts or after a lead ("I found it, here's the result.")
     r"\b(?:here'?s (?:what|the)|here is (?:what|the)|here it is|here they are|here are|let me (?:share|tell you) what|"
     r"this is what|the results are in)\b",
     re.IGNORECASE,
@@ -262,7 +258,7 @@ def doubled_lead(row: Row, know: Knowledge) -> list[str]:
     found = []
     for _, text in _said(row.get("messages") or [], "assistant"):
         sentences = split_sentences(_QUOTED.sub('"q"', text))
-        if len(sentences) >= 2 and _ANNOUNCED.search(sentences[0]) and _ANNOUNCES.search(sentences[1]):
+        if len(sentences) >= 2 and _ANNOUNCED.search(sentences[0]) and _ANNOUNCED.match(sentences[1]):
             found.append(_quote(text))
         elif sentences and _says_done_twice(sentences[0]):
             found.append(_quote(text))
