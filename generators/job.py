@@ -43,13 +43,18 @@ async def run_job_async(
     writer = DatasetWriter(out, config=config.public_dict(), shard_rows=config.output.shard_rows, resume=True,
                            max_attempts=policy.max_attempts if policy.retry else 1, repair=repair)
     finished = frozenset(writer.finished_task_ids())
-    asked = asked_counts(config)
-    stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
-    held_out = HeldOut.from_config(config.held_out)  # eval sets' tasks are left out of the plan (or refused)
-    planned = 0
     executor = make_executor(config)
-    resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=config.executor.batch_size,
-                            ahead=executor.ahead, held_out=held_out, skip_bugs=policy.generator_bugs == "skip")
+    executor.start()  # Ray's actors start (a second or more) while this process makes the plan
+    try:
+        asked = asked_counts(config)
+        held_out = HeldOut.from_config(config.held_out)  # eval sets' tasks are left out of the plan (or refused)
+        resolver = PlanResolver(plan_streams(config), dedup=config.output.dedup, batch_size=config.executor.batch_size,
+                                ahead=executor.ahead, held_out=held_out, skip_bugs=policy.generator_bugs == "skip")
+    except BaseException:
+        executor.close()
+        raise
+    stats = JobStats(planned=sum(asked.values()), already_done=len(finished), asked=asked)
+    planned = 0
     show = sys.stderr.isatty() if progress is None else progress
     display = JobProgress(stats, enabled=show)
     try:

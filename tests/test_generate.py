@@ -191,6 +191,30 @@ def test_unknown_domain_in_config(tmp_path):
         run_job(config, progress=False)
 
 
+def test_an_executor_started_before_a_plan_that_fails_is_closed(tmp_path, monkeypatch):
+    """Executors start (Ray's actors import and build their domains) while the plan is made; a plan
+    that cannot be made (a wrong domain name) must not leave them running."""
+    calls: list[str] = []
+
+    class Recording:
+        ahead = 64
+
+        def __init__(self, config):
+            calls.append("made")
+
+        def start(self):
+            calls.append("start")
+
+        def close(self):
+            calls.append("close")
+
+    monkeypatch.setattr("toolgym.generators.job.make_executor", Recording)
+    config = load_config({"domains": ["retial"], "output": {"dir": str(tmp_path)}})
+    with pytest.raises(KeyError, match="unknown domain 'retial'"):
+        run_job(config, progress=False)
+    assert calls == ["made", "start", "close"]
+
+
 def test_api_key_never_reaches_the_card(toy_domain, tmp_path):
     config = toy_config(tmp_path / "card", teacher={"name": "oracle", "api_key": "sk-very-secret"})
     run_job(config, progress=False)

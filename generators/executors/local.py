@@ -29,6 +29,9 @@ class LocalExecutor:
         self.slots = math.ceil(settings.concurrency / settings.batch_size) + 1
         self.ahead = 4 * self.slots * settings.batch_size  # draws asked for ahead of the plan's head
 
+    def start(self) -> None:
+        """Nothing to start: the worker is made in this process when the run begins."""
+
     async def run(self, resolver: PlanResolver, finished: Collection[str] = ()) -> AsyncIterator[list[Outcome]]:
         """The plan's tasks, finished, in plan order, a batch at a time, until its plan is walked."""
         worker = TaskWorker(self.config)

@@ -129,6 +129,11 @@ class RayExecutor:
         settings = config.executor
         self.ahead = 4 * settings.workers * _DEPTH * settings.batch_size  # draws asked for ahead of the plan's head
 
+    def start(self) -> None:
+        """Start Ray (unless it is up) and the actors; they import and build their domains meanwhile."""
+        if not self.actors:
+            self._start()
+
     def _start(self) -> None:
         import ray
 
@@ -153,8 +158,7 @@ class RayExecutor:
         """The plan's tasks, finished, in plan order, a batch per actor call, until its plan is walked."""
         import ray
 
-        if not self.actors:  # a second run reuses the actors (and the worlds they built)
-            self._start()
+        self.start()  # a second run reuses the actors (and the worlds they built)
         order = FinishOrder(resolver, finished)
         # asked first, answered once the actors are up: their first batches are queued meanwhile
         node_refs = [actor.node_id.remote() for actor in self.actors]
