@@ -4,6 +4,7 @@ loads domains (a Ray worker reading cached worlds, a trainer, `toolgym --help`) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,3 +18,21 @@ def seeded_faker(seed: int) -> Faker:
     fake = Faker("en_US")
     fake.seed_instance(seed)
     return fake
+
+
+def person_name(fake: Faker) -> tuple[str, str]:
+    """A first and a last name that differ: a person called 'Kelly Kelly' reads as a slip in every
+    sentence that names them, and the language checks flag it as a doubled word."""
+    first, last = fake.first_name(), fake.last_name()
+    while last == first:
+        last = fake.last_name()
+    return first, last
+
+
+def undoubled(draw: Callable[[], str]) -> str:
+    """A Faker text (`fake.name`, `fake.street_address`) drawn again while a word follows itself:
+    'Austin Austin' as a payee, '1077 Hill Hill Apt. 261' as an address."""
+    text = draw()
+    while any(a == b for a, b in zip(text.split(), text.split()[1:], strict=False)):
+        text = draw()
+    return text

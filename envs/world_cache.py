@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 ENV_VAR = "TOOLGYM_WORLD_CACHE"
 OFF = {"off", "none", "0", "false", ""}
 FORMAT = b"toolgym-world 1\n"
-# Engine modules whose code decides what a built world holds (its schema, how rows are stored, the clock).
-ENGINE_FILES = ("world.py", "tables.py", "full_text.py", "clock.py")
+# Engine modules whose code decides what a built world holds (its schema, how rows are stored, the clock,
+# the names drawn).
+ENGINE_FILES = ("world.py", "tables.py", "full_text.py", "clock.py", "fakes.py")
 # Parts of a domain folder that never change a built world: leaving them out keeps an edit of a
 # task generator or a phrasing from throwing away every cached world of the domain.
 SKIPPED_DIRS = {"tasks", "__pycache__"}

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker, undoubled
 
 from .catalogue import BANKS, MERCHANTS, articles, draw_products
 from .rules import CLOCK
@@ -54,7 +54,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
         while phone in phones:
             phone = f"{rng.choice(AREA_CODES)}-555-{rng.randrange(10000):04d}"
         phones.add(phone)
-        first, last = fake.first_name(), fake.last_name()
+        first, last = person_name(fake)
         yield Customer, {
             "customer_id": customer_id, "full_name": f"{first} {last}", "phone": phone,
             "email": f"{first}.{last}{number}@example.com".lower(),
@@ -105,7 +105,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                     }  # fmt: skip
         for _ in range(rng.choice((0, 1, 2, 2, 3, 4))):
             yield Payee, {
-                "payee_id": next_id("P"), "customer_id": customer_id, "name": fake.name(), "bank": rng.choice(BANKS),
+                "payee_id": next_id("P"), "customer_id": customer_id, "name": undoubled(fake.name), "bank": rng.choice(BANKS),
                 "account_number": f"{rng.randrange(10**7, 10**10)}",
                 "added_at": now - dt.timedelta(days=rng.randrange(10, 700), hours=rng.randrange(24)),
             }  # fmt: skip

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker
 
 from .names import (
     CITY_SUFFIXES,
@@ -106,7 +106,7 @@ class WebBuilder:
                 city.facts["elevation"] = str(rng.randrange(2, 1_900))
         cities = self.things["city"]
         orgs = self._things("organisation", lambda: f"{self.names.coined()} {rng.choice(ORG_SUFFIXES)}")
-        people = self._things("person", lambda: f"{self.fake.first_name()} {self.fake.last_name()}")
+        people = self._things("person", lambda: " ".join(person_name(self.fake)))
         for person in people:
             person.facts["born"] = long_date(self._day(dt.date(1950, 1, 1), dt.date(1998, 12, 31)))
             person.facts["birthplace"] = rng.choice(cities)

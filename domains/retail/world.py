@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from sqlalchemy.orm import configure_mappers
 
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker
 
 from .rules import CANCEL_REASONS, CLOCK, OPTION_NAMES, iso
 from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transaction, Variant
@@ -139,7 +139,7 @@ def _customer(
     fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]], now: dt.datetime
 ) -> Customer:
     while True:  # name + zip identifies a customer, so it must be unique
-        first, last, zip_code = fake.first_name(), fake.last_name(), fake.zipcode()
+        (first, last), zip_code = person_name(fake), fake.zipcode()
         if (first, last, zip_code) not in seen:
             seen.add((first, last, zip_code))
             break

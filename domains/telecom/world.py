@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from toolgym.envs.clock import seeded_clock
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker
 
 from .catalogue import DEFAULT_APN, DEVICES, OUTAGE_MESSAGES, PLANS, REFILLS, REGION_AREA_CODES, REGIONS
 from .tables import (
@@ -95,7 +95,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
 def _customer(
     index: int, rng: random.Random, fake: Faker, ids: _Ids, numbers: set[str], now: dt.datetime
 ) -> Iterator[Any]:
-    first, last = fake.first_name(), fake.last_name()
+    first, last = person_name(fake)
     customer_id, account_id = f"C{1001 + index}", f"A{1001 + index}"
     region = REGIONS[index % len(REGIONS)] if index < len(REGIONS) else rng.choice(REGIONS)
     yield Customer(

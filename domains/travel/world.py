@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker
 
 from .catalogue import AIRPORTS, AIRPORTS_PER_SIZE, CLOCK, FARE_RULES, FLIGHT_PREFIX, TIERS, AirportSpec
 from .tables import Airport, FareRule, Flight, FlightBooking, Hotel, HotelBooking, PaymentMethod, Traveller
@@ -154,7 +154,7 @@ def _travellers(
     taken_seats: set[tuple[str, str]] = set()
     emails: set[str] = set()
     for n in range(1, TRAVELLERS_PER_SIZE[size] + 1):
-        first, last = fake.first_name(), fake.last_name()
+        first, last = person_name(fake)
         traveller_id = f"TR{n:04d}"
         email = f"{first}.{last}{rng.randrange(10, 99)}@example.com".lower().replace("'", "")
         while email in emails:

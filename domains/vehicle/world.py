@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolgym.envs.clock import seeded_clock
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import seeded_faker, undoubled
 
 from .tables import ClimateZone, Door, DriverProfile, Place, ServiceRecord, Tyre, Vehicle
 
@@ -67,11 +67,11 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
                 place_number += 1
                 distance = round(rng.uniform(near, far), 1)
                 name = f"{fake.last_name()} {rng.choice(suffixes)}"
-                yield Place, _place(place_number, vid, name, category, fake.street_address(), distance, rng)
+                yield Place, _place(place_number, vid, name, category, undoubled(fake.street_address), distance, rng)
         for airport in rng.sample(AIRPORTS, rng.randint(1, 2)):
             place_number += 1
             distance = round(rng.uniform(12, 60), 1)
-            yield Place, _place(place_number, vid, airport, "airport", fake.street_address(), distance, rng)
+            yield Place, _place(place_number, vid, airport, "airport", undoubled(fake.street_address), distance, rng)
         profiles = []
         for _ in range(rng.randint(1, 3)):
             profile_number += 1

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from toolgym.envs.fakes import seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker, undoubled
 
 from .catalogue import (
     CHANNEL_NAMES,
@@ -73,7 +73,7 @@ def _people(fake: Faker, rng: random.Random, count: int) -> Iterator[dict[str, A
     leads: dict[str, str] = {}
     number = 0
     while number < count:
-        first, last = fake.first_name(), fake.last_name()
+        first, last = person_name(fake)
         if f"{first} {last}" in seen:  # names are unique in an organisation the assistant searches by name
             continue
         seen.add(f"{first} {last}")
@@ -111,7 +111,7 @@ def _documents(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) ->
                 f"Budget: ${rng.randrange(20, 900) * 100:,}\nStatus: {rng.choice(STATUSES)}\n\n"
             )
             body = "\n\n".join(
-                fake.paragraph(nb_sentences=rng.randint(3, 6)) for _ in range(rng.randint(2, 4))
+                undoubled(lambda: fake.paragraph(nb_sentences=rng.randint(3, 6))) for _ in range(rng.randint(2, 4))
             )
             yield (
                 Document,
@@ -194,7 +194,7 @@ def _mail(
             when = NOW - dt.timedelta(hours=rng.randint(2, 120))
             body = (
                 f'Hi {first},\n\nCould you share "{file["title"]}" with the people joining the review? '
-                f"{fake.sentence(nb_words=10)}\n\nThanks,\n{sender['name'].split()[0]}"
+                f"{undoubled(lambda: fake.sentence(nb_words=10))}\n\nThanks,\n{sender['name'].split()[0]}"
             )
             yield mailer.message(
                 owner,
@@ -215,7 +215,7 @@ def _mail(
             thread,
             sender,
             f"The {topic}",
-            f"Hi {first}, we still need to pick the {topic}. {fake.sentence()}",
+            f"Hi {first}, we still need to pick the {topic}. {undoubled(fake.sentence)}",
             start,
         )
         yield mailer.message(
@@ -223,7 +223,7 @@ def _mail(
             thread,
             owner,
             f"Re: The {topic}",
-            f"{fake.sentence()} Happy with either option.",
+            f"{undoubled(fake.sentence)} Happy with either option.",
             start + dt.timedelta(hours=3),
             folder="sent",
             to=sender["email"],
@@ -233,7 +233,7 @@ def _mail(
             thread,
             sender,
             f"Re: The {topic}",
-            f"Agreed. For the {topic} we'll go with {choice}. {fake.sentence()}",
+            f"Agreed. For the {topic} we'll go with {choice}. {undoubled(fake.sentence)}",
             start + dt.timedelta(hours=20),
         )
         # ordinary mail, some with attachments, and one from outside the organisation
@@ -243,7 +243,7 @@ def _mail(
                 mailer.thread_id(),
                 sender,
                 fake.catch_phrase(),
-                fake.paragraph(nb_sentences=3),
+                undoubled(lambda: fake.paragraph(nb_sentences=3)),
                 NOW - dt.timedelta(hours=rng.randint(1, 300)),
                 unread=rng.random() < 0.4,
                 flagged=rng.random() < 0.15,
@@ -261,13 +261,13 @@ def _mail(
                         "size_kb": rng.randint(20, 4000),
                     },
                 )
-        outsider = {"email": f"{fake.user_name()}@{rng.choice(EXTERNAL_DOMAINS)}", "name": fake.name()}
+        outsider = {"email": f"{fake.user_name()}@{rng.choice(EXTERNAL_DOMAINS)}", "name": undoubled(fake.name)}
         yield mailer.message(
             owner,
             mailer.thread_id(),
             outsider,
             fake.bs().capitalize(),
-            fake.paragraph(nb_sentences=2),
+            undoubled(lambda: fake.paragraph(nb_sentences=2)),
             NOW - dt.timedelta(hours=rng.randint(1, 200)),
             unread=True,
         )
@@ -351,7 +351,7 @@ def _chat(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) -> Iter
                 "author_id": author["id"],
                 "channel_id": None if direct else f"C{rng.randint(1, len(CHANNEL_NAMES)):03d}",
                 "recipient_id": rng.choice(people)["id"] if direct else None,
-                "text": fake.sentence(nb_words=rng.randint(6, 16)),
+                "text": undoubled(lambda: fake.sentence(nb_words=rng.randint(6, 16))),
                 "sent_at": NOW - dt.timedelta(minutes=rng.randint(5, 60 * 24 * 7)),
             },
         )

@@ -446,13 +446,24 @@ _MID_CAPITAL = re.compile(
 )
 
 
+_FULL_NAME = re.compile(r"\b([A-Z][a-z]+) [A-Z][a-z]+")
+
+
+def _first_names(row: Row, know: Knowledge) -> frozenset[str]:
+    """First names of the people the task's goal names ('Pay $650.00 to Mark Williams'): a user who
+    says 'send it to Mark' names a payee, not a verb."""
+    task = know.task(row.get("task_id")) if know.task is not None else None
+    return frozenset(_FULL_NAME.findall(task.scenario.goal)) if task is not None else frozenset()
+
+
 def mid_sentence_capital(row: Row, know: Knowledge) -> list[str]:
     """A common word capitalised in the middle of a sentence (a fragment said as if a sentence began)."""
     found = []
+    names = _first_names(row, know)
     for role in ("assistant", "user"):
         for _, text in _said(row.get("messages") or [], role):
             for sentence in split_sentences(_QUOTED.sub('"q"', text)):
-                match = _MID_CAPITAL.search(sentence)
+                match = next((m for m in _MID_CAPITAL.finditer(sentence) if m.group(0).split()[-1] not in names), None)
                 if match:
                     found.append(f"[{role}] " + _quote(sentence, match.start()))
                     break

@@ -22,11 +22,11 @@ WRITE = {"tool_calls": [{"id": "c2", "function": {"name": "cancel_order", "argum
 
 
 class _Task:
-    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=(), requests=(), revised=()):
+    def __init__(self, persona="A careful shopper.", unknown=(), valid="", facts=(), requests=(), revised=(), goal=""):
         from types import SimpleNamespace
 
         self.scenario = SimpleNamespace(persona=persona, unknown=list(unknown), facts=list(facts), requests=list(requests),
-                                        revisions=[SimpleNamespace(segment=s) for s in revised])
+                                        revisions=[SimpleNamespace(segment=s) for s in revised], goal=goal)
         self.replies = [SimpleNamespace(vars={"valid": valid} if valid else {})]
         self.domain, self.world_seed = "retail", 0
 
@@ -169,6 +169,14 @@ def test_a_request_that_takes_back_the_one_before_may_restate_it():
     chat = _row(("user", first), ("assistant", "Shall I?"), ("user", "No."), ("user", second))
     assert coherence_findings([chat], _know(_Task(requests=[first, second], revised=[1])))["repeated_user_sentence"].rows == 0
     assert coherence_findings([chat], _know(_Task(requests=[first, second])))["repeated_user_sentence"].rows == 1
+
+
+def test_a_payee_named_by_first_name_is_not_a_verb_capitalised():
+    chat = _row(("user", "I need to send $650.00 to Mark out of my checking account ending in 9802."), domain="banking")
+    payee = _Task(goal="Pay $650.00 to Mark Williams (at Pinecrest Bank) from your checking account ending in 9802.")
+    assert coherence_findings([chat], _know(payee))["mid_sentence_capital"].rows == 0
+    # the same words with no such person in the task are still a verb capitalised
+    assert coherence_findings([chat], _know(_Task(goal="Pay Ann Lee $5.")))["mid_sentence_capital"].rows == 1
 
 
 def test_lacking_time_is_not_lacking_the_fact():
