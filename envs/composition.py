@@ -8,7 +8,9 @@ Draws are keyed by the seed and the part's path, so they are stable across runs 
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,6 +21,21 @@ def _hash(text: str) -> int:
     """A well-mixed hash: crc32's low bits move together for keys differing in one character,
     which would tie the parts' draws to each other."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+
+_WORD = re.compile(r"[a-z']{4,}")
+_SLOTS = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
+# Words a sentence may well say twice: they carry the grammar, not what is said.
+_GRAMMAR_WORDS = frozenset(
+    "that this with your have from what there will they them then been were when into about more also than some "
+    "only very it's i've we've you've that's which would could should their these those just".split()
+)
+
+
+@functools.cache  # fragments are the phrasebooks' own: a few thousand
+def _words(fragment: str) -> frozenset[str]:
+    """The words a template fragment says itself (not its slots), four letters or more, grammar aside."""
+    return frozenset(_WORD.findall(_SLOTS.sub(" ", fragment).lower())) - _GRAMMAR_WORDS
 
 
 @dataclass
@@ -82,14 +99,24 @@ class Composition:
         if len(self.parts) == 1 and all(isinstance(v, str) for v in self.parts[0]):  # a plain list intent
             part = self.parts[0]
             return [part[zlib.crc32(f"{seed}:{key}".encode()) % len(part)]]
-        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "")
+        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "", set())
 
-    def _draw(self, choose: Callable[[str, int], int], path: str) -> list[str]:
+    def _draw(self, choose: Callable[[str, int], int], path: str, said: set[str]) -> list[str]:
+        """Each part's draw; a fragment that says again a word an earlier one said ('Happy to help.
+        Should you need more help, ...') is drawn again among the part's fragments that do not."""
         chosen: list[str] = []
         for index, part in enumerate(self.parts):
             here = f"{path}{index}" if not path else f"{path}.{index}"
             variant = part[choose(here, len(part))]
-            chosen += variant._draw(choose, here) if isinstance(variant, Composition) else [variant]
+            if not isinstance(variant, Composition) and not said.isdisjoint(_words(variant)):
+                fresh = [v for v in part if isinstance(v, Composition) or said.isdisjoint(_words(v))]
+                if fresh:
+                    variant = fresh[choose(f"{here}~", len(fresh))]
+            if isinstance(variant, Composition):
+                chosen += variant._draw(choose, here, said)
+            else:
+                chosen.append(variant)
+                said.update(_words(variant))
         return chosen
 
     def by_index(self, index: int) -> list[str]:

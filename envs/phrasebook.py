@@ -47,6 +47,7 @@ def money(value: float) -> str:
 
 
 _JINJA.filters["money"] = money
+_CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 
 
 # The variables the engine passes to its own intents (oracle teacher, scripted user, engine
@@ -206,6 +207,9 @@ class Phrasebook:
 
     @staticmethod
     def _parse(intent: str, index: int, variant: str) -> frozenset[str]:
+        if "|" in variant and _CAPITALIZE.search(variant):
+            raise DomainError(f"utterance {intent!r} (variant {index}: {variant!r}) uses Jinja's `capitalize`, which also "
+                              "lowers every later letter ('Wi-Fi calling' -> 'wi-fi calling'); use `capfirst`")
         try:
             return variables_of(variant)
         except jinja2.TemplateSyntaxError as exc:

@@ -19,6 +19,26 @@ def test_a_syntax_error_fails_at_load_naming_intent_and_variant(tmp_path):
         _book(tmp_path, 'done:\n  - "ok {{ x }}"\n  - "broken {{ x "\n')
 
 
+def test_capitalize_is_refused_for_lowering_the_rest_of_the_text(tmp_path):
+    # Jinja's capitalize made "wi-fi calling is now on so you can call over wi-fi" of a telecom reply
+    with pytest.raises(DomainError, match=r"utterance 'done' \(variant 0: .*\) uses Jinja's `capitalize`.*use `capfirst`"):
+        _book(tmp_path, 'done:\n  - "Thanks. {{ done | join_words | capitalize }}."\n')
+    book = _book(tmp_path, 'done:\n  - "Thanks. {{ done | join_words | capfirst }}."\n')
+    said = book.say("done", 0, done=["there is an outage", "Wi-Fi calling is on"])
+    assert said == "Thanks. There is an outage and Wi-Fi calling is on."
+
+
+def test_a_composed_turn_never_says_a_word_again_when_its_part_has_another_fragment(tmp_path):
+    book = _book(tmp_path, 'bye:\n  thanks: ["Happy to help.", "My pleasure."]\n'
+                           '  offer: ["If you need more help, just ask.", "Come back anytime."]\n')
+    said = {book.say("bye", seed) for seed in range(200)}
+    assert said == {"Happy to help. Come back anytime.", "My pleasure. Come back anytime.",
+                    "My pleasure. If you need more help, just ask."}
+    # a part with no other fragment keeps its word: the turn is said, not refused
+    book = _book(tmp_path, 'bye:\n  thanks: ["Happy to help."]\n  offer: ["Ask for help anytime."]\n')
+    assert book.say("bye", 3) == "Happy to help. Ask for help anytime."
+
+
 def test_an_engine_intent_may_use_only_what_the_engine_passes(tmp_path):
     with pytest.raises(DomainError, match=r"'confirm' .* uses \['actoin'\], which the engine does not pass; it passes \['action'\]"):
         _book(tmp_path, 'confirm:\n  - "Shall I {{ actoin }} (yes/no)?"\n')
