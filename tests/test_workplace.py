@@ -147,3 +147,13 @@ def test_list_events_shows_the_day_asked_for_in_the_users_time_zone(domain, inde
         events = json.loads(_call(domain, world, "list_events", date=meeting.day).content)
         assert meeting.event.id in {e["event_id"] for e in events}
         assert all(e["start"][:10] <= meeting.day <= e["end"][:10] for e in events), (meeting.day, events)
+
+
+def test_a_meeting_booked_with_one_colleague_says_is_invited(domain):
+    """'Sandra Mosley are invited to ...' was said of one guest."""
+    for seed in range(300):
+        for names, verb in ((["Sandra Mosley"], "is"), (["Sandra Mosley", "Ann Lee"], "are")):
+            said = domain.phrasebook.say("reply_scheduled", seed, title="Sync", start="2025-03-12 15:00",
+                                         zone="Europe/London", names=names)
+            if " invited to " in said:
+                assert f"{' and '.join(names)} {verb} invited to" in said, said
