@@ -213,7 +213,7 @@ def together(ctx: Any, first: P, second: P) -> P | None:
         return None
     if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
         return None  # the same tool twice reads as one request repeated
-    if says_withheld(first, second) or says_withheld(second, first):
+    if says_withheld(first, second) or says_withheld(second, first) or says_again(first, second):
         return None
     step = Step(calls=[*first.steps[0].calls, *second.steps[0].calls], needs=[*first.steps[0].needs, *second.steps[0].needs])
     return _joined(ctx, first, second, [step], ctx.say("and_also"))
@@ -227,7 +227,7 @@ def in_sequence(ctx: Any, first: P, second: P) -> P | None:
         return None
     if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
         return None
-    if says_withheld(first, second) or says_withheld(second, first):
+    if says_withheld(first, second) or says_withheld(second, first) or says_again(first, second):
         return None
     joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
     return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
@@ -241,6 +241,18 @@ def says_withheld(piece: Segment, other: Segment) -> bool:
     options = [o.lower() for s in piece.steps if s.choice is not None for o in s.choice.options]
     values = [str(f.value).lower() for f in piece.facts if f.key in piece.withheld]
     return any(said in request for said in [*options, *values])
+
+
+_REQUEST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def says_again(first: Segment, second: Segment) -> bool:
+    """Whether the two requests share a sentence of two words or more: asked in one message, it would
+    read as said twice ('... in #finance recently. Who was it? Then one more: ... Who was it?')."""
+    def sentences(text: str) -> set[str]:
+        return {s.strip().lower() for s in _REQUEST_SENTENCE.split(text) if len(s.split()) >= 2}
+
+    return not sentences(first.request).isdisjoint(sentences(second.request))
 
 
 def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:

@@ -127,6 +127,14 @@ def test_two_reads_joined_answer_both_in_one_parallel_step(retail):
     assert [c.name for c in joined.steps[0].calls] == ["get_gift_card_balance", "calculate"]
     assert joined.outputs == [*first.outputs, *second.outputs]
     assert together(ctx, first, first) is None  # the same tool twice is one request said twice
+    # two requests that share a sentence would say it twice in one message
+    from dataclasses import replace
+
+    from toolgym.envs.structures import in_sequence
+
+    echoing = replace(second, request=f"{second.request} {first.request.split('. ')[-1]}")
+    assert together(ctx, first, echoing) is None and in_sequence(ctx, first, echoing) is None
+    assert in_sequence(ctx, first, second) is not None
     from toolgym.domains.retail.tasks.assemble import assemble
 
     task = finalize(domain, assemble(ctx, [joined]))
