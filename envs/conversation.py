@@ -41,6 +41,28 @@ class Move:
     utterance: Utterance | None = None
 
 
+def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact]) -> Any:
+    """The step's call that takes one of the facts asked for: by its value, else by the argument's
+    name; the first call when none shows which."""
+    values = {str(f.value) for f in facts}
+    keys = {f.key for f in facts}
+    return next(
+        (c for c in step.calls if any(str(v) in values for v in c.arguments.values())),
+        next((c for c in step.calls if keys & set(c.arguments)), step.calls[0]),
+    )
+
+
+def finds_records(task: Task, move: Move) -> bool:
+    """Whether the facts an ask move asks for find records (the call that takes them reads: a phone
+    number, a name, an order id) rather than give the values of a change (a reason for cancelling,
+    a message to post, a new address): "that lets me pull up the right details" fits only the first."""
+    if move.step is None or not move.step.calls:
+        return True
+    from .registry import load_domain
+
+    return not load_domain(task.domain).tool(call_taking(move.step, move.facts).name).writes
+
+
 NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)
 
 

@@ -55,7 +55,7 @@ _CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
-        "ask_facts": ("labels", "opening"),
+        "ask_facts": ("labels", "opening", "lookup"),
         "confirm": ("action",),
         "instruct": ("instruction",),
         "decline_irrelevant": ("scope",),
@@ -81,7 +81,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose"),
-        "reason_ask": ("labels", "tools", "purpose", "request"),
+        "reason_ask": ("labels", "tools", "purpose", "request", "lookup"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose"),
         "reason_reply": ("facts", "seen", "values"),

@@ -10,7 +10,7 @@ import re
 from collections import OrderedDict
 from typing import Any
 
-from toolgym.envs.conversation import Move, assistant_turns, oracle_moves
+from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves
 from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
@@ -128,7 +128,8 @@ class OracleTeacher(Policy):
             # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
             opening = all(m.kind == "call" for m in moves[:turn])
             labels = [f.label for f in move.facts]
-            return phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening)
+            return phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening,
+                               lookup=finds_records(task, move))
         if move.kind == "confirm":
             return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)  # type: ignore[union-attr]
         return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)  # type: ignore[union-attr]

@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.envs.conversation import Move, outcome
+from toolgym.envs.conversation import Move, call_taking, finds_records, outcome
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import about_the_user, join_words, lower_first, tool_purpose
 from toolgym.envs.registry import load_domain
@@ -491,28 +491,17 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     if move.kind == "ask":
         # One tool is named, with its own purpose: the one that takes what is asked for ("To check
         # for outages in a region I'd call check_outages", not list_payments beside it).
-        taker = _taker(move.step, move.facts) if move.step is not None and move.step.calls else None
+        taker = call_taking(move.step, move.facts) if move.step is not None and move.step.calls else None
         step_tools = [taker.name] if taker is not None else []
         purpose = purpose_of(task, move.step, taker) if move.step is not None and taker else "take the next step"
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, cues),
+            request=user_request(messages, cues), lookup=finds_records(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and move.utterance.intent == LEFT_AS_IS.intent:
         # the user said no to a change: there is no outcome to report, only that nothing was done
         return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues))
     return _reply_trace(task, phrases, seed, messages, reply)
-
-
-def _taker(step: Step, facts: Sequence[Any]) -> ToolCall:
-    """The step's call that takes one of the facts asked for: by its value, else by the argument's
-    name; the first call when none shows which."""
-    values = {str(f.value) for f in facts}
-    keys = {f.key for f in facts}
-    return next(
-        (c for c in step.calls if any(str(v) in values for v in c.arguments.values())),
-        next((c for c in step.calls if keys & set(c.arguments)), step.calls[0]),
-    )
 
 
 def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:

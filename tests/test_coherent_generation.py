@@ -408,8 +408,8 @@ GREETING_THANKS = ("Thanks for reaching out", "Thanks for getting in touch")
 
 @pytest.mark.parametrize("intent", ["ask_facts", "ask_facts@formal"])
 def test_thanks_for_getting_in_touch_only_as_the_agents_first_words(book, intent):
-    opening = " ".join(book.say(intent, seed, labels=["phone number"], opening=True) for seed in range(300))
-    later = " ".join(book.say(intent, seed, labels=["phone number"], opening=False) for seed in range(300))
+    opening = " ".join(book.say(intent, seed, labels=["phone number"], opening=True, lookup=True) for seed in range(300))
+    later = " ".join(book.say(intent, seed, labels=["phone number"], opening=False, lookup=True) for seed in range(300))
     assert re.search(r"[Tt]hank(?:s| you) for (?:reaching out|getting in touch|contacting us)", opening)
     assert not re.search(r"[Tt]hank(?:s| you) for (?:reaching out|getting in touch|contacting us)", later)
 
@@ -451,3 +451,29 @@ def test_an_invalid_value_is_never_put_as_the_label_it_already_names(book):
                      problem="a booking can take 1 to 3 extra checked bags") for seed in range(200)}
     assert len(said) > 20 and not any("as the number of bags" in text for text in said), sorted(said)[:5]
     assert all("5 bags" in text and "1 to 3" in text for text in said)
+
+
+# what an ask says it will do with the facts ("I'll look into that for you" opens any ask: it is about the request)
+_LOOKING_UP = re.compile(r"pull up|look into it properly|take a look|I'll check|look it up|locate the records|Before I look|check the details")
+
+
+def test_asking_for_the_values_of_a_change_does_not_speak_of_looking_records_up(book):
+    """'Before I look, I'll need your message to post. That lets me pull up the right details.' was said
+    before a post: the facts asked for feed a write, and nothing is looked up with them."""
+    from types import SimpleNamespace
+
+    from toolgym.envs.conversation import Move, finds_records
+    from toolgym.envs.task import Fact, Step, ToolCall
+
+    reason = Fact(key="reason", value="no longer needed", label="reason for cancelling")
+    email = Fact(key="email", value="a@b.co", label="email")
+    retail = SimpleNamespace(domain="retail")
+    cancel = Step(calls=[ToolCall(name="cancel_pending_order", arguments={"order_id": "#W1", "reason": "no longer needed"})])
+    find = Step(calls=[ToolCall(name="find_customer_id_by_email", arguments={"email": "a@b.co"})])
+    assert not finds_records(retail, Move("ask", step=cancel, facts=(reason,)))
+    assert finds_records(retail, Move("ask", step=find, facts=(email,)))
+    for intent in ("ask_facts", "ask_facts@terse", "ask_facts@formal"):
+        change = [book.say(intent, seed, labels=["reason for cancelling"], opening=False, lookup=False) for seed in range(400)]
+        assert not [said for said in change if _LOOKING_UP.search(said)], intent
+        lookups = [book.say(intent, seed, labels=["email"], opening=False, lookup=True) for seed in range(400)]
+        assert any(_LOOKING_UP.search(said) for said in lookups), intent  # the record-finding words are kept for finding records

@@ -150,8 +150,9 @@ def test_only_confirmations_read_as_confirmations_and_every_one_does():
         if intent.split("@")[0] not in ASSISTANT_INTENTS and not intent.startswith(("closer_", "reason_")):
             continue
         for seed in range(min(book.combinations(intent), 1500)):  # every part's variants come up in 1,500 draws
-            text = book.say(intent, seed, **values)
-            assert asks_confirmation(text) is intent.startswith("confirm"), (intent, text)
+            for lookup in (True, False):  # asked facts find records, or are the values of a change
+                text = book.say(intent, seed, lookup=lookup, **values)
+                assert asks_confirmation(text) is intent.startswith("confirm"), (intent, text)
 
 
 def test_engine_phrasings_make_none_of_the_grammar_slips():
@@ -166,7 +167,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
               "source": "the get_order_details result", "kind": "missing_info", "summary": "signal: 3 bars", "error": "no SIM",
               "facts": ["#W1234567", "$12.50"], "request": '"Please cancel order #W1234567."',
               "seen": "get_order_details returned #W1234567", "valid": "30 °C", "handoff": "a human agent",
-              "outcome": "refused", "thanked": False, "values": False}
+              "outcome": "refused", "thanked": False, "values": False, "lookup": False}
     found = []
     for intent in book.intents():
         if intent.startswith(("slot_", "irrelevant_request")) or intent in ("persona", "system_tone"):
@@ -175,6 +176,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
         for labels in (["email"], ["email", "ZIP code"]):
             pairs = [f"my {label} is x{i}@y.co" for i, label in enumerate(labels)]
             for seed in range(150):
+                values["lookup"] = bool(seed % 2)
                 text = book.say(intent, seed, labels=labels, pairs=pairs, **values)
                 text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
                 found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
@@ -189,8 +191,8 @@ def test_every_ask_reads_as_a_request_for_every_label():
     labels = ["email address", "ZIP code"]
     for intent in [i for i in book.intents() if i.split("@")[0] in ("ask_facts", "ask_missing")]:
         for seed in range(min(book.combinations(intent), 800)):
-            asking = request_text(book.say(intent, seed, labels=labels))
-            assert all(label in asking for label in labels), (intent, book.say(intent, seed, labels=labels))
+            said = book.say(intent, seed, labels=labels, lookup=bool(seed % 2))
+            assert all(label in request_text(said) for label in labels), (intent, said)
 
 
 @pytest.mark.parametrize("name", builtin_domains())
