@@ -209,7 +209,8 @@ _KEEP_DOUBLED = {"that", "had", "is", "very", "bye", "no", "ha", "so"}
 # does not open a sentence, but "my" there reads as one, so it is rewritten to "My" too.
 # A message quoted inside a sentence ('post "Fixed. Thanks!" in #general') ends with its own mark;
 # the word after its closing quote goes on the sentence around it, so it opens nothing.
-_OPENING = re.compile(r"(^|[.!?][')\]]*\s+)([a-z])([a-z']*)(?=[\s,.!?;:]|$)")
+# A word that goes on past a full stop ("bryan.elliott.com", an email or a file name) is a value, kept as written.
+_OPENING = re.compile(r"(^|[.!?][')\]]*\s+)([a-z])([a-z']*)(?=[\s,!?;:]|\.(?!\w)|$)")
 _MY_AFTER_COLON = re.compile(r"(:\s+)my\b")
 _MARKS = ",.!?;:"  # no space before them
 _EMPTY_CLAUSE = re.compile(r"([.!?])[.,]+")  # spaces before marks are gone by then

@@ -108,6 +108,9 @@ def test_polish_fixes_what_parts_leave_where_they_meet():
     assert polish("the card ending in 4413") == "the card ending in 4413"  # a fragment: its capital comes from where it lands
     assert polish("Sure: my email is a@b.co") == "Sure: My email is a@b.co"
     assert polish("Done.  your order ord_123 is ready .") == "Done. Your order ord_123 is ready."
+    # a value that opens a sentence is quoted as given: 'Bryan.elliottexample.com doesn't work here' misquoted it
+    assert polish("bryan.elliottexample.com doesn't work here.") == "bryan.elliottexample.com doesn't work here."
+    assert polish("ok. notes.txt is empty.") == "Ok. notes.txt is empty."
     assert polish("Trip to Bora Bora. eSIM is on.") == "Trip to Bora Bora. eSIM is on."
     assert polish("All set! . Anything else ?") == "All set! Anything else?"
     assert polish("Done., your refund is on its way.") == "Done. Your refund is on its way."
