@@ -477,6 +477,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
             "parallel": len(names) > 1,
             "evidence": evidence_for(step, messages) or last_said(messages, cues),
             "purpose": purpose_of(task, step),
+            "arguments": any(c.arguments for c in step.calls),  # "every argument comes from the chat" needs one
         }
         if move.kind == "confirm":
             return phrases.say("reason_confirm", seed, **values)

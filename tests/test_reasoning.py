@@ -140,6 +140,8 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
                 seen.setdefault((ended, thanked), set()).add(trace)
                 if ended in ("refused", "pending"):
                     assert not any(claim in trace for claim in answered), (ended, trace)
+                if ended == "done":  # a change was made: it is done, not "answered"
+                    assert "that is answered" not in trace and "has its answer" not in trace, trace
                 if not thanked:
                     assert "thank" not in trace.lower(), trace
     assert {ended for ended, _ in seen} >= {"done", "answered", "refused", "pending"}, seen.keys()
@@ -295,3 +297,21 @@ def test_the_reply_to_a_declined_change_reasons_that_nothing_is_done_not_that_an
     traces = [trace(task, Move("reply", utterance=LEFT_AS_IS), domain.phrasebook, seed, chat) for seed in range(40)]
     assert not any(word in t for t in traces for word in ("report the facts", "report the outcome", "exactly as shown"))
     assert all(("no" in t.lower() or "declin" in t or "turned" in t) for t in traces)
+
+
+def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
+    """'The arguments are exactly what was seen.' was said before list_accounts({})."""
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("banking")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    chat = [{"role": "user", "content": task.scenario.requests[0]}]
+    bare = Move("call", step=Step(calls=[ToolCall(name="list_accounts", arguments={})]))
+    traces = {trace(task, bare, domain.phrasebook, seed, chat) for seed in range(300)}
+    assert not [t for t in traces if "argument comes from the chat" in t or "arguments are exactly" in t]
+    assert any("takes no arguments" in t or "no values from the chat" in t for t in traces)
+    given = Move("call", step=Step(calls=[ToolCall(name="search_transactions", arguments={"account_id": "A1"})]))
+    assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, chat) for seed in range(300))
