@@ -63,6 +63,9 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if fault_cited and isinstance(value, str) and _SETTING.match(value):
                 continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
             sightings = [_seen_in(str(value), messages, tool_names, echoes)]
+            if sightings[0] is None and isinstance(value, str) and _ISO_DATE.match(value):
+                # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
+                sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in _spelled(value))), None)]
             if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
                 # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
                 sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
@@ -75,6 +78,19 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
 
 def _cited(by_source: dict[str, list[str]]) -> str:
     return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
+
+
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def _spelled(iso: str) -> list[str]:
+    """An ISO date as people and pages write it, the fullest first: '8 November 2016', 'November 8, 2016',
+    'November 8', '8 November'."""
+    year, month, day = (int(part) for part in iso.split("-"))
+    if not 1 <= month <= 12:
+        return []
+    name = calendar.month_name[month]
+    return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]
 
 
 _SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")

@@ -116,6 +116,15 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     # a date the user gave in words is no sum: its parts ("03", "2023") are never cited
     dated = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2023-09-26"})])
     assert evidence_for(dated, messages) == ""
+    # a date seen in words is cited as it was written (not the page's own date, cited for want of it)
+    opened = {"role": "assistant", "content": None,
+              "tool_calls": [{"id": "p", "function": {"name": "open_page", "arguments": {"url": "https://x.example/p"}}}]}
+    pages = [opened, {"role": "tool", "tool_call_id": "p", "content": '{"date": "2021-10-09", "text": "It went on sale on 8 November 2016."}'}]
+    launch = Step(calls=[ToolCall(name="days_between", arguments={"start": "2016-11-08", "end": "2016-11-09"})])
+    assert evidence_for(launch, pages) == 'open_page returned "8 November 2016"'
+    asked = [{"role": "user", "content": "A hotel in Denver for February 19 to February 23, please."}]
+    stay = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2026-02-19", "check_out": "2026-02-23"})])
+    assert evidence_for(stay, asked) == 'the user gave "February 19" and "February 23"'
 
 
 def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_one_was_said():
