@@ -52,3 +52,13 @@ def test_a_done_line_reads_as_a_clause_mid_sentence():
     assert _clause("Airplane mode is off") == "airplane mode is off"
     assert [_clause(t) for t in ("I opened ticket TKT100001", "TKT100001 is open", "5G is on")] == [
         "I opened ticket TKT100001", "TKT100001 is open", "5G is on"]
+
+
+def test_an_outage_answer_puts_no_two_colons_in_one_sentence(domain):
+    """'Outage check: Chicago: an outage expected to end at 00:45.' put the lead's colon before the region's."""
+    import re
+
+    answers = ["Chicago: an outage expected to end at 00:45", "Denver: no active outage"]
+    for seed in range(200):
+        said = domain.phrasebook.say("answer_outages", seed, answers=answers)
+        assert not re.search(r":(?!\d)[^;.]*:(?!\d)", said), said  # a time's colon ("00:45") and a list's ";" aside
