@@ -213,7 +213,7 @@ def together(ctx: Any, first: P, second: P) -> P | None:
         return None
     if {c.name for c in first.steps[0].calls} & {c.name for c in second.steps[0].calls}:
         return None  # the same tool twice reads as one request repeated
-    if says_withheld(first, second) or says_withheld(second, first) or says_again(first, second):
+    if says_withheld(first, second) or says_withheld(second, first) or not unsaid(first.request, second.request):
         return None
     step = Step(calls=[*first.steps[0].calls, *second.steps[0].calls], needs=[*first.steps[0].needs, *second.steps[0].needs])
     return _joined(ctx, first, second, [step], ctx.say("and_also"))
@@ -227,7 +227,7 @@ def in_sequence(ctx: Any, first: P, second: P) -> P | None:
         return None
     if first.keys & second.keys or _writes_of(ctx, first) & _writes_of(ctx, second):
         return None
-    if says_withheld(first, second) or says_withheld(second, first) or says_again(first, second):
+    if says_withheld(first, second) or says_withheld(second, first) or not unsaid(first.request, second.request):
         return None
     joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
     return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
@@ -246,13 +246,12 @@ def says_withheld(piece: Segment, other: Segment) -> bool:
 _REQUEST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
-def says_again(first: Segment, second: Segment) -> bool:
-    """Whether the two requests share a sentence of two words or more: asked in one message, it would
-    read as said twice ('... in #finance recently. Who was it? Then one more: ... Who was it?')."""
-    def sentences(text: str) -> set[str]:
-        return {s.strip().lower() for s in _REQUEST_SENTENCE.split(text) if len(s.split()) >= 2}
-
-    return not sentences(first.request).isdisjoint(sentences(second.request))
+def unsaid(first: str, second: str) -> str:
+    """`second` without the sentences `first` already says: asked in one message, an aside is said once
+    ('... It's for a report. Then, a second thing: ... It's for a report.') and a question too ('... in
+    #finance recently. Who was it? Then one more: ... in #launch recently. Who was it?')."""
+    said = {sentence.lower() for sentence in _REQUEST_SENTENCE.split(first.strip())}
+    return " ".join(s for s in _REQUEST_SENTENCE.split(second.strip()) if s.lower() not in said)
 
 
 def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
@@ -274,7 +273,7 @@ def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
     """One piece of two: one request (joined by `link`), the given steps, and one reply stating both."""
     answer = _without_ack(ctx.say(second.reply.intent, **second.reply.vars), second.outputs)
     changes: dict[str, Any] = {
-        "request": f"{first.request} {link} {second.request}",
+        "request": f"{first.request} {link} {unsaid(first.request, second.request)}",
         "goal": f"{first.goal} Also: {second.goal}",
         "steps": steps,
         "reply": Utterance(intent="reply_both", vars={"first": ctx.say(first.reply.intent, **first.reply.vars), "second": answer}),

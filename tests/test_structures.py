@@ -127,14 +127,17 @@ def test_two_reads_joined_answer_both_in_one_parallel_step(retail):
     assert [c.name for c in joined.steps[0].calls] == ["get_gift_card_balance", "calculate"]
     assert joined.outputs == [*first.outputs, *second.outputs]
     assert together(ctx, first, first) is None  # the same tool twice is one request said twice
-    # two requests that share a sentence would say it twice in one message
+    # a sentence both requests say is said once in the joined message; a request all said already is no second one
     from dataclasses import replace
 
     from toolgym.envs.structures import in_sequence
 
-    echoing = replace(second, request=f"{second.request} {first.request.split('. ')[-1]}")
-    assert together(ctx, first, echoing) is None and in_sequence(ctx, first, echoing) is None
-    assert in_sequence(ctx, first, second) is not None
+    shared = first.request.split(". ")[-1]
+    echoing = replace(second, request=f"{second.request} {shared}")
+    for joiner in (together, in_sequence):
+        message = joiner(ctx, first, echoing).request
+        assert message.count(shared) == 1 and second.request in message, message
+        assert joiner(ctx, first, replace(second, request=shared)) is None
     from toolgym.domains.retail.tasks.assemble import assemble
 
     task = finalize(domain, assemble(ctx, [joined]))
