@@ -309,7 +309,12 @@ class _Reader:
             return None
         aux_at = skip_back(tokens, index - 1, clause)
         aux = tokens.word(aux_at) if aux_at >= clause else ""
-        after = set(words[index + 1 : index + 4])
+        # up to three words after the verb, in its own sentence ("... were already locked. Charging now: ..."
+        # must not read the next sentence's "now" as this one's)
+        end = index + 1
+        while end < min(index + 4, len(words)) and tokens.sentence[end] == sentence:
+            end += 1
+        after = set(words[index + 1 : end])
         done_context = sentence in self.done_sentences
         now = bool(_NOW & (set(words[aux_at + 1 : index]) | after)) or done_context
         if aux == "been":
@@ -331,7 +336,7 @@ class _Reader:
             subject = subject_start(tokens, aux_at)
             if self._blocked(subject, index) or self._asked(index, subject):
                 return None
-            if aux in ("was", "were") and not _NOW & set(words[aux_at + 1 : index + 4]):
+            if aux in ("was", "were") and not _NOW & set(words[aux_at + 1 : end]):
                 return False, subject, False, False, "state"  # "the doors were locked, so I ...": how it stood
             return now, subject, False, False, "state"
         if aux in HAVE or aux == "had" or aux in ("i", "we", "you"):

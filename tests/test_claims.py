@@ -314,3 +314,13 @@ def test_declared_claims_replace_the_default_and_typos_are_named():
         tool(writes=True, claims=["Refunded!"])(refund_it)
     silent = tool(writes=True, claims=Claims(actions=frozenset(), checks=False))(refund_it)
     assert silent.claims.actions == frozenset() and not silent.claims.checks
+
+
+def test_a_state_before_is_not_made_an_act_by_the_next_sentences_now():
+    """'... the doors were already locked. Charging now: 14% so far' read the next sentence's 'now' as
+    this one's, and a vehicle gold reply failed its own claims check."""
+    vocabulary = claim_vocabulary(toolgym.load_domain("vehicle"))
+    said = "Brake pressed and the engine is running; the doors were already locked. Charging now: 14% so far, limit 90%."
+    assert [(c.verbs, c.strong) for c in read_claims(said, vocabulary) if "lock" in c.verbs] == [(("lock",), False)]
+    # in its own sentence, "now" still makes the state a claim of an act
+    assert [c.strong for c in read_claims("The doors were locked just now.", vocabulary) if "lock" in c.verbs] == [True]
