@@ -118,9 +118,10 @@ class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as
         return super().construct_mapping(node, deep)
 
 # Values a reply variant may read without every caller passing them, guarded with `is defined`: what
-# the oracle adds from the domain (`Domain.handoff`, `Domain.scope`), and the nearest valid value an
-# invalid-value task may carry (`valid`).
-OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid"})
+# the oracle adds from the domain (`Domain.handoff`, `Domain.scope`) and from the chat (`after_answer`:
+# the user's last words answered the agent), and the nearest valid value an invalid-value task may
+# carry (`valid`).
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 # The intents (and their `@register` wordings) a domain frames a user's turn with, around the
 # request itself, and the parts of a request intent that do the same ("aside: [It's for a report.]"):

@@ -81,7 +81,8 @@ class OracleTeacher(Policy):
         elif move.kind == "reply":
             assert move.utterance is not None
             intent = phrases.voiced(move.utterance.intent, register)
-            message["content"] = phrases.say(intent, seed, **{**_domain_values(task), **move.utterance.vars})
+            values = {**_domain_values(task), "after_answer": _after_answer(moves, turn), **move.utterance.vars}
+            message["content"] = phrases.say(intent, seed, **values)
         else:
             assert move.step is not None
             message["tool_calls"] = [
@@ -158,6 +159,17 @@ class OracleTeacher(Policy):
                         message["reasoning_content"] = reasoning
             copied.append(message)
         return copied
+
+def _after_answer(moves: list[Move], turn: int) -> bool:
+    """Whether the user's last words before the reply at `turn` answered the agent (a question, a
+    confirmation, a step on their phone) rather than asked: 'Good question.' does not fit there."""
+    for move in reversed(moves[:turn]):
+        if move.kind == "reply":
+            return False
+        if move.kind in ("ask", "confirm", "instruct"):
+            return True
+    return False
+
 
 def _domain_values(task: Task) -> dict[str, Any]:
     """What a reply may offer instead, from the domain (`OPTIONAL_REPLY_VALUES`): its hand-off (unless

@@ -62,3 +62,38 @@ def test_an_outage_answer_puts_no_two_colons_in_one_sentence(domain):
     for seed in range(200):
         said = domain.phrasebook.say("answer_outages", seed, answers=answers)
         assert not re.search(r":(?!\d)[^;.]*:(?!\d)", said), said  # a time's colon ("00:45") and a list's ";" aside
+
+
+def test_a_reply_after_the_user_answered_the_agent_is_not_called_a_good_question(domain):
+    """'Good question. I found you: the customer ID for 312-880-2877 is C1253.' followed the user's
+    phone number, given because the agent asked for it."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.generators.oracle import OracleTeacher
+
+    oracle = OracleTeacher()
+    after_answer = direct = 0
+    for task in domain.generate_tasks(150, seed=4, kinds=["single", "parallel", "multi_turn"], size="small"):
+        moves = oracle.moves(task)
+        messages, _ = gold_messages(domain, task)
+        turn = 0
+        for message in messages:
+            if message["role"] != "assistant":
+                continue
+            if turn < len(moves) and moves[turn].kind == "reply":
+                since_reply = moves[turn - _since_reply(moves, turn):turn]
+                answered = any(m.kind in ("ask", "confirm", "instruct") for m in since_reply)
+                if answered:
+                    after_answer += 1
+                    assert "Good question" not in (message["content"] or ""), message["content"]
+                else:
+                    direct += 1
+            turn += 1
+    assert after_answer >= 20 and direct >= 20, (after_answer, direct)
+
+
+def _since_reply(moves, turn):
+    """How many moves came after the last reply before `turn`."""
+    for back, move in enumerate(reversed(moves[:turn])):
+        if move.kind == "reply":
+            return back
+    return turn
