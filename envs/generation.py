@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -15,7 +14,15 @@ from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 from .difficulty import difficulty_of
 from .gold import check_gold, prove_unfinished
 from .grounding import ungrounded_facts
-from .phrasing import persona_fits, register_of, speaker_age, to_the_user, tool_purpose
+from .phrasing import (
+    persona_fits,
+    register_of,
+    sentences_of,
+    speaker_age,
+    to_the_user,
+    tool_purpose,
+    unrepeated,
+)
 from .replay import calls_with_outputs, replay_plan
 from .task import NoToolSpec, Step, Task, Utterance
 from .tools import is_error_output
@@ -27,11 +34,6 @@ if TYPE_CHECKING:
 
 MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
 _UNFINISHED = itertools.count()
-
-
-_REPEAT_STRIDE = 7919  # seed offset of another draw of a lead-in already used in the task
-_REPEAT_TRIES = 8
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass
@@ -64,15 +66,8 @@ class GenContext:
         "Thanks. One more thing." is not followed by "Thanks. Something else." in the same chat."""
         phrases = self.domain.phrasebook
         used: set[str] = self.__dict__.setdefault("_sentences", set())
-        first = text = phrases.say(intent, self.seed)
-        for attempt in range(1, _REPEAT_TRIES + 1):
-            sentences = {s.lower() for s in _SENTENCE.split(text) if s.strip()}
-            if not sentences & used:
-                break
-            text = phrases.say(intent, self.seed + _REPEAT_STRIDE * attempt)
-        else:
-            text = first
-        used.update(s.lower() for s in _SENTENCE.split(text) if s.strip())
+        text = unrepeated(lambda seed: phrases.say(intent, seed), self.seed, used)
+        used.update(sentences_of(text))
         return text
 
     def pick(self, items: Sequence[Any]) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 # Words whose first letter is a vowel but whose sound is not ("a unit", "a one-off", "a European").
@@ -359,3 +360,24 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
         return f"find out {text}"
     return f"look up {text}" if first in _NOUN_OPENINGS else text
+
+
+_BETWEEN_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_REDRAWS = 8  # other draws tried while a text repeats a sentence already said
+_REDRAW_STRIDE = 7919  # seed offset between two draws
+
+
+def sentences_of(text: str) -> set[str]:
+    """A text's sentences, in lower case: what a repeat is compared by."""
+    return {s.lower() for s in _BETWEEN_SENTENCES.split(text) if s.strip()}
+
+
+def unrepeated(draw: Callable[[int], str], seed: int, said: set[str]) -> str:
+    """`draw(seed)`, drawn again with other seeds while one of its sentences is in `said` (a lead-in or
+    an agent's question said earlier in the chat); the first draw when every draw repeats something."""
+    first = text = draw(seed)
+    for attempt in range(1, _REDRAWS + 1):
+        if sentences_of(text).isdisjoint(said):
+            return text
+        text = draw(seed + _REDRAW_STRIDE * attempt)
+    return first

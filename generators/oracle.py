@@ -6,13 +6,12 @@ answers a request the same way in a local loop, inside Ray, or behind an HTTP se
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Any
 
 from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves
 from toolgym.envs.parsing import clean_text
-from toolgym.envs.phrasing import register_of
+from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.errors import ConfigError
@@ -22,17 +21,10 @@ from .reasoning import trace
 
 _CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their task's steps
 _LEAD_KINDS = ("ask", "confirm", "instruct")  # moves said in the phrasebook's words alone (no facts of a reply)
-_REDRAWS = 8  # other draws of such a move tried while it repeats an earlier one's sentence
-_REDRAW_STRIDE = 7919
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _is_lead(move: Move) -> bool:
     return move.kind in _LEAD_KINDS and not (move.kind == "ask" and move.utterance is not None)
-
-
-def _sentences(text: str) -> set[str]:
-    return {s.lower() for s in _SENTENCE_END.split(text) if s.strip()}
 
 
 class OracleTeacher(Policy):
@@ -106,14 +98,8 @@ class OracleTeacher(Policy):
         if found is not None:
             return found
         moves = self.moves(task)
-        said = {s for t in range(turn) if _is_lead(moves[t]) for s in _sentences(self._spoken(task, t))}
-        text = first = self._lead_text(task, turn, task.seed + turn)
-        for attempt in range(1, _REDRAWS + 1):
-            if not _sentences(text) & said:
-                break
-            text = self._lead_text(task, turn, task.seed + turn + _REDRAW_STRIDE * attempt)
-        else:
-            text = first  # every draw repeats something: the first, as before
+        said = {s for t in range(turn) if _is_lead(moves[t]) for s in sentences_of(self._spoken(task, t))}
+        text = unrepeated(lambda seed: self._lead_text(task, turn, seed), task.seed + turn, said)
         self._said[key] = text
         if len(self._said) > 16 * _CACHE_SIZE:
             self._said.popitem(last=False)
@@ -160,13 +146,14 @@ class OracleTeacher(Policy):
             copied.append(message)
         return copied
 
+
 def _after_answer(moves: list[Move], turn: int) -> bool:
     """Whether the user's last words before the reply at `turn` answered the agent (a question, a
     confirmation, a step on their phone) rather than asked: 'Good question.' does not fit there."""
     for move in reversed(moves[:turn]):
         if move.kind == "reply":
             return False
-        if move.kind in ("ask", "confirm", "instruct"):
+        if move.kind in _LEAD_KINDS:
             return True
     return False
 
