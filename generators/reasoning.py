@@ -63,9 +63,9 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if fault_cited and isinstance(value, str) and _SETTING.match(value):
                 continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
             sightings = [_seen_in(str(value), messages, tool_names, echoes)]
-            if sightings[0] is None and isinstance(value, str) and _ISO_DATE.match(value):
+            if sightings[0] is None and isinstance(value, str) and (spelled := _spelled(value)):
                 # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
-                sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in _spelled(value))), None)]
+                sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
             if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
                 # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
                 sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
@@ -80,16 +80,16 @@ def _cited(by_source: dict[str, list[str]]) -> str:
     return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
 
 
-_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def _spelled(iso: str) -> list[str]:
-    """An ISO date as people and pages write it, the fullest first: '8 November 2016', 'November 8, 2016',
-    'November 8', '8 November'."""
-    year, month, day = (int(part) for part in iso.split("-"))
-    if not 1 <= month <= 12:
+    """An ISO date ('2016-11-08') as people and pages write it, the fullest first: '8 November 2016',
+    'November 8, 2016', 'November 8', '8 November'; none for another text."""
+    date = _ISO_DATE.fullmatch(iso)
+    if date is None or not 1 <= int(date[2]) <= 12:
         return []
-    name = calendar.month_name[month]
+    name, day, year = calendar.month_name[int(date[2])], int(date[3]), date[1]
     return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]
 
 
@@ -297,9 +297,6 @@ def _records(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
                 yield from _records(value, depth - 1)
 
 
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-
-
 def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
     """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
     as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
@@ -309,9 +306,7 @@ def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
     if isinstance(value, str):
         has_digit = any(c.isdigit() for c in value)
         forms = [value] if (2 if has_digit else 4) <= len(value) <= 40 else []
-        if (date := _ISO_DATE.fullmatch(value)) is not None and 1 <= int(date[2]) <= 12:
-            month, day = calendar.month_name[int(date[2])], int(date[3])
-            forms += [f"{day} {month} {date[1]}", f"{month} {day}, {date[1]}"]
+        forms += _spelled(value)[:2]  # a date as a page writes it, with its year
     else:
         whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []
         forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]

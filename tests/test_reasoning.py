@@ -125,6 +125,9 @@ def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     asked = [{"role": "user", "content": "A hotel in Denver for February 19 to February 23, please."}]
     stay = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2026-02-19", "check_out": "2026-02-23"})])
     assert evidence_for(stay, asked) == 'the user gave "February 19" and "February 23"'
+    # a date with a time is no plain date: nothing is spelled out for it (nor raised)
+    meeting = Step(calls=[ToolCall(name="create_event", arguments={"start": "2025-03-12 15:00"})])
+    assert evidence_for(meeting, asked) == ""
 
 
 def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_one_was_said():
