@@ -89,7 +89,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
         "reason_close": ("request", "facts", "outcome", "thanked"),
         "ask_which": ("label", "what", "options", "count"),
-        "reason_ask_which": ("label", "count", "options", "purpose"),
+        "reason_ask_which": ("label", "count", "options", "purpose", "changes"),
         "revise_lead": (),
         "revise_lead_other": (),
         "correct_lead": (),

@@ -9,6 +9,7 @@ scripted user speaks in and the assistant answers in.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import functools
 import re
@@ -280,12 +281,12 @@ def register_of(persona: str | None) -> str:
 
 
 ELDERLY_FROM = 60  # an elderly register ("my grandson helps me", "dear") fits a customer this old or older
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def age_on(born: Any, today: dt.date) -> int | None:
     """The age on `today` of someone born on `born` ('YYYY-MM-DD'); None for anything else."""
-    if not isinstance(born, str) or not _ISO_DATE.match(born):
+    if not isinstance(born, str) or not _ISO_DATE.fullmatch(born):
         return None
     try:
         birth = dt.date.fromisoformat(born)
@@ -381,3 +382,13 @@ def unrepeated(draw: Callable[[int], str], seed: int, said: set[str]) -> str:
             return text
         text = draw(seed + _REDRAW_STRIDE * attempt)
     return first
+
+
+def dates_in_words(iso: str) -> list[str]:
+    """An ISO date ('2016-11-08') as people and pages write it, the fullest first: '8 November 2016',
+    'November 8, 2016', 'November 8', '8 November'; none for another text."""
+    date = _ISO_DATE.fullmatch(iso)
+    if date is None or not 1 <= int(date[2]) <= 12:
+        return []
+    name, day, year = calendar.month_name[int(date[2])], int(date[3]), date[1]
+    return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]

@@ -19,7 +19,7 @@ from typing import Any
 
 from toolgym.envs.conversation import Move, call_taking, finds_records, outcome
 from toolgym.envs.phrasebook import Phrasebook
-from toolgym.envs.phrasing import about_the_user, join_words, lower_first, tool_purpose
+from toolgym.envs.phrasing import about_the_user, dates_in_words, join_words, lower_first, tool_purpose
 from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
@@ -63,7 +63,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if fault_cited and isinstance(value, str) and _SETTING.match(value):
                 continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
             sightings = [_seen_in(str(value), messages, tool_names, echoes)]
-            if sightings[0] is None and isinstance(value, str) and (spelled := _spelled(value)):
+            if sightings[0] is None and isinstance(value, str) and (spelled := dates_in_words(value)):
                 # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
                 sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
             if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
@@ -78,19 +78,6 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
 
 def _cited(by_source: dict[str, list[str]]) -> str:
     return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
-
-
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-
-
-def _spelled(iso: str) -> list[str]:
-    """An ISO date ('2016-11-08') as people and pages write it, the fullest first: '8 November 2016',
-    'November 8, 2016', 'November 8', '8 November'; none for another text."""
-    date = _ISO_DATE.fullmatch(iso)
-    if date is None or not 1 <= int(date[2]) <= 12:
-        return []
-    name, day, year = calendar.month_name[int(date[2])], int(date[3]), date[1]
-    return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]
 
 
 _SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")
@@ -306,7 +293,7 @@ def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
     if isinstance(value, str):
         has_digit = any(c.isdigit() for c in value)
         forms = [value] if (2 if has_digit else 4) <= len(value) <= 40 else []
-        forms += _spelled(value)[:2]  # a date as a page writes it, with its year
+        forms += dates_in_words(value)[:2]  # a date as a page writes it, with its year
     else:
         whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []
         forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]
@@ -499,7 +486,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         count = move.utterance.vars.get("count", len(move.step.choice.options))
         options = move.utterance.vars.get("options") or list(move.step.choice.options)
         return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
-                           purpose=purpose_of(task, move.step))
+                           purpose=purpose_of(task, move.step), changes=bool(task.expected_writes))
     if move.kind == "ask":
         # One tool is named, with its own purpose: the one that takes what is asked for ("To check
         # for outages in a region I'd call check_outages", not list_payments beside it).
@@ -576,7 +563,9 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, lat
     asked = [t for t in texts if t in task.scenario.requests]
     last_shown = {o: max((i for i, t in enumerate(texts) if o in t), default=-1) for o in task.required_outputs}
     found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(o in t for t in asked)]
-    if latest:
+    if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
+        start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
+        found = [o for o in found if last_shown[o] > start]
         kept = set(sorted(found, key=lambda o: -last_shown[o])[:most])
         found = [o for o in found if o in kept]
     return [f'"{o}"' for o in found][:most]

@@ -327,3 +327,30 @@ def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
     assert any("No arguments are needed" in t or "no values from the chat" in t for t in traces)
     given = Move("call", step=Step(calls=[ToolCall(name="search_transactions", arguments={"account_id": "A1"})]))
     assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, chat) for seed in range(300))
+
+
+def test_a_closing_names_what_the_latest_request_brought_or_nothing():
+    """'Already told: "passed".' closed a chat whose last request (an outage check) came after the speed
+    test: an output shown before the latest request is not what that request brought."""
+    from types import SimpleNamespace
+
+    from toolgym.generators.reasoning import _seen_outputs
+
+    first, second = "My phone has no service.", "Is there an outage in St. Louis?"
+    task = SimpleNamespace(scenario=SimpleNamespace(requests=[first, second]), required_outputs=["passed", "Plus 40"])
+    chat = [{"role": "user", "content": first}, {"role": "user", "content": "The speed test passed."},
+            {"role": "user", "content": second}, {"role": "tool", "content": '{"active_outages": []}'}]
+    assert _seen_outputs(task, chat, latest=True) == []
+    assert _seen_outputs(task, chat) == ['"passed"']  # a reply's trace still cites it
+    shown = [*chat, {"role": "tool", "content": '{"plan_name": "Plus 40"}'}]
+    assert _seen_outputs(task, shown, latest=True) == ['"Plus 40"']
+
+
+def test_a_choice_before_reads_only_does_not_speak_of_changing_records():
+    import toolgym
+
+    book = toolgym.load_domain("research").phrasebook
+    values = {"label": "event", "count": 2, "options": ["A", "B"], "purpose": "open a web page"}
+    reads = {book.say("reason_ask_which", seed, changes=False, **values) for seed in range(200)}
+    assert not [t for t in reads if "change a record" in t]
+    assert any("change a record" in book.say("reason_ask_which", seed, changes=True, **values) for seed in range(200))
