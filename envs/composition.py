@@ -41,6 +41,7 @@ def _words(fragment: str) -> frozenset[str]:
 @dataclass
 class Composition:
     parts: list[list[Any]]  # each variant: a template string or a nested Composition
+    names: tuple[str, ...] = ()  # the parts' names when read from a mapping ("ack", "act", "close")
 
     @classmethod
     def read(cls, data: Any, fail: Callable[[str], Exception]) -> Composition:
@@ -55,7 +56,7 @@ class Composition:
             parts = [[cls._variant(v, fail) for v in ([p] if isinstance(p, str) else p or [])] for p in data.values()]
             if not parts or any(not p for p in parts):
                 raise fail(f"needs parts, each a non-empty list of variants (use \"\" for an optional part); got {data!r}")
-            found = cls(parts)
+            found = cls(parts, tuple(str(name) for name in data))
             if not any(leaf.strip() for leaf in found.leaves()):
                 raise fail(f"needs parts with some text; got {data!r}")
             return found
@@ -75,6 +76,12 @@ class Composition:
                 else:
                     yield variant
 
+    def leaves_of(self, names: frozenset[str]) -> Iterator[str]:
+        """The templates of the top-level parts with the given names."""
+        for name, part in zip(self.names, self.parts, strict=False):
+            if name in names:
+                yield from Composition([part]).leaves()
+
     def count(self) -> int:
         """How many distinct utterances it can make (texts may still coincide)."""
         total = 1
@@ -88,24 +95,29 @@ class Composition:
             [v.without(dropped) if isinstance(v, Composition) else v for v in part if isinstance(v, Composition) or v not in dropped]
             for part in self.parts
         ]
-        return Composition(parts)
+        return Composition(parts, self.names)
 
     def has_empty_part(self) -> bool:
         return any(not part or any(isinstance(v, Composition) and v.has_empty_part() for v in part) for part in self.parts)
 
     # ---- drawing ---------------------------------------------------------------------------
-    def by_seed(self, seed: int, key: str) -> list[str]:
-        """The templates one draw picks, in order: each part drawn with crc32(seed:key:path)."""
+    def by_seed(self, seed: int, key: str, leave_out: frozenset[str] = frozenset()) -> list[str]:
+        """The templates one draw picks, in order: each part drawn with crc32(seed:key:path).
+
+        The top-level parts named in `leave_out` are not said; each other part keeps its own key, so
+        leaving out a last part changes nothing before it."""
         if len(self.parts) == 1 and all(isinstance(v, str) for v in self.parts[0]):  # a plain list intent
             part = self.parts[0]
             return [part[zlib.crc32(f"{seed}:{key}".encode()) % len(part)]]
-        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "", set())
+        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "", set(), leave_out)
 
-    def _draw(self, choose: Callable[[str, int], int], path: str, said: set[str]) -> list[str]:
+    def _draw(self, choose: Callable[[str, int], int], path: str, said: set[str], leave_out: frozenset[str] = frozenset()) -> list[str]:
         """Each part's draw; a fragment that says again a word an earlier one said ('Happy to help.
         Should you need more help, ...') is drawn again among the part's fragments that do not."""
         chosen: list[str] = []
         for index, part in enumerate(self.parts):
+            if leave_out and index < len(self.names) and self.names[index] in leave_out:
+                continue
             here = f"{path}{index}" if not path else f"{path}.{index}"
             variant = part[choose(here, len(part))]
             if not isinstance(variant, Composition) and not said.isdisjoint(_words(variant)):

@@ -53,13 +53,22 @@ class GenContext:
 
         When the phrasebook has `intent@register` variants, the task's persona (drawn once, see
         `persona`) picks its register's wording."""
+        intent = self._voiced(intent, values)
+        if values:  # a phrasing of facts: the same values give the same words, wherever a generator says them
+            return self.domain.phrasebook.say(intent, self.seed, **values)
+        return self._fresh(intent)
+
+    def say_without(self, intent: str, parts: frozenset[str], **values: Any) -> str:
+        """`say` without the intent's parts of those names (see `Phrasebook.say_without`)."""
+        return self.domain.phrasebook.say_without(self._voiced(intent, values), self.seed, parts, **values)
+
+    def _voiced(self, intent: str, values: dict[str, Any]) -> str:
+        """The intent in the persona's register where the phrasebook has one, its variables checked."""
         phrases = self.domain.phrasebook
         if phrases.has_registers(intent):
             intent = phrases.voiced(intent, register_of(self.persona()))
         phrases.check_variables(intent, values)
-        if values:  # a phrasing of facts: the same values give the same words, wherever a generator says them
-            return phrases.say(intent, self.seed, **values)
-        return self._fresh(intent)
+        return intent
 
     def _fresh(self, intent: str) -> str:
         """A lead-in or filler (an intent without values) whose sentences this task has not used yet:

@@ -128,6 +128,11 @@ EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants
 # their sentences are asides, which a reasoning trace never quotes as the request.
 FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request", "follow_up", "last_follow_up", "and_also"})
 FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello"})
+# The parts of a reply intent that open it on an acknowledgement ("I've checked, here it is.") and
+# that close the turn ("Happy to help with anything else."): two answers joined in one message say
+# neither between them (see `say_without`).
+ACK_PARTS = frozenset({"ack"})
+CLOSING_PARTS = frozenset({"close"})
 _EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
@@ -312,6 +317,16 @@ class Phrasebook:
     def say(self, intent: str, seed: int, /, **values: Any) -> str:
         """Render one phrasing of `intent`, chosen by `seed` (stable across runs); each part is drawn on its own."""
         return self._render(intent, self._parts_of(intent).by_seed(seed, intent), values)
+
+    def say_without(self, intent: str, seed: int, parts: frozenset[str], /, **values: Any) -> str:
+        """`say` without the intent's parts of the given names (ACK_PARTS, CLOSING_PARTS); the other
+        parts say what `say` would. The first answer of a message that goes on to a second does not
+        close the turn in its middle, and the second does not acknowledge again."""
+        return self._render(intent, self._parts_of(intent).by_seed(seed, intent, parts), values)
+
+    def closing_lines(self, intent: str) -> list[str]:
+        """The templates the intent's closing parts say, the empty one aside."""
+        return [line for line in self._parts_of(intent).leaves_of(CLOSING_PARTS) if line]
 
     def _parts_of(self, intent: str) -> Composition:
         self.variants(intent)  # raises for an unknown or emptied intent

@@ -103,17 +103,24 @@ def capfirst(text: Any) -> str:
 def inline(text: Any) -> str:
     """A sentence-cased fragment said inside a sentence: 'Turn on roaming' -> 'turn on roaming',
     'The phone has no signal' -> 'the phone has no signal'. Names keep their capital: a possessive
-    ("Kristen's meeting"), a run of capitalised words ("Mechanical Keyboard"), an acronym or an id.
+    ("Kristen's meeting"), a run of capitalised words ("Mechanical Keyboard"), an acronym or an id;
+    an article or a possessive before a name does not ("Your Visa" -> "your Visa").
     A fragment that lands at a sentence start is capitalised again by `polish`."""
     value = str(text)
     words = value.split(" ", 2)
     first = words[0]
+    if first in _NEVER_NAMES and len(words) > 1:  # "The Basic 5 plan", "Your Visa ending in 2122", "There's $10"
+        return first.lower() + value[len(first) :]
     titled = first[:1].isupper() and (first == "A" or (first[1:].isalpha() and first[1:].islower()))
     if len(words) < 2 or not titled:
         return value
     if words[1][:1].isupper() or first.endswith("'s"):
         return value
     return first.lower() + value[len(first) :]
+
+
+# Opening words no name starts with: a capital after them is the next word's own.
+_NEVER_NAMES = frozenset("The Your There's There It's Its This That These Those Our My Their An".split())
 
 
 def lower_first(text: str) -> str:

@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 from toolgym.errors import GeneratorBug
 
 from .compose import Segment
+from .phrasebook import ACK_PARTS, CLOSING_PARTS
 from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
 
@@ -271,12 +272,12 @@ def _writes_of(ctx: Any, piece: Segment) -> set[str]:
 
 def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
     """One piece of two: one request (joined by `link`), the given steps, and one reply stating both."""
-    answer = _without_ack(ctx.say(second.reply.intent, **second.reply.vars), second.outputs)
+    answer = _without_ack(ctx.say_without(second.reply.intent, ACK_PARTS, **second.reply.vars), second.outputs)
     changes: dict[str, Any] = {
         "request": f"{first.request} {link} {unsaid(first.request, second.request)}",
         "goal": f"{first.goal} Also: {second.goal}",
         "steps": steps,
-        "reply": Utterance(intent="reply_both", vars={"first": ctx.say(first.reply.intent, **first.reply.vars), "second": answer}),
+        "reply": Utterance(intent="reply_both", vars={"first": ctx.say_without(first.reply.intent, CLOSING_PARTS, **first.reply.vars), "second": answer}),
         "outputs": list(dict.fromkeys([*first.outputs, *second.outputs])),
         "facts": [*first.facts, *(f for f in second.facts if f.key not in {g.key for g in first.facts})],
         "withheld": [*first.withheld, *second.withheld],

@@ -250,6 +250,8 @@ def test_capitals_come_from_position():
     assert inline("Turn on roaming for your line") == "turn on roaming for your line"
     assert inline("Kristen's meeting is hers to cancel") == "Kristen's meeting is hers to cancel"
     assert inline("Mechanical Keyboard is gone") == "Mechanical Keyboard is gone"
+    assert inline("Your Visa ending in 2122 is frozen now.") == "your Visa ending in 2122 is frozen now."
+    assert inline("There's $14.20 left") == "there's $14.20 left" and inline("I've checked") == "I've checked"
     assert polish("the credit card ending in 4413") == "the credit card ending in 4413"
     assert polish("sure. the card is frozen.") == "Sure. The card is frozen."
 

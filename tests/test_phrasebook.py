@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+from toolgym.envs.phrasebook import CLOSING_PARTS, ENGINE_UTTERANCES, Phrasebook
 from toolgym.errors import DomainError, UnknownNameError
 
 
@@ -110,3 +110,16 @@ def test_an_intent_given_twice_fails_at_load_naming_it(tmp_path):
     # YAML keeps the last of two equal keys without a word: the first list's wordings would be lost
     with pytest.raises(DomainError, match=r"utterances.yaml: .*'seen' is given twice"):
         _book(tmp_path, 'report:\n  seen: ["A."]\n  facts: ["B."]\n  seen: ["C."]\n')
+
+
+def test_a_reply_said_unclosed_keeps_its_words_and_drops_only_its_closing_line(tmp_path):
+    book = _book(tmp_path, 'report:\n  ack: ["", "Sure."]\n  fact: ["Your total is {{ total }}.", "It comes to {{ total }}."]\n'
+                           '  close: ["", "Happy to help with anything else.", "I hope that helps."]\n')
+    assert book.closing_lines("report") == ["Happy to help with anything else.", "I hope that helps."]
+    closed = 0
+    for seed in range(60):
+        whole, unclosed = book.say("report", seed, total="$5.00"), book.say_without("report", seed, CLOSING_PARTS, total="$5.00")
+        ending = [line for line in book.closing_lines("report") if whole.endswith(line)]
+        closed += bool(ending)
+        assert unclosed == (whole[: -len(ending[0])].rstrip() if ending else whole), (whole, unclosed)
+    assert closed >= 20

@@ -97,3 +97,21 @@ def _since_reply(moves, turn):
         if move.kind == "reply":
             return back
     return turn
+
+
+def test_a_joined_reply_closes_the_turn_only_at_its_end(domain):
+    """'Plus 40 is the best price: $55.00 a month. Happy to help with anything else. As for your other
+    question: ...' closed the turn in the middle of a message that went on to a second answer."""
+    from toolgym.envs.gold import gold_messages
+
+    closings = {line for name in domain.phrasebook.intents() for line in domain.phrasebook.closing_lines(name)}
+    assert "Happy to help with anything else." in closings
+    joined = 0
+    for task in domain.generate_tasks(150, seed=8, kinds=["parallel"], size="small"):
+        messages, _ = gold_messages(domain, task)
+        for message in messages:
+            text = (message["content"] or "") if message["role"] == "assistant" else ""
+            inside = [line for line in closings if line in text and not text.rstrip().endswith(line)]
+            assert not inside, (inside, text)
+            joined += any(link in text for link in ("As for your other question:", "And on the second point:", "Also:"))
+    assert joined >= 10
