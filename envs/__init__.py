@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .domain import Domain
     from .env import ToolEnv
     from .generation import GenContext, irrelevant_task, unavailable_task_from, withholdable
-    from .phrasebook import money
+    from .phrasebook import money, said_amount
     from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
     from .registry import list_domains, load_domain
     from .task import (
@@ -49,7 +49,7 @@ _WHERE = {
     ".domain": ["Domain"],
     ".env": ["ToolEnv"],
     ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from", "withholdable"],
-    ".phrasebook": ["money"],
+    ".phrasebook": ["money", "said_amount"],
     ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity", "pieces"],
     ".registry": ["list_domains", "load_domain"],
     ".task": ["ACTION_KINDS", "ALL_KINDS", "NO_TOOL_KINDS", "Fact", "Forbidden", "NoToolSpec", "Scenario", "Step",
@@ -100,6 +100,7 @@ __all__ = [
     "list_domains",
     "load_domain",
     "money",
+    "said_amount",
     "tool",
     "unavailable_task_from",
     "withholdable",

@@ -46,6 +46,12 @@ def money(value: float) -> str:
     return f"${float(value):,.2f}"
 
 
+def said_amount(value: float, none: str) -> str:
+    """The required output for an amount that may be nothing: '$40.00', or the words a reply says
+    for nothing ('no charge', 'no refund'), since an agent would not say '$0.00 was refunded'."""
+    return money(value) if value else none
+
+
 _JINJA.filters["money"] = money
 _CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 

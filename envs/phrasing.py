@@ -196,7 +196,19 @@ def bare(labels: Any) -> list[str]:
     return [str(x).split(" ", 1)[1] if " " in str(x) and str(x).split(" ", 1)[0].lower() in _DETERMINERS else str(x) for x in items]
 
 
+def is_status(status: Any, adverb: str = "") -> str:
+    """A record's status said as what it is: 'is shipped', 'is still pending'; a status naming a
+    request ('return requested') is one the record has: 'has a return requested' ('is return
+    requested' reads as a form's field)."""
+    text = str(status)
+    head, _, rest = text.partition(" ")
+    if rest == "requested":
+        return " ".join(w for w in (adverb, "has", article(head), rest) if w)
+    return " ".join(w for w in ("is", adverb, text) if w)
+
+
 FILTERS = {
+    "is_status": is_status,
     "owned": owned,
     "bare": bare,
     "a": article,

@@ -117,3 +117,13 @@ def test_a_payee_said_to_be_added_earlier_today_was_added_today(banking, world_s
     added = [e.insert["added_at"] for t in tasks for e in t.setup if e.table == "payee" and e.insert]
     assert added, "the cooling-off refusal should be among 60 refusals"
     assert all(str(a)[:10] == today.isoformat() for a in added), (today, added)
+
+
+def test_a_search_that_found_nothing_says_none_not_zero_transactions():
+    """'0 transactions at Etsy since 2025-03-06 add up to $0.00.' read as a form's output."""
+    book = toolgym.load_domain("banking").phrasebook
+    for seed in range(60):
+        none = book.say("reply_spent", seed, count=0, total=0.0, what="at Etsy since 2025-03-06")
+        assert "0 transactions" not in none and "$0.00" in none and ("no transactions" in none or "Nothing" in none), none
+        some = book.say("reply_spent", seed, count=3, total=37.5, what="at Etsy since 2025-03-06")
+        assert "3 transactions" in some and "$37.50" in some, some

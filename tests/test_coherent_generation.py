@@ -256,6 +256,14 @@ def test_capitals_come_from_position():
     assert polish("sure. the card is frozen.") == "Sure. The card is frozen."
 
 
+def test_a_status_naming_a_request_is_one_the_record_has():
+    from toolgym.envs.phrasing import is_status
+
+    assert is_status("shipped") == "is shipped" and is_status("pending", "still") == "is still pending"
+    assert is_status("exchange requested") == "has an exchange requested"
+    assert is_status("return requested", "still") == "still has a return requested"
+
+
 def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
     from toolgym.envs.user_turns import sentence_key
     from toolgym.generators.inspection.coherence import greeting_as_evidence

@@ -147,3 +147,26 @@ def test_bag_fees_and_insurance_follow_the_fare(domain, index):
         assert invoice["total"] == round(economy.fare_paid + 35.0 + insured["price"], 2)
     finally:
         world.close()
+
+
+def test_an_amount_of_nothing_is_said_as_none_and_required_so(domain):
+    """'you get $0.00 back', 'the fee is $0.00', 'a business ticket can be changed for a $0.00 fee' read
+    as a form's fields; a cancellation refunding nothing also opened on 'Good news'."""
+    from toolgym.envs.gold import gold_messages
+
+    said_none = 0
+    for task in domain.generate_tasks(300, seed=3, kinds=["single", "parallel", "multi_step"], size="small"):
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed, task.id
+        for message in messages:
+            text = message.get("content") or ""
+            if message["role"] == "assistant":
+                assert "$0.00" not in text, text
+                said_none += any(w in text for w in ("no charge", "no refund", "no fee", "nothing comes back"))
+        if any(o in ("no charge", "no refund", "no fee") for o in task.required_outputs):
+            said_none += 1
+    assert said_none >= 20
+    book = domain.phrasebook
+    for seed in range(40):
+        done = book.say("done_cancel", seed, booking="FB100001", refund=0.0, fee=755.0)
+        assert "no refund" in done and not done.startswith(("Good news", "Great", "Perfect")), done

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import toolgym
@@ -73,3 +75,28 @@ def test_oracle_chats_have_no_grammar_slip(domain, kind):
             if message["role"] in ("user", "assistant") and isinstance(text, str):
                 slips += [f"{m.name}: {text}" for m in find_grammar(text, message["role"])]
     assert not slips, slips[:5]
+
+
+@pytest.mark.parametrize("methods", [["Discover ending in 4692"], ["Visa ending in 1234", "PayPal account", "gift card"]])
+def test_payment_methods_are_listed_in_their_number_with_articles_in_a_sentence(domain, methods):
+    """'I see these payment methods: Discover ending in 4692' was plural for one card, and 'Your account
+    has gift card and PayPal account saved' had no articles."""
+    balances = [12.5] if "gift card" in methods else []
+    for seed in range(80):
+        said = domain.phrasebook.say("reply_payment_methods", seed, methods=methods, balances=balances)
+        assert len(methods) > 1 or "methods" not in said, said
+        assert not re.search(r"\b(?:have|has|are|is) (?:Discover|Visa|PayPal|gift)", said), said
+
+
+def test_an_order_status_reads_as_english_whatever_the_status(domain):
+    """'order #W2189212 is exchange requested with USPS' said a status field as a predicate."""
+    shapes = {
+        "reply_order_status": {"order_id": "#W1"},
+        "reply_tracking": {"order_id": "#W1", "carrier": "USPS", "tracking": "12345"},
+        "reply_latest_order": {"order_id": "#W1", "names": ["Desk Lamp"]},
+    }
+    for intent, values in shapes.items():
+        for seed in range(60):
+            said = domain.phrasebook.say(intent, seed, status="exchange requested", **values)
+            assert "exchange requested" in said, said
+            assert not re.search(r"\b(?:is|still) exchange requested", said) or "status of" in said, said

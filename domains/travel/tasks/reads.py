@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call, money, structures
+from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call, money, said_amount, structures
 
 from ..catalogue import FARE_RULE_BY_CABIN
 from ..tools.common import local_time
@@ -86,7 +86,7 @@ def fare_rule_question(ctx: GenContext, index: Index) -> Piece:
     v = {"cabin": rule.label, "changeable": rule.changeable, "change_fee": rule.change_fee,
          "free_bags": rule.free_bags, "bag_fee": rule.bag_fee}  # fmt: skip
     if topic == "change":
-        outputs = [money(rule.change_fee)] if rule.changeable else ["cannot be changed"]
+        outputs = [said_amount(rule.change_fee, "no fee")] if rule.changeable else ["cannot be changed"]
     else:
         outputs = [money(rule.bag_fee)] if rule.bag_fee else [f"{rule.free_bags} free"]
     return Piece(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money, structures
+from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money, said_amount, structures
 
 from ..catalogue import (
     FARE_RULE_BY_CABIN,
@@ -84,7 +84,7 @@ def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
                   confirm=clause(ctx, "action_bags", bags=bags, booking=b.booking_id, free=rule.free_bags, fee=rule.bag_fee)),
         ],  # fmt: skip
         reply=Utterance(intent="done_bags", vars={"bags": bags, "booking": b.booking_id, "fee": fee}),
-        outputs=[money(fee)],
+        outputs=[said_amount(fee, "no charge")],
         keys=frozenset({b.booking_id}),
     )
 
@@ -147,7 +147,7 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
     ]  # fmt: skip
     intent = "ask_cancel_trip" if by_route else "ask_cancel"
     reply = Utterance(intent="done_cancel", vars={"booking": b.booking_id, "refund": refund, "fee": fee})
-    outputs = [b.booking_id, money(refund)]
+    outputs = [b.booking_id, said_amount(refund, "no refund")]
     if refund == 0 and ctx.rng.random() < DECLINE_NOTHING_BACK:  # told nothing comes back, the traveller keeps it
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_cancel", vars={"booking": b.booking_id})
@@ -180,7 +180,7 @@ def cancel_stay(ctx: GenContext, index: Index, stay: StayInfo) -> Piece:
                   confirm=clause(ctx, "action_cancel", booking=stay.booking_id, refund=refund, fee=fee)),
         ],  # fmt: skip
         reply=Utterance(intent="done_cancel", vars={"booking": stay.booking_id, "refund": refund, "fee": fee}),
-        outputs=[stay.booking_id, money(refund)],
+        outputs=[stay.booking_id, said_amount(refund, "no refund")],
         keys=frozenset({stay.booking_id, f"{stay.city}:hotels"}),
     )
 
@@ -204,7 +204,7 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
               confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
     ]  # fmt: skip
     reply = Utterance(intent="done_change", vars={**nv, "booking": b.booking_id, "charged": charged})
-    outputs = [new.row.flight_number, money(charged)]
+    outputs = [new.row.flight_number, said_amount(charged, "no charge")]
     if ctx.rng.random() < DECLINE_SHARE:  # the fee and fare heard, the traveller keeps the flight they have
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_change", vars={"booking": b.booking_id, **flight_vars(b.flight)})
