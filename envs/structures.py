@@ -31,6 +31,7 @@ from .compose import Segment
 from .phrasebook import ACK_PARTS, CLOSING_PARTS
 from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
+from .user_turns import sentence_key, sentences
 
 S = TypeVar("S", bound=Segment)
 P = TypeVar("P", bound=Piece)
@@ -244,15 +245,14 @@ def says_withheld(piece: Segment, other: Segment) -> bool:
     return any(said in request for said in [*options, *values])
 
 
-_REQUEST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def unsaid(first: str, second: str) -> str:
     """`second` without the sentences `first` already says: asked in one message, an aside is said once
     ('... It's for a report. Then, a second thing: ... It's for a report.') and a question too ('... in
     #finance recently. Who was it? Then one more: ... in #launch recently. Who was it?')."""
-    said = {sentence.lower() for sentence in _REQUEST_SENTENCE.split(first.strip())}
-    return " ".join(s for s in _REQUEST_SENTENCE.split(second.strip()) if s.lower() not in said)
+    said = {sentence_key(sentence) for sentence in sentences(first)}
+    return " ".join(s for s in sentences(second) if sentence_key(s) not in said)
 
 
 def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:

@@ -38,7 +38,7 @@ def sentence_key(sentence: str) -> str:
     return " ".join(re.sub(r"[^\w\s']", " ", sentence.lower()).split())
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     """The sentences of a request; a quoted message stays whole inside its sentence."""
     quotes: list[str] = []
 
@@ -53,7 +53,7 @@ def _sentences(text: str) -> list[str]:
 
 def thanks(text: str) -> bool:
     """Whether a message thanks, in any of its sentences outside a quoted message ('Cheers.' too)."""
-    return any(THANKS.search(_unquoted(s)) or _ONLY_THANKS.match(s.strip()) for s in _sentences(text))
+    return any(THANKS.search(_unquoted(s)) or _ONLY_THANKS.match(s.strip()) for s in sentences(text))
 
 
 def _unquoted(sentence: str) -> str:
@@ -77,16 +77,16 @@ def tidy_request(request: str, said: AbstractSet[str], fillers: AbstractSet[str]
     that are `fillers`: sentences a phrasebook writes whole, with no slot (an aside, a lead-in), so no
     part of what is asked. A sentence rendered from a slot may be the request itself ("What is its
     fee?" asked of two products) and always stays."""
-    sentences = _one_thanks(_sentences(request))
+    parts = _one_thanks(sentences(request))
     heard = set(said)
     fresh = []
-    for sentence in sentences:
+    for sentence in parts:
         key = sentence_key(sentence)
         if key not in heard or key not in fillers or _FACT.search(sentence) or _QUOTED.search(sentence):
             fresh.append(sentence)
         heard.add(key)
     if all(_ONLY_THANKS.match(s) for s in fresh):  # nothing but thanks left: say it as it was
-        fresh = sentences
+        fresh = parts
     return " ".join(fresh)
 
 
@@ -94,13 +94,13 @@ def _from_lead(request: str, leads: AbstractSet[str], fillers: AbstractSet[str])
     """A request that takes back the one before it, opening on its lead-in ("Sorry, I changed my
     mind."): the fillers a generator put before it ("Great, thank you. Another question.") go, since
     they say the opposite (thanks for a change the user just turned down, a new question)."""
-    sentences = _sentences(request)
-    for index, sentence in enumerate(sentences):
+    parts = sentences(request)
+    for index, sentence in enumerate(parts):
         before, _, after = sentence.partition(": ")
         if sentence_key(sentence) in leads:
-            head, rest = sentences[:index], sentences[index:]
+            head, rest = parts[:index], parts[index:]
         elif after and sentence_key(after) in leads and sentence_key(before) in fillers:  # "Also: Okay, scratch that."
-            head, rest = [*sentences[:index], before], [after, *sentences[index + 1 :]]
+            head, rest = [*parts[:index], before], [after, *parts[index + 1 :]]
         else:
             continue
         if head and all(sentence_key(s) in fillers and not _FACT.search(s) for s in head):
@@ -121,16 +121,16 @@ def tidy_requests(
             request = _from_lead(request, leads, fillers)
         text = tidy_request(request, said, fillers)
         tidied.append(text)
-        said |= {sentence_key(s) for s in _sentences(text)}
+        said |= {sentence_key(s) for s in sentences(text)}
     return tidied
 
 
 def fixed_sentences(variants: list[str]) -> set[str]:
     """The sentences of the variants written whole (no Jinja in them), normalised: the fillers."""
-    return {sentence_key(s) for v in variants if "{" not in v for s in _sentences(v)}
+    return {sentence_key(s) for v in variants if "{" not in v for s in sentences(v)}
 
 
 def spoken_sentences(texts: list[str]) -> set[str]:
     """The normalised sentences of some user turns, each split on its own (a turn ending in a quoted
     message ends a sentence): what a simulated user has said or will say, so a reply picks other words."""
-    return {key for text in texts for s in _sentences(text) if (key := sentence_key(s))}
+    return {key for text in texts for s in sentences(text) if (key := sentence_key(s))}

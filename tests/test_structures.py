@@ -143,3 +143,12 @@ def test_two_reads_joined_answer_both_in_one_parallel_step(retail):
     task = finalize(domain, assemble(ctx, [joined]))
     _, verification = gold_messages(domain, task)
     assert verification.passed and verification.value == 1.0
+
+
+def test_a_sentence_said_once_in_a_joined_message_never_cuts_a_quoted_message():
+    from toolgym.envs.structures import unsaid
+
+    first = "Someone posted about the outage in #finance recently. Who was it?"
+    second = 'Post "Heads up. Who was it? Let me know." in #ops. Who was it?'
+    assert unsaid(first, second) == 'Post "Heads up. Who was it? Let me know." in #ops.'
+    assert unsaid(first, "Someone posted in #launch recently. Who was it?") == "Someone posted in #launch recently."
