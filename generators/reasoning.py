@@ -13,8 +13,6 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from typing import Any
 
 from toolgym.envs.conversation import Move, call_taking, finds_records, outcome
@@ -23,7 +21,9 @@ from toolgym.envs.phrasing import about_the_user, dates_in_words, join_words, lo
 from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
-from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key, thanks
+from toolgym.envs.user_turns import thanks
+
+from .request_quote import RequestCues, user_request
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -118,104 +118,6 @@ def _only_echoed(lowered: str, content: str, echoed: frozenset[str]) -> bool:
         if lowered in value:
             rest = rest.replace(value, " ")
     return lowered not in rest
-
-
-# A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
-_FILLER = re.compile(
-    rf"^{GREETING_LEAD}(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|day)|morning|evening|greetings|dear [\w ]+|assistant)"
-    rf"{GREETING_ADDRESSEE}|"
-    r"thanks?(?: you)?(?: so much| a lot)?|ok(?:ay)?|sure|yes|no|right|great|perfect|cool|alright|all right|"
-    r"one (?:more )?thing|quick question|quick one|before i forget|excuse me|sorry|please|pardon|one second|hello hello|of course|no worries|no problem|sure thing|got it|"
-    r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:full name|name|email(?: address)?|phone(?: number)?) is\b",
-    re.IGNORECASE,
-)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
-# Words a quote cut short must not end on ("... fares from Mexico City to", "... Susan Wilson called")
-_DANGLING = re.compile(
-    r"(?:[\s,]+(?:to|from|for|and|or|but|with|of|in|on|at|by|the|a|an|my|your|our|this|that|which|who|"
-    r"called|named|titled|ending|about|into|than|as|is|are|was|be|so|if|when|please))+$",
-    re.IGNORECASE,
-)
-_QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
-
-
-_ASKS = re.compile(
-    r"\?|\b(?:please|can you|could you|would you|i'd like|i would like|i want|i need|help me|make sure|"
-    r"set|turn|cancel|book|add|change|send|pay|move|check|find|open|close|share|block|freeze)\b",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class RequestCues:
-    """What tells a task's request apart in the chat: the `requests` the user sends, the values that
-    only identify the user (`identity`) and the phrasebook's `asides` (sentences that frame a turn:
-    openings, asides, the lead-in of a next request; see `Phrasebook.asides`)."""
-
-    requests: Sequence[str] = ()
-    identity: Sequence[str] = ()
-    asides: AbstractSet[str] = frozenset()
-
-    @classmethod
-    def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
-        keys = set(task.scenario.identity)
-        identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, identity, phrases.asides)
-
-    def rank(self, sentence: str) -> tuple[bool, bool, bool]:
-        """Lower is likelier the request: not an identity line, no aside that frames the turn
-        ("Please go slowly with me." asks, but not for the task), asking. A request may be written
-        whole ("Turn my line back on, please.") or put together: both are its own words."""
-        return (
-            any(value in sentence for value in self.identity),
-            sentence_key(sentence) in self.asides,
-            not _ASKS.search(sentence),
-        )
-
-
-def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None) -> str:
-    """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
-    a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
-    the user has said nothing of substance.
-
-    Given a task's `cues`, only its requests are read (not a reply that gives facts or says yes), and
-    the request's own words come before an aside ("Please don't send me to another department.")
-    or an identity line ("To find my account, my number is 512-393-3628.")."""
-    cues = cues or RequestCues()
-    asked = [m for m in messages if m.get("role") == "user" and m.get("content") in cues.requests]
-    for message in reversed(asked or messages):
-        content = message.get("content")
-        if message.get("role") != "user" or not isinstance(content, str):
-            continue
-        sentences = [_unwrapped(s) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
-        substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
-        if not substantive:
-            continue
-        ranks = {s: cues.rank(s) for s in substantive}
-        best = min(ranks.values())
-        tied = [s for s in substantive if ranks[s] == best]
-        # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
-        sentence = max(tied, key=len) if best[-1] else tied[0]
-        if len(sentence) > _QUOTE_MOST:
-            cut = sentence[:_QUOTE_MOST]
-            if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
-                cut = cut[: cut.rindex('"')]
-            # the words left out are marked, so a quote cut short never reads as all the user said
-            sentence = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;: ") + " …"
-        # a title the user quoted is quoted inside the quote with single marks: '"Post "Q2 plan"."' misreads
-        return '"' + sentence.replace('"', "'") + '"'
-
-    return ""
-
-
-def _unwrapped(sentence: str) -> str:
-    """A sentence without the quotation marks around it whole ('"Cancel it."'); a title it quotes
-    ('"Prepare the access request" is done.') keeps its marks."""
-    sentence = sentence.strip()
-    if len(sentence) > 1 and sentence[0] == sentence[-1] == '"' and sentence.count('"') == 2:
-        return sentence[1:-1]
-    return sentence
 
 
 def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> list[dict[str, Any]]:
@@ -493,9 +395,11 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         taker = call_taking(move.step, move.facts) if move.step is not None and move.step.calls else None
         step_tools = [taker.name] if taker is not None else []
         purpose = purpose_of(task, move.step, taker) if move.step is not None and taker else "take the next step"
+        # the request quoted is the one this ask serves, where one message carries several
+        about = " ".join([*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, cues), lookup=finds_records(task, move),
+            request=user_request(messages, cues, about), lookup=finds_records(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and move.utterance.intent == LEFT_AS_IS.intent:
         # the user said no to a change: there is no outcome to report, only that nothing was done

@@ -11,7 +11,8 @@ from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
 from toolgym.envs.phrasing import inline, polish
 from toolgym.envs.valid_values import nearest_bound, said
 from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
-from toolgym.generators.reasoning import RequestCues, last_said, user_request
+from toolgym.generators.reasoning import last_said
+from toolgym.generators.request_quote import RequestCues, user_request
 from toolgym.generators.user import fresh
 
 CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_declined", "closer_pending", "farewell")
@@ -487,3 +488,17 @@ def test_asking_for_the_values_of_a_change_does_not_speak_of_looking_records_up(
         assert not [said for said in change if _LOOKING_UP.search(said)], intent
         lookups = [book.say(intent, seed, labels=["email"], opening=False, lookup=True) for seed in range(400)]
         assert any(_LOOKING_UP.search(said) for said in lookups), intent  # the record-finding words are kept for finding records
+
+
+def test_an_ask_trace_quotes_the_request_the_ask_serves():
+    """'The user asked "When did my last payment go through …?"' explained an ask for the region an
+    outage check needs; the message asked both."""
+    message = [{"role": "user", "content": "When did my last payment go through, and how much was it? Also, a second "
+                "question. Quick one: is there a known outage in the area I'm in today?"}]
+    assert user_request(message) == '"When did my last payment go through, and how much was it?"'
+    outage = "check outages check for active network outages in a service region region area"
+    assert user_request(message, about=outage) == '"Quick one: is there a known outage in the area I\'m in today?"'
+    # a request that speaks of the step comes before one that only asks
+    message = [{"role": "user", "content": "The temperature for the zone behind me needs changing. The window behind me down to 20% open, please."}]
+    assert user_request(message, about="set climate set one climate zone's temperature preferred temperature") == (
+        '"The temperature for the zone behind me needs changing."')
