@@ -58,11 +58,16 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             break
     for call in step.calls:
         for value in call.arguments.values():
-            if isinstance(value, bool) or not isinstance(value, str | int | float) or len(str(value)) < 3:
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
                 continue
             if fault_cited and isinstance(value, str) and _SETTING.match(value):
                 continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
-            sightings = [_seen_in(str(value), messages, tool_names, echoes)]
+            if not isinstance(value, str):
+                sightings = [_number_seen(value, messages, tool_names, echoes)]
+            elif len(value) < 3:
+                continue
+            else:
+                sightings = [_seen_in(value, messages, tool_names, echoes)]
             if sightings[0] is None and isinstance(value, str) and (spelled := dates_in_words(value)):
                 # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
                 sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
@@ -74,6 +79,36 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
                 if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
                     return _cited(by_source)
     return _cited(by_source)
+
+
+def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[Any, str],
+                 echoes: dict[Any, frozenset[str]]) -> tuple[str, str] | None:
+    """Who showed a number last, as a number of its own ("63 Fahrenheit", "72 m" for 72.0, a result's
+    "range_km": 88; not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's
+    input aside. A number of one or two digits is one any text holds somewhere: only the user's
+    words, or a result's own field, count for it."""
+    exact = str(value)
+    spoken = str(int(value)) if isinstance(value, float) and value.is_integer() else exact
+    in_text = _alone(spoken) if len(spoken) >= 3 or "." in spoken else None
+    as_field = re.compile(rf"[:\[,]\s*{re.escape(spoken)}(?:\.0)?(?=\s*[,}}\]])")  # a JSON number: "range_km":88
+    for message in reversed(messages):
+        content, role = message.get("content"), message.get("role")
+        if not isinstance(content, str) or spoken not in content:
+            continue
+        if role == "user" and _alone(spoken).search(content):
+            return "the user gave", f'"{spoken}"'
+        if role != "tool":
+            continue
+        found = (in_text.search(content) if in_text else None) or as_field.search(content)
+        if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
+            shown = found.group(0).lstrip(":[, ")  # as the result writes it: 5.0, not 5
+            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
+    return None
+
+
+def _alone(number: str) -> re.Pattern[str]:
+    """A number written on its own: not a part of a longer number ("163", "6.3", "1,250")."""
+    return re.compile(rf"(?<![\d.,]){re.escape(number)}(?:\.0)?(?![\d]|[.,]\d)")
 
 
 def _cited(by_source: dict[str, list[str]]) -> str:
@@ -98,6 +133,8 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
+        if not fault and not re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", content):
+            continue  # a word inside another ("charger" in "charger_connected") was not shown
         if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue
         shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
@@ -166,11 +203,20 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
         if stated:
             return stated[0][-1]
     items = list(records[0].items()) if records else []
-    for _name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
+    for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)
         if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
-            return shown
+            # an input a computation repeats is not what it showed ({"value": 63.0, ..., "result": 17.2}
+            # after value=63); the id a write echoes still names its record
+            if _ID_KEY.search(str(name)) or not _echoed(value, given):
+                return shown
     return ""
+
+
+def _echoed(value: Any, given: frozenset[str]) -> bool:
+    """Whether a result's value is one its call was given (63.0 for 63, in any case)."""
+    whole = isinstance(value, float) and value.is_integer()
+    return str(value).lower() in given or (whole and str(int(value)) in given)
 
 
 def _records(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:

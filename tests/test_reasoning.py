@@ -354,3 +354,31 @@ def test_a_choice_before_reads_only_does_not_speak_of_changing_records():
     reads = {book.say("reason_ask_which", seed, changes=False, **values) for seed in range(200)}
     assert not [t for t in reads if "change a record" in t]
     assert any("change a record" in book.say("reason_ask_which", seed, changes=True, **values) for seed in range(200))
+
+
+def test_a_number_is_cited_where_it_was_said_as_a_number_and_a_word_where_it_was_a_word():
+    """'the user asked "…"' explained convert_units(value=63) after the user said "63 Fahrenheit";
+    'convert_units returned 63.0' (its own input) explained set_climate(17.0) after the result 17.2;
+    'set_charge_limit returned "charger"' cited a word inside a field's name."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for, last_said
+
+    messages = [
+        {"role": "user", "content": "My preferred temperature is 63 Fahrenheit."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "function": {"name": "convert_units", "arguments": '{"value": 63, "from_unit": "F", "to_unit": "C"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"value": 63.0, "from_unit": "F", "to_unit": "C", "result": 17.2}'},
+    ]
+    convert = Step(calls=[ToolCall(name="convert_units", arguments={"value": 63, "from_unit": "F", "to_unit": "C"})])
+    assert evidence_for(convert, messages[:1]) == 'the user gave "63"'
+    assert last_said(messages) == "convert_units returned 17.2"
+    # a number of two digits inside another ("163", "6.3") or only in a result's text is nobody's
+    assert evidence_for(convert, [{"role": "user", "content": "I'm at 163 Main St, it's 6.3 miles."}]) == ""
+    status = [
+        {"role": "user", "content": "Where's the nearest charger?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "s", "function": {"name": "get_vehicle_status", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "s", "content": '{"charger_connected": false, "range_km": 88, "odometer_km": 1880}'},
+    ]
+    assert evidence_for(Step(calls=[ToolCall(name="find_nearest", arguments={"category": "charger"})]), status) == 'the user gave "charger"'
+    range_miles = Step(calls=[ToolCall(name="convert_units", arguments={"value": 88.0, "from_unit": "km", "to_unit": "miles"})])
+    assert evidence_for(range_miles, status) == 'get_vehicle_status returned "88"'
