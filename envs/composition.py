@@ -12,7 +12,7 @@ import functools
 import hashlib
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,22 +101,24 @@ class Composition:
         return any(not part or any(isinstance(v, Composition) and v.has_empty_part() for v in part) for part in self.parts)
 
     # ---- drawing ---------------------------------------------------------------------------
-    def by_seed(self, seed: int, key: str, leave_out: frozenset[str] = frozenset()) -> list[str]:
+    def by_seed(self, seed: int, key: str, swap: Mapping[str, str] | None = None) -> list[str]:
         """The templates one draw picks, in order: each part drawn with crc32(seed:key:path).
 
-        The top-level parts named in `leave_out` are not said; each other part keeps its own key, so
-        leaving out a last part changes nothing before it."""
+        `swap` gives a template for top-level parts by name, said instead of their draw ("" leaves
+        the part out); each other part keeps its own key, so leaving out a last part changes nothing
+        before it."""
         if len(self.parts) == 1 and all(isinstance(v, str) for v in self.parts[0]):  # a plain list intent
             part = self.parts[0]
             return [part[zlib.crc32(f"{seed}:{key}".encode()) % len(part)]]
-        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "", set(), leave_out)
+        return self._draw(lambda path, n: _hash(f"{seed}:{key}:{path}") % n, "", set(), swap or {})
 
-    def _draw(self, choose: Callable[[str, int], int], path: str, said: set[str], leave_out: frozenset[str] = frozenset()) -> list[str]:
+    def _draw(self, choose: Callable[[str, int], int], path: str, said: set[str], swap: Mapping[str, str] | None = None) -> list[str]:
         """Each part's draw; a fragment that says again a word an earlier one said ('Happy to help.
         Should you need more help, ...') is drawn again among the part's fragments that do not."""
         chosen: list[str] = []
         for index, part in enumerate(self.parts):
-            if leave_out and index < len(self.names) and self.names[index] in leave_out:
+            if swap and index < len(self.names) and self.names[index] in swap:
+                chosen.append(swap[self.names[index]])
                 continue
             here = f"{path}{index}" if not path else f"{path}.{index}"
             variant = part[choose(here, len(part))]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "refuse_policy": ("rule",),
         "farewell": (),
         "user_reveal": ("pairs",),
+        "tell_choice": ("value",),
         "user_unknown": ("labels",),
         "user_confirm": (),
         "user_done": (),
@@ -309,6 +310,10 @@ class Phrasebook:
             raise UnknownNameError("utterance intent", intent, self._all)
         return self._all[intent]
 
+    def has(self, intent: str) -> bool:
+        """Whether the phrasebook has wordings for the intent (an optional one a domain may give)."""
+        return bool(self._raw.get(intent))
+
     def variants(self, intent: str) -> list[str]:
         if intent not in self._raw:
             raise UnknownNameError("utterance intent", intent, self._raw)
@@ -328,7 +333,13 @@ class Phrasebook:
         """`say` without the intent's parts of the given names (ACK_PARTS, CLOSING_PARTS); the other
         parts say what `say` would. The first answer of a message that goes on to a second does not
         close the turn in its middle, and the second does not acknowledge again."""
-        return self._render(intent, self._parts_of(intent).by_seed(seed, intent, parts), values)
+        return self.say_swapping(intent, seed, dict.fromkeys(parts, ""), **values)
+
+    def say_swapping(self, intent: str, seed: int, swap: Mapping[str, str], /, **values: Any) -> str:
+        """`say` with the named parts said by the given templates instead ("" leaves one out): an
+        agent's question about one fact in the domain's own words ("How far should I open it?") in
+        place of the engine's ("Could you give me your preferred window opening?")."""
+        return self._render(intent, self._parts_of(intent).by_seed(seed, intent, swap), values)
 
     def closing_lines(self, intent: str) -> list[str]:
         """The templates the intent's closing parts say, the empty one aside."""

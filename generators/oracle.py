@@ -10,6 +10,7 @@ from collections import OrderedDict
 from typing import Any
 
 from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves
+from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
 from toolgym.envs.registry import load_domain
@@ -115,8 +116,11 @@ class OracleTeacher(Policy):
             # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
             opening = all(m.kind == "call" for m in moves[:turn])
             labels = [f.label for f in move.facts]
-            return phrases.say(phrases.voiced("ask_facts", register), seed, labels=labels, opening=opening,
-                               lookup=finds_records(task, move))
+            values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move)}
+            intent = phrases.voiced("ask_facts", register)
+            if question := fact_question(phrases, move.facts, register, seed):
+                return phrases.say_swapping(intent, seed, {"ask": "{{ question }}"}, question=question, **values)
+            return phrases.say(intent, seed, **values)
         if move.kind == "confirm":
             return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)  # type: ignore[union-attr]
         return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)  # type: ignore[union-attr]

@@ -22,6 +22,7 @@ from toolgym.envs.conversation import (
     said_before,
     step_cues,
 )
+from toolgym.envs.fact_words import fact_answer
 from toolgym.envs.phrasing import owned, polish, register_of, with_typos
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Scenario, Task
@@ -80,7 +81,10 @@ class ScriptedUser(UserSimulator):
                 f for f in asked if any(g is not f and g.value == f.value for g in scenario.facts)
             ]
             if wanted:
-                pairs = [f"{label} is {f.value}" for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
+                # each in the domain's own words where it has them ("it goes in Projects"), else "my X is Y"
+                chosen = {s.choice.fact for s in task.plan if s.choice is not None}
+                pairs = [fact_answer(phrases, f, register, seed, f.key in chosen) or f"{label} is {f.value}"
+                         for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs)}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:

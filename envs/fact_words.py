@@ -1,0 +1,52 @@
+"""A domain's own words for asking and giving one fact, where its label reads stiffly.
+
+The engine builds both from the fact's label: the agent asks "Could you give me your preferred window
+opening?" and the user answers "My preferred window opening is 40% open.". People do not talk like
+that about everything, so a domain may say them its own way in its phrasebook:
+
+- `ask_fact_<key>`: the agent's question for that one fact ("How far should I open it?"), said in
+  place of the `ask` part of `ask_facts` (its lead-in and afterword stay the engine's). It must name
+  a keyword of the fact, since that is how the user knows what is asked.
+- `tell_fact_<key>`: the user's clause that gives it, with `{{ value }}` ("about {{ value }}, please"),
+  joined like the engine's "my X is Y" clauses in `user_reveal`.
+
+Both may have `@register` wordings. A fact without them keeps the engine's words: the label's, or
+for the answer to "which one?" the engine's `tell_choice` ("I mean FB100381", not "My flight is FB100381").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolgym.errors import DomainError
+
+from .phrasebook import Phrasebook
+from .task import Fact
+
+ASK_PREFIX = "ask_fact_"
+GIVE_PREFIX = "tell_fact_"
+CHOICE_INTENT = "tell_choice"  # the engine's clause for the record the user means, asked which
+
+
+def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | None, seed: int) -> str:
+    """The domain's question when one fact is asked and it words that fact's question; else ''."""
+    if len(facts) != 1 or not phrases.has(intent := f"{ASK_PREFIX}{facts[0].key}"):
+        return ""
+    return phrases.say(phrases.voiced(intent, register), seed)
+
+
+def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int, chosen: bool = False) -> str:
+    """The user's clause giving `fact` in the domain's words; for the answer to "which one?"
+    (`chosen`), the engine's `tell_choice` ("I mean #W123") where the domain has none; else ''. A
+    wording that drops the value would leave the agent nothing to act on: it fails, naming the intent."""
+    intent = f"{GIVE_PREFIX}{fact.key}"
+    if not phrases.has(intent):
+        if not chosen:
+            return ""
+        intent = CHOICE_INTENT
+    voiced = phrases.voiced(intent, register)
+    said: Any = phrases.say(voiced, seed, value=fact.value)
+    if str(fact.value) not in said:
+        raise DomainError(f"utterance {voiced!r} said {said!r}, which leaves out the value {fact.value!r}: use {{{{ value }}}}")
+    return str(said)
