@@ -10,6 +10,8 @@ that about everything, so a domain may say them its own way in its phrasebook:
 - `tell_fact_<key>`: the user's clause that gives it, with `{{ value }}` ("about {{ value }}, please"),
   joined like the engine's "my X is Y" clauses in `user_reveal`.
 
+Both may read `{{ label }}`, where one key has several labels ("sales tax rate", "discount percentage").
+
 Both may have `@register` wordings. A fact without them keeps the engine's words: the label's, or
 for the answer to "which one?" the engine's `tell_choice` ("I mean FB100381", not "My flight is FB100381").
 """
@@ -33,7 +35,7 @@ def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | No
     """The domain's question when one fact is asked and it words that fact's question; else ''."""
     if len(facts) != 1 or not phrases.has(intent := f"{ASK_PREFIX}{facts[0].key}"):
         return ""
-    return phrases.say(phrases.voiced(intent, register), seed)
+    return phrases.say(phrases.voiced(intent, register), seed, label=facts[0].label)
 
 
 def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int, chosen: bool = False) -> str:
@@ -46,7 +48,7 @@ def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int
             return ""
         intent = CHOICE_INTENT
     voiced = phrases.voiced(intent, register)
-    said: Any = phrases.say(voiced, seed, value=fact.value)
+    said: Any = phrases.say(voiced, seed, value=fact.value, label=fact.label)
     if str(fact.value) not in said:
         raise DomainError(f"utterance {voiced!r} said {said!r}, which leaves out the value {fact.value!r}: use {{{{ value }}}}")
     return str(said)
