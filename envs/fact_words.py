@@ -31,11 +31,23 @@ GIVE_PREFIX = "tell_fact_"
 CHOICE_INTENT = "tell_choice"  # the engine's clause for the record the user means, asked which
 
 
-def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | None, seed: int) -> str:
-    """The domain's question when one fact is asked and it words that fact's question; else ''."""
+_REDRAWS = 12
+
+
+def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | None, seed: int, avoid: Sequence[str] = ()) -> str:
+    """The domain's question when one fact is asked and it words that fact's question; else ''.
+
+    `avoid`: the keywords of the facts still to be asked for. A question naming one ("What opening
+    would you like, in percent?" when the charge limit is asked for by "percent" too) would have the
+    user give that one now, so it is drawn again; '' when every draw names one."""
     if len(facts) != 1 or not phrases.has(intent := f"{ASK_PREFIX}{facts[0].key}"):
         return ""
-    return phrases.say(phrases.voiced(intent, register), seed, label=facts[0].label)
+    voiced, avoided = phrases.voiced(intent, register), [word.lower() for word in avoid]
+    for attempt in range(_REDRAWS):
+        question = phrases.say(voiced, seed + attempt, label=facts[0].label)
+        if not any(word in question.lower() for word in avoided):
+            return question
+    return ""
 
 
 def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int, chosen: bool = False) -> str:

@@ -90,13 +90,14 @@ def ask_which(
     return replace(piece, **changes)
 
 
-def left_out(piece: S, *, key: str, label: str, value: str, request: str, step: int = -1) -> S:
+def left_out(piece: S, *, key: str, label: str, value: str, request: str, step: int = -1, keywords: Sequence[str] = ()) -> S:
     """The piece asked for with `request`, which leaves out a value only the user can tell (`label`:
     "transfer amount"; `value` as the user says it): an argument of the call at step `step` (default:
-    the last). The step needs the fact, withheld until the gold asks for it by its label."""
+    the last). The step needs the fact, withheld until the gold asks for it by its label or one of
+    its `keywords` ("seat" for "preferred seat", so "Which seat would you like?" asks for it)."""
     if value.lower() in request.lower():
         raise GeneratorBug(f"a left-out {label!r} must not be in the request, got {request!r}")
-    fact = Fact(key=key, value=value, label=label, keywords=[label])
+    fact = Fact(key=key, value=value, label=label, keywords=[label, *keywords])
     steps = list(piece.steps)
     steps[step] = steps[step].model_copy(update={"needs": [*steps[step].needs, fact.key]})
     changes: dict[str, Any] = {

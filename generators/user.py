@@ -83,9 +83,9 @@ class ScriptedUser(UserSimulator):
             if wanted:
                 # each in the domain's own words where it has them ("it goes in Projects"), else "my X is Y"
                 chosen = {s.choice.fact for s in task.plan if s.choice is not None}
-                pairs = [fact_answer(phrases, f, register, seed, f.key in chosen) or f"{label} is {f.value}"
-                         for f, label in zip(wanted, owned([f.label for f in wanted], "my"), strict=True)]
-                return {"role": "user", "content": say("user_reveal", pairs=pairs)}
+                worded = [fact_answer(phrases, f, register, seed, f.key in chosen) for f in wanted]
+                pairs = [own or f"{label} is {f.value}" for f, own, label in zip(wanted, worded, owned([f.label for f in wanted], "my"), strict=True)]
+                return {"role": "user", "content": say("user_reveal", pairs=pairs, recalled=not any(worded))}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:
             if not mentions(text, step_cues(pending)):

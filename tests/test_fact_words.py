@@ -34,6 +34,15 @@ def test_a_fact_with_its_own_words_is_asked_and_given_in_them(tmp_path):
         fact_answer(book, Fact(key="broken", value="X1", label="thing"), None, 3)
 
 
+def test_a_question_naming_a_fact_still_to_ask_for_is_drawn_again(tmp_path):
+    """'What opening would you like, in percent?' had the driver give the charge limit too ("percent")."""
+    book = _book(tmp_path, 'ask_fact_opening: ["What opening would you like, in percent?", "How far should it open?"]\n')
+    opening = Fact(key="opening", value="40% open", label="window opening")
+    asked = {fact_question(book, [opening], None, seed, avoid=["limit", "percent"]) for seed in range(30)}
+    assert asked == {"How far should it open?"}
+    assert fact_question(book, [opening], None, 3, avoid=["percent", "open"]) == ""  # every draw names one: the engine's words
+
+
 def test_the_question_takes_the_place_of_the_engines_ask_and_keeps_its_lead_in():
     book = toolgym.load_domain("vehicle").phrasebook
     said = {book.say_swapping("ask_facts", seed, {"ask": "{{ question }}"}, question="How far should it open?",

@@ -188,7 +188,8 @@ def three_dates(ctx: GenContext, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):  # the search needs a cabin, which only the traveller can say
         request = ctx.say("ask_three_dates_no_cabin", origin=city(origin), destination=city(destination), days=[day_text(d) for d in dates])
-        return structures.left_out(piece, key="cabin", label="preferred cabin", value=cabin_label(cabin), request=request)
+        return structures.left_out(piece, key="cabin", label="preferred cabin", value=cabin_label(cabin), request=request,
+                                   keywords=["cabin"])
     return piece
 
 

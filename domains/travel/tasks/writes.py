@@ -61,7 +61,7 @@ def select_seat(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         keys=frozenset({b.booking_id}),
     )
     if leaves_out(ctx):
-        return structures.left_out(piece, key="seat", label="preferred seat", value=seat,
+        return structures.left_out(piece, key="seat", label="preferred seat", value=seat, keywords=["seat"],
                                    request=ctx.say("ask_seat_no_seat", booking=b.booking_id, side=side))  # fmt: skip
     return piece
 
@@ -246,7 +246,8 @@ def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         keys=frozenset({t.traveller_id + ":points"}),
     )
     if leaves_out(ctx):
-        return structures.left_out(piece, key="reward", label="chosen reward", value=reward.label, request=ctx.say("ask_redeem_no_reward"))
+        return structures.left_out(piece, key="reward", label="chosen reward", value=reward.label, request=ctx.say("ask_redeem_no_reward"),
+                                   keywords=["reward"])
     return piece
 
 
