@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import toolgym
 from toolgym.envs.gold import _env
 from toolgym.envs.phrasing import about_the_user
 from toolgym.generators.oracle import OracleTeacher
@@ -382,3 +383,21 @@ def test_a_number_is_cited_where_it_was_said_as_a_number_and_a_word_where_it_was
     assert evidence_for(Step(calls=[ToolCall(name="find_nearest", arguments={"category": "charger"})]), status) == 'the user gave "charger"'
     range_miles = Step(calls=[ToolCall(name="convert_units", arguments={"value": 88.0, "from_unit": "km", "to_unit": "miles"})])
     assert evidence_for(range_miles, status) == 'get_vehicle_status returned "88"'
+
+
+def test_a_reply_trace_quotes_only_outputs_the_reply_states():
+    """'I'll quote "29 August 1997" exactly.' came before 'Robert Tucker was born on 12 February
+    1992.': the later request's output (Jennifer's birth date) was in the first search's snippet."""
+    from toolgym.generators.oracle import OracleTeacher
+
+    domain = toolgym.load_domain("research")
+    checked = 0
+    for task in domain.generate_tasks(60, seed=23, kinds=["multi_turn"], size="small"):
+        chat = toolgym.rollout_sync(toolgym.make("research"), OracleTeacher(reasoning=True), toolgym.ScriptedUser(), task)
+        for message in chat.messages:
+            thought, said = message.get("reasoning_content") or "", message.get("content") or ""
+            if message["role"] == "assistant" and said and not message.get("tool_calls") and "quote" in thought:
+                quoted = re.findall(r'"([^"]+)"', thought.split("quote", 1)[1].split(".", 1)[0])
+                assert all(q in said for q in quoted), (thought, said)
+                checked += 1
+    assert checked >= 5
