@@ -182,6 +182,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
             pairs = [f"my {label} is x{i}@y.co" for i, label in enumerate(labels)]
             for seed in range(150):
                 values["lookup"] = bool(seed % 2)
+                values["recalled"] = bool(seed % 3)
                 text = book.say(intent, seed, labels=labels, pairs=pairs, **values)
                 text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
                 found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
