@@ -9,6 +9,7 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 from __future__ import annotations
 
 import calendar
+import functools
 import json
 import re
 from collections import Counter
@@ -88,6 +89,19 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return _cited(by_source)
 
 
+def _whole(needle: str, content: str) -> bool:
+    """Whether `content` holds `needle` with no letter, digit or '_' on either side (a regex per
+    needle would be compiled for every value of every task)."""
+    start = content.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before, after = content[start - 1 : start], content[end : end + 1]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = content.find(needle, start + 1)
+    return False
+
+
 def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[Any, str],
                  echoes: dict[Any, frozenset[str]]) -> tuple[str, str] | None:
     """Who showed a number last, as a number of its own ("63 Fahrenheit", "72 m" for 72.0, a result's
@@ -96,8 +110,7 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
     words, or a result's own field, count for it."""
     exact = str(value)
     spoken = str(int(value)) if isinstance(value, float) and value.is_integer() else exact
-    in_text = _alone(spoken) if len(spoken) >= 3 or "." in spoken else None
-    as_field = re.compile(rf"[:\[,]\s*{re.escape(spoken)}(?:\.0)?(?=\s*[,}}\]])")  # a JSON number: "range_km":88
+    in_text = len(spoken) >= 3 or "." in spoken
     for message in reversed(messages):
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str) or spoken not in content:
@@ -106,16 +119,23 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
             return "the user gave", f'"{spoken}"'
         if role != "tool":
             continue
-        found = (in_text.search(content) if in_text else None) or as_field.search(content)
+        found = (_alone(spoken).search(content) if in_text else None) or _as_field(spoken).search(content)
         if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
             shown = found.group(0).lstrip(":[, ")  # as the result writes it: 5.0, not 5
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def _alone(number: str) -> re.Pattern[str]:
     """A number written on its own: not a part of a longer number ("163", "6.3", "1,250")."""
     return re.compile(rf"(?<![\d.,]){re.escape(number)}(?:\.0)?(?![\d]|[.,]\d)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _as_field(number: str) -> re.Pattern[str]:
+    """A number as a JSON field's value: "range_km":88 (or 88.0)."""
+    return re.compile(rf"[:\[,]\s*{re.escape(number)}(?:\.0)?(?=\s*[,}}\]])")
 
 
 def _cited(by_source: dict[str, list[str]]) -> str:
@@ -140,7 +160,7 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        if not fault and not re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", content):
+        if not fault and not _whole(needle, content):
             continue  # a word inside another ("charger" in "charger_connected") was not shown
         if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue

@@ -92,7 +92,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         topic = _stems(about)
         # a sentence that speaks of the step comes before one that only asks ("The temperature behind
         # me needs changing." is the request an ask for the temperature serves, not "Window down, please.")
-        ranks = {s: (*cues.rank(s)[:2], -len(topic & _stems(s)), cues.rank(s)[2]) for s in substantive}
+        ranks = {s: _ranked(cues.rank(s), len(topic & _stems(s)) if topic else 0) for s in substantive}
         best = min(ranks.values())
         tied = [s for s in substantive if ranks[s] == best]
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
@@ -116,6 +116,11 @@ def _unwrapped(sentence: str) -> str:
     if len(sentence) > 1 and sentence[0] == sentence[-1] == '"' and sentence.count('"') == 2:
         return sentence[1:-1]
     return sentence
+
+
+def _ranked(rank: tuple[bool, bool, bool], topical: int) -> tuple[bool, bool, int, bool]:
+    """A sentence's rank with how much it speaks of the step put before whether it asks."""
+    return rank[0], rank[1], -topical, rank[2]
 
 
 _WORD = re.compile(r"[a-z]{4,}")
