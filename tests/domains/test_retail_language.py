@@ -100,3 +100,13 @@ def test_an_order_status_reads_as_english_whatever_the_status(domain):
             said = domain.phrasebook.say(intent, seed, status="exchange requested", **values)
             assert "exchange requested" in said, said
             assert not re.search(r"\b(?:is|still) exchange requested", said) or "status of" in said, said
+
+
+def test_a_tracked_order_is_not_said_to_be_on_its_way(domain):
+    """'Order #W1 ships with UPS' and 'UPS is delivering #W1' were said of delivered orders."""
+    orders = [{"id": "#W1", "carrier": "UPS", "tracking": "123"}, {"id": "#W2", "carrier": "FedEx", "tracking": "456"}]
+    for seed in range(60):
+        said = domain.phrasebook.say("reply_trackings", seed, orders=orders)
+        assert "123" in said and "456" in said and not re.search(r"ships with|is delivering|on its way|travels with|UPS has", said), said
+        one = domain.phrasebook.say("reply_tracking", seed, order_id="#W1", carrier="UPS", tracking="123", status="delivered")
+        assert not re.search(r"ships with|is delivering|on its way|travels with|UPS has", one), one
