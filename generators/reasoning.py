@@ -23,15 +23,9 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanks
-from toolgym.verifiers.matching import normalize_text, same_date_stated
+from toolgym.verifiers.matching import output_stated
 
 from .request_quote import RequestCues, user_request
-
-
-def stated(output: str, reply: str) -> bool:
-    """Whether the reply states a required output, as `required_outputs` reads it (a date in any format)."""
-    return normalize_text(output) in normalize_text(reply) or same_date_stated(output, reply)
-
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -501,7 +495,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     seen = last_said(messages, RequestCues.of(task, phrases), reply)
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
-    facts = [f for f in _seen_outputs(task, current) if not reply or stated(f.strip('"'), reply)]
+    facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     return phrases.say("reason_reply", seed, facts=facts, seen=seen,
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen))

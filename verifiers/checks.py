@@ -22,7 +22,7 @@ from .matching import (
     match_calls,
     normalize_text,
     normalize_value,
-    same_date_stated,
+    output_stated,
     subset_matches,
 )
 from .provenance import arguments_grounded, requested
@@ -80,7 +80,7 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
         return vacuous()
     said = agent_text(trajectory)
     text = normalize_text(said)
-    missing = [o for o in task.required_outputs if normalize_text(o) not in text and not same_date_stated(o, said)]
+    missing = [o for o in task.required_outputs if not output_stated(o, said, text)]
     found = len(task.required_outputs) - len(missing)
     return Score(found / len(task.required_outputs), not missing, details={"missing": missing} if missing else {})
 

@@ -18,7 +18,7 @@ from toolgym.envs.task import Step, Task
 from toolgym.envs.tools import is_error_output
 from toolgym.envs.trajectory import Trajectory
 
-from .matching import arguments_of, canonical_call, normalize_text, same_date_stated, subset_matches
+from .matching import arguments_of, canonical_call, normalize_text, output_stated, subset_matches
 from .replies import content_words
 from .score import Score, binary
 
@@ -256,7 +256,7 @@ def final_answer(task: Task, trajectory: Trajectory) -> Score:
     if task.required_outputs:
         after = " ".join(_texts_after_calls(trajectory))
         reported = normalize_text(after)
-        missing = [o for o in task.required_outputs if normalize_text(o) not in reported and not same_date_stated(o, after)]
+        missing = [o for o in task.required_outputs if not output_stated(o, after, reported)]
         if missing:
             problems.append(f"not reported after acting: {missing}")
     return binary(not problems, **({"problems": problems} if problems else {}))

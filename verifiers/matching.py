@@ -26,6 +26,13 @@ def same_date_stated(output: str, said: str) -> bool:
     return any(f.kind == "date" and f.value == facts[0].value for f in extract_facts(said))
 
 
+def output_stated(output: str, said: str, normalized: str | None = None) -> bool:
+    """Whether `said` states a required output: its words (case, spaces and thousands separators
+    aside), or the same date in any format. `normalized`: `normalize_text(said)`, when the caller
+    checks many outputs against one text."""
+    return normalize_text(output) in (normalize_text(said) if normalized is None else normalized) or same_date_stated(output, said)
+
+
 MAX_DEPTH = 32  # deeper values are compared by their text, never recursed into
 
 
