@@ -4,9 +4,10 @@ The engine builds both from the fact's label: the agent asks "Could you give me 
 opening?" and the user answers "My preferred window opening is 40% open.". People do not talk like
 that about everything, so a domain may say them its own way in its phrasebook:
 
-- `ask_fact_<key>`: the agent's question for that one fact ("How far should I open it?"), said in
+- `ask_fact_<key>`: the agent's question for that one fact ("How far should it open?"), said in
   place of the `ask` part of `ask_facts` (its lead-in and afterword stay the engine's). It must name
-  a keyword of the fact, since that is how the user knows what is asked.
+  a keyword of the fact, since that is how the user knows what is asked, and must not read as a
+  yes/no confirmation ("should I", "proceed"): the user would say yes.
 - `tell_fact_<key>`: the user's clause that gives it, with `{{ value }}` ("about {{ value }}, please"),
   joined like the engine's "my X is Y" clauses in `user_reveal`.
 
@@ -19,7 +20,6 @@ for the answer to "which one?" the engine's `tell_choice` ("I mean FB100381", no
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from toolgym.errors import DomainError
 
@@ -29,15 +29,13 @@ from .task import Fact
 ASK_PREFIX = "ask_fact_"
 GIVE_PREFIX = "tell_fact_"
 CHOICE_INTENT = "tell_choice"  # the engine's clause for the record the user means, asked which
-
-
-_REDRAWS = 12
+_REDRAWS = 12  # other draws of a question tried while it names another fact's keyword
 
 
 def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | None, seed: int, avoid: Sequence[str] = ()) -> str:
     """The domain's question when one fact is asked and it words that fact's question; else ''.
 
-    `avoid`: the keywords of the facts still to be asked for. A question naming one ("What opening
+    `avoid`: the keywords of the task's other withheld facts. A question naming one ("What opening
     would you like, in percent?" when the charge limit is asked for by "percent" too) would have the
     user give that one now, so it is drawn again; '' when every draw names one."""
     if len(facts) != 1 or not phrases.has(intent := f"{ASK_PREFIX}{facts[0].key}"):
@@ -60,7 +58,7 @@ def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int
             return ""
         intent = CHOICE_INTENT
     voiced = phrases.voiced(intent, register)
-    said: Any = phrases.say(voiced, seed, value=fact.value, label=fact.label)
+    said = phrases.say(voiced, seed, value=fact.value, label=fact.label)
     if str(fact.value) not in said:
         raise DomainError(f"utterance {voiced!r} said {said!r}, which leaves out the value {fact.value!r}: use {{{{ value }}}}")
-    return str(said)
+    return said

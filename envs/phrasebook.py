@@ -337,7 +337,7 @@ class Phrasebook:
 
     def say_swapping(self, intent: str, seed: int, swap: Mapping[str, str], /, **values: Any) -> str:
         """`say` with the named parts said by the given templates instead ("" leaves one out): an
-        agent's question about one fact in the domain's own words ("How far should I open it?") in
+        agent's question about one fact in the domain's own words ("How far should it open?") in
         place of the engine's ("Could you give me your preferred window opening?")."""
         return self._render(intent, self._parts_of(intent).by_seed(seed, intent, swap), values)
 

@@ -246,8 +246,6 @@ def says_withheld(piece: Segment, other: Segment) -> bool:
     return any(said in request for said in [*options, *values])
 
 
-
-
 def unsaid(first: str, second: str) -> str:
     """`second` without the sentences `first` already says: asked in one message, an aside is said once
     ('... It's for a report. Then, a second thing: ... It's for a report.') and a question too ('... in

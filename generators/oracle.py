@@ -119,8 +119,8 @@ class OracleTeacher(Policy):
             values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move)}
             intent = phrases.voiced("ask_facts", register)
             asked = {f.key for f in move.facts}
-            later = [w for f in task.scenario.facts if f.key in task.scenario.withheld and f.key not in asked for w in f.keywords or [f.label]]
-            if question := fact_question(phrases, move.facts, register, seed, later):
+            others = [f for f in task.scenario.facts if f.key in task.scenario.withheld and f.key not in asked]
+            if question := fact_question(phrases, move.facts, register, seed, [w for f in others for w in f.keywords or [f.label]]):
                 return phrases.say_swapping(intent, seed, {"ask": "{{ question }}"}, question=question, **values)
             return phrases.say(intent, seed, **values)
         if move.kind == "confirm":
