@@ -73,12 +73,14 @@ def test_vehicle_settings_are_asked_and_given_in_words_people_use():
         for message, after in zip(messages, messages[1:], strict=False):
             text = message.get("content") or ""
             if message["role"] == "assistant" and "?" in text and not asks_confirmation(text):
-                keys = {f.key for f in task.scenario.facts if f.key in task.scenario.withheld}
-                if keys & {"temperature", "heat_level", "window_opening", "cruise_speed", "charge_limit"}:
+                settings = [f for f in task.scenario.facts if f.key in task.scenario.withheld
+                            and f.key in {"temperature", "heat_level", "window_opening", "cruise_speed", "charge_limit"}]
+                if settings:
                     asked += 1
+                    answer = after.get("content") or ""
                     assert "your preferred" not in text, text
-                    assert "My preferred" not in (after.get("content") or ""), after
-                    answered += 1
+                    assert "My preferred" not in answer, answer
+                    answered += any(str(f.value).lower() in answer.lower() for f in settings)  # the value, not a "yes"
     assert asked >= 10 and answered == asked
 
 
