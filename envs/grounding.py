@@ -76,6 +76,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2})?\s*(?P<ampm>[ap]\.?m\.?)?(?![\w:])", re.I)),
     ("time", re.compile(r"\b(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)(?!\w)", re.I)),
     ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
+    # A number written with thousands separators ("114,555 visitors") is one number, with or without
+    # a unit: read as its digits, it would be the identifiers "114" and "555", which no text showed.
+    ("quantity", re.compile(r"(?<![\w.,$])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,]|\.\d)")),
     ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
     # A whole word of letters, digits, `_` and `-` is read at once (possessive: no backtracking into
     # it, no retrying from each `-`); one without a digit after its first character is dropped later.

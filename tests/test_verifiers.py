@@ -110,3 +110,20 @@ def test_end_state_reports_the_diff(toy_domain):
     other = Trajectory(task, trajectory.messages, "0" * 32, Diff([], [], []))
     result = CHECKS["end_state"](task, other)
     assert not result.passed and "diff" in result.details
+
+
+def test_a_number_with_thousands_separators_is_one_fact_grounded_by_the_same_number():
+    """"114,555 visitors" after a calculate result of 114555 was read as the identifiers "114" and
+    "555", which nothing showed; a count said so is the number, and a different one is still caught."""
+    from toolgym.envs.grounding import extract_facts, ungrounded_facts
+
+    assert [(f.kind, f.value) for f in extract_facts("Together that makes 114,555 visitors.")] == [("quantity", "114555")]
+    assert [(f.kind, f.value) for f in extract_facts("That is 1,879 days apart.")] == [("quantity", "1879")]
+    chat = [
+        {"role": "user", "content": "How many came to both?"},
+        {"role": "tool", "content": '{"expression": "62,462 + 52,093", "result": 114555}'},
+        {"role": "assistant", "content": "Together that makes 114,555 visitors."},
+    ]
+    assert ungrounded_facts(chat) == []
+    chat[-1] = {"role": "assistant", "content": "Together that makes 114,556 visitors."}
+    assert [u.fact for u in ungrounded_facts(chat)] == ["114,556"]

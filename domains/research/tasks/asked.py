@@ -69,7 +69,7 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     given = Fact(key=label.replace(" ", "_"), value=mine.isoformat(), label=label, keywords=[label])
     start, end = sorted((day, mine))
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())], needs=[given.key]))
-    days = str((end - start).days)
+    days = f"{(end - start).days:,}"
     question = ctx.say(f"ask_days_to_mine_{kind}", x=index.ref(entity))
     answer = f"{sentence_of(ctx, index, fact)} {ctx.say(f'fact_days_to_mine_{kind}', days=days)}"
     piece = piece_of(
@@ -108,7 +108,7 @@ def times_price(ctx: GenContext) -> Piece | None:
     if price.page_url != product.url or not opened(ctx, plan, product.url, product.name, price, given):
         return None
     plan.steps.append(Step(calls=[call("calculate", expression=f"{price.value} * {count}")]))
-    total = str(int(price.value.replace(",", "")) * count)  # as the tool returns it
+    total = f"{int(price.value.replace(',', '')) * count:,}"  # "$7,794": the tool returns 7794, the same number
     question = ctx.say("ask_times_price", x=index.ref(product), count=str(count))
     answer = f"{sentence_of(ctx, index, price)} {ctx.say('fact_times_price', total=total, count=str(count))}"
     return piece_of(

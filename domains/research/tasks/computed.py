@@ -51,7 +51,9 @@ def elapsed(ctx: GenContext) -> Piece | None:
     if plan is None:
         return None
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())]))
-    days = str((end - start).days)  # as the tool returned it: the reply states what was seen
+    # said with a thousands separator, as people write a count ("1,204 days"); the tool returned 1204,
+    # and grounding and the required output read both as one number
+    days = f"{(end - start).days:,}"
     question = ctx.say("ask_days_between", a=index.ref(first), b=index.ref(second))
     return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_days", days=days), [days], given=given)
 
@@ -65,9 +67,9 @@ def total(ctx: GenContext) -> Piece | None:
     plan = read_both(ctx, [(first, a), (second, b)], given=given)
     if plan is None:
         return None
-    # the expression keeps the pages' own "12,400"; the reply states the sum as the tool returned it
+    # the expression keeps the pages' own "12,400"
     plan.steps.append(Step(calls=[call("calculate", expression=f"{a.value} + {b.value}")]))
-    combined = str(sum(int(v.value.replace(",", "")) for v in (a, b)))
+    combined = f"{sum(int(v.value.replace(',', '')) for v in (a, b)):,}"  # "114,555", as the pages write theirs
     question = ctx.say("ask_total_attendance", a=index.ref(first), b=index.ref(second))
     return two_page_answer(ctx, question, plan, [a, b], ctx.say("fact_total", total=combined), [combined], given=given)
 
