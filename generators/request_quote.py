@@ -130,6 +130,17 @@ _COMMON = frozenset("with from that this your have what when there their about i
 
 
 def _stems(text: str) -> frozenset[str]:
-    """The words a text speaks of, four letters or more, a plural's 's' dropped ('outages' is 'outage')."""
-    return frozenset(w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.lower())) - _COMMON
+    """The words a text speaks of, four letters or more, with one ending dropped where four letters
+    stay: 'serviced' and 'service' are 'servic', 'outages' and 'outage' are 'outag'."""
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _COMMON and w[:-1] not in _COMMON)
+
+
+_ENDINGS = ("ing", "ed", "es", "s", "e")
+
+
+def _stem(word: str) -> str:
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4 and not word.endswith("ss"):
+            return word[: -len(ending)]
+    return word
 

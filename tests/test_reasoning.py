@@ -330,6 +330,31 @@ def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
     assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, chat) for seed in range(300))
 
 
+def test_a_call_with_no_arguments_quotes_the_request_it_serves_not_the_id_before_it():
+    """'Noted: set_charge_limit returned V0011.' explained get_vehicle_status({}), which answers the
+    range question; and of two requests the one the tool speaks of is quoted ('serviced' is the
+    service log's word)."""
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("vehicle")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": [
+        "Could you set the climate for the back left? Thanks. Next: When was the car last serviced?"]})})
+    chat = [
+        {"role": "user", "content": task.scenario.requests[0]},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "set_climate", "arguments": '{"zone": "rear_left", "temperature_c": 25}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"id": "V0172-rear_left", "zone": "rear_left", "temperature_c": 25.0}'},
+    ]
+    log = Move("call", step=Step(calls=[ToolCall(name="read_service_log", arguments={})]))
+    traces = [trace(task, log, domain.phrasebook, seed, chat) for seed in range(20)]
+    assert all('the user asked "Next: When was the car last serviced?"' in t
+               or 'the user asked "When was the car last serviced?"' in t for t in traces), traces[:3]
+    assert not [t for t in traces if "V0172" in t]
+
+
 def test_a_closing_names_what_the_latest_request_brought_or_nothing():
     """'Already told: "passed".' closed a chat whose last request (an outage check) came after the speed
     test: an output shown before the latest request is not what that request brought."""
