@@ -426,3 +426,17 @@ def test_a_reply_trace_quotes_only_outputs_the_reply_states():
                 assert all(q in said for q in quoted), (thought, said)
                 checked += 1
     assert checked >= 5
+
+
+def test_a_missing_fact_trace_says_the_reply_asks_and_never_that_the_user_lacks_it():
+    """The reply to a missing fact asks for it, and whether the user has it is not known until they
+    answer: 'I explain why' and 'the user doesn't have it' were said before 'What's the date?'."""
+    phrases = toolgym.load_domain("workplace").phrasebook
+    said = {phrases.say("reason_no_call", seed, kind="missing_info", labels=["date"], scope="work", rule="", problem="",
+                        action="", value="", request='"Set up a meeting."') for seed in range(400)}
+    assert len(said) > 20
+    assert not [t for t in said if "explain why" in t or "doesn't have" in t or "say so plainly" in t]
+    assert any("ask for it" in t for t in said)
+    refusal = {phrases.say("reason_no_call", seed, kind="policy_refusal", labels=["details"], scope="work", rule="it is not yours",
+                           problem="", action="", value="", request='"Cancel it."') for seed in range(400)}
+    assert any("explain why" in t for t in refusal)
