@@ -442,7 +442,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         values = {
             "tools": named_calls(names),
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages) or _why_no_argument_call(task, step, messages, cues),
+            "evidence": evidence_for(step, messages) or _request_served(task, step, messages, cues),
             "purpose": purpose_of(task, step),
             "arguments": any(c.arguments for c in step.calls),  # "every argument comes from the chat" needs one
         }
@@ -474,13 +474,12 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     return _reply_trace(task, phrases, seed, messages, reply)
 
 
-def _why_no_argument_call(task: Task, step: Step, messages: list[dict[str, Any]], cues: RequestCues) -> str:
-    """The evidence for a step whose arguments cite nothing. A call that takes no arguments
-    (get_vehicle_status, list_data_refills) answers a request, not the result before it: the request
-    whose words its tool's description shares is quoted ('the user asked "How much range have I got
-    left?"'), not 'set_charge_limit returned V0011'. Otherwise, what came in last (`last_said`)."""
-    if any(call.arguments for call in step.calls):
-        return last_said(messages, cues)
+def _request_served(task: Task, step: Step, messages: list[dict[str, Any]], cues: RequestCues) -> str:
+    """The evidence for a step whose arguments cite nothing anyone said: a call that takes none
+    (get_vehicle_status) or only the tool's own words (search_places(category="airport") for "Westgate
+    Airfield"). Such a call answers a request, not the result before it: the request whose words its
+    tool's description shares is quoted ('the user asked "How much range have I got left?"'), not
+    'set_charge_limit returned V0011'; what came in last (`last_said`) when no request is found."""
     domain = load_domain(task.domain)
     about = " ".join(f"{call.name.replace('_', ' ')} {_description(domain, call.name)}" for call in step.calls)
     request = user_request(messages, cues, about)

@@ -353,6 +353,10 @@ def test_a_call_with_no_arguments_quotes_the_request_it_serves_not_the_id_before
     assert all('the user asked "Next: When was the car last serviced?"' in t
                or 'the user asked "When was the car last serviced?"' in t for t in traces), traces[:3]
     assert not [t for t in traces if "V0172" in t]
+    # an argument in the tool's own words, which nobody said, cites no id either
+    search = Move("call", step=Step(calls=[ToolCall(name="search_places", arguments={"category": "airport"})]))
+    traces = [trace(task, search, domain.phrasebook, seed, chat) for seed in range(20)]
+    assert all("the user asked" in t and "V0172" not in t for t in traces), traces[:3]
 
 
 def test_a_closing_names_what_the_latest_request_brought_or_nothing():
