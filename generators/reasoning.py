@@ -439,12 +439,15 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         assert move.step is not None
         step = move.step
         names = [c.name for c in step.calls]
+        cited = evidence_for(step, messages)
         values = {
             "tools": named_calls(names),
             "parallel": len(names) > 1,
-            "evidence": evidence_for(step, messages) or _request_served(task, step, messages, cues),
+            "evidence": cited or _request_served(task, step, messages, cues),
             "purpose": purpose_of(task, step),
-            "arguments": any(c.arguments for c in step.calls),  # "every argument comes from the chat" needs one
+            # "every argument comes from the chat" only where the trace shows where they came from;
+            # an argument in the tool's own words (status="open") is said by nobody
+            "arguments": "none" if not any(c.arguments for c in step.calls) else "cited" if cited else "uncited",
         }
         if move.kind == "confirm":
             return phrases.say("reason_confirm", seed, **values)

@@ -326,8 +326,13 @@ def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
     traces = {trace(task, bare, domain.phrasebook, seed, chat) for seed in range(300)}
     assert not [t for t in traces if "argument comes from the chat" in t or "arguments are exactly" in t]
     assert any("No arguments are needed" in t or "no values from the chat" in t for t in traces)
-    given = Move("call", step=Step(calls=[ToolCall(name="search_transactions", arguments={"account_id": "A1"})]))
-    assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, chat) for seed in range(300))
+    given = Move("call", step=Step(calls=[ToolCall(name="search_transactions", arguments={"account_id": "A20871"})]))
+    # said only where the trace shows where they came from: not for an id nobody showed, nor for a
+    # value in the tool's own words ('every argument comes from the chat' before status="open")
+    unseen = {trace(task, given, domain.phrasebook, seed, chat) for seed in range(300)}
+    assert not [t for t in unseen if "argument comes from the chat" in t or "arguments are exactly" in t or "No arguments" in t]
+    shown = [*chat, {"role": "tool", "content": '[{"account_id": "A20871", "kind": "checking"}]'}]
+    assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, shown) for seed in range(300))
 
 
 def test_a_call_with_no_arguments_quotes_the_request_it_serves_not_the_id_before_it():
