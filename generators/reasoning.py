@@ -201,28 +201,8 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     except (TypeError, ValueError):
         return ""
     records = list(_records(data))
-    if reply:
-        lowered = reply.lower()
-        # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest;
-        # a value the call was given last (a search's own query), though a write's result that
-        # confirms it ({"level": 2} after level=2) still beats an id
-        stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
-                         -len(shown), shown)
-                        for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
-        fresh = [found for found in stated if not found[0]]
-        if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
-            return fresh[0][-1]
-        # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
-        if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
-            return figure
-        if fresh:
-            return fresh[0][-1]
-        # then a name of two words or more that the user did not bring ('"South Georgia and the South
-        # Sandwich Islands"'; the place they asked about is not the answer found)
-        if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
-            return name
-        if stated:
-            return stated[0][-1]
+    if reply and (found := _stated_value(records, reply, given, said)):
+        return found
     items = list(records[0].items()) if records else []
     for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)
@@ -232,6 +212,31 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
             if _ID_KEY.search(str(name)) or not _echoed(value, given):
                 return shown
     return ""
+
+
+def _stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str) -> str:
+    """The value of a result's records that `reply` states (the order is `result_value`'s); empty
+    when it states none."""
+    lowered = reply.lower()
+    # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest;
+    # a value the call was given last (a search's own query), though a write's result that
+    # confirms it ({"level": 2} after level=2) still beats an id
+    stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
+                     -len(shown), shown)
+                    for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
+    fresh = [found for found in stated if not found[0]]
+    if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
+        return fresh[0][-1]
+    # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
+    if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
+        return figure
+    if fresh:
+        return fresh[0][-1]
+    # then a name of two words or more that the user did not bring ('"South Georgia and the South
+    # Sandwich Islands"'; the place they asked about is not the answer found)
+    if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
+        return name
+    return stated[0][-1] if stated else ""
 
 
 def _echoed(value: Any, given: frozenset[str]) -> bool:
@@ -361,6 +366,8 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
         role, content = message.get("role"), message.get("content")
         if role == "tool":
             said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
+            if reply and (stated := _stated_in_last_step(messages, reply, said)):
+                return stated
             call = _call_for(message, messages)
             given = _argument_values(call) if call else frozenset()
             value = result_value(content, reply, given, said) if isinstance(content, str) else ""
@@ -375,6 +382,26 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             break
     request = user_request(messages, cues)
     return f"{_ASKED}{request}" if request else ""
+
+
+def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str) -> str:
+    """'check_tyre_pressure returned 38.0': of the results of the last step (several calls made
+    together), the newest whose value `reply` states, other than one its call was given; empty when
+    none does. The last result alone would name set_lights' id for a reply about the tyres."""
+    for message in reversed(messages):
+        if message.get("role") != "tool":
+            break
+        content = message.get("content")
+        try:
+            records = list(_records(json.loads(content))) if isinstance(content, str) else []
+        except ValueError:
+            continue
+        call = _call_for(message, messages)
+        given = _argument_values(call) if call else frozenset()
+        found = _stated_value(records, reply, given, said)
+        if found and found.strip('"').lower() not in given:
+            return f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
+    return ""
 
 
 def _finds_nothing(content: str) -> bool:

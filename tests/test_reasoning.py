@@ -449,3 +449,21 @@ def test_a_missing_fact_trace_says_the_reply_asks_and_never_that_the_user_lacks_
     refusal = {phrases.say("reason_no_call", seed, kind="policy_refusal", labels=["details"], scope="work", rule="it is not yours",
                            problem="", action="", value="", request='"Cancel it."') for seed in range(400)}
     assert any("explain why" in t for t in refusal)
+
+
+def test_a_reply_trace_cites_the_result_of_the_step_that_the_reply_states():
+    """'Seen: set_lights returned V0005.' came before a reply about the tyres, whose pressures an
+    earlier result of the same step showed."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": "Check the tyres. And switch on the fog lights."},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "check_tyre_pressure", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "set_lights", "arguments": '{"light": "fog_lights", "mode": "on"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '[{"wheel": "front_left", "pressure_psi": 38.0, "recommended_psi": 38.0}]'},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"id": "V0005", "fog_lights": true, "speed_kmh": 90}'},
+    ]
+    reply = "All four tyres are close to their recommended pressure: 38 psi. I've switched the fog lights on."
+    assert last_said(chat, None, reply) == "check_tyre_pressure returned 38.0"
+    assert last_said(chat) == "set_lights returned V0005"  # with no reply to match, the latest result still speaks
