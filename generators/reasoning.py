@@ -498,10 +498,21 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues, about), lookup=finds_records(task, move),
         )
-    if move.kind == "reply" and move.utterance is not None and move.utterance.intent == LEFT_AS_IS.intent:
+    if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
         # the user said no to a change: there is no outcome to report, only that nothing was done
-        return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues))
+        # the request quoted is the change turned down, of those the message carries
+        declined = next((s for s in reversed(task.plan) if s.declined and s.calls), None)
+        about = _about(task, declined) if declined is not None else ""
+        return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about))
     return _reply_trace(task, phrases, seed, messages, reply)
+
+
+def _only_declined(task: Task, reply: Any) -> bool:
+    """Whether the reply answers a request whose one change the user turned down (a domain's own
+    "I've left the engine running"): its trace says nothing was done, not that an outcome is reported."""
+    segment = next((i for i, said in enumerate(task.replies) if said is reply), None)
+    changes = [s for s in task.plan if s.segment == segment and s.confirm]
+    return len(changes) == 1 and changes[0].declined
 
 
 def _request_served(task: Task, step: Step, messages: list[dict[str, Any]], cues: RequestCues) -> str:
@@ -510,10 +521,14 @@ def _request_served(task: Task, step: Step, messages: list[dict[str, Any]], cues
     Airfield"). Such a call answers a request, not the result before it: the request whose words its
     tool's description shares is quoted ('the user asked "How much range have I got left?"'), not
     'set_charge_limit returned V0011'; what came in last (`last_said`) when no request is found."""
-    domain = load_domain(task.domain)
-    about = " ".join(f"{call.name.replace('_', ' ')} {_description(domain, call.name)}" for call in step.calls)
-    request = user_request(messages, cues, about)
+    request = user_request(messages, cues, _about(task, step))
     return f"{_ASKED}{request}" if request else last_said(messages, cues)
+
+
+def _about(task: Task, step: Step) -> str:
+    """What a step is about, in words a request would share: its tools' names and descriptions."""
+    domain = load_domain(task.domain)
+    return " ".join(f"{call.name.replace('_', ' ')} {_description(domain, call.name)}" for call in step.calls)
 
 
 def _description(domain: Any, name: str) -> str:

@@ -312,6 +312,24 @@ def test_the_reply_to_a_declined_change_reasons_that_nothing_is_done_not_that_an
     assert all(("no" in t.lower() or "declin" in t or "turned" in t) for t in traces)
 
 
+def test_a_domains_own_reply_to_a_declined_change_reasons_that_nothing_is_done():
+    """Vehicle says "I've left the engine running." in its own words (reply_stop_declined): its trace
+    said 'I tell the user, stating only what I've seen.' as if an outcome were reported."""
+    from toolgym.envs.conversation import Move, oracle_moves
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("vehicle")
+    task = next(t for t in domain.generate_tasks(300, seed=5, size="small")
+                if any(s.declined for s in t.plan) and not any(r.intent == "reply_left_as_is" for r in t.replies))
+    move = next(m for m in oracle_moves(task) if m.kind == "reply" and m.utterance is not None and "declined" in m.utterance.intent)
+    chat = [{"role": "user", "content": task.scenario.requests[0]},
+            {"role": "assistant", "content": "Shall I go ahead (yes/no)?"},
+            {"role": "user", "content": "No thanks, I'd rather not."}]
+    traces = [trace(task, move, domain.phrasebook, seed, chat) for seed in range(40)]
+    assert not [t for t in traces if "stating only what I've seen" in t or "report" in t and "outcome" in t]
+    assert all(("no" in t.lower() or "declin" in t or "turned" in t) for t in traces), traces[:3]
+
+
 def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
     """'The arguments are exactly what was seen.' was said before list_accounts({})."""
     import toolgym
