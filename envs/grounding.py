@@ -78,7 +78,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
     # A number written with thousands separators ("114,555 visitors") is one number, with or without
     # a unit: read as its digits, it would be the identifiers "114" and "555", which no text showed.
-    ("quantity", re.compile(r"(?<![\w.,$])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?![\d,]|\.\d)")),
+    ("quantity", re.compile(r"(?<![\w.,$])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?!\d|[.,]\d)")),
     ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
     # A whole word of letters, digits, `_` and `-` is read at once (possessive: no backtracking into
     # it, no retrying from each `-`); one without a digit after its first character is dropped later.

@@ -119,6 +119,7 @@ def test_a_number_with_thousands_separators_is_one_fact_grounded_by_the_same_num
 
     assert [(f.kind, f.value) for f in extract_facts("Together that makes 114,555 visitors.")] == [("quantity", "114555")]
     assert [(f.kind, f.value) for f in extract_facts("That is 1,879 days apart.")] == [("quantity", "1879")]
+    assert [(f.kind, f.value) for f in extract_facts("your balance of 84,500, insured")] == [("quantity", "84500")]
     chat = [
         {"role": "user", "content": "How many came to both?"},
         {"role": "tool", "content": '{"expression": "62,462 + 52,093", "result": 114555}'},

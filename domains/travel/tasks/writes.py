@@ -239,10 +239,10 @@ def redeem(ctx: GenContext, index: Index, t: TravellerInfo) -> Piece | None:
         steps=[
             agent(call("get_traveller_profile", traveller_id=t.traveller_id)),
             agent(call("redeem_points", traveller_id=t.traveller_id, reward=reward.reward),
-                  confirm=clause(ctx, "action_redeem", reward=reward.label, points=str(reward.points), balance=str(t.points))),
+                  confirm=clause(ctx, "action_redeem", reward=reward.label, points=f"{reward.points:,}", balance=f"{t.points:,}")),
         ],  # fmt: skip
-        reply=Utterance(intent="done_redeem", vars={"reward": reward.label, "left": str(left), "points": str(reward.points)}),
-        outputs=[str(left)],
+        reply=Utterance(intent="done_redeem", vars={"reward": reward.label, "left": f"{left:,}", "points": f"{reward.points:,}"}),
+        outputs=[f"{left:,}"],  # "82,700": points are said as people write a count
         keys=frozenset({t.traveller_id + ":points"}),
     )
     if leaves_out(ctx):
@@ -273,8 +273,8 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
         return None
     price = best.price(cabin)
     points = can_pay_points(t, price)
-    v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": price, "points_used": str(points_for(price)),
-         "balance": str(t.points), **_card_words(t)}  # fmt: skip
+    v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": price, "points_used": f"{points_for(price):,}",
+         "balance": f"{t.points:,}", **_card_words(t)}  # fmt: skip
     args = {"traveller_id": t.traveller_id, "flight_id": best.flight_id, "cabin": cabin}
     args |= {"payment": "points"} if points else {"payment": "card", "method_id": t.card.method_id}
     if insurance:
@@ -294,7 +294,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
                   derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"}),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance}),
-        outputs=[best.row.flight_number] + ([str(points_for(price))] if points else [money(price)]),
+        outputs=[best.row.flight_number] + ([f"{points_for(price):,}"] if points else [money(price)]),
         keys=frozenset({t.traveller_id + ":points", best.flight_id, f"{origin}{destination}{day}"}),
         forbidden=[Forbidden(reason="the flight must be direct and the cheapest", tool="book_flight",
                              arguments={"flight_id": f.flight_id})
