@@ -110,3 +110,15 @@ def test_a_tracked_order_is_not_said_to_be_on_its_way(domain):
         assert "123" in said and "456" in said and not re.search(r"ships with|is delivering|on its way|travels with|UPS has", said), said
         one = domain.phrasebook.say("reply_tracking", seed, order_id="#W1", carrier="UPS", tracking="123", status="delivered")
         assert not re.search(r"ships with|is delivering|on its way|travels with|UPS has", one), one
+
+
+def test_a_used_up_gift_card_has_no_balance_and_never_zero_dollars_to_spend():
+    """'You can still spend $0.00 with gift card 5751211.' is not how anyone says a card is used up."""
+    phrases = toolgym.load_domain("retail").phrasebook
+    one = {phrases.say("reply_gift_balance", seed, number="5751211", balance=0.0) for seed in range(200)}
+    two = {phrases.say("reply_balances", seed, cards=[{"number": "5751211", "balance": 0.0}, {"number": "6022418", "balance": 12.5}])
+           for seed in range(200)}
+    assert not [t for t in one | two if "$0.00" in t]
+    assert all("no balance" in t for t in one | two)
+    assert all("$12.50" in t for t in two)
+    assert all("$40.00" in phrases.say("reply_gift_balance", seed, number="1", balance=40.0) for seed in range(50))

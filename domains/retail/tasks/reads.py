@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, GenContext, Step, Utterance, call, money
+from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, said_amount
 from toolgym.envs.phrasing import article
 
 from ..access import options_of
@@ -269,7 +269,7 @@ def gift_card_balance(ctx: GenContext, customer_id: str | None = None) -> Piece 
         goal=f"Find out the balance of the gift card numbered {number}.",
         steps=[Step(calls=[call("get_gift_card_balance", gift_card_id=card.id)])],
         reply=Utterance(intent="reply_gift_balance", vars={"number": number, "balance": card.balance}),
-        outputs=[money(card.balance or 0)],
+        outputs=[said_amount(card.balance or 0, "no balance")],
         facts=[
             Fact(
                 key="gift_card",
@@ -416,7 +416,7 @@ def several_gift_cards(ctx: GenContext, customer_id: str | None = None) -> Piece
             intent="reply_balances",
             vars={"cards": [{"number": card_number(c.id), "balance": c.balance} for c in cards]},
         ),
-        outputs=list(dict.fromkeys(money(c.balance or 0) for c in cards)),
+        outputs=list(dict.fromkeys(said_amount(c.balance or 0, "no balance") for c in cards)),
         keys=frozenset(c.id for c in cards),
     )
 
