@@ -130,8 +130,9 @@ def _drive(env: Any, task: Task) -> None:
 def check_gold(domain: Domain, task: Task) -> None:
     """Raise GeneratorBug, naming what is wrong, unless the task's gold conversation is sound."""
     _check_outputs(domain, task)
-    _, verification = _remembered(domain, task)
+    messages, verification = _remembered(domain, task)
     _check_verification(domain, task, verification)
+    _check_fresh(domain, task, messages)
 
 
 def prove_unfinished(
@@ -154,6 +155,7 @@ def prove_unfinished(
     verification = env.grade_now()
     _remember(domain, finished, env.messages, verification)
     _check_verification(domain, finished, verification)
+    _check_fresh(domain, finished, env.messages)
     return finished
 
 
@@ -161,6 +163,17 @@ def _check_outputs(domain: Domain, task: Task) -> None:
     if task.kind in ACTION_KINDS and not task.required_outputs:
         where = f"{domain.name} {task.kind} (seed {task.seed})"
         raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
+
+
+def _check_fresh(domain: Domain, task: Task, messages: list[dict[str, Any]]) -> None:
+    """A reply states what the latest read of a call shows, not what an earlier read showed
+    (a second request answered from the world as it was before the first one changed it)."""
+    from .stale import stale_outputs
+
+    if task.segments > 1 and (stale := stale_outputs(task.required_outputs, messages)):
+        where = f"{domain.name} {task.kind} (seed {task.seed})"
+        raise GeneratorBug(f"{where}: the gold reply states outputs an earlier read showed and a later read of the same "
+                           f"call does not (a request answered from the world before an earlier one changed it): {stale}")
 
 
 def _check_verification(domain: Domain, task: Task, verification: Any) -> None:
