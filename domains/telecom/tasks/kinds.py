@@ -145,12 +145,13 @@ class FollowUp:
 
 
 def _read_after(read: Read) -> FollowUp:
-    """An account read as a second request: not after a change to what it reads (usage, bills, payments)."""
+    """An account read as a second request: not after a change to what it reads (usage, bills,
+    payments, the plan and its allowance)."""
 
     def build(ctx: GenContext, sub: Subscriber, index: Index) -> Piece | None:
         return read.build(ctx, sub)
 
-    return FollowUp(build, conflicts=frozenset({"add_data_refill", "make_payment", "refund_payment"}))
+    return FollowUp(build, conflicts=frozenset({"add_data_refill", "make_payment", "refund_payment", "change_plan"}))
 
 
 FOLLOW_UPS = {
@@ -161,7 +162,9 @@ FOLLOW_UPS = {
         fits=lambda s: not s.plan.unlimited,
         conflicts=frozenset({"change_plan", "add_data_refill"}),
     ),
-    "account_overview": FollowUp(lambda c, s, i: account_overview(c, s)),
+    # the plan and the open bill, as the world had them: not after a change to either
+    "account_overview": FollowUp(lambda c, s, i: account_overview(c, s),
+                                 conflicts=frozenset({"change_plan", "make_payment", "refund_payment"})),
     # not after a data-cap fix: that fault sets the line's usage apart from what the index holds
     "lines_usage": FollowUp(
         lambda c, s, i: lines_usage(c, s), fits=lambda s: bool(s.other_lines), conflicts=frozenset({"add_data_refill"})
