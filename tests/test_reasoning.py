@@ -315,7 +315,7 @@ def test_the_reply_to_a_declined_change_reasons_that_nothing_is_done_not_that_an
 def test_a_domains_own_reply_to_a_declined_change_reasons_that_nothing_is_done():
     """Vehicle says "I've left the engine running." in its own words (reply_stop_declined): its trace
     said 'I tell the user, stating only what I've seen.' as if an outcome were reported."""
-    from toolgym.envs.conversation import Move, oracle_moves
+    from toolgym.envs.conversation import oracle_moves
     from toolgym.generators.reasoning import trace
 
     domain = toolgym.load_domain("vehicle")
