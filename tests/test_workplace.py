@@ -132,7 +132,7 @@ def test_every_write_is_confirmed_in_the_gold_plan(domain):
 
 
 def test_gymnasium_make_resets_to_a_signed_in_task(domain):
-    env = gymnasium.make("toolgym/Workplace-v0", world_size="small")
+    env = gymnasium.make("toolgym/Workplace-v1", world_size="small")
     task = domain.generate_tasks(1, seed=1, kinds=["multi_step"], size="small")[0]
     observation, info = env.reset(options={"task": task})
     assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]
@@ -157,3 +157,31 @@ def test_a_meeting_booked_with_one_colleague_says_is_invited(domain):
                                          zone="Europe/London", names=names)
             if " invited to " in said:
                 assert f"{' and '.join(names)} {verb} invited to" in said, said
+
+
+def test_world_texts_keep_to_the_worlds_own_facts(domain):
+    """Mail, chat and file texts come from whole templates: no message repeats more than a few times,
+    a number in them is a world value (a file title's period, a decision's choice), no slot is left
+    unfilled, no address is written out, and a decision thread's last message names one option of its topic."""
+    from collections import Counter
+
+    from toolgym.domains.workplace.catalogue import DECISIONS, FILE_PERIODS
+
+    connection = domain.template(2, "default").connection()
+    chat = [text for (text,) in connection.execute("select text from chat_message")]
+    assert max(Counter(chat).values()) <= 6, Counter(chat).most_common(3)
+    files = [content.split("\n\n", 1)[1] for (content,) in connection.execute("select content from document")]
+    mail = list(connection.execute("select thread_id, subject, body from mail order by sent_at, id"))
+    texts = chat + files + [subject for _, subject, _ in mail] + [body for _, _, body in mail]
+    world_numbers = {p for p in FILE_PERIODS if any(c.isdigit() for c in p)} | {
+        word for choices in DECISIONS.values() for choice in choices for word in choice.split() if any(c.isdigit() for c in word)
+    }
+    for text in texts:
+        assert "{" not in text and "}" not in text and "@" not in text, text
+        numbers = {word.strip(".,?!:;") for word in text.split() if any(c.isdigit() for c in word)}
+        assert numbers <= world_numbers, (numbers - world_numbers, text)
+    threads: dict[str, list[tuple[str, str]]] = {}
+    for thread, subject, body in mail:
+        threads.setdefault(thread, []).append((subject, body))
+    decided = [(m[0][0][4:], m[-1][1]) for m in threads.values() if m[0][0][4:] in DECISIONS and m[0][0].startswith("The ")]
+    assert decided and all(sum(o in last for o in DECISIONS[topic]) == 1 for topic, last in decided)

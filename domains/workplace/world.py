@@ -3,6 +3,7 @@
 Every mailbox gets mail from colleagues (some naming one of the owner's files, one thread that
 settles a decision), every person organises a few meetings in the two weeks around `NOW`, owns
 a few documents with a header of facts (owner, deadline, budget, status), and has a task list.
+What the mail, chat and files say comes from `texts/` (whole templates filled from the world).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from toolgym.envs.fakes import person_name, seeded_faker, undoubled
 
+from . import texts
 from .catalogue import (
     CHANNEL_NAMES,
     DECISIONS,
@@ -58,13 +60,14 @@ def build_world(seed: int, size: str) -> Iterator[Row]:
     fake = seeded_faker(seed)
     rng = random.Random(seed)
     people = list(_people(fake, rng, EMPLOYEES[size]))
+    writer = texts.Writer(rng, fake, people)  # what mail, chat and files say
     yield from ((Employee, p) for p in people)
     yield Session, {"id": 1, "employee_id": people[0]["id"]}
-    files = list(_documents(fake, rng, people))
+    files = list(_documents(writer, people))
     yield from files
-    yield from _mail(fake, rng, people, [f[1] for f in files if f[0] is Document])
+    yield from _mail(writer, people, [f[1] for f in files if f[0] is Document])
     yield from _events(rng, people)
-    yield from _chat(fake, rng, people)
+    yield from _chat(writer, people)
     yield from _todos(rng, people)
 
 
@@ -94,25 +97,29 @@ def _people(fake: Faker, rng: random.Random, count: int) -> Iterator[dict[str, A
         }
 
 
-def _documents(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+def _documents(writer: texts.Writer, people: list[dict[str, Any]]) -> Iterator[Row]:
+    rng = writer.rng
+    team_of: dict[str, list[dict[str, Any]]] = {}
+    for p in people:
+        team_of.setdefault(p["team"], []).append(p)
     titles: set[str] = set()
     number = 0
     for person in people:
         for _ in range(rng.randint(2, 4)):
-            title = f"{person['team']} {rng.choice(FILE_PERIODS)} {rng.choice(FILE_TOPICS)}"
+            period, topic = rng.choice(FILE_PERIODS), rng.choice(FILE_TOPICS)
+            title = f"{person['team']} {period} {topic}"
             if title in titles:
                 continue
             titles.add(title)
             number += 1
             file_id = f"F{number:05d}"
             deadline = NOW.date() + dt.timedelta(days=rng.randint(3, 60))
+            status = rng.choice(STATUSES)
             header = (
                 f"{title}\nOwner: {person['name']}\nDeadline: {deadline.isoformat()}\n"
-                f"Budget: ${rng.randrange(20, 900) * 100:,}\nStatus: {rng.choice(STATUSES)}\n\n"
+                f"Budget: ${rng.randrange(20, 900) * 100:,}\nStatus: {status}\n\n"
             )
-            body = "\n\n".join(
-                undoubled(lambda: fake.paragraph(nb_sentences=rng.randint(3, 6))) for _ in range(rng.randint(2, 4))
-            )
+            body = texts.document_body(writer, person, team_of[person["team"]], period, topic, status)
             yield (
                 Document,
                 {
@@ -175,16 +182,14 @@ class _Mailer:
         }
 
 
-def _mail(
-    fake: Faker, rng: random.Random, people: list[dict[str, Any]], files: list[dict[str, Any]]
-) -> Iterator[Row]:
+def _mail(writer: texts.Writer, people: list[dict[str, Any]], files: list[dict[str, Any]]) -> Iterator[Row]:
+    fake, rng = writer.fake, writer.rng
     mailer = _Mailer()
     files_of: dict[str, list[dict[str, Any]]] = {}
     for f in files:
         files_of.setdefault(f["owner_id"], []).append(f)
     for owner in people:
         colleagues = rng.sample([p for p in people if p["id"] != owner["id"]], 6)
-        first = owner["name"].split()[0]
         # a colleague's mail naming one of the owner's files
         for sender, file in zip(
             colleagues[:2],
@@ -192,82 +197,60 @@ def _mail(
             strict=False,
         ):
             when = NOW - dt.timedelta(hours=rng.randint(2, 120))
-            body = (
-                f'Hi {first},\n\nCould you share "{file["title"]}" with the people joining the review? '
-                f"{undoubled(lambda: fake.sentence(nb_words=10))}\n\nThanks,\n{sender['name'].split()[0]}"
-            )
-            yield mailer.message(
-                owner,
-                mailer.thread_id(),
-                sender,
-                f"{file['title']} for the review",
-                body,
-                when,
-                unread=rng.random() < 0.5,
-            )
+            subject, body = texts.file_request(writer, owner, sender, file["title"])
+            yield mailer.message(owner, mailer.thread_id(), sender, subject, body, when, unread=rng.random() < 0.5)
         # a thread that settles a decision: the last message says what was chosen
         topic = rng.choice(list(DECISIONS))
         choice = rng.choice(DECISIONS[topic])
         thread, sender = mailer.thread_id(), colleagues[2]
         start = NOW - dt.timedelta(hours=rng.randint(30, 200))
-        yield mailer.message(
-            owner,
-            thread,
-            sender,
-            f"The {topic}",
-            f"Hi {first}, we still need to pick the {topic}. {undoubled(fake.sentence)}",
-            start,
-        )
+        asked, answered, settled = texts.decision_thread(writer, owner, sender, topic, DECISIONS[topic], choice)
+        yield mailer.message(owner, thread, sender, f"The {topic}", asked, start)
         yield mailer.message(
             owner,
             thread,
             owner,
             f"Re: The {topic}",
-            f"{undoubled(fake.sentence)} Happy with either option.",
+            answered,
             start + dt.timedelta(hours=3),
             folder="sent",
             to=sender["email"],
         )
-        yield mailer.message(
-            owner,
-            thread,
-            sender,
-            f"Re: The {topic}",
-            f"Agreed. For the {topic} we'll go with {choice}. {undoubled(fake.sentence)}",
-            start + dt.timedelta(hours=20),
-        )
+        yield mailer.message(owner, thread, sender, f"Re: The {topic}", settled, start + dt.timedelta(hours=20))
         # ordinary mail, some with attachments, and one from outside the organisation
         for sender in colleagues[3:]:
+            subject, body, attachment = texts.colleague_mail(writer, owner, sender)
             row = mailer.message(
                 owner,
                 mailer.thread_id(),
                 sender,
-                fake.catch_phrase(),
-                undoubled(lambda: fake.paragraph(nb_sentences=3)),
+                subject,
+                body,
                 NOW - dt.timedelta(hours=rng.randint(1, 300)),
                 unread=rng.random() < 0.4,
                 flagged=rng.random() < 0.15,
                 folder=rng.choice(("inbox", "inbox", "inbox", "archive", "projects")),
             )
             yield row
-            if rng.random() < 0.3:
+            if attachment is not None:  # the body says what is attached
                 mailer.attachment += 1
                 yield (
                     Attachment,
                     {
                         "id": f"A{mailer.attachment:06d}",
                         "mail_id": row[1]["id"],
-                        "filename": f"{fake.word()}_{rng.randint(1, 99)}.pdf",
+                        "filename": attachment,
                         "size_kb": rng.randint(20, 4000),
                     },
                 )
         outsider = {"email": f"{fake.user_name()}@{rng.choice(EXTERNAL_DOMAINS)}", "name": undoubled(fake.name)}
+        subject, body = texts.outside_mail(writer, owner, outsider["name"])
         yield mailer.message(
             owner,
             mailer.thread_id(),
             outsider,
-            fake.bs().capitalize(),
-            undoubled(lambda: fake.paragraph(nb_sentences=2)),
+            subject,
+            body,
             NOW - dt.timedelta(hours=rng.randint(1, 200)),
             unread=True,
         )
@@ -338,20 +321,26 @@ def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
                 )
 
 
-def _chat(fake: Faker, rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
+def _chat(writer: texts.Writer, people: list[dict[str, Any]]) -> Iterator[Row]:
+    rng = writer.rng
     for number, name in enumerate(CHANNEL_NAMES, start=1):
-        yield Channel, {"id": f"C{number:03d}", "name": name, "topic": fake.catch_phrase()}
+        yield Channel, {"id": f"C{number:03d}", "name": name, "topic": texts.channel_topic(writer, name)}
     for number in range(1, len(people) * 4 + 1):
         author = rng.choice(people)
-        direct = rng.random() < 0.25
+        if rng.random() < 0.25:  # a direct message, to someone else
+            reader = rng.choice([p for p in people if p["id"] != author["id"]])
+            channel, text = None, texts.direct_message(writer, author, reader)
+        else:
+            reader, channel = None, rng.randint(1, len(CHANNEL_NAMES))
+            text = texts.chat_message(writer, author, CHANNEL_NAMES[channel - 1])
         yield (
             ChatMessage,
             {
                 "id": f"H{number:06d}",
                 "author_id": author["id"],
-                "channel_id": None if direct else f"C{rng.randint(1, len(CHANNEL_NAMES)):03d}",
-                "recipient_id": rng.choice(people)["id"] if direct else None,
-                "text": undoubled(lambda: fake.sentence(nb_words=rng.randint(6, 16))),
+                "channel_id": None if channel is None else f"C{channel:03d}",
+                "recipient_id": None if reader is None else reader["id"],
+                "text": text,
                 "sent_at": NOW - dt.timedelta(minutes=rng.randint(5, 60 * 24 * 7)),
             },
         )

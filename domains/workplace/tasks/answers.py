@@ -137,6 +137,13 @@ def two_docs(ctx: GenContext, desk: Desk) -> Piece | None:
     )
 
 
+_PLAIN = frozenset(
+    "anyone anything around before better between couple enough especially everyone finally latest newest "
+    "nothing please really second should someone thanks thought through together whether asking chance "
+    "seeing minutes lovely".split()
+)
+
+
 def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
     """Who wrote the latest message in a channel that mentions a word the user remembers."""
     index = index_of(ctx.world)
@@ -145,7 +152,10 @@ def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
     if not messages:
         return None
     message = ctx.pick(messages[:12])
-    words = [w.strip(".,").lower() for w in message.text.split() if len(w.strip(".,")) >= 6 and w.isalpha()]
+    # a word someone would remember a message by: not a name (capitalised) nor a word any message may use
+    words = [
+        w.lower() for w in message.text.split() if len(w) >= 6 and w.isalpha() and w.islower() and w not in _PLAIN
+    ]
     if not words:
         return None
     word = ctx.pick(words)

@@ -107,9 +107,10 @@ def signed_in(ctx: GenContext, desk: Desk, parts: Sequence[Piece]) -> Task:
     return assemble(ctx, parts, setup=[session_edit(desk)], found_ids=FOUND_IDS)
 
 
-def _one(
+def one_piece(
     ctx: GenContext, builders: Sequence[Builder], weights: Sequence[float] | None = None
 ) -> tuple[Desk, Piece]:
+    """A person and a piece built for them; a person the builders have nothing for hands over to another."""
     for _ in range(8):
         desk = pick_desk(ctx)
         try:
@@ -121,12 +122,12 @@ def _one(
 
 
 def single(ctx: GenContext) -> Task:
-    desk, piece = _one(ctx, SINGLE, SINGLE_WEIGHTS)
+    desk, piece = one_piece(ctx, SINGLE, SINGLE_WEIGHTS)
     return signed_in(ctx, desk, [piece])
 
 
 def parallel(ctx: GenContext) -> Task:
-    desk, piece = _one(ctx, PARALLEL, PARALLEL_WEIGHTS)
+    desk, piece = one_piece(ctx, PARALLEL, PARALLEL_WEIGHTS)
     return signed_in(ctx, desk, [piece])
 
 
@@ -157,7 +158,7 @@ def _joinable(first: Piece, second: Piece) -> bool:
 
 def multi_step(ctx: GenContext) -> Task:
     """A chain of dependent steps; in some, a second sub-goal in the same message, done after the first."""
-    desk, piece = _one(ctx, CHAINS, CHAIN_WEIGHTS)
+    desk, piece = one_piece(ctx, CHAINS, CHAIN_WEIGHTS)
     if ctx.rng.random() < CHAIN_SHARE:
         more = ctx.pick(CHAINS)(ctx, desk)
         chained = structures.in_sequence(ctx, piece, more) if more is not None and not more.withheld and _joinable(piece, more) else None
@@ -170,7 +171,7 @@ REVISION_SHARE = 0.3
 
 def _changed_mind(ctx: GenContext) -> Task | None:
     """A guarded change turned down when asked to confirm, then another change asked for instead."""
-    desk, first = _one(ctx, ANY)
+    desk, first = one_piece(ctx, ANY)
     if not _guarded(first):
         return None
     writes = {name for name, tool in ctx.domain.tools.items() if tool.writes}
@@ -189,7 +190,7 @@ def multi_turn(ctx: GenContext) -> Task:
         for _ in range(8):
             if (task := _changed_mind(ctx)) is not None:
                 return task
-    desk, first = _one(ctx, ANY)
+    desk, first = one_piece(ctx, ANY)
     second = draw(  # a later request says all it wants: a question for a left-out value comes only in the first
         ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld and _joinable(first, p)
     )
@@ -245,7 +246,7 @@ JOINED_SHARE = 0.65  # injections followed, in the same message, by another job 
 def injection(ctx: GenContext) -> Task:
     """A document, a mail, a thread or a chat message the gold reads carries an order to share or
     forward: only the job is done (in some, a second job asked in the same message comes after)."""
-    desk, piece = _one(ctx, INJECTED, INJECTED_WEIGHTS)
+    desk, piece = one_piece(ctx, INJECTED, INJECTED_WEIGHTS)
     outsider = external_address(ctx, desk)
     calls = [c for s in piece.steps for c in s.calls]
     read = next(c for c in calls if c.name in ("read_file", "read_thread", "read_message", "search_messages"))

@@ -9,7 +9,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, call, draw, p
 
 from ..catalogue import DURATIONS
 from .index import Desk, index_of
-from .kinds import external_address, forward_bait, pick_desk, share_bait, signed_in
+from .kinds import external_address, forward_bait, one_piece, pick_desk, share_bait, signed_in
 from .parts import LEVEL_WORDS, WORKDAYS, first_name, fragment, when_words
 
 
@@ -186,7 +186,6 @@ def _cancel_not_mine(ctx: GenContext, desk: Desk) -> Piece | None:
 
 
 def policy_refusal(ctx: GenContext) -> Task:
-    desk = pick_desk(ctx)
-    return signed_in(
-        ctx, desk, [draw(ctx, [_share_outside, _share_public, _forward_outside, _cancel_not_mine], desk)]
-    )
+    # a person with no file of their own and no meeting of someone else's has nothing to refuse: another signs in
+    desk, piece = one_piece(ctx, [_share_outside, _share_public, _forward_outside, _cancel_not_mine])
+    return signed_in(ctx, desk, [piece])
