@@ -23,14 +23,17 @@ def stale_outputs(outputs: list[str], messages: list[dict[str, Any]]) -> list[st
     that call's latest result (same name and arguments) no longer does, and no result since has
     shown them again (a write's result that confirms the new value keeps it fresh); each described."""
     signature_of: dict[Any, str] = {}  # a call's id -> its name and arguments
+    calls = [call for m in messages if m.get("role") == "assistant" for call in m.get("tool_calls") or ()]
+    for call in calls:
+        function = call.get("function") or {}
+        signature_of[call.get("id")] = _signature(function.get("name"), function.get("arguments"))
+    if len(set(signature_of.values())) == len(signature_of):
+        return []  # no call made twice: nothing was read again
     results: list[tuple[str, str]] = []  # (signature, text) of every result so far, in order
     found: list[str] = []
     for message in messages:
         role, content = message.get("role"), message.get("content")
         if role == "assistant":
-            for call in message.get("tool_calls") or ():
-                function = call.get("function") or {}
-                signature_of[call.get("id")] = _signature(function.get("name"), function.get("arguments"))
             if isinstance(content, str) and content:
                 found += [f"{output!r}: {where}" for output in outputs
                           if output_stated(output, content) and (where := _outdated(output, results))]
