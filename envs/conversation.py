@@ -151,6 +151,23 @@ def confirm_step_asked(task: Task, messages: list[dict[str, Any]]) -> Step | Non
     return steps[asked - 1] if 0 < asked <= len(steps) else None
 
 
+# A question a "yes" does not answer: what, which, how, where, when or who, after at most a few
+# words of lead-in ("And the payment amount: how much ...?"), not a yes/no one ("Do you know which?").
+_OPEN_QUESTION = re.compile(
+    r"^(?!(?:do|does|did|can|could|would|will|is|are|was|shall|should|may|have|has)\b)"
+    r"(?:[\w']+[,:]?\s+){0,6}?(?:what|which|how|where|when|who)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_open_question(text: str) -> bool:
+    """Whether the last question of a message asks what, which, how ... rather than for a yes
+    ('What's your phone number?', not 'Could you tell me your phone number?'): a user answers it
+    with the value, not with 'Yes, ...'."""
+    questions = [s for s in _SENTENCE.split(text) if s.rstrip().endswith("?")]
+    return bool(questions) and bool(_OPEN_QUESTION.match(questions[-1].strip()))
+
+
 def is_request(text: str) -> bool:
     return bool(_REQUEST.search(text))
 

@@ -70,7 +70,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "point_out_invalid": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
         "farewell": (),
-        "user_reveal": ("pairs", "recalled"),
+        "user_reveal": ("pairs", "recalled", "open_question"),
         "tell_choice": ("value",),
         "user_unknown": ("labels",),
         "user_confirm": (),

@@ -15,6 +15,7 @@ from typing import Any
 from toolgym.envs.conversation import (
     STOP_MARKER,
     asks_confirmation,
+    asks_open_question,
     confirm_step_asked,
     mentions,
     outcome,
@@ -85,7 +86,8 @@ class ScriptedUser(UserSimulator):
                 chosen = {s.choice.fact for s in task.plan if s.choice is not None}
                 worded = [fact_answer(phrases, f, register, seed, f.key in chosen) for f in wanted]
                 pairs = [own or f"{label} is {f.value}" for f, own, label in zip(wanted, worded, owned([f.label for f in wanted], "my"), strict=True)]
-                return {"role": "user", "content": say("user_reveal", pairs=pairs, recalled=not any(worded))}
+                return {"role": "user", "content": say("user_reveal", pairs=pairs, recalled=not any(worded),
+                                                       open_question=asks_open_question(text))}
         pending = self._pending_user_step(task, user_messages)
         if pending is not None:
             if not mentions(text, step_cues(pending)):

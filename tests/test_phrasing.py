@@ -183,6 +183,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
             for seed in range(150):
                 values["lookup"] = bool(seed % 2)
                 values["recalled"] = bool(seed % 3)
+                values["open_question"] = bool(seed % 5 < 2)
                 text = book.say(intent, seed, labels=labels, pairs=pairs, **values)
                 text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
                 found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
@@ -211,3 +212,22 @@ def test_every_decline_and_refusal_variant_reads_as_one_to_the_verifier(name):
     for intent, values in (("refuse_policy", {"rule": "R"}), ("decline_irrelevant", {"scope": "S"}), ("decline_unavailable", {"action": "do A"})):
         said = {phrases.render(intent, i, **values) for i in range(min(phrases.combinations(intent), 5000))}
         assert not [t for t in said if not DECLINE.search(t)], intent
+
+
+def test_a_user_answers_a_what_or_which_question_with_the_value_not_with_yes():
+    """'Which refill are you asking about?' / 'Yes, absolutely. It's the 3 GB one.' read as a
+    yes to a question that asks for no yes."""
+    from toolgym.envs.conversation import asks_open_question
+
+    assert asks_open_question("Okay. Which refill are you asking about?")
+    assert asks_open_question("And the payment amount: how much would you like to pay?")
+    assert not asks_open_question("Could you tell me your phone number? Then I'll look.")
+    assert not asks_open_question("Do you know which one?")
+    book = Phrasebook(ENGINE_UTTERANCES)
+    for register in ("", "@chatty", "@formal", "@elderly", "@non_native"):
+        said = {book.say(f"user_reveal{register}", seed, pairs=["my phone number is 555-0100"], recalled=bool(seed % 2),
+                         open_question=True) for seed in range(200)}
+        assert not [t for t in said if t.lower().startswith("yes")], (register, sorted(said)[:5])
+        asked = {book.say(f"user_reveal{register}", seed, pairs=["my phone number is 555-0100"], recalled=bool(seed % 2),
+                          open_question=False) for seed in range(200)}
+        assert [t for t in asked if t.lower().startswith("yes")], register  # a yes still answers "Could you ...?"
