@@ -91,7 +91,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_ask": ("labels", "tools", "purpose", "request", "lookup"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
-        "reason_reply": ("facts", "seen", "values"),
+        "reason_reply": ("facts", "seen", "values", "asked"),
         "reason_left_as_is": ("request",),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request"),
         "reason_close": ("request", "facts", "outcome", "thanked"),

@@ -560,7 +560,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
-    return phrases.say("reason_reply", seed, facts=facts, seen=seen,
+    return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(_ASKED),
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen))
 
