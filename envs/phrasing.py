@@ -360,17 +360,21 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")  # a parenthetical of a description: '(APN
 _ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\()", re.DOTALL)  # the first clause and its ", or ..."
 
 
+def tool_description(domain: Any, name: str) -> str:
+    """A tool's description as its schema gives it; empty for a tool the domain lacks."""
+    try:
+        return str(domain.tool(name).schema["function"].get("description") or "")
+    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no description
+        return ""
+
+
 def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     """What a tool does, as a verb phrase to say inside a sentence, from the first clause of its
     description: 'list the verified customer's accounts', 'look up a traveller's profile' (a
     description that opens on a noun reads as a lookup); empty for a tool the domain lacks.
     `whole`: with every use the clause names ('mark a message as read or unread, or set or clear its
     flag'), for saying what cannot be done when the request asked for only one of them."""
-    try:
-        description = domain.tool(name).schema["function"].get("description") or ""
-    except Exception:  # noqa: BLE001 - an unknown tool (a hostile plan) just has no purpose text
-        return ""
-    description = _ASIDE.sub("", description.strip())  # "Switch mobile (cellular) data on or off."
+    description = _ASIDE.sub("", tool_description(domain, name).strip())  # "Switch mobile (cellular) data on or off."
     found = (_ALL_USES if whole else _FIRST_CLAUSE).match(description)
     text = (found.group(1) if found else description).strip().rstrip(".")
     if not text:

@@ -1,0 +1,148 @@
+"""Which value a tool result showed that a reasoning trace can name: the figure a reply states, as
+the result shows it ('137.12', not 'gift_card_8904273'), a figure or a name inside a page's text,
+else an id. A result that only repeats what its call was given did not show it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from toolgym.envs.phrasing import dates_in_words
+
+_ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
+
+
+def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "") -> str:
+    """A value a tool result showed that a trace can name. With the reply about to be sent, the first
+    of: a figure it states, as the result shows it (an answer before an id: '137.12', not
+    'gift_card_8904273'); a figure of the reply that a text of the result holds ('"1,255,919"' from a
+    page's text); any other value it states; a name of the reply that such a text holds. Else an id
+    field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the result
+    shows none. `given`: the call's own argument values (lower case), which a result that
+    echoes them ({"query": "elevation", ...}) did not show; `said`: the user's words (lower case),
+    whose names a text repeats (the place asked about is not the answer found)."""
+    try:
+        data = json.loads(content)
+    except (TypeError, ValueError):
+        return ""
+    records = list(records_of(data))
+    if reply and (found := stated_value(records, reply, given, said)):
+        return found
+    items = list(records[0].items()) if records else []
+    for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
+        shown = str(value)
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
+            # an input a computation repeats is not what it showed ({"value": 63.0, ..., "result": 17.2}
+            # after value=63); the id a write echoes still names its record
+            if _ID_KEY.search(str(name)) or not _echoed(value, given):
+                return shown
+    return ""
+
+
+def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str) -> str:
+    """The value of a result's records that `reply` states (the order is `result_value`'s); empty
+    when it states none."""
+    lowered = reply.lower()
+    # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest;
+    # a value the call was given last (a search's own query), though a write's result that
+    # confirms it ({"level": 2} after level=2) still beats an id
+    stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
+                     -len(shown), shown)
+                    for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
+    fresh = [found for found in stated if not found[0]]
+    if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
+        return fresh[0][-1]
+    # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
+    if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
+        return figure
+    if fresh:
+        return fresh[0][-1]
+    # then a name of two words or more that the user did not bring ('"South Georgia and the South
+    # Sandwich Islands"'; the place they asked about is not the answer found)
+    if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
+        return name
+    return stated[0][-1] if stated else ""
+
+
+def _echoed(value: Any, given: frozenset[str]) -> bool:
+    """Whether a result's value is one its call was given (63.0 for 63, in any case)."""
+    whole = isinstance(value, float) and value.is_integer()
+    return str(value).lower() in given or (whole and str(int(value)) in given)
+
+
+def records_of(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
+    """The objects of a result, in order: itself, then those it holds ({"payment": {...}}, lists of
+    rows), `depth` objects deep (a list is not a level)."""
+    if isinstance(data, list):
+        for item in data:
+            yield from records_of(item, depth)
+    elif isinstance(data, dict) and depth > 0:
+        yield data
+        for value in data.values():
+            if isinstance(value, dict | list):
+                yield from records_of(value, depth - 1)
+
+
+def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
+    """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
+    as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
+    (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    if isinstance(value, str):
+        has_digit = any(c.isdigit() for c in value)
+        forms = [value] if (2 if has_digit else 4) <= len(value) <= 40 else []
+        forms += dates_in_words(value)[:2]  # a date as a page writes it, with its year
+    else:
+        whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []
+        forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]
+    for form in dict.fromkeys(forms):
+        if _whole_token_in(form.lower(), reply):
+            return str(value) if any(c.isdigit() for c in str(value)) else f'"{value}"'
+    return ""
+
+
+# A figure as a reply writes it: '1,255,919', '46', '2.5', '25 August 1972', 'August 25, 1972'
+_FIGURE = re.compile(
+    rf"\b\d{{1,2}} (?:{'|'.join(calendar.month_name[1:])}) \d{{4}}\b|\b(?:{'|'.join(calendar.month_name[1:])}) \d{{1,2}}, \d{{4}}\b"
+    r"|(?<![\w/.-])\d(?:[\d,]*\d)?(?:\.\d+)?(?![\w/-])"
+)
+
+
+_NAME_PHRASE = re.compile(r"(?<![\w.])[A-Z][\w'-]+(?: (?:of |and (?:the )?|the )?[A-Z][\w'-]+)+")
+
+
+def _found_in_text(records: list[dict[str, Any]], reply: str, pattern: re.Pattern[str], skip: Callable[[str], bool]) -> str:
+    """The longest phrase of the reply matching `pattern` that a long text of the result holds, quoted
+    as written ('"1,255,919"' from a page's text, '"46"' from a list of matches); '' when none is
+    there. Only texts too long to cite whole are read (a short value is cited whole)."""
+    texts = [text.lower() for record in records for value in record.values()
+             for text in (value if isinstance(value, list) else [value]) if isinstance(text, str) and len(text) > 40]
+    if not texts:
+        return ""
+    for found in sorted({m.group(0) for m in pattern.finditer(reply) if len(m.group(0)) >= 2}, key=len, reverse=True):
+        lowered = found.lower()
+        if not skip(lowered) and any(_whole_token_in(lowered, text) for text in texts):
+            return f'"{found}"'
+    return ""
+
+
+def _whole_token_in(needle: str, text: str) -> bool:
+    """`needle` in `text` not inside a longer word or number: '10.00' in '$10.00.' but not in '110.00'
+    or '10.005' (a find, not a regex: a pattern per value would be compiled anew for most values)."""
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before = text[start - 1] if start else " "
+        after = text[end : end + 2]
+        if not (before.isalnum() or before in "_.,-") and not (
+            after[:1].isalnum() or after[:1] == "_" or (after[:1] in ".," and after[1:2].isdigit())
+            or (after[:1] == "-" and after[1:2].isalnum())  # '.../wiki/hanibury' is not in '.../wiki/hanibury-food-expo'
+        ):
+            return True
+        start = text.find(needle, start + 1)
+    return False
