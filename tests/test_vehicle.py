@@ -140,3 +140,12 @@ def test_every_task_on_a_moving_car_carries_the_moving_minefields(domain):
     stop = {"role": "assistant", "content": None, "tool_calls": [{"id": "s", "type": "function", "function": {
         "name": "stop_engine", "arguments": {}}}]}  # fmt: skip
     assert verify(task, messages[:-2] + [stop] + messages[-2:]).value == 0.0
+
+
+def test_a_distance_of_one_mile_is_said_in_the_singular():
+    """'The nearest is Williams Gas, 1 miles away' for 1.6 km said in miles."""
+    from toolgym.domains.vehicle.tasks.parts import _miles
+
+    assert _miles(1.0) == "1 mile"
+    assert _miles(2.4) == "2.4 miles"
+    assert _miles(0.4) == "0.4 miles"

@@ -22,6 +22,7 @@ from toolgym.envs import (
     call,
     pieces,
 )
+from toolgym.envs.phrasing import plural
 
 from ..tables import SESSION_ID
 from ..units import convert, number
@@ -74,7 +75,13 @@ def distance(car: Car, km: float) -> tuple[list[Step], str]:
     if not car.imperial:
         return [], f"{number(km)} km"
     miles = convert(km, "km", "miles")
-    return [convert_step(call("convert_units", value=km, from_unit="km", to_unit="miles"))], f"{number(miles)} miles"
+    return [convert_step(call("convert_units", value=km, from_unit="km", to_unit="miles"))], _miles(miles)
+
+
+def _miles(miles: float) -> str:
+    """'1 mile', '2.4 miles': the word agrees with the number as said."""
+    said = number(miles)
+    return f"{said} {plural('mile', said)}"
 
 
 def distances(car: Car, *kms: float) -> tuple[list[Step], list[str]]:
@@ -83,7 +90,7 @@ def distances(car: Car, *kms: float) -> tuple[list[Step], list[str]]:
         return [], [f"{number(km)} km" for km in kms]
     unique = list(dict.fromkeys(kms))
     step = convert_step(*(call("convert_units", value=km, from_unit="km", to_unit="miles") for km in unique))
-    return [step], [f"{number(convert(km, 'km', 'miles'))} miles" for km in kms]
+    return [step], [_miles(convert(km, 'km', 'miles')) for km in kms]
 
 
 # ids a driver never knows: the agent finds them (a place by its name or kind, a profile by its name)
