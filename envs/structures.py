@@ -271,7 +271,8 @@ def _writes_of(ctx: Any, piece: Segment) -> set[str]:
 
 def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
     """One piece of two: one request (joined by `link`), the given steps, and one reply stating both."""
-    answer = _without_ack(ctx.say_without(second.reply.intent, ACK_PARTS, **second.reply.vars), second.outputs)
+    said = ctx.say_without(second.reply.intent, ACK_PARTS, **second.reply.vars)
+    answer = _without_ack(said, second.outputs, [str(v) for v in second.reply.vars.values()])
     changes: dict[str, Any] = {
         "request": f"{first.request} {link} {unsaid(first.request, second.request)}",
         "goal": f"{first.goal} Also: {second.goal}",
@@ -293,10 +294,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 _ACK_WORDS = 7
 
 
-def _without_ack(text: str, outputs: Sequence[str]) -> str:
+def _without_ack(text: str, outputs: Sequence[str], values: Sequence[str] = ()) -> str:
     """The text without its first sentence when that is a short acknowledgement ("Sure.", "Thanks, got
-    it.") stating none of the outputs: the second answer of a joined reply does not acknowledge again."""
+    it.") stating none of the outputs: the second answer of a joined reply does not acknowledge again.
+    A sentence of the reply's own `values` is never one, however short: "The Fiozea Scanner weighs
+    13.1 kg." opens an answer whose output is the weight in pounds."""
     parts = _SENTENCE_END.split(text.strip(), maxsplit=1)
-    if len(parts) == 2 and len(parts[0].split()) <= _ACK_WORDS and all(o in parts[1] for o in outputs if o in text):
-        return parts[1]
-    return text
+    if len(parts) < 2 or len(parts[0].split()) > _ACK_WORDS or any(parts[0] in value for value in values):
+        return text
+    return parts[1] if all(o in parts[1] for o in outputs if o in text) else text

@@ -152,3 +152,13 @@ def test_a_sentence_said_once_in_a_joined_message_never_cuts_a_quoted_message():
     second = 'Post "Heads up. Who was it? Let me know." in #ops. Who was it?'
     assert unsaid(first, second) == 'Post "Heads up. Who was it? Let me know." in #ops.'
     assert unsaid(first, "Someone posted in #launch recently. Who was it?") == "Someone posted in #launch recently."
+
+
+def test_a_joined_answer_keeps_a_short_first_sentence_that_is_part_of_the_answer():
+    from toolgym.envs.structures import _without_ack
+
+    answer = "The Fiozea Scanner weighs 13.1 kg. In pounds, that comes to 28.88."
+    # the reply's own answer opens on a short fact: it is the answer, not an acknowledgement
+    assert _without_ack(answer, ["28.88"], [answer, "https://atlaspedia.example/wiki/fiozea-scanner"]) == answer
+    # a short opening the template added ("Found it.") is dropped from the second answer
+    assert _without_ack(f"Found it. {answer}", ["28.88"], [answer]) == answer
