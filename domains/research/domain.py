@@ -6,14 +6,15 @@ from pathlib import Path
 
 from toolgym.envs import Domain
 
+from . import NAME, VERSION
 from .tables import Attribute, Entity, Link, Page
 from .tasks import GENERATORS
 from .tools import TOOLS
 from .world import NOW, build_world
 
 DOMAIN = Domain(
-    name="research",
-    version=0,
+    name=NAME,
+    version=VERSION,
     description="Search an offline web, read and combine its pages, and answer with sources.",
     scope="the organisations, people, cities, products and events described on the web",
     folder=Path(__file__).parent,

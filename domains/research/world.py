@@ -103,7 +103,7 @@ class WebBuilder:
             city.facts["country"] = self.fake.country()
             city.facts["population"] = f"{rng.randrange(8_000, 2_400_000):,}"
             if rng.random() >= NO_ELEVATION_SHARE:
-                city.facts["elevation"] = str(rng.randrange(2, 1_900))
+                city.facts["elevation"] = f"{rng.randrange(2, 1_900):,}"
         cities = self.things["city"]
         orgs = self._things("organisation", lambda: f"{self.names.coined()} {rng.choice(ORG_SUFFIXES)}")
         people = self._things("person", lambda: " ".join(person_name(self.fake)))

@@ -30,13 +30,13 @@ def converted(ctx: GenContext) -> Piece | None:
         return None
     value = float(fact.value.replace(",", ""))
     plan.steps.append(Step(calls=[call("convert_units", value=value, from_unit=source, to_unit=target)]))
-    result = convert(value, source, target)
+    result = f"{convert(value, source, target):,}"  # "5,062.34 feet", as people write it; the tool returned 5062.34
     question = ctx.say(f"ask_{name}_in", x=index.ref(entity), unit=words)
-    answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=str(result), unit=words)}"
+    answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=result, unit=words)}"
     return piece_of(
         ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}),
-        [str(result)], {entity.id},
+        [result], {entity.id},
     )  # fmt: skip
 
 
@@ -95,7 +95,7 @@ def converted_two(ctx: GenContext) -> Piece | None:
     source, target, words = UNITS[name]
     values = [float(f.value.replace(",", "")) for f in facts]
     plan.steps.append(Step(calls=[call("convert_units", value=v, from_unit=source, to_unit=target) for v in values]))
-    results = [str(convert(v, source, target)) for v in values]
+    results = [f"{convert(v, source, target):,}" for v in values]
     answer = " ".join(
         f"{sentence_of(ctx, index, f)} {ctx.say('fact_converted', value=r, unit=words)}" for f, r in zip(facts, results, strict=True)
     )
