@@ -186,17 +186,22 @@ def missing_info(request: str, goal: str, labels: Sequence[str], **fields: Any) 
 
 
 def invalid_value(
-    request: str, goal: str, *, parameter: str, value: Any, label: str, problem: str, valid: Any = None, **fields: Any
+    request: str, goal: str, *, parameter: str, value: Any, label: str, problem: str, valid: Any = None,
+    unsupported: bool = False, **fields: Any,
 ) -> Piece:
     """The user gives a value no tool accepts: the agent names it and why, offers the nearest valid
     value when there is one (`valid`, as said: '30 °C'), and asks again.
 
-    `parameter` is the tool parameter the value would go to: a call passing it there fails."""
+    `parameter` is the tool parameter the value would go to: a call passing it there fails.
+    `unsupported`: the value is right, only the tools lack it (a unit the converter does not know):
+    the agent says what they take without calling the user's value wrong, and the user, who made no
+    mistake, does not apologise for one."""
     offer = {"valid": valid} if valid not in (None, "") else {}
+    intent = "point_out_unsupported" if unsupported else "point_out_invalid"
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("point_out_invalid", value=value, label=label, problem=problem, **offer),
+        reply=_utterance(intent, value=value, label=label, problem=problem, **offer),
         no_tool=NoToolSpec(reason=f"{value!r} is not a valid {label}: {problem}", invalid={parameter: value}),
         **fields,
     )

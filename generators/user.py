@@ -103,7 +103,8 @@ class ScriptedUser(UserSimulator):
         if ending == "not_found":  # nor after hearing that nothing was found
             return _final(say("user_done_not_found"))
         if ending == "pending":  # told a value is invalid or missing: they go to find the right one
-            return _final(say("user_done_pending"))
+            unsupported = bool(task.replies) and task.replies[0].intent == "point_out_unsupported"
+            return _final(say("user_done_unsupported" if unsupported else "user_done_pending"))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
             return _final(scenario.closing)
         return _final(say("user_done"))

@@ -393,6 +393,27 @@ def test_research_invalid_values_vary_and_offer_the_nearest_valid_one():
             assert not offer  # a month 13 or a unit the converter lacks has no nearest value
 
 
+def test_a_unit_the_converter_lacks_is_not_called_a_mistake_by_either_side():
+    """"390 yards in metres" is a right question the converter cannot answer: the agent says what it
+    converts and asks for another unit, never that yards are wrong; the user leaves without an apology."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+
+    domain = load_domain("research")
+    tasks = [t for t in domain.generate_tasks(40, seed=3, kinds=["no_tool/invalid_value"]) if "from_unit" in t.no_tool.invalid]
+    assert len(tasks) >= 4
+    blame = re.compile(r"not a valid|isn't a valid|double-check|correct unit|right unit|doesn't work here|won't work", re.I)
+    sorry = re.compile(r"mistake|mixed it up|my bad|silly me|read it wrong|right one|correct one|verify", re.I)
+    for task in tasks:
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed and verification.value == 1.0
+        reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
+        unit = str(task.no_tool.invalid["from_unit"])
+        assert unit in reply and "unit" in reply and not blame.search(reply), reply
+        closing = [m["content"] for m in messages if m["role"] == "user"][-1]
+        assert not sorry.search(closing), closing
+
+
 @pytest.mark.parametrize(("domain", "parameters"), [("travel", {"bags", "seat", "cabin"}), ("workplace", {"duration_minutes"})])
 def test_an_invalid_value_with_a_nearest_valid_one_declares_it(domain, parameters):
     from toolgym.envs.registry import load_domain

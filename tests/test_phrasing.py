@@ -135,7 +135,7 @@ def test_register_of_a_persona(persona, register):
 
 
 ASSISTANT_INTENTS = ("ask_facts", "ask_missing", "instruct", "confirm", "farewell", "decline_irrelevant", "decline_unavailable",
-                     "point_out_invalid", "refuse_policy")
+                     "point_out_invalid", "point_out_unsupported", "refuse_policy")
 
 
 def test_only_confirmations_read_as_confirmations_and_every_one_does():

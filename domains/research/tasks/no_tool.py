@@ -89,13 +89,14 @@ def _bad_page(ctx: GenContext) -> pieces.Piece:
 
 
 def _bad_unit(ctx: GenContext) -> pieces.Piece:
-    """A unit the converter does not know: no nearest one (a different unit is a different question)."""
+    """A unit the converter does not know: no nearest one (a different unit is a different question),
+    and no mistake of the user's (the unit is real; the converter lacks it)."""
     unit = ctx.pick(tuple(UNITS_NOT_CONVERTED))
     amount = ctx.rng.randrange(2, 400)
     request = ctx.say("req_convert_unit", amount=amount, unit=unit, target=UNITS_NOT_CONVERTED[unit])
     return pieces.invalid_value(
         ctx.say("ask_request", question=request), f"Get {amount} {unit} converted.",
-        parameter="from_unit", value=unit, label="unit", problem=clause(ctx.say("problem_unit")),
+        parameter="from_unit", value=unit, label="unit", problem=clause(ctx.say("problem_unit")), unsupported=True,
     )
 
 
