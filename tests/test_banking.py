@@ -127,3 +127,14 @@ def test_a_search_that_found_nothing_says_none_not_zero_transactions():
         assert "0 transactions" not in none and "$0.00" in none and ("no transactions" in none or "Nothing" in none), none
         some = book.say("reply_spent", seed, count=3, total=37.5, what="at Etsy since 2025-03-06")
         assert "3 transactions" in some and "$37.50" in some, some
+
+
+def test_a_single_charge_at_a_merchant_is_one_charge_not_1_charges():
+    """'Uber: $48.22 over 1 charge.' read as a form's output; a single one is said in words."""
+    book = toolgym.load_domain("banking").phrasebook
+    for seed in range(40):
+        said = book.say("reply_two_merchants", seed, first="Uber", first_total=48.22, first_count=1, second="FreshMart",
+                        second_total=92.24, second_count=3)
+        assert "1 charge" not in said and "$48.22" in said and "$92.24" in said, said
+        if "over" in said:
+            assert "one charge" in said and "3 charges" in said, said

@@ -149,3 +149,10 @@ def test_a_distance_of_one_mile_is_said_in_the_singular():
     assert _miles(1.0) == "1 mile"
     assert _miles(2.4) == "2.4 miles"
     assert _miles(0.4) == "0.4 miles"
+
+
+def test_the_nearest_place_is_never_answered_with_a_yes():
+    """"How far is the closest gas station?" is not a yes-or-no question: no reply opens "Yes"."""
+    book = toolgym.load_domain("vehicle").phrasebook
+    said = {book.say("reply_nearest", seed, name="Williams Gas", distance="1 mile", eta=3) for seed in range(80)}
+    assert len(said) > 10 and not any(s.startswith("Yes") for s in said), said
