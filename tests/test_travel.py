@@ -170,3 +170,13 @@ def test_an_amount_of_nothing_is_said_as_none_and_required_so(domain):
     for seed in range(40):
         done = book.say("done_cancel", seed, booking="FB100001", refund=0.0, fee=755.0)
         assert "no refund" in done and not done.startswith(("Good news", "Great", "Perfect")), done
+
+
+def test_two_cabins_compared_are_asked_for_their_fares_not_a_difference_no_tool_computes(domain):
+    """The reply states each cabin's cheapest fare; travel has no calculator, so a request asking
+    "how much more" would go unanswered (or be answered with a number nothing showed)."""
+    tasks = [t for t in domain.generate_tasks(120, seed=9, kinds=["parallel"]) if any(r.intent == "answer_two_cabins" for r in t.replies)]
+    assert tasks
+    for task in tasks:
+        request = task.scenario.requests[0].lower()
+        assert not any(w in request for w in ("how much more", "price gap", "difference")), request
