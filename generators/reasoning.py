@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolgym.envs.conversation import Move, call_taking, finds_records, outcome
@@ -230,10 +231,13 @@ _ASKED = "the user asked "  # how last_said names the request when no result val
 _FOUND_NOTHING = " found nothing for "  # how last_said names a search that came back empty
 
 
-def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "") -> str:
+def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "",
+              writes: AbstractSet[str] | None = None) -> str:
     """What came in last, when no argument cites it: 'check_outages returned OUT-12' (a value the
     reply states, when there is one), or the user's request ('the user asked "..."'); never a
-    greeting. Empty when nothing specific can be named."""
+    greeting. Empty when nothing specific can be named. `writes`: the names of the tools that write
+    (None: any may): a write's result that repeats its input confirms what the reply reports
+    ("level": 2 after level=2), a read's only repeats what it was asked ("cabin": "business")."""
     for message in reversed(messages):
         role, content = message.get("role"), message.get("content")
         if role == "tool":
@@ -244,10 +248,12 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             given = _argument_values(call) if call else frozenset()
             value = result_value(content, reply, given, said) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
-            if value and value.strip('"').lower() in given and _finds_nothing(content):
+            echoed = bool(value) and value.strip('"').lower() in given
+            confirms = call is None or writes is None or (call.get("function") or {}).get("name") in writes
+            if echoed and _finds_nothing(content):
                 # a search that found nothing showed only what it was asked: it did not "return" it
                 return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
-            if value:
+            if value and (confirms or not echoed):  # a read repeating its input ("cabin": "business") showed nothing new
                 return f"{source} returned {value}"
             break
         if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
@@ -421,7 +427,8 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
         return phrases.say("reason_no_call", seed, **values)
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
     current = since_request(messages, task.scenario.requests)
-    seen = last_said(messages, RequestCues.of(task, phrases), reply)
+    domain = load_domain(task.domain)
+    seen = last_said(messages, RequestCues.of(task, phrases), reply, frozenset(n for n, t in domain.tools.items() if t.writes))
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]

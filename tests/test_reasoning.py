@@ -485,3 +485,19 @@ def test_a_reply_trace_cites_the_result_of_the_step_that_the_reply_states():
     reply = "All four tyres are close to their recommended pressure: 38 psi. I've switched the fog lights on."
     assert last_said(chat, None, reply) == "check_tyre_pressure returned 38.0"
     assert last_said(chat) == "set_lights returned V0005"  # with no reply to match, the latest result still speaks
+
+
+def test_a_reply_trace_never_cites_a_value_the_result_only_repeats_from_its_call():
+    """'get_fare_rules returned "business"' came before 'A business ticket can be changed with no
+    fee': the result repeats the cabin it was asked about; the request the reply answers is quoted."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": "Can a business ticket be changed?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_fare_rules", "arguments": '{"cabin": "business"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"cabin": "business", "changeable": true, "change_fee": 0.0}'},
+    ]
+    reply = "A business ticket can be changed with no fee; you pay only any fare difference."
+    cited = last_said(chat, None, reply, writes=frozenset({"book_flight"}))
+    assert "returned" not in cited and "Can a business ticket be changed?" in cited, cited
