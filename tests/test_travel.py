@@ -180,3 +180,12 @@ def test_two_cabins_compared_are_asked_for_their_fares_not_a_difference_no_tool_
     for task in tasks:
         request = task.scenario.requests[0].lower()
         assert not any(w in request for w in ("how much more", "price gap", "difference")), request
+
+
+def test_no_free_bag_is_said_as_none_not_zero(domain):
+    """'On basic economy you get 0 free checked bags' read as a form's output."""
+    for seed in range(30):
+        said = domain.phrasebook.say("answer_rule_bags", seed, cabin="basic economy", free_bags=0, bag_fee=40.0)
+        assert "0 free" not in said and "$40.00" in said and ("no free" in said or "no checked bag is free" in said), said
+        two = domain.phrasebook.say("answer_rule_bags", seed, cabin="business", free_bags=2, bag_fee=35.0)
+        assert "2 free checked bags" in two, two
