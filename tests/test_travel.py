@@ -189,3 +189,7 @@ def test_no_free_bag_is_said_as_none_not_zero(domain):
         assert "0 free" not in said and "$40.00" in said and ("no free" in said or "no checked bag is free" in said), said
         two = domain.phrasebook.say("answer_rule_bags", seed, cabin="business", free_bags=2, bag_fee=35.0)
         assert "2 free checked bags" in two, two
+    for seed in range(30):  # and the confirmation of bags on such a fare
+        said = domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=0, fee=40.0)
+        assert "0 free" not in said and "no free bag" in said and "$40.00" in said, said
+        assert "1 free" in domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=1, fee=40.0)
