@@ -199,12 +199,19 @@ def bare(labels: Any) -> list[str]:
 def is_status(status: Any, adverb: str = "") -> str:
     """A record's status said as what it is: 'is shipped', 'is still pending'; a status naming a
     request ('return requested') is one the record has: 'has a return requested' ('is return
-    requested' reads as a form's field)."""
+    requested' reads as a form's field). A status that records an event ('delivered') is one the
+    record is marked with, once an adverb stands before it: 'is still marked as delivered', not 'is
+    still delivered'."""
     text = str(status)
     head, _, rest = text.partition(" ")
     if rest == "requested":
         return " ".join(w for w in (adverb, "has", article(head), rest) if w)
+    if adverb and text in _EVENT_STATUSES:
+        return f"is {adverb} marked as {text}"
     return " ".join(w for w in ("is", adverb, text) if w)
+
+
+_EVENT_STATUSES = frozenset({"delivered", "shipped", "returned", "exchanged"})
 
 
 FILTERS = {

@@ -262,6 +262,7 @@ def test_a_status_naming_a_request_is_one_the_record_has():
 
     assert is_status("shipped") == "is shipped" and is_status("pending", "still") == "is still pending"
     assert is_status("exchange requested") == "has an exchange requested"
+    assert is_status("delivered", "still") == "is still marked as delivered" and is_status("delivered") == "is delivered"
     assert is_status("return requested", "still") == "still has a return requested"
 
 
