@@ -156,3 +156,14 @@ def test_the_nearest_place_is_never_answered_with_a_yes():
     book = toolgym.load_domain("vehicle").phrasebook
     said = {book.say("reply_nearest", seed, name="Williams Gas", distance="1 mile", eta=3) for seed in range(80)}
     assert len(said) > 10 and not any(s.startswith("Yes") for s in said), said
+
+
+def test_a_driver_told_no_does_not_go_elsewhere_to_do_it():
+    """'Alright, I'll sort that out elsewhere then.' answered a refusal to turn the headlights off."""
+    domain = toolgym.load_domain("vehicle")
+    from toolgym.envs.gold import gold_messages
+
+    kinds = ["no_tool/policy_refusal", "no_tool/unavailable", "no_tool/irrelevant"]
+    closings = [gold_messages(domain, t)[0] for t in domain.generate_tasks(30, seed=5, kinds=kinds)]
+    said = [[m["content"] for m in chat if m["role"] == "user"][-1] for chat in closings]
+    assert len(set(said)) > 4 and not [s for s in said if "elsewhere" in s or "other options" in s], said
