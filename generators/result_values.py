@@ -54,11 +54,17 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
                      -len(shown), shown)
                     for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
     fresh = [found for found in stated if not found[0]]
+    in_text = _found_in_text(records, reply, _FIGURE, given.__contains__)
     if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
-        return fresh[0][-1]
+        shown = fresh[0][-1]
+        # a page's "part": 1 is not the 1 of "1 November 2024": a figure of one or two digits that a
+        # longer figure of the text holds is that figure's
+        if len(shown) <= 2 and in_text and _whole_token_in(shown, in_text.strip('"').lower()):
+            return in_text
+        return shown
     # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
-    if figure := _found_in_text(records, reply, _FIGURE, given.__contains__):
-        return figure
+    if in_text:
+        return in_text
     if fresh:
         return fresh[0][-1]
     # then a name of two words or more that the user did not bring ('"South Georgia and the South

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import toolgym
@@ -501,3 +502,16 @@ def test_a_reply_trace_never_cites_a_value_the_result_only_repeats_from_its_call
     reply = "A business ticket can be changed with no fee; you pay only any fare difference."
     cited = last_said(chat, None, reply, writes=frozenset({"book_flight"}))
     assert "returned" not in cited and "Can a business ticket be changed?" in cited, cited
+
+
+def test_a_reply_trace_cites_the_date_a_page_gave_not_the_part_number_inside_it():
+    """'open_page returned 1.' came before 'The latest edition ... took place on 1 November 2024.':
+    the page's "part": 1 matched the day of the date."""
+    from toolgym.generators.result_values import result_value
+
+    page = json.dumps({"url": "https://atlaspedia.example/wiki/tusto-expo", "part": 1, "parts": 2,
+                       "text": "The Tusto Harbour Film Expo is held in Tusto Harbour. Its latest edition took place on 1 November 2024."})
+    reply = "The latest edition of the Tusto Harbour Film Expo took place on 1 November 2024."
+    assert result_value(page, reply) == '"1 November 2024"'
+    volume = json.dumps({"level": 26, "muted": False})  # a small figure of its own is still cited
+    assert result_value(volume, "The volume is now set to 26.") == "26"
