@@ -44,13 +44,14 @@ lowercase_my = _finder("lowercase_my_opening", re.compile(r"(?:^|(?<=[.!?:]\s))\
 # "Also, What": words that are never names, capitalised after a comma
 _NEVER_NAMES = (
     "What|Where|When|Why|How|Which|Who|Could|Can|Would|Will|Should|Please|The|My|Your|Is|Are|Do|Does|"
-    "And|But|Also|It|This|That|These|Those|Thanks|Thank|Then|So|Or|If|Let|We|You"
+    "And|But|Also|It|This|That|These|Those|Thanks|Thank|Then|So|Or|If|Let|We|You|There|Here"
 )
 # ... and after a linking word ("Also, Quick question"), any capital but "I" is a glued sentence
 _LINKS = r"Also|also|Plus|plus|And|and|Then|then|Next|next|Anyway|anyway|Besides|besides|By the way|by the way"
 capital_after_comma = _finder(
     "capital_after_comma",
-    re.compile(rf",\s+(?:{_NEVER_NAMES})\b|\b(?:{_LINKS}),\s+(?!I\b|I'|I’)[A-Z]"),
+    # ", and There is": a sentence glued on after a conjunction keeps its capital
+    re.compile(rf",\s+(?:(?:and|but|so|or)\s+)?(?:{_NEVER_NAMES})\b|\b(?:{_LINKS}),\s+(?!I\b|I'|I’)[A-Z]"),
 )
 
 # "Mastercard card", "Visa card", "gift card card": a card brand (which already names the card)
