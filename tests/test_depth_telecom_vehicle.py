@@ -169,3 +169,14 @@ def test_a_problem_reported_without_the_place_waits_for_it_before_the_outage_che
         _spoiled_below_one(task, acted_without_asking(task, messages))
     finally:
         world.close()
+
+
+def test_a_fix_said_in_a_list_of_fixes_has_no_and_of_its_own():
+    """'I took your payment of $59.40 for bill B100263 and resumed your line and you switched data
+    saver off': the fixes of a troubleshooting chat are joined with "and", so none carries one."""
+    book = toolgym.load_domain("telecom").phrasebook
+    values = {"label": "5G preferred", "gb": 3, "price": 10.0, "amount": 59.4, "bill_id": "B100263"}
+    listed = ["done_airplane", "done_mobile_data", "done_data_saver", "done_apn", "done_sim", "done_network_mode",
+              "done_refill", "done_paid_resumed", "done_roaming_account", "done_roaming_switch"]
+    said = {book.say(intent, seed, **values) for intent in listed for seed in range(12)}
+    assert len(said) > len(listed) and not [s for s in said if " and " in f" {s} "], said
