@@ -162,3 +162,11 @@ def test_a_joined_answer_keeps_a_short_first_sentence_that_is_part_of_the_answer
     assert _without_ack(answer, ["28.88"], [answer, "https://atlaspedia.example/wiki/fiozea-scanner"]) == answer
     # a short opening the template added ("Found it.") is dropped from the second answer
     assert _without_ack(f"Found it. {answer}", ["28.88"], [answer]) == answer
+
+
+def test_the_reply_to_a_declined_action_fits_a_hand_off_as_well_as_a_change(retail):
+    """'Okay, I haven't made that change.' answered a user who said no to being transferred to a
+    human agent: the engine's reply to a declined action names no change."""
+    book = retail[0].phrasebook
+    said = {book.say("reply_left_as_is", seed) for seed in range(60)}
+    assert len(said) >= 4 and not [s for s in said if "change" in s.lower()], said
