@@ -193,3 +193,6 @@ def test_no_free_bag_is_said_as_none_not_zero(domain):
         said = domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=0, fee=40.0)
         assert "0 free" not in said and "no free bag" in said and "$40.00" in said, said
         assert "1 free" in domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=1, fee=40.0)
+    for seed in range(30):  # a bag the fare carries free is "it", bags are "them"
+        one = domain.phrasebook.say("action_bags", seed, bags=1, booking="FB100175", free=0, fee=0.0)
+        assert "carries them" not in one, one
