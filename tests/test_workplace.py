@@ -132,7 +132,7 @@ def test_every_write_is_confirmed_in_the_gold_plan(domain):
 
 
 def test_gymnasium_make_resets_to_a_signed_in_task(domain):
-    env = gymnasium.make("toolgym/Workplace-v1", world_size="small")
+    env = gymnasium.make("toolgym/Workplace-v2", world_size="small")
     task = domain.generate_tasks(1, seed=1, kinds=["multi_step"], size="small")[0]
     observation, info = env.reset(options={"task": task})
     assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]
@@ -185,3 +185,23 @@ def test_world_texts_keep_to_the_worlds_own_facts(domain):
         threads.setdefault(thread, []).append((subject, body))
     decided = [(m[0][0][4:], m[-1][1]) for m in threads.values() if m[0][0][4:] in DECISIONS and m[0][0].startswith("The ")]
     assert decided and all(sum(o in last for o in DECISIONS[topic]) == 1 for topic, last in decided)
+
+
+def test_a_files_topic_is_one_its_owners_team_keeps(domain):
+    """'Finance campaign brief' paired every team with every topic: a team keeps the plans and
+    reports every team has, and the papers of its own trade."""
+    from toolgym.domains.workplace.catalogue import FILE_TOPICS, TEAM_FILE_TOPICS
+
+    world = World(domain.template(0, "default"))
+    try:
+        people = dict(world.query("SELECT id, team FROM employee"))
+        files = world.query("SELECT owner_id, title FROM document")
+    finally:
+        world.close()
+    assert len(files) > 100
+    for owner, title in files:
+        team = people[owner]
+        topic = title.split(" ", 2)[2]
+        assert title.startswith(team) and topic in FILE_TOPICS + TEAM_FILE_TOPICS[team], title
+    titles = [title for _, title in files]
+    assert any("campaign brief" in t for t in titles) and not any(t.startswith("Finance") and "campaign" in t for t in titles)

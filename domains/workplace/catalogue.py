@@ -20,24 +20,30 @@ OFFICES = {  # office -> IANA time zone
 TEAMS = ("Design", "Finance", "Marketing", "Platform", "Sales", "Support", "People", "Data")
 TITLES = ("Analyst", "Manager", "Engineer", "Specialist", "Coordinator", "Lead", "Associate")
 
+# What any team keeps: its plans, reports and notes
 FILE_TOPICS = (
     "budget",
     "roadmap",
     "hiring plan",
-    "launch checklist",
-    "vendor comparison",
     "onboarding guide",
     "quarterly report",
     "risk register",
-    "pricing proposal",
     "offsite agenda",
-    "research summary",
     "retro notes",
-    "campaign brief",
     "capacity plan",
-    "security review",
     "training plan",
 )
+# ... and what only some teams write: Finance keeps no campaign brief, Marketing no security review
+TEAM_FILE_TOPICS = {
+    "Design": ("research summary", "launch checklist"),
+    "Finance": ("vendor comparison", "pricing proposal"),
+    "Marketing": ("campaign brief", "launch checklist", "research summary"),
+    "Platform": ("security review", "launch checklist", "vendor comparison"),
+    "Sales": ("pricing proposal", "campaign brief"),
+    "Support": ("vendor comparison",),
+    "People": ("vendor comparison",),
+    "Data": ("research summary", "security review"),
+}
 FILE_PERIODS = ("Q1", "Q2", "Q3", "Q4", "2025", "March", "April", "H1", "H2", "spring", "autumn")
 FILE_FOLDERS = ("Shared", "Planning", "Reports", "Drafts", "Projects")
 STATUSES = ("draft", "in review", "approved", "on hold", "final")

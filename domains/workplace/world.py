@@ -30,6 +30,7 @@ from .catalogue import (
     OFFICES,
     ORG_DOMAIN,
     STATUSES,
+    TEAM_FILE_TOPICS,
     TEAMS,
     TITLES,
     WORK_END,
@@ -106,7 +107,7 @@ def _documents(writer: texts.Writer, people: list[dict[str, Any]]) -> Iterator[R
     number = 0
     for person in people:
         for _ in range(rng.randint(2, 4)):
-            period, topic = rng.choice(FILE_PERIODS), rng.choice(FILE_TOPICS)
+            period, topic = rng.choice(FILE_PERIODS), rng.choice(FILE_TOPICS + TEAM_FILE_TOPICS[person["team"]])
             title = f"{person['team']} {period} {topic}"
             if title in titles:
                 continue
