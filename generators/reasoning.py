@@ -242,14 +242,14 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
         role, content = message.get("role"), message.get("content")
         if role == "tool":
             said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
-            if reply and (stated := _stated_in_last_step(messages, reply, said)):
+            if reply and (stated := _stated_in_last_step(messages, reply, said, writes)):
                 return stated
             call = _call_for(message, messages)
             given = _argument_values(call) if call else frozenset()
-            value = result_value(content, reply, given, said) if isinstance(content, str) else ""
+            confirms = _writes(call, writes)
+            value = result_value(content, reply, given, said, reads=not confirms) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             echoed = bool(value) and value.strip('"').lower() in given
-            confirms = call is None or writes is None or (call.get("function") or {}).get("name") in writes
             if echoed and _finds_nothing(content):
                 # a search that found nothing showed only what it was asked: it did not "return" it
                 return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
@@ -262,7 +262,12 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
     return f"{_ASKED}{request}" if request else ""
 
 
-def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str) -> str:
+def _writes(call: dict[str, Any] | None, writes: AbstractSet[str] | None) -> bool:
+    """Whether the call writes (any may, when the chat's tools are not known)."""
+    return call is None or writes is None or (call.get("function") or {}).get("name") in writes
+
+
+def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, writes: AbstractSet[str] | None = None) -> str:
     """'check_tyre_pressure returned 38.0': of the results of the last step (several calls made
     together), the newest whose value `reply` states, other than one its call was given; empty when
     none does. The last result alone would name set_lights' id for a reply about the tyres."""
@@ -276,7 +281,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str) 
             continue
         call = _call_for(message, messages)
         given = _argument_values(call) if call else frozenset()
-        found = stated_value(records, reply, given, said)
+        found = stated_value(records, reply, given, said, reads=not _writes(call, writes))
         if found and found.strip('"').lower() not in given:
             return f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
     return ""

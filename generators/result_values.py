@@ -16,7 +16,7 @@ from toolgym.envs.phrasing import dates_in_words
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
 
-def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "") -> str:
+def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "", reads: bool = True) -> str:
     """A value a tool result showed that a trace can name. With the reply about to be sent, the first
     of: a figure it states, as the result shows it (an answer before an id: '137.12', not
     'gift_card_8904273'); a figure of the reply that a text of the result holds ('"1,255,919"' from a
@@ -24,13 +24,15 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     field, else the first short value with a digit ('C1042', '#W1', '$12.00'); empty when the result
     shows none. `given`: the call's own argument values (lower case), which a result that
     echoes them ({"query": "elevation", ...}) did not show; `said`: the user's words (lower case),
-    whose names a text repeats (the place asked about is not the answer found)."""
+    whose names a text repeats (the place asked about is not the answer found); `reads`: the call
+    only reads, so a figure or phrase the user brought is not what it showed (a write's result
+    confirms what was asked: "done" is no answer to cite)."""
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
         return ""
     records = list(records_of(data))
-    if reply and (found := stated_value(records, reply, given, said)):
+    if reply and (found := stated_value(records, reply, given, said, reads)):
         return found
     items = list(records[0].items()) if records else []
     for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
@@ -43,7 +45,7 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     return ""
 
 
-def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str) -> str:
+def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str, reads: bool = True) -> str:
     """The value of a result's records that `reply` states (the order is `result_value`'s); empty
     when it states none."""
     lowered = reply.lower()
@@ -52,11 +54,14 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     # confirms it ({"level": 2} after level=2) still beats an id
     stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
                      -len(shown), shown)
-                    for record in records for name, value in record.items() if (shown := _stated_as(value, lowered)))
+                    for record in records for name, value in record.items() if (shown := _stated_as(value, lowered, reply)))
     fresh = [found for found in stated if not found[0]]
-    in_text = _found_in_text(records, reply, _FIGURE, given.__contains__)
-    if fresh and not fresh[0][1] and not fresh[0][2]:  # a figure that is not an id
-        shown = fresh[0][-1]
+    # a value the user did not bring: the title they asked about ("Sales 2025 quarterly report") is
+    # not the owner the file names (a write's result confirms what was asked: that is its answer)
+    unsaid = [found for found in fresh if not (reads and _brought(found[-1].strip('"').lower(), said))]
+    in_text = _found_in_text(records, reply, _FIGURE, lambda found: found in given or found in said)
+    if unsaid and not unsaid[0][1] and not unsaid[0][2]:  # a figure that is not an id
+        shown = unsaid[0][-1]
         # a page's "part": 1 is not the 1 of "1 November 2024": a figure of one or two digits that a
         # longer figure of the text holds is that figure's
         if len(shown) <= 2 and in_text and _whole_token_in(shown, in_text.strip('"').lower()):
@@ -65,13 +70,21 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     # a figure inside a text ('"60,123"' from a page) before a word or an id the result also shows
     if in_text:
         return in_text
-    if fresh:
-        return fresh[0][-1]
+    if unsaid:
+        return unsaid[0][-1]
     # then a name of two words or more that the user did not bring ('"South Georgia and the South
     # Sandwich Islands"'; the place they asked about is not the answer found)
     if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
         return name
+    if fresh:
+        return fresh[0][-1]
     return stated[0][-1] if stated else ""
+
+
+def _brought(value: str, said: str) -> bool:
+    """Whether the user's words hold `value`, a figure or a phrase of several words (a lone word, a
+    state such as "frozen", says what a write did as much as what was asked)."""
+    return (" " in value or any(c.isdigit() for c in value)) and value in said
 
 
 def _echoed(value: Any, given: frozenset[str]) -> bool:
@@ -93,14 +106,17 @@ def records_of(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
                 yield from records_of(value, depth - 1)
 
 
-def _stated_as(value: Any, reply: str) -> str:  # `reply` in lower case
+def _stated_as(value: Any, reply: str, written: str = "") -> str:  # `reply` in lower case, `written` as sent
     """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
     as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
-    (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one."""
+    (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one.
+    A capitalised word is a name, stated only as written (the folder "Shared" is not "shared with")."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return ""
     if isinstance(value, str):
         has_digit = any(c.isdigit() for c in value)
+        if written and " " not in value and value[:1].isupper() and not has_digit and not _whole_token_in(value, written):
+            return ""
         forms = [value] if (2 if has_digit else 4) <= len(value) <= 40 else []
         forms += dates_in_words(value)[:2]  # a date as a page writes it, with its year
     else:

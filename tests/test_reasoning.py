@@ -515,3 +515,23 @@ def test_a_reply_trace_cites_the_date_a_page_gave_not_the_part_number_inside_it(
     assert result_value(page, reply) == '"1 November 2024"'
     volume = json.dumps({"level": 26, "muted": False})  # a small figure of its own is still cited
     assert result_value(volume, "The volume is now set to 26.") == "26"
+
+
+def test_a_reply_trace_cites_the_answer_a_file_gave_not_the_title_the_user_asked_about():
+    """'read_file returned Sales 2025 quarterly report.' came before 'The owner of "Sales 2025
+    quarterly report" is Patrick Alexander.': the title is the user's own words."""
+    from toolgym.generators.result_values import result_value
+
+    found = json.dumps({"file_id": "F00287", "title": "Sales 2025 quarterly report", "owner": "patrick.alexander@brightwell.example",
+                        "content": "Sales 2025 quarterly report\\nOwner: Patrick Alexander\\nDeadline: 2025-05-01\\nStatus: draft"})
+    reply = 'The owner of "Sales 2025 quarterly report" is Patrick Alexander.'
+    said = 'open "sales 2025 quarterly report" and tell me who owns it.'
+    assert result_value(found, reply, frozenset({"f00287"}), said) == '"Patrick Alexander"'
+    # a folder named "Shared" is not the "shared" of the reply
+    shared = json.dumps({"file_id": "F00012", "title": "Sales Q1 capacity plan", "folder": "Shared", "level": "edit"})
+    assert result_value(shared, "I've shared the capacity plan with Anne, with edit rights.", frozenset(), "") != '"Shared"'
+    # a write's result confirms what was asked: the task the user named is its answer, not a bare "done"
+    task = json.dumps({"task_id": "T0042", "title": "Review the expense report", "status": "done"})
+    marked = 'I\'ve marked "Review the expense report" as done.'
+    asked = "please mark review the expense report as done."
+    assert result_value(task, marked, frozenset({"t0042"}), asked, reads=False) == '"Review the expense report"'
