@@ -31,7 +31,7 @@ from .compose import Segment
 from .phrasebook import ACK_PARTS, CLOSING_PARTS
 from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
-from .user_turns import sentence_key, sentences
+from .user_turns import THANKS, sentence_key, sentences
 
 S = TypeVar("S", bound=Segment)
 P = TypeVar("P", bound=Piece)
@@ -274,7 +274,7 @@ def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
     said = ctx.say_without(second.reply.intent, ACK_PARTS, **second.reply.vars)
     answer = _without_ack(said, second.outputs, [str(v) for v in second.reply.vars.values()])
     changes: dict[str, Any] = {
-        "request": f"{first.request} {link} {unsaid(first.request, second.request)}",
+        "request": f"{first.request} {link} {_thanked_once(ctx, first.request, unsaid(first.request, second.request))}",
         "goal": f"{first.goal} Also: {second.goal}",
         "steps": steps,
         "reply": Utterance(intent="reply_both", vars={"first": ctx.say_without(first.reply.intent, CLOSING_PARTS, **first.reply.vars), "second": answer}),
@@ -288,6 +288,16 @@ def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
     if first.subject is None and second.subject is not None:
         changes["subject"] = second.subject
     return replace(first, **changes)
+
+
+def _thanked_once(ctx: Any, first: str, second: str) -> str:
+    """`second` without its thanking asides ("I appreciate your prompt help.") when `first` already
+    thanks: one message thanks once ("... I appreciate your prompt help. Next: ... I would be
+    grateful if this could be done today.")."""
+    if not any(THANKS.search(sentence) for sentence in sentences(first)):
+        return second
+    asides = ctx.domain.phrasebook.asides
+    return " ".join(s for s in sentences(second) if not (THANKS.search(s) and sentence_key(s) in asides))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!])\s+")

@@ -170,3 +170,24 @@ def test_the_reply_to_a_declined_action_fits_a_hand_off_as_well_as_a_change(reta
     book = retail[0].phrasebook
     said = {book.say("reply_left_as_is", seed) for seed in range(60)}
     assert len(said) >= 4 and not [s for s in said if "change" in s.lower()], said
+
+
+def test_a_message_of_two_requests_thanks_once(retail):
+    """'... I appreciate your prompt help. Next: ... I would be grateful if this could be done today.'
+    joined two requests that each thanked: the second's thanking aside goes."""
+    from dataclasses import replace
+
+    from toolgym.domains.retail.tasks import reads
+    from toolgym.envs.structures import in_sequence
+    from toolgym.envs.user_turns import THANKS, sentence_key, sentences
+
+    domain, world = retail
+    thanks, grateful = "I appreciate your help with this.", "Thank you very much."
+    assert {sentence_key(thanks), sentence_key(grateful)} <= domain.phrasebook.asides
+    ctx = GenContext(domain, world, random.Random(5), 5, "multi_step", domain.world_seed, domain.default_size)
+    first, second = reads.gift_card_balance(ctx), reads.arithmetic(ctx)
+    for joiner in (together, in_sequence):
+        joined = joiner(ctx, replace(first, request=f"{first.request} {thanks}"), replace(second, request=f"{second.request} {grateful}"))
+        assert joined is not None
+        assert [s for s in sentences(joined.request) if THANKS.search(s)] == [thanks], joined.request
+        assert second.request in joined.request  # the request itself stays whole
