@@ -116,6 +116,10 @@ def it_after_two_things(text: str) -> list[GrammarMatch]:
 _PRONOUN_VERB = re.compile(r"(?:^|(?<=[.!?;:]\s))(?:They|We|You|they|we|you)\s+(?:is|has|was|does)\b")
 pronoun_agreement = _finder("pronoun_agreement", _PRONOUN_VERB)
 
+# "Any time you need us, I'm here": one clause that speaks as the team and as one person
+_US_THEN_I = re.compile(r"\bus, I(?:'m| am|'ll| will)\b|\bme, we(?:'re| are|'ll| will)\b")
+us_then_i = _finder("us_then_i", _US_THEN_I)
+
 
 # name -> (detector, roles it applies to)
 GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
@@ -129,6 +133,7 @@ GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "raw_payment_id": (raw_id, ("assistant",)),
     "it_after_two_things": (it_after_two_things, ("assistant",)),
     "pronoun_agreement": (pronoun_agreement, ("user", "assistant")),
+    "us_then_i": (us_then_i, ("assistant",)),
 }
 
 

@@ -8,6 +8,12 @@ from toolgym.generators.inspection.grammar import GRAMMAR_CLASSES, find_grammar,
 
 # class -> (texts that must fire, texts that must not), as the assistant says them
 CASES: dict[str, tuple[list[str], list[str]]] = {
+    "us_then_i": (
+        ["Always happy to help! Any time you need us, I'm here.", "Whenever you need us, I'll be around.",
+         "If you need me, we're here."],
+        ["Any time you need help, I'm here.", "Whenever you need us, we're here.", "Tell us, and we'll fix it.",
+         "If you need me, I'm here."],
+    ),
     "doubled_word": (
         ["Data roaming is on on my phone now.", "Please check the the order."],
         ["I think that that is right.", "It had had an effect.", "Order 12 12 units.", "Data roaming is on."],
