@@ -8,8 +8,9 @@ next request when the agent has answered, and ends the chat when nothing is left
 from __future__ import annotations
 
 import functools
+import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from toolgym.envs.conversation import (
@@ -56,7 +57,10 @@ class ScriptedUser(UserSimulator):
         def say(intent: str, **values: Any) -> str:
             """The intent in the persona's register, in words this user has not said yet in the chat;
             a typo-prone persona slips outside facts and ids."""
-            text = fresh(lambda s: phrases.say(phrases.voiced(intent, register), s, **values), seed, spoken)
+            name = phrases.voiced(intent, register)
+            count = phrases.combinations(name)
+            every = (lambda i: phrases.render(name, i, **values), count) if count <= _ENUMERATED else None
+            text = fresh(lambda s: phrases.say(name, s, **values), seed, spoken, every=every)
             return with_typos(text, seed, keep=facts) if register == "typo" else text
 
         if _stalled(messages, scenario.requests):
@@ -185,6 +189,7 @@ def _result_values(result: str) -> dict[str, Any]:
 
 
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)
+_ENUMERATED = 256  # an intent with this many wordings or fewer is then tried wording by wording
 
 
 def _sentences(user_messages: list[Message]) -> set[str]:
@@ -192,13 +197,19 @@ def _sentences(user_messages: list[Message]) -> set[str]:
     return spoken_sentences([str(m.get("content") or "").replace(STOP_MARKER, "") for m in user_messages])
 
 
-def fresh(render: Callable[[int], str], seed: int, spoken: set[str], optional: bool = False) -> str:
+def fresh(render: Callable[[int], str], seed: int, spoken: set[str], optional: bool = False,
+          every: tuple[Callable[[int], str], int] | None = None) -> str:
     """A phrasing none of whose sentences the user has said before in this chat: the draw for `seed`,
-    else the next draws (a few), else the one that repeats least (an intent with few wordings), or
+    else the next draws (a few), else, given `every` (each wording by its number, and how many
+    there are), the first wording from a place the seed picks that repeats nothing (random draws
+    can miss the few that fit an intent of 15 wordings); else the one that repeats least, or
     nothing for an `optional` part (a lead-in the user can do without)."""
     best, best_overlap = "", None
-    for attempt in range(_TRIES):
-        text = render(seed + 7919 * attempt)
+    draws: Iterable[str] = (render(seed + 7919 * attempt) for attempt in range(_TRIES))
+    if every is not None:
+        wording, count = every
+        draws = itertools.chain(draws, (wording((seed + i) % count) for i in range(count)))
+    for text in draws:
         said = spoken_sentences([text.replace(STOP_MARKER, "")])
         overlap = len(said & spoken)
         if not overlap:

@@ -201,6 +201,17 @@ def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     assert fresh(lambda s: "Thanks.", 0, {"thanks"}) == "Thanks."  # nothing else to say: the repeat stands
 
 
+def test_a_wording_that_repeats_nothing_is_found_when_random_draws_miss_it():
+    """'Confirmed. Please go ahead. Thank you.' repeated the request's "Thank you." although
+    "Yes, I confirm." was free: 16 random draws of an intent's 15 wordings can miss the few that fit."""
+    wordings = [f"Yes, I confirm. Thank you{'.' * (i + 1)}" for i in range(14)] + ["Yes, I confirm."]
+    spoken = {"thank you", "i confirm please proceed"}
+    def unlucky(seed: int) -> str:
+        return wordings[0]  # every random draw repeats "Thank you."
+    assert fresh(unlucky, 7, spoken) == wordings[0]  # without the wordings, the least repeating draw stands
+    assert fresh(unlucky, 7, spoken, every=(wordings.__getitem__, len(wordings))) == "Yes, I confirm."
+
+
 def test_the_agent_says_no_lead_sentence_twice_in_a_chat():
     # an elderly caller asked for three facts in turn was told "Take your time." and greeted
     # "Hello, I'm glad you got in touch." at every question
