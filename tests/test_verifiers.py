@@ -128,3 +128,15 @@ def test_a_number_with_thousands_separators_is_one_fact_grounded_by_the_same_num
     assert ungrounded_facts(chat) == []
     chat[-1] = {"role": "assistant", "content": "Together that makes 114,556 visitors."}
     assert [u.fact for u in ungrounded_facts(chat)] == ["114,556"]
+
+
+def test_a_time_after_a_date_is_checked_on_its_own():
+    """"the Design retro at 2025-03-20 13:00" was read as the date alone: a time nobody showed passed."""
+    from toolgym.envs.grounding import extract_facts, ungrounded_facts
+
+    assert [(f.kind, f.value) for f in extract_facts("the retro at 2025-03-20 13:00")] == [("date", "2025-03-20"), ("time", "13:00")]
+    asked = {"role": "user", "content": "Please cancel the Design retro on 2025-03-20."}
+    said = {"role": "assistant", "content": "I've cancelled the Design retro at 2025-03-20 13:00."}
+    assert [u.fact for u in ungrounded_facts([asked, said])] == ["13:00"]
+    shown = {"role": "tool", "content": '{"event_id": "EV00046", "start": "2025-03-20 13:00", "status": "cancelled"}'}
+    assert ungrounded_facts([asked, shown, said]) == []
