@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -307,8 +308,9 @@ def unavailable_task_from(kind: str):
             )
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
-        if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]):
-            # the confirm text names facts the user has not given yet: say what the tool does instead
+        if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]) or _unsaid_figures(action, opening[0]["content"]):
+            # the confirm text names facts the user has not given yet ("seat 2E", the event's time,
+            # found by reads this task never makes): say what the tool does instead
             action = to_the_user(tool_purpose(ctx.domain, needed, whole=True)) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
@@ -319,6 +321,16 @@ def unavailable_task_from(kind: str):
         )
 
     return generate
+
+
+_FIGURE_WORD = re.compile(r"[\w$#:.,/-]*\d[\w$#:.,/-]*")
+
+
+def _unsaid_figures(text: str, said: str) -> list[str]:
+    """The words with a digit in `text` that `said` does not hold ("2E" from "seat 2E", which grounding
+    reads as no fact, when the user asked only to "pick a seat")."""
+    lowered = said.lower()
+    return [word for found in _FIGURE_WORD.findall(text) if (word := found.strip(".,:;/-")) and word.lower() not in lowered]
 
 
 def withholdable(step: Step) -> bool:

@@ -539,3 +539,22 @@ def test_an_ask_trace_quotes_the_request_the_ask_serves():
     message = [{"role": "user", "content": "The temperature for the zone behind me needs changing. The window behind me down to 20% open, please."}]
     assert user_request(message, about="set climate set one climate zone's temperature preferred temperature") == (
         '"The temperature for the zone behind me needs changing."')
+
+
+@pytest.mark.parametrize("domain", ["travel", "workplace"])
+def test_a_decline_for_a_missing_tool_names_only_what_the_user_said(domain):
+    """'I'm not able to put you in seat 2E on booking FB100320' answered 'I'd like to pick a seat on
+    booking FB100320', and 'cancel the Design retro at 2025-03-20 13:00' a request that gave no time:
+    the seat and the time came from reads the unavailable task never makes."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+
+    built = load_domain(domain)
+    tasks = list(built.generate_tasks(40, seed=8, kinds=["no_tool/unavailable"]))
+    for task in tasks:
+        messages, verification = gold_messages(built, task)
+        assert verification.passed, task.id
+        said = " ".join(m["content"] for m in messages if m["role"] == "user" and m.get("content")).lower()
+        reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
+        unsaid = [w.strip(".,:;") for w in re.findall(r"\S*\d\S*", reply) if w.strip(".,:;").lower() not in said]
+        assert not unsaid, (unsaid, reply)
