@@ -182,17 +182,28 @@ def request_text(text: str) -> str:
 
 
 def said_before(value: str, text: str) -> bool:
-    """Whether a fact's value appears in text as a whole token (a ZIP inside a longer number does not)."""
+    """Whether a fact's value appears in text as a whole token (a ZIP inside a longer number does not,
+    nor the month "2025-04" inside the date "2025-04-10")."""
     needle, haystack = value.lower(), text.lower()
     start = haystack.find(needle)
     while start >= 0:
         end = start + len(needle)
-        before = haystack[start - 1] if start else " "
-        after = haystack[end] if end < len(haystack) else " "
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+        if not _joined_on(haystack, start - 1, -1) and not _joined_on(haystack, end, 1):
             return True
         start = haystack.find(needle, start + 1)
     return False
+
+
+def _joined_on(text: str, at: int, step: int) -> bool:
+    """Whether the character at `at` continues a token: a letter, digit or '_', or a separator with
+    a digit beyond it ('-10' after '2025-04', '.5' after '3')."""
+    if not 0 <= at < len(text):
+        return False
+    char = text[at]
+    if char.isalnum() or char == "_":
+        return True
+    beyond = at + step
+    return char in "-./:," and 0 <= beyond < len(text) and text[beyond].isdigit()
 
 
 def mentions(text: str, words: list[str]) -> bool:

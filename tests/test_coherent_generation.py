@@ -558,3 +558,27 @@ def test_a_decline_for_a_missing_tool_names_only_what_the_user_said(domain):
         reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
         unsaid = [w.strip(".,:;") for w in re.findall(r"\S*\d\S*", reply) if w.strip(".,:;").lower() not in said]
         assert not unsaid, (unsaid, reply)
+
+
+def test_a_value_inside_a_longer_one_was_not_said():
+    """The user who had picked "the one on 2025-04-10" was taken to have said the statement month
+    "2025-04" already, and answered "Which month?" with "Thank you very much.": the gold chat failed."""
+    from toolgym.envs.conversation import said_before
+
+    assert not said_before("2025-04", "That would be the one on 2025-04-10.")
+    assert said_before("2025-04", "The month is 2025-04.") and said_before("2025-04-10", "on 2025-04-10, please")
+    assert not said_before("20", "on 2025-03-20") and not said_before("3", "3.5 GB") and said_before("Tara", "Tara, hi")
+
+
+def test_a_statement_month_is_given_after_a_charge_of_that_month_was_picked():
+    from toolgym.envs.generation import draw
+    from toolgym.envs.registry import load_domain
+    from toolgym.envs.world import World
+
+    domain = load_domain("banking")
+    world = World(domain.template(3, "default"))
+    try:
+        task = draw(domain, world, 241, "multi_turn", 10, 0)  # the draw whose gold chat failed
+    finally:
+        world.close()
+    assert any(c.name == "request_statement" for s in task.plan for c in s.calls)
