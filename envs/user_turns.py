@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
@@ -76,18 +77,29 @@ def tidy_request(request: str, said: AbstractSet[str], fillers: AbstractSet[str]
     """`request` with one thanks, and without the sentences in `said` (normalised, see `sentence_key`)
     that are `fillers`: sentences a phrasebook writes whole, with no slot (an aside, a lead-in), so no
     part of what is asked. A sentence rendered from a slot may be the request itself ("What is its
-    fee?" asked of two products) and always stays."""
+    fee?" asked of two products) and stays, unless it is a statement with no fact in it, said again
+    while another sentence of the request still asks ("How long have I had the savings account? I
+    need the opening date." after the same of the checking account)."""
     parts = _one_thanks(sentences(request))
+    kept = _unrepeated(parts, said, lambda s: sentence_key(s) not in fillers or _FACT.search(s) or _QUOTED.search(s))
+    if all(_ONLY_THANKS.match(s) for s in kept):  # nothing but thanks left: say it as it was
+        return " ".join(parts)
+    shorter = _unrepeated(parts, said, lambda s: s.rstrip().endswith("?") or _FACT.search(s) or _QUOTED.search(s))
+    if any(sentence_key(s) not in fillers and not _ONLY_THANKS.match(s) for s in shorter):  # something is still asked
+        return " ".join(shorter)
+    return " ".join(kept)
+
+
+def _unrepeated(parts: list[str], said: AbstractSet[str], keep: Callable[[str], object]) -> list[str]:
+    """The sentences not said before (in `said` or earlier in `parts`), and those `keep` holds to."""
     heard = set(said)
     fresh = []
     for sentence in parts:
         key = sentence_key(sentence)
-        if key not in heard or key not in fillers or _FACT.search(sentence) or _QUOTED.search(sentence):
+        if key not in heard or keep(sentence):
             fresh.append(sentence)
         heard.add(key)
-    if all(_ONLY_THANKS.match(s) for s in fresh):  # nothing but thanks left: say it as it was
-        fresh = parts
-    return " ".join(fresh)
+    return fresh
 
 
 def _from_lead(request: str, leads: AbstractSet[str], fillers: AbstractSet[str]) -> str:

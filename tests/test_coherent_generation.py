@@ -314,6 +314,12 @@ def test_a_later_request_drops_what_was_said_and_a_turn_thanks_once():
     # a sentence with a fact stays, and so does a message quoted for sending
     kept = tidy_requests(["Card 8829, please. Thanks.", 'Card 8829, please. Post "Done. Thanks!" in #ops. Thank you.'], fillers)[1]
     assert kept == 'Card 8829, please. Post "Done. Thanks!" in #ops. Thank you.'
+    # a statement said again with no fact in it goes while the request still asks; alone, it stays
+    opened = tidy_requests(["How long have I had the checking account? I need the opening date.",
+                            "Brilliant, thank you. How long have I had the savings account? I need the opening date."], fillers)
+    assert opened[1] == "Brilliant, thank you. How long have I had the savings account?"
+    alone = ["I need the opening date.", "Okay. I need the opening date."]
+    assert tidy_requests(alone, fixed_sentences(["Okay."])) == alone
     # a thanks that says more is kept over a bare one
     assert tidy_requests(["Thanks. I'd be grateful if you could freeze card 12."], fillers) == ["I'd be grateful if you could freeze card 12."]
 
