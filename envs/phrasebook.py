@@ -78,6 +78,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_done": (),
         "user_done_pending": (),
         "user_done_unsupported": (),
+        "user_done_rethink": (),
         "user_done_not_found": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),

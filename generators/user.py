@@ -107,8 +107,7 @@ class ScriptedUser(UserSimulator):
         if ending == "not_found":  # nor after hearing that nothing was found
             return _final(say("user_done_not_found"))
         if ending == "pending":  # told a value is invalid or missing: they go to find the right one
-            unsupported = bool(task.replies) and task.replies[0].intent == "point_out_unsupported"
-            return _final(say("user_done_unsupported" if unsupported else "user_done_pending"))
+            return _final(say(_pending_close(task)))
         if scenario.closing and scenario.closing != _DEFAULT_CLOSING:  # the task's own closing line
             return _final(scenario.closing)
         return _final(say("user_done"))
@@ -186,6 +185,19 @@ def _result_values(result: str) -> dict[str, Any]:
     if isinstance(decoded, dict):
         return {str(k): v for k, v in decoded.items()}
     return {"result": decoded}
+
+
+def _pending_close(task: Task) -> str:
+    """How a user told their value will not do leaves: a value the tools lack was no mistake
+    (`user_done_unsupported`); one a nearer valid value was offered for is theirs to choose again
+    (`user_done_rethink`: a cruise speed or a meeting length is not something to "find"); else they
+    go to find the right one (`user_done_pending`)."""
+    reply = task.replies[0] if task.replies else None
+    if reply is not None and reply.intent == "point_out_unsupported":
+        return "user_done_unsupported"
+    if reply is not None and reply.intent == "point_out_invalid" and reply.vars.get("valid"):
+        return "user_done_rethink"
+    return "user_done_pending"
 
 
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)

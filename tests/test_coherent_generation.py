@@ -588,3 +588,25 @@ def test_a_statement_month_is_given_after_a_charge_of_that_month_was_picked():
     finally:
         world.close()
     assert any(c.name == "request_statement" for s in task.plan for c in s.calls)
+
+
+def test_a_value_with_a_nearer_valid_one_offered_is_chosen_again_not_found():
+    """'20 won't work ... The nearest cruise speed I can use is 30 km/h.' was answered 'I'll ask my son
+    to help me find it.': a speed or a meeting length is the user's to choose, not to look up."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.inspection.coherence import _DELIGHT
+
+    checked = 0
+    for name in ("vehicle", "workplace"):
+        domain = load_domain(name)
+        for task in domain.generate_tasks(30, seed=6, kinds=["no_tool/invalid_value"]):
+            if not task.replies[0].vars.get("valid"):
+                continue
+            messages, verification = gold_messages(domain, task)
+            assert verification.passed
+            closing = [m["content"] for m in messages if m["role"] == "user"][-1]
+            assert not re.search(r"\bfind\b|look it up|mistake|mixed it up|read it wrong", closing, re.I), closing
+            assert not _DELIGHT.search(closing), closing
+            checked += 1
+    assert checked >= 10
