@@ -392,55 +392,6 @@ def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():
         assert not re.search(r"\byou(r|rs)?\b", said), (name, said)  # a trace speaks of the user, not to them
 
 
-# ---- invalid values: varied, and the nearest valid one offered where it exists -------------------
-
-
-def test_research_invalid_values_vary_and_offer_the_nearest_valid_one():
-    from toolgym.envs.registry import load_domain
-    from toolgym.generators.inspection.text import normalize
-
-    tasks = list(load_domain("research").generate_tasks(40, seed=2, kinds=["no_tool/invalid_value"]))
-    openings = {normalize(t.scenario.requests[0]) for t in tasks}
-    assert len(openings) >= 0.9 * len(tasks)
-    for task in tasks:
-        spec = next(iter(task.no_tool.invalid.items()))
-        offer = task.replies[0].vars.get("valid")
-        if spec[0] == "page" or (spec[0] == "start" and 1 <= int(str(spec[1])[5:7]) <= 12):
-            assert offer, task.scenario.requests[0]  # a last page, a last day of the month
-        else:
-            assert not offer  # a month 13 or a unit the converter lacks has no nearest value
-
-
-def test_a_unit_the_converter_lacks_is_not_called_a_mistake_by_either_side():
-    """"390 yards in metres" is a right question the converter cannot answer: the agent says what it
-    converts and asks for another unit, never that yards are wrong; the user leaves without an apology."""
-    from toolgym.envs.gold import gold_messages
-    from toolgym.envs.registry import load_domain
-
-    domain = load_domain("research")
-    tasks = [t for t in domain.generate_tasks(40, seed=3, kinds=["no_tool/invalid_value"]) if "from_unit" in t.no_tool.invalid]
-    assert len(tasks) >= 4
-    blame = re.compile(r"not a valid|isn't a valid|double-check|correct unit|right unit|doesn't work here|won't work", re.I)
-    sorry = re.compile(r"mistake|mixed it up|my bad|silly me|read it wrong|right one|correct one|verify", re.I)
-    for task in tasks:
-        messages, verification = gold_messages(domain, task)
-        assert verification.passed and verification.value == 1.0
-        reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
-        unit = str(task.no_tool.invalid["from_unit"])
-        assert unit in reply and "unit" in reply and not blame.search(reply), reply
-        closing = [m["content"] for m in messages if m["role"] == "user"][-1]
-        assert not sorry.search(closing), closing
-
-
-@pytest.mark.parametrize(("domain", "parameters"), [("travel", {"bags", "seat", "cabin"}), ("workplace", {"duration_minutes"})])
-def test_an_invalid_value_with_a_nearest_valid_one_declares_it(domain, parameters):
-    from toolgym.envs.registry import load_domain
-
-    tasks = list(load_domain(domain).generate_tasks(30, seed=4, kinds=["no_tool/invalid_value"]))
-    checked = [t for t in tasks if set(t.no_tool.invalid) & parameters]
-    assert checked and all(t.replies[0].vars.get("valid") for t in checked)
-
-
 def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
     from toolgym.envs.user_turns import fixed_sentences, tidy_requests
 
@@ -547,25 +498,6 @@ def test_an_ask_trace_quotes_the_request_the_ask_serves():
         '"The temperature for the zone behind me needs changing."')
 
 
-@pytest.mark.parametrize("domain", ["travel", "workplace"])
-def test_a_decline_for_a_missing_tool_names_only_what_the_user_said(domain):
-    """'I'm not able to put you in seat 2E on booking FB100320' answered 'I'd like to pick a seat on
-    booking FB100320', and 'cancel the Design retro at 2025-03-20 13:00' a request that gave no time:
-    the seat and the time came from reads the unavailable task never makes."""
-    from toolgym.envs.gold import gold_messages
-    from toolgym.envs.registry import load_domain
-
-    built = load_domain(domain)
-    tasks = list(built.generate_tasks(40, seed=8, kinds=["no_tool/unavailable"]))
-    for task in tasks:
-        messages, verification = gold_messages(built, task)
-        assert verification.passed, task.id
-        said = " ".join(m["content"] for m in messages if m["role"] == "user" and m.get("content")).lower()
-        reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
-        unsaid = [w.strip(".,:;") for w in re.findall(r"\S*\d\S*", reply) if w.strip(".,:;").lower() not in said]
-        assert not unsaid, (unsaid, reply)
-
-
 def test_a_value_inside_a_longer_one_was_not_said():
     """The user who had picked "the one on 2025-04-10" was taken to have said the statement month
     "2025-04" already, and answered "Which month?" with "Thank you very much.": the gold chat failed."""
@@ -588,25 +520,3 @@ def test_a_statement_month_is_given_after_a_charge_of_that_month_was_picked():
     finally:
         world.close()
     assert any(c.name == "request_statement" for s in task.plan for c in s.calls)
-
-
-def test_a_value_with_a_nearer_valid_one_offered_is_chosen_again_not_found():
-    """'20 won't work ... The nearest cruise speed I can use is 30 km/h.' was answered 'I'll ask my son
-    to help me find it.': a speed or a meeting length is the user's to choose, not to look up."""
-    from toolgym.envs.gold import gold_messages
-    from toolgym.envs.registry import load_domain
-    from toolgym.generators.inspection.coherence import _DELIGHT
-
-    checked = 0
-    for name in ("vehicle", "workplace"):
-        domain = load_domain(name)
-        for task in domain.generate_tasks(30, seed=6, kinds=["no_tool/invalid_value"]):
-            if not task.replies[0].vars.get("valid"):
-                continue
-            messages, verification = gold_messages(domain, task)
-            assert verification.passed
-            closing = [m["content"] for m in messages if m["role"] == "user"][-1]
-            assert not re.search(r"\bfind\b|look it up|mistake|mixed it up|read it wrong", closing, re.I), closing
-            assert not _DELIGHT.search(closing), closing
-            checked += 1
-    assert checked >= 10
