@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -141,6 +142,11 @@ class Domain:
             return self.tools[name]
         except KeyError:
             raise UnknownNameError(f"tool of domain {self.name!r}", name, self.tools) from None
+
+    @functools.cached_property
+    def write_tools(self) -> frozenset[str]:
+        """The names of the tools that change the world (read by the verifiers, spoils and traces)."""
+        return frozenset(name for name, t in self.tools.items() if t.writes)
 
     @property
     def agent_tools(self) -> list[Tool]:

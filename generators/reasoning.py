@@ -432,8 +432,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
         return phrases.say("reason_no_call", seed, **values)
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)
     current = since_request(messages, task.scenario.requests)
-    domain = load_domain(task.domain)
-    seen = last_said(messages, RequestCues.of(task, phrases), reply, frozenset(n for n, t in domain.tools.items() if t.writes))
+    seen = last_said(messages, RequestCues.of(task, phrases), reply, load_domain(task.domain).write_tools)
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]

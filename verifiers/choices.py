@@ -60,7 +60,7 @@ def looked_up(task: Task, trajectory: Trajectory) -> Score:
 
 def _write_tools(task: Task) -> frozenset[str]:
     try:
-        return frozenset(t.name for t in load_domain(task.domain).tools.values() if t.writes)
+        return load_domain(task.domain).write_tools
     except Exception:  # noqa: BLE001 - a chat of an unknown domain: only exact gold calls count as acts
         return frozenset()
 

@@ -68,12 +68,7 @@ def _enforced(domain: str) -> bool:
 
 
 def _writes(task: Task) -> frozenset[str]:
-    return _write_tools(task.domain)
-
-
-@lru_cache(maxsize=64)
-def _write_tools(domain: str) -> frozenset[str]:
-    return frozenset(t.name for t in load_domain(domain).tools.values() if t.writes)
+    return load_domain(task.domain).write_tools
 
 
 def _call_positions(messages: list[dict[str, Any]]) -> list[tuple[int, str, str, dict[str, Any]]]:

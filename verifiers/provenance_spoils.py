@@ -37,7 +37,7 @@ def unrequested_write(task: Task, messages: Chat) -> Chat | None:
     other terms the user then consents to ("make it 3 GB" gone, "buy 3 GB? yes" kept); executing a
     request taken back is `abandoned_request`'s."""
     domain = load_domain(task.domain)
-    writes = {t.name for t in domain.tools.values() if t.writes}
+    writes = domain.write_tools
     revising = task.scenario.revising_segments()
     segments = sorted(
         {

@@ -95,7 +95,7 @@ def _replace_casefold(text: str, old: str, new: str) -> str:
 
 
 def _duplicated_write(task: Task, messages: Chat) -> Chat | None:
-    writes = {t.name for t in load_domain(task.domain).tools.values() if t.writes}
+    writes = load_domain(task.domain).write_tools
     for index, message in enumerate(messages):
         calls = message.get("tool_calls") or []
         if message.get("role") != "assistant" or not any(c["function"]["name"] in writes for c in calls):
