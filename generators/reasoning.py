@@ -250,8 +250,9 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             value = result_value(content, reply, given, said, reads=not confirms) if isinstance(content, str) else ""
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             echoed = bool(value) and value.strip('"').lower() in given
-            if echoed and _finds_nothing(content):
+            if echoed and _finds_nothing(content) and not (writes is not None and confirms):
                 # a search that found nothing showed only what it was asked: it did not "return" it
+                # (a write's empty list, a sent mail's "cc": [], is no search)
                 return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
             if value and (confirms or not echoed):  # a read repeating its input ("cabin": "business") showed nothing new
                 return f"{source} returned {value}"

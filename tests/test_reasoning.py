@@ -535,3 +535,22 @@ def test_a_reply_trace_cites_the_answer_a_file_gave_not_the_title_the_user_asked
     marked = 'I\'ve marked "Review the expense report" as done.'
     asked = "please mark review the expense report as done."
     assert result_value(task, marked, frozenset({"t0042"}), asked, reads=False) == '"Review the expense report"'
+
+
+def test_a_write_with_an_empty_list_in_its_result_found_something():
+    """'send_email found nothing for "Next steps"' came before 'Your email "Next steps" is on its way':
+    the sent mail's empty "cc" list read as a search that came back empty."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": 'Email Veronica, subject "Next steps".'},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "send_email", "arguments": '{"to": ["v@b.example"], "subject": "Next steps"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"subject": "Next steps", "cc": []}'},
+    ]
+    reply = 'Your email "Next steps" is on its way to Veronica.'
+    assert "found nothing" not in last_said(chat, None, reply, writes=frozenset({"send_email"}))
+    search = [chat[0], {"role": "assistant", "content": "", "tool_calls": [{"id": "c2", "type": "function", "function": {
+        "name": "search_email", "arguments": '{"text": "Next steps"}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"text": "Next steps", "matches": []}'}]
+    assert "found nothing" in last_said(search, None, 'Nothing in your mailbox mentions "Next steps".', writes=frozenset({"send_email"}))
