@@ -109,7 +109,8 @@ def two_cabins(ctx: GenContext, index: Index) -> Piece | None:
     found = [cheapest(flights, c) for c in (low, high)]
     if None in found:
         return None
-    lines = [f"{cabin_label(c)}: {f.row.flight_number} at {money(f.price(c))}" for c, f in zip((low, high), found, strict=True) if f is not None]
+    # "SW669 at $863.00 in economy": a cabin before a colon read as a list inside the reply's own list
+    lines = [f"{f.row.flight_number} at {money(f.price(c))} in {cabin_label(c)}" for c, f in zip((low, high), found, strict=True) if f is not None]
     said = {"origin": city(origin), "destination": city(destination), "low": cabin_label(low), "high": cabin_label(high)}
     piece = Piece(
         request=ctx.say("ask_two_cabins", day=day_text(day), **said),
