@@ -83,6 +83,12 @@ def outcome(task: Task) -> str:
     return "done" if task.expected_writes else "answered"
 
 
+def closer_intent(task: Task) -> str:
+    """The closing line's intent: how the chat ended, except that a request outside the domain's
+    tools asked for no change, so its closing line does not say that nothing was changed."""
+    return "closer_irrelevant" if task.kind == "no_tool/irrelevant" else f"closer_{outcome(task)}"
+
+
 def oracle_moves(task: Task) -> list[Move]:
     """The gold conversation from the agent's side, one move per assistant message."""
     scenario = task.scenario

@@ -15,7 +15,7 @@ from toolgym.generators.reasoning import last_said
 from toolgym.generators.request_quote import RequestCues, user_request
 from toolgym.generators.user import fresh
 
-CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_declined", "closer_pending", "farewell")
+CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_irrelevant", "closer_declined", "closer_pending", "farewell")
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,23 @@ def test_only_a_chat_that_acted_closes_on_done(book):
     said = " ".join(book.say(intent, seed) for intent in ("closer_answered", "farewell") for seed in range(300))
     for claim in ("taken care of", "done on our side", "Glad that's sorted"):
         assert claim not in said
+
+
+def test_a_request_outside_the_tools_is_not_told_that_nothing_changed():
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.rows import with_closer
+
+    kept = re.compile(r"chang|touched|as it was|as before", re.I)
+    domain = load_domain("retail")
+    closings: dict[str, list[str]] = {}
+    for kind in ("no_tool/irrelevant", "no_tool/policy_refusal"):
+        for task in domain.generate_tasks(40, seed=5, kinds=[kind]):
+            closings.setdefault(kind, []).append(with_closer(task, gold_messages(domain, task)[0])[-1]["content"])
+    assert len(closings["no_tool/irrelevant"]) == 40
+    assert not [c for c in closings["no_tool/irrelevant"] if kept.search(c)]
+    # a refused change may still be told that nothing was changed
+    assert [c for c in closings["no_tool/policy_refusal"] if kept.search(c)]
 
 
 def test_a_trace_quotes_the_request_never_a_greeting():
