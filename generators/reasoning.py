@@ -475,8 +475,9 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, lat
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
     asked = [t for t in texts if t in task.scenario.requests]
-    last_shown = {o: max((i for i, t in enumerate(texts) if o in t), default=-1) for o in task.required_outputs}
-    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(o in t for t in asked)]
+    # a whole token: the status "delivered" is not shown again by a later result's key "delivered_at"
+    last_shown = {o: max((i for i, t in enumerate(texts) if _whole(o, t)), default=-1) for o in task.required_outputs}
+    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(_whole(o, t) for t in asked)]
     if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
         start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
         found = [o for o in found if last_shown[o] > start]

@@ -398,6 +398,12 @@ def test_a_closing_names_what_the_latest_request_brought_or_nothing():
     assert _seen_outputs(task, chat) == ['"passed"']  # a reply's trace still cites it
     shown = [*chat, {"role": "tool", "content": '{"plan_name": "Plus 40"}'}]
     assert _seen_outputs(task, shown, latest=True) == ['"Plus 40"']
+    # a later result's key is not the value: "delivered_at" does not show the status "delivered" again
+    task.required_outputs = ["delivered"]
+    revised = [{"role": "user", "content": first}, {"role": "tool", "content": '{"status": "delivered"}'},
+               {"role": "user", "content": second}, {"role": "tool", "content": '{"status": "exchange requested", "delivered_at": "2025-03-04"}'}]
+    assert _seen_outputs(task, revised, latest=True) == []
+    assert _seen_outputs(task, revised) == ['"delivered"']
 
 
 def test_a_choice_before_reads_only_does_not_speak_of_changing_records():
