@@ -271,19 +271,26 @@ def _writes(call: dict[str, Any] | None, writes: AbstractSet[str] | None) -> boo
 def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, writes: AbstractSet[str] | None = None) -> str:
     """'check_tyre_pressure returned 38.0': of the results of the last step (several calls made
     together), the newest whose value `reply` states, other than one its call was given; empty when
-    none does. The last result alone would name set_lights' id for a reply about the tyres."""
+    none does. The last result alone would name set_lights' id for a reply about the tyres. A value
+    a write of the step was given is that write's to confirm ('set_seat_heating returned 3'), not
+    another result's that shows it too (set_defrost's whole car, with its volume or seat position)."""
+    step = []
     for message in reversed(messages):
         if message.get("role") != "tool":
             break
+        call = _call_for(message, messages)
+        step.append((message, call, _argument_values(call) if call else frozenset()))
+    confirmed = {value for _, call, given in step if writes is not None and _writes(call, writes) for value in given}
+    for message, call, given in step:
         content = message.get("content")
         try:
             records = list(records_of(json.loads(content))) if isinstance(content, str) else []
         except ValueError:
             continue
-        call = _call_for(message, messages)
-        given = _argument_values(call) if call else frozenset()
-        found = stated_value(records, reply, given, said, reads=not _writes(call, writes))
-        if found and found.strip('"').lower() not in given:
+        confirms = writes is not None and _writes(call, writes)
+        found = stated_value(records, reply, given, said, reads=not confirms)
+        value = found.strip('"').lower()
+        if found and (value in given and confirms or value not in given and value not in confirmed):
             return f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
     return ""
 

@@ -560,3 +560,22 @@ def test_a_write_with_an_empty_list_in_its_result_found_something():
         "name": "search_email", "arguments": '{"text": "Next steps"}'}}]},
         {"role": "tool", "tool_call_id": "c2", "content": '{"text": "Next steps", "matches": []}'}]
     assert "found nothing" in last_said(search, None, 'Nothing in your mailbox mentions "Next steps".', writes=frozenset({"send_email"}))
+
+
+def test_a_value_a_write_was_given_is_cited_from_that_write_not_from_a_result_that_shows_it_too():
+    """'set_defrost returned 3' traced "The heater in the driver's seat is now level 3": the defrost's
+    result is the whole car, whose seat position happened to be 3 (or whose volume the step had just set)."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [{"role": "user", "content": "Heat my seat to level 3 and turn on the front defrost."},
+            {"role": "assistant", "tool_calls": [
+                {"id": "c1", "function": {"name": "set_seat_heating", "arguments": '{"seat": "driver", "level": 3}'}},
+                {"id": "c2", "function": {"name": "set_defrost", "arguments": '{"where": "front", "on": true}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"seat": "driver", "level": 3}'},
+            {"role": "tool", "tool_call_id": "c2", "content": '{"id": "V0159", "defrost_front": true, "seat_position": 3, "range_km": 412}'}]
+    reply = "The heater in the driver's seat is now level 3. I've turned the front defrost on."
+    writes = frozenset({"set_seat_heating", "set_defrost"})
+    assert last_said(chat, reply=reply, writes=writes) == "set_seat_heating returned 3"
+    # a value no call was given is still cited from the result that shows it
+    assert last_said(chat, reply="Your range is 412 km.", writes=writes) == "set_defrost returned 412"
+
