@@ -26,7 +26,8 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     echoes them ({"query": "elevation", ...}) did not show; `said`: the user's words (lower case),
     whose names a text repeats (the place asked about is not the answer found); `reads`: the call
     only reads, so a figure or phrase the user brought is not what it showed (a write's result
-    confirms what was asked: "done" is no answer to cite)."""
+    confirms what was asked: "done" is no answer to cite). With a reply that states none of its values,
+    only an id names what the result was about."""
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
@@ -37,6 +38,8 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     items = list(records[0].items()) if records else []
     for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
         shown = str(value)
+        if reply and not _ID_KEY.search(str(name)):
+            break  # a reply that states none of the result's figures is not backed by one of them ("change_fee": 0.0 for "cannot be changed")
         if isinstance(value, str | int | float) and not isinstance(value, bool) and any(c.isdigit() for c in shown) and len(shown) <= 40:
             # an input a computation repeats is not what it showed ({"value": 63.0, ..., "result": 17.2}
             # after value=63); the id a write echoes still names its record

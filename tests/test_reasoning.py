@@ -579,3 +579,19 @@ def test_a_value_a_write_was_given_is_cited_from_that_write_not_from_a_result_th
     # a value no call was given is still cited from the result that shows it
     assert last_said(chat, reply="Your range is 412 km.", writes=writes) == "set_defrost returned 412"
 
+
+def test_a_reply_that_states_no_figure_of_the_result_cites_the_request_not_a_stray_figure():
+    """'get_fare_rules returned 0.0' traced "A basic economy ticket cannot be changed once the booking is made."."""
+    from toolgym.generators.reasoning import last_said
+    from toolgym.generators.result_values import result_value
+
+    rules = '{"cabin": "basic_economy", "changeable": false, "change_fee": 0.0, "refundable": false, "bag_fee": 40.0}'
+    reply = "A basic economy ticket cannot be changed once the booking is made."
+    assert result_value(rules, reply, frozenset({"basic_economy"})) == ""
+    assert result_value(rules) == "0.0"  # with no reply to back, a figure still names the result
+    chat = [{"role": "user", "content": "Can a basic economy ticket be changed?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_fare_rules", "arguments": '{"cabin": "basic_economy"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": rules}]
+    assert last_said(chat, reply=reply, writes=frozenset()) == 'the user asked "Can a basic economy ticket be changed?"'
+    # an id still names the record a reply is about
+    assert result_value('{"booking_id": "FB100332", "bags": 1}', "Your bags are in.") == "FB100332"
