@@ -112,7 +112,8 @@ def records_of(data: Any, depth: int = 2) -> Iterator[dict[str, Any]]:
 def _stated_as(value: Any, reply: str, written: str = "") -> str:  # `reply` in lower case, `written` as sent
     """The value as the result shows it, when the reply states it (3122.59 as '$3,122.59', 2025-01-28
     as '28 January 2025'); '' when it does not. Whole tokens only, and a text of 4 characters or more
-    (2 with a digit), so a stray 'on' never counts. A word is quoted, so the trace cites it as one.
+    (2 with a digit), so a stray 'on' never counts. Words are quoted, so the trace cites them as one
+    value ("6 inch, carbon steel").
     A capitalised word is a name, stated only as written (the folder "Shared" is not "shared with")."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return ""
@@ -127,7 +128,8 @@ def _stated_as(value: Any, reply: str, written: str = "") -> str:  # `reply` in 
         forms = [f"{value:,.2f}", f"{value:.2f}", f"{value:,}", str(value), *whole]
     for form in dict.fromkeys(forms):
         if _whole_token_in(form.lower(), reply):
-            return str(value) if any(c.isdigit() for c in str(value)) else f'"{value}"'
+            shown = str(value)  # a figure or an id as it is; words, or a figure among them, quoted as one value
+            return shown if any(c.isdigit() for c in shown) and " " not in shown else f'"{shown}"'
     return ""
 
 

@@ -595,3 +595,13 @@ def test_a_reply_that_states_no_figure_of_the_result_cites_the_request_not_a_str
     assert last_said(chat, reply=reply, writes=frozenset()) == 'the user asked "Can a basic economy ticket be changed?"'
     # an id still names the record a reply is about
     assert result_value('{"booking_id": "FB100332", "bags": 1}', "Your bags are in.") == "FB100332"
+
+
+def test_a_value_of_several_words_is_cited_as_one_quoted_value_even_with_a_figure_in_it():
+    """'modify_pending_order_items returned 6 inch, carbon steel' read as two things returned."""
+    from toolgym.generators.result_values import result_value
+
+    order = '{"order_id": "#W6709224", "items": [{"name": "Chef\'s Knife", "options": "6 inch, carbon steel"}]}'
+    reply = "I've changed the Chef's Knife to 6 inch, carbon steel in order #W6709224."
+    assert result_value(order, reply, reads=False) == '"6 inch, carbon steel"'
+    assert result_value('{"total": 167.45}', "The order now totals $167.45.") == "167.45"  # a figure stays bare
