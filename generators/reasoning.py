@@ -273,7 +273,8 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
     together), the newest whose value `reply` states, other than one its call was given; empty when
     none does. The last result alone would name set_lights' id for a reply about the tyres. A value
     a write of the step was given is that write's to confirm ('set_seat_heating returned 3'), not
-    another result's that shows it too (set_defrost's whole car, with its volume or seat position)."""
+    another result's that shows it too (set_defrost's whole car, with its volume or seat position);
+    a read of the step that the reply quotes comes before a write's other values."""
     step = []
     for message in reversed(messages):
         if message.get("role") != "tool":
@@ -281,6 +282,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         call = _call_for(message, messages)
         step.append((message, call, _argument_values(call) if call else frozenset()))
     confirmed = {value for _, call, given in step if writes is not None and _writes(call, writes) for value in given}
+    side = ""
     for message, call, given in step:
         content = message.get("content")
         try:
@@ -290,9 +292,16 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         confirms = writes is not None and _writes(call, writes)
         found = stated_value(records, reply, given, said, reads=not confirms)
         value = found.strip('"').lower()
-        if found and (value in given and confirms or value not in given and value not in confirmed):
-            return f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
-    return ""
+        cited = f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
+        if found and value in given and confirms:
+            return cited
+        if found and value not in given and value not in confirmed:
+            if not confirms:
+                return cited
+            # a write's other values (set_fan's whole car, with its range) come after a read of the
+            # step that states what the reply says: the read is what was asked for
+            side = side or cited
+    return side
 
 
 def _finds_nothing(content: str) -> bool:

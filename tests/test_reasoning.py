@@ -578,6 +578,13 @@ def test_a_value_a_write_was_given_is_cited_from_that_write_not_from_a_result_th
     assert last_said(chat, reply=reply, writes=writes) == "set_seat_heating returned 3"
     # a value no call was given is still cited from the result that shows it
     assert last_said(chat, reply="Your range is 412 km.", writes=writes) == "set_defrost returned 412"
+    # ... from a read of the step that shows it, before a write whose whole car shows it too
+    status = [*chat[:1], {"role": "assistant", "tool_calls": [
+                  {"id": "c3", "function": {"name": "get_vehicle_status", "arguments": "{}"}},
+                  {"id": "c4", "function": {"name": "set_fan", "arguments": '{"level": 6}'}}]},
+              {"role": "tool", "tool_call_id": "c3", "content": '{"id": "V0159", "range_km": 806, "tank_pct": 84}'},
+              {"role": "tool", "tool_call_id": "c4", "content": '{"id": "V0159", "fan_level": 6, "range_km": 806}'}]
+    assert last_said(status, reply="You have about 806 km of range.", writes=writes | {"set_fan"}) == "get_vehicle_status returned 806"
 
 
 def test_a_reply_that_states_no_figure_of_the_result_cites_the_request_not_a_stray_figure():
