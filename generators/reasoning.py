@@ -145,6 +145,7 @@ def _cited(by_source: dict[str, list[str]]) -> str:
 
 
 _SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")
+_WORDS = re.compile(r"^[a-z]+(?: [a-z]+)*$")  # lower-case words: a result shows them only as a whole value ("status": "active")
 
 # An arithmetic expression ("86,923 + 52,093", "(120 - 45) / 3"): an operator between spaces, so a
 # date ("2026-03-27") is none; its numbers of three characters or more are cited.
@@ -166,6 +167,8 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
             continue  # a word inside another ("charger" in "charger_connected") was not shown
         if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue
+        if not fault and message.get("role") == "tool" and _WORDS.match(needle) and f'"{needle}"' not in content:
+            continue  # plain words inside a result's prose ("designer", "born on") are the agent's search terms, not a value shown
         shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
         if message.get("role") == "user":
             return f"the user {'reported' if fault else 'gave'}", shown

@@ -612,3 +612,24 @@ def test_a_value_of_several_words_is_cited_as_one_quoted_value_even_with_a_figur
     reply = "I've changed the Chef's Knife to 6 inch, carbon steel in order #W6709224."
     assert result_value(order, reply, reads=False) == '"6 inch, carbon steel"'
     assert result_value('{"total": 167.45}', "The order now totals $167.45.") == "167.45"  # a figure stays bare
+
+
+def test_a_search_term_the_agent_chose_is_not_cited_from_an_earlier_pages_prose():
+    """'open_page returned "https://.../popend-camera" and "designer"': the word came from another page's
+    text ("The product's designer is Mathew Medina."), not from anything that was asked or shown as a value."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    tent = ('{"url": "https://atlaspedia.example/wiki/tent", "text": "The product\'s designer is Mathew Medina.", '
+            '"links": [{"text": "Camera", "url": "https://atlaspedia.example/wiki/camera"}]}')
+    camera = '{"url": "https://atlaspedia.example/wiki/camera", "text": "The Camera sells for $862.", "status": "designer"}'
+    chat = [{"role": "user", "content": "Who designed the flagship product of Bepeapiox Foods?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "open_page", "arguments": '{"url": "https://atlaspedia.example/wiki/tent"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": tent},
+            {"role": "assistant", "tool_calls": [{"id": "c2", "function": {"name": "open_page", "arguments": '{"url": "https://atlaspedia.example/wiki/camera"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": camera.replace(', "status": "designer"', "")}]
+    step = Step(calls=[ToolCall(name="find_in_page", arguments={"url": "https://atlaspedia.example/wiki/camera", "text": "designer"})])
+    assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera"'
+    # a word a result shows as a whole value is still cited
+    chat[-1] = {**chat[-1], "content": camera}
+    assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera" and "designer"'
