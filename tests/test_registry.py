@@ -50,7 +50,7 @@ def _modules_after(code: str) -> set[str]:
 def test_importing_toolgym_registers_every_id_and_builds_no_domain():
     loaded = _modules_after(
         "import gymnasium, toolgym\n"
-        "assert {'toolgym/Retail-v0', 'toolgym/Workplace-v2'} <= set(gymnasium.registry), 'ids registered'"
+        "assert {'toolgym/Retail-v0', 'toolgym/Workplace-v3'} <= set(gymnasium.registry), 'ids registered'"
     )
     assert "toolgym.domains.retail" in loaded  # found: its NAME and VERSION were read
     assert not {m for m in loaded if m.endswith(".domain") and m.startswith("toolgym.domains.")}

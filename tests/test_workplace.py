@@ -132,7 +132,7 @@ def test_every_write_is_confirmed_in_the_gold_plan(domain):
 
 
 def test_gymnasium_make_resets_to_a_signed_in_task(domain):
-    env = gymnasium.make("toolgym/Workplace-v2", world_size="small")
+    env = gymnasium.make("toolgym/Workplace-v3", world_size="small")
     task = domain.generate_tasks(1, seed=1, kinds=["multi_step"], size="small")[0]
     observation, info = env.reset(options={"task": task})
     assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]
@@ -205,3 +205,18 @@ def test_a_files_topic_is_one_its_owners_team_keeps(domain):
         assert title.startswith(team) and topic in FILE_TOPICS + TEAM_FILE_TOPICS[team], title
     titles = [title for _, title in files]
     assert any("campaign brief" in t for t in titles) and not any(t.startswith("Finance") and "campaign" in t for t in titles)
+
+
+def test_who_last_wrote_in_a_channel_is_answered_with_a_name_the_search_shows(domain):
+    """The answer named a colleague by address alone ("... is from jared.chapman@brightwell.example"):
+    a chat search shows who wrote as a chat does, by name, and the answer says it."""
+    tasks = [t for t in domain.generate_tasks(160, seed=4, kinds=["single"]) if t.replies[-1].intent == "reply_chat_search"]
+    assert tasks
+    for task in tasks[:5]:
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed, verification
+        found = json.loads(next(m["content"] for m in messages if m["role"] == "tool"))
+        name = task.replies[-1].vars["name"]
+        assert name == found[0]["author_name"] and found[0]["author"] == task.replies[-1].vars["email"]
+        replies = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")]
+        assert any(name in reply for reply in replies), replies

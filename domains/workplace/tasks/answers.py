@@ -167,9 +167,9 @@ def chat_search(ctx: GenContext, desk: Desk) -> Piece | None:
         steps=[Step(calls=[call("search_messages", text=word, channel=f"#{channel.name}")])],
         reply=Utterance(
             intent="reply_chat_search",
-            vars={"channel": f"#{channel.name}", "word": word, "email": author.email},
+            vars={"channel": f"#{channel.name}", "word": word, "name": author.name, "email": author.email},
         ),
-        outputs=[author.email],
+        outputs=[author.name],
         keys=frozenset({f"chat:#{channel.name}"}),
     )
 

@@ -20,6 +20,7 @@ class ChatLine(BaseModel):
     message_id: str
     where: str  # '#channel' or 'direct message'
     author: str  # the author's email
+    author_name: str  # as a chat shows who wrote: a person, not only an address
     text: str
     sent_at: str
 
@@ -30,6 +31,7 @@ def _line(world: World, row: ChatMessage, time_zone: str, where: str) -> ChatLin
         message_id=row.id,
         where=where,
         author=author.email,
+        author_name=author.name,
         text=row.text,
         sent_at=local_text(row.sent_at, time_zone),
     )
