@@ -218,6 +218,25 @@ def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     assert fresh(lambda s: "Thanks.", 0, {"thanks"}) == "Thanks."  # nothing else to say: the repeat stands
 
 
+def test_a_formal_user_answers_four_questions_without_opening_two_the_same_way(book):
+    """"Certainly. I would like it refunded to my gift card." then "Certainly. The option is red, ...":
+    the formal lead-ins ran out after three answers."""
+    from toolgym.generators.user import spoken_sentences
+
+    answers = (["my email address is a@b.co"], ["I would like it refunded to my gift card"],
+               ["it should be 4961 Orchard Court"], ["the option is red, long"])
+    for seed in range(40):
+        spoken: set[str] = set()
+        for pairs in answers:
+            values = {"pairs": pairs, "recalled": False, "open_question": seed % 2 == 0}
+            count = book.combinations("user_reveal@formal")
+            text = fresh(lambda s, v=values: book.say("user_reveal@formal", s, **v), seed, spoken,
+                         every=(lambda i, v=values: book.render("user_reveal@formal", i, **v), count))
+            said = spoken_sentences([text])
+            assert not said & spoken, (text, spoken)
+            spoken |= said
+
+
 def test_a_wording_that_repeats_nothing_is_found_when_random_draws_miss_it():
     """'Confirmed. Please go ahead. Thank you.' repeated the request's "Thank you." although
     "Yes, I confirm." was free: 16 random draws of an intent's 15 wordings can miss the few that fit."""
