@@ -121,7 +121,9 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
             return "the user gave", f'"{spoken}"'
         if role != "tool":
             continue
-        found = (_alone(spoken).search(content) if in_text else None) or _as_field(spoken).search(content)
+        found = ((_alone(spoken).search(content) if in_text else None) or _as_field(spoken).search(content)
+                 # "25.0 kg" in a page's text: a whole number written with its decimal is a figure of its own
+                 or (_alone(exact).search(content) if exact != spoken else None))
         if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
             shown = found.group(0).lstrip(":[, ")  # as the result writes it: 5.0, not 5
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'

@@ -633,3 +633,21 @@ def test_a_search_term_the_agent_chose_is_not_cited_from_an_earlier_pages_prose(
     # a word a result shows as a whole value is still cited
     chat[-1] = {**chat[-1], "content": camera}
     assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera" and "designer"'
+
+
+def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
+    """'open_page returned "37.3"' was the whole trace before converting 37.3 kg and 25.0 kg: the page's
+    "25.0 kg" went uncited, as a figure of two digits is cited only from a field of its own."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    chat = [{"role": "user", "content": "How much do the Lobre Tent and the Gugas Router weigh in pounds?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "open_page", "arguments": '{"url": "u1"}'}},
+                                                 {"id": "c2", "function": {"name": "open_page", "arguments": '{"url": "u2"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"text": "The Lobre Tent weighs 37.3 kg."}'},
+            {"role": "tool", "tool_call_id": "c2", "content": '{"text": "It has a weight of 25.0 kg and 25 reviews."}'}]
+    step = Step(calls=[ToolCall(name="convert_units", arguments={"value": v, "from_unit": "kg", "to_unit": "lb"}) for v in (37.3, 25.0)])
+    assert evidence_for(step, chat) == 'open_page returned "37.3" and "25.0"'
+    # a bare "25" in prose is still no evidence for 25
+    chat[-1] = {**chat[-1], "content": '{"text": "It has 25 reviews."}'}
+    assert evidence_for(step, chat) == 'open_page returned "37.3"'
