@@ -299,12 +299,13 @@ def unavailable_task_from(kind: str):
             base = ctx.derive(kind)
             needed = next(
                 (c.name for s in base.plan if withholdable(s) for c in s.calls if ctx.domain.tool(c.name).writes), None
-            )
+            ) if asks_one_thing(base) else None
             if needed is not None:
                 break
         else:
             raise GeneratorBug(
-                f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call that their first request asks for"
+                f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call that their first request "
+                "asks for, or asked two things in it"
             )
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
@@ -331,6 +332,14 @@ def _unsaid_figures(text: str, said: str) -> list[str]:
     reads as no fact, when the user asked only to "pick a seat")."""
     lowered = said.lower()
     return [word for found in _FIGURE_WORD.findall(text) if (word := found.strip(".,:;/-")) and word.lower() not in lowered]
+
+
+def asks_one_thing(task: Task) -> bool:
+    """Whether the task's first request asks one thing. A decline of one tool would leave the other
+    ask of a joined request ("Dispute the Lyft charge. Then one more: add up my charges ...") unanswered."""
+    from .structures import JOINED_REPLY
+
+    return not task.replies or task.replies[0].intent != JOINED_REPLY
 
 
 def withholdable(step: Step) -> bool:

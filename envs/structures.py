@@ -33,6 +33,8 @@ from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
 from .user_turns import THANKS, sentence_key, sentences
 
+JOINED_REPLY = "reply_both"  # the reply to one request that asks two things ("... Then one more: ...")
+
 S = TypeVar("S", bound=Segment)
 P = TypeVar("P", bound=Piece)
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -277,7 +279,7 @@ def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:
         "request": f"{first.request} {link} {_thanked_once(ctx, first.request, unsaid(first.request, second.request))}",
         "goal": f"{first.goal} Also: {second.goal}",
         "steps": steps,
-        "reply": Utterance(intent="reply_both", vars={"first": ctx.say_without(first.reply.intent, CLOSING_PARTS, **first.reply.vars), "second": answer}),
+        "reply": Utterance(intent=JOINED_REPLY, vars={"first": ctx.say_without(first.reply.intent, CLOSING_PARTS, **first.reply.vars), "second": answer}),
         "outputs": list(dict.fromkeys([*first.outputs, *second.outputs])),
         "facts": [*first.facts, *(f for f in second.facts if f.key not in {g.key for g in first.facts})],
         "withheld": [*first.withheld, *second.withheld],

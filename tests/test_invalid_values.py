@@ -74,6 +74,21 @@ def test_a_decline_for_a_missing_tool_names_only_what_the_user_said(domain):
         assert not unsaid, (unsaid, reply)
 
 
+@pytest.mark.parametrize("domain", ["banking", "retail"])
+def test_a_decline_for_a_missing_tool_answers_a_request_that_asks_one_thing(domain):
+    """41 of 60 banking unavailable tasks asked two things in one message ("Someone used my card at
+    FreshMart. After that: add up my charges ..."); the decline answered the first, and the second
+    was left unanswered when the user said goodbye."""
+    from toolgym.envs.registry import load_domain
+
+    built = load_domain(domain)
+    links = built.phrasebook.variants("and_then") + built.phrasebook.variants("and_also")
+    tasks = list(built.generate_tasks(60, seed=3, kinds=["no_tool/unavailable"]))
+    assert len(tasks) == 60
+    joined = [t.scenario.requests[0] for t in tasks if any(link in t.scenario.requests[0] for link in links)]
+    assert not joined, joined[:2]
+
+
 def test_a_value_with_a_nearer_valid_one_offered_is_chosen_again_not_found():
     """'20 won't work ... The nearest cruise speed I can use is 30 km/h.' was answered 'I'll ask my son
     to help me find it.': a speed or a meeting length is the user's to choose, not to look up."""
