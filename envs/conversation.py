@@ -84,9 +84,24 @@ def outcome(task: Task) -> str:
 
 
 def closer_intent(task: Task) -> str:
-    """The closing line's intent: how the chat ended, except that a request outside the domain's
-    tools asked for no change, so its closing line does not say that nothing was changed."""
-    return "closer_irrelevant" if task.kind == "no_tool/irrelevant" else f"closer_{outcome(task)}"
+    """The closing line's intent: how the chat ended. A refused request that asked for no change (a
+    question outside the domain's tools, a look-up whose tool is missing, a private address the
+    policy keeps back) is not told that nothing was changed."""
+    ended = outcome(task)
+    return "closer_refused_lookup" if ended == "refused" and not _asked_change(task) else f"closer_{ended}"
+
+
+def _asked_change(task: Task) -> bool:
+    """Whether a no-tool task's request asked for a change: the tool withheld from it, or a call the
+    policy forbids it, writes."""
+    from .registry import load_domain
+
+    spec = task.no_tool
+    if spec is None or task.kind == "no_tool/irrelevant":
+        return False
+    domain = load_domain(task.domain)
+    named = [*spec.withheld_tools, *(f.tool for f in task.forbidden if f.tool)]
+    return any(name in domain.write_tools for name in named) or any(f.table for f in task.forbidden)
 
 
 def oracle_moves(task: Task) -> list[Move]:

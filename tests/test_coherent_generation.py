@@ -15,7 +15,7 @@ from toolgym.generators.reasoning import last_said
 from toolgym.generators.request_quote import RequestCues, user_request
 from toolgym.generators.user import fresh
 
-CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_irrelevant", "closer_declined", "closer_pending", "farewell")
+CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_declined", "closer_pending", "farewell")
 
 
 @pytest.fixture(scope="module")
@@ -38,21 +38,32 @@ def test_only_a_chat_that_acted_closes_on_done(book):
         assert claim not in said
 
 
-def test_a_request_outside_the_tools_is_not_told_that_nothing_changed():
+def _closings(domain: str, kind: str) -> list[str]:
     from toolgym.envs.gold import gold_messages
     from toolgym.envs.registry import load_domain
     from toolgym.generators.rows import with_closer
 
-    kept = re.compile(r"chang|touched|as it was|as before", re.I)
-    domain = load_domain("retail")
-    closings: dict[str, list[str]] = {}
-    for kind in ("no_tool/irrelevant", "no_tool/policy_refusal"):
-        for task in domain.generate_tasks(40, seed=5, kinds=[kind]):
-            closings.setdefault(kind, []).append(with_closer(task, gold_messages(domain, task)[0])[-1]["content"])
-    assert len(closings["no_tool/irrelevant"]) == 40
-    assert not [c for c in closings["no_tool/irrelevant"] if kept.search(c)]
-    # a refused change may still be told that nothing was changed
-    assert [c for c in closings["no_tool/policy_refusal"] if kept.search(c)]
+    built = load_domain(domain)
+    return [with_closer(task, gold_messages(built, task)[0])[-1]["content"] for task in built.generate_tasks(40, seed=5, kinds=[kind])]
+
+
+_KEPT = re.compile(r"chang|touched|as it was|as before", re.I)
+
+
+@pytest.mark.parametrize(("domain", "kind"), [
+    ("retail", "no_tool/irrelevant"),
+    ("research", "no_tool/unavailable"),  # a missing web search: a look-up
+    ("research", "no_tool/policy_refusal"),  # a private address kept back
+])
+def test_a_request_that_asked_no_change_is_not_told_that_nothing_changed(domain, kind):
+    """"Nothing was touched in the meantime." closed "What's the best time of year to visit Oslo?", and
+    "Everything stays as it was." a question the missing web search could not answer."""
+    said = _closings(domain, kind)
+    assert len(said) == 40 and not [c for c in said if _KEPT.search(c)]
+
+
+def test_a_refused_change_may_still_be_told_that_nothing_changed():
+    assert [c for c in _closings("retail", "no_tool/policy_refusal") if _KEPT.search(c)]
 
 
 def test_a_trace_quotes_the_request_never_a_greeting():
