@@ -197,6 +197,18 @@ def test_a_trace_quoting_a_request_cut_short_or_with_a_title_quotes_what_was_see
     assert trace_without_fact(_row(("user", request), ("assistant", None, {"reasoning_content": unseen})), Knowledge())
 
 
+def test_a_trace_naming_places_with_an_acronym_names_what_was_seen():
+    """"The results show two places that fit what the user said: Moore EV Hub and Herring EV Hub." failed
+    a gate: a name with "EV" in it was read as no name at all."""
+    from toolgym.generators.inspection.coherence import trace_without_fact
+
+    result = '[{"name": "Moore EV Hub"}, {"name": "Herring EV Hub"}]'
+    trace = "The results show two places that fit what the user said: Moore EV Hub and Herring EV Hub. I ask which."
+    assert not trace_without_fact(_row(("user", "Navigate to the charger."), ("tool", result), ("assistant", None, {"reasoning_content": trace})), Knowledge())
+    elsewhere = trace.replace("Moore", "Wright").replace("Herring", "Lopez")
+    assert trace_without_fact(_row(("user", "Navigate to the charger."), ("tool", result), ("assistant", None, {"reasoning_content": elsewhere})), Knowledge())
+
+
 def test_a_turn_that_says_twice_it_is_done_is_a_doubled_lead():
     from toolgym.generators.inspection.coherence import doubled_lead
 

@@ -82,7 +82,8 @@ def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
     return found
 
 
-_FACT_TOKEN = re.compile(r"[\w.+-]*\d[\w./:+-]*|[\w.+-]+@[\w.-]+|#\w+|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+# a name may hold an acronym after its first word ("Moore EV Hub", "Blair USB Store")
+_FACT_TOKEN = re.compile(r"[\w.+-]*\d[\w./:+-]*|[\w.+-]+@[\w.-]+|#\w+|\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|[A-Z]{2,}\b))+\b")
 
 
 def trace_facts(trace: str) -> list[str]:
