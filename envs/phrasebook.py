@@ -277,6 +277,13 @@ class Phrasebook:
         return frozenset(fixed_sentences(self._framing))
 
     @functools.cached_property
+    def joining_links(self) -> tuple[str, ...]:
+        """The words that join a second request onto the first in one message ("After that:", "Also:"),
+        longest first, so a sentence that opens with one can be read without it."""
+        links = [v.strip() for i in ("and_then", "and_also") if i in self._all for v in self._all[i]]
+        return tuple(sorted({link for link in links if link.endswith(":")}, key=len, reverse=True))
+
+    @functools.cached_property
     def revision_leads(self) -> frozenset[str]:
         """The lead-ins of a request that takes back or corrects the one before (normalised)."""
         from .user_turns import fixed_sentences

@@ -51,12 +51,20 @@ class RequestCues:
     requests: Sequence[str] = ()
     identity: Sequence[str] = ()
     asides: AbstractSet[str] = frozenset()
+    links: Sequence[str] = ()  # what joins a second request on ("After that:"): not the request's own words
 
     @classmethod
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, identity, phrases.asides)
+        return cls(task.scenario.requests, identity, phrases.asides, phrases.joining_links)
+
+    def unlinked(self, sentence: str) -> str:
+        """The sentence without a link that joins it on ("And when you've done that: Cool down the rear")."""
+        for link in self.links:
+            if sentence.startswith(link) and len(sentence) > len(link) + 1:
+                return sentence[len(link):].lstrip()
+        return sentence
 
     def rank(self, sentence: str) -> tuple[bool, bool, bool]:
         """Lower is likelier the request: not an identity line, no aside that frames the turn
@@ -85,7 +93,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
             continue
-        sentences = [_unwrapped(s) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
+        sentences = [_unwrapped(cues.unlinked(s.strip())) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue

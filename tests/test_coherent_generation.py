@@ -222,6 +222,15 @@ def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
     assert since_request(later, []) == later
 
 
+def test_a_quoted_request_leaves_out_the_words_that_joined_it_on():
+    """'the user asked "And when you've done that: Cool down the rear right zone, please."'"""
+    from toolgym.envs.registry import load_domain
+
+    message = "Hello. Navigate to the charging station. And when you've done that: Cool down the rear right zone, please."
+    cues = RequestCues([message], links=load_domain("vehicle").phrasebook.joining_links)
+    assert user_request([{"role": "user", "content": message}], cues, "set climate set one climate zone") == '"Cool down the rear right zone, please."'
+
+
 def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     spoken = {"yes please go ahead", "thanks"}
     drawn = {fresh(lambda s: book.say("user_confirm", s), seed, spoken) for seed in range(50)}
