@@ -26,14 +26,23 @@ def book() -> Phrasebook:
 @pytest.mark.parametrize("intent", CLOSERS)
 def test_a_closing_line_ends_on_its_goodbye_and_thanks_once(book, intent):
     for seed in range(400):
-        text = book.say(intent, seed)
+        text = book.say(intent, seed, thanked=seed % 2 == 0)
         row = {"messages": [{"role": "assistant", "content": text}]}
         assert not talk_after_goodbye(row, Knowledge()), text
         assert not doubled_thanks(row, Knowledge()), text
 
 
+@pytest.mark.parametrize("intent", ["closer_done", "closer_answered"])
+def test_thanks_are_not_answered_good_to_hear(book, intent):
+    """"Thank you very much." / "Good to hear." """
+    after_thanks = {book.say(intent, seed, thanked=True).split("!")[0].split(".")[0] for seed in range(400)}
+    assert not after_thanks & {"Good to hear", "Glad to hear it"}
+    after_praise = {book.say(intent, seed, thanked=False).split("!")[0].split(".")[0] for seed in range(400)}
+    assert after_praise & {"Good to hear", "Glad to hear it"}
+
+
 def test_only_a_chat_that_acted_closes_on_done(book):
-    said = " ".join(book.say(intent, seed) for intent in ("closer_answered", "farewell") for seed in range(300))
+    said = " ".join(book.say(intent, seed, thanked=False) for intent in ("closer_answered", "farewell") for seed in range(300))
     for claim in ("taken care of", "done on our side", "Glad that's sorted"):
         assert claim not in said
 
