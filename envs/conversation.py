@@ -63,6 +63,16 @@ def finds_records(task: Task, move: Move) -> bool:
     return not load_domain(task.domain).tool(call_taking(move.step, move.facts).name).writes
 
 
+def works_out(task: Task, move: Move) -> bool:
+    """Whether the facts an ask move asks for go into a computation (`@tool(computes=True)`: a
+    sales tax rate for `calculate`): nothing is looked up with them, a guess gives a wrong answer."""
+    if move.step is None or not move.step.calls:
+        return False
+    from .registry import load_domain
+
+    return load_domain(task.domain).tool(call_taking(move.step, move.facts).name).computes
+
+
 NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)
 
 

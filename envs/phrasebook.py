@@ -61,7 +61,7 @@ _CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
-        "ask_facts": ("labels", "opening", "lookup"),
+        "ask_facts": ("labels", "opening", "lookup", "computes"),
         "confirm": ("action",),
         "instruct": ("instruction",),
         "decline_irrelevant": ("scope",),
@@ -91,7 +91,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose", "arguments"),
-        "reason_ask": ("labels", "tools", "purpose", "request", "lookup"),
+        "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_reply": ("facts", "seen", "values", "asked"),

@@ -115,12 +115,18 @@ class Tool:
         value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
         acts_on: Record | Sequence[Record] | None = None,
         identifies: str | None = None,
+        computes: bool = False,
     ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
+        if computes and writes:
+            raise DomainError(f"tool {name or func.__name__!r}: computes is for reads that work a value out (a write changes the world)")
         self.func = func
         self.name = name or func.__name__
         self.writes = writes
+        # A read that works a value out from its arguments alone (a calculator, a converter): asking
+        # for its inputs looks no record up, and a guessed input gives a wrong answer.
+        self.computes = computes
         self.caller: Caller = caller
         # What a write acts on (envs/authz.py): None lets the engine infer it from the argument names.
         self.acts_on: tuple[Record, ...] | None = None if acts_on is None else tuple(_records(acts_on))
@@ -278,6 +284,7 @@ def tool(
     value_words: Mapping[str, Mapping[Any, Iterable[str]]] | None = None,
     acts_on: Record | Sequence[Record] | None = None,
     identifies: str | None = None,
+    computes: bool = False,
 ) -> Any:
     """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
 
@@ -290,12 +297,14 @@ def tool(
     (`{"category": {"fuel_station": ["petrol station", "gas station"]}}`).
     `acts_on` declares the record(s) a write acts on (`()`: none), `identifies` the result field
     that names the acting user (see envs/authz.py; both are inferred from names when left out).
+    `computes` marks a read that works a value out from its arguments alone (`calculate`,
+    `convert_units`): the agent asks for its inputs to get an answer right, not to find records.
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         return Tool(
             f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words,
-            acts_on=acts_on, identifies=identifies,
+            acts_on=acts_on, identifies=identifies, computes=computes,
         )  # fmt: skip
 
     return wrap(func) if func is not None else wrap

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves
+from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves, works_out
 from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
@@ -116,7 +116,7 @@ class OracleTeacher(Policy):
             # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
             opening = all(m.kind == "call" for m in moves[:turn])
             labels = [f.label for f in move.facts]
-            values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move)}
+            values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move), "computes": works_out(task, move)}
             intent = phrases.voiced("ask_facts", register)
             asked = {f.key for f in move.facts}
             others = [f for f in task.scenario.facts if f.key in task.scenario.withheld and f.key not in asked]

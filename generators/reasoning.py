@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from toolgym.envs.conversation import Move, call_taking, finds_records, outcome
+from toolgym.envs.conversation import Move, call_taking, finds_records, outcome, works_out
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import (
     about_the_user,
@@ -401,7 +401,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         about = " ".join([*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, cues, about), lookup=finds_records(task, move),
+            request=user_request(messages, cues, about), lookup=finds_records(task, move), computes=works_out(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
         # the user said no to a change: there is no outcome to report, only that nothing was done

@@ -549,6 +549,29 @@ def test_asking_for_the_values_of_a_change_does_not_speak_of_looking_records_up(
         assert any(_LOOKING_UP.search(said) for said in lookups), intent  # the record-finding words are kept for finding records
 
 
+def test_asking_for_the_input_of_a_computation_speaks_of_the_answer_not_of_records(book):
+    """'A made-up value could touch someone else's records, so I ask.' explained an ask for a sales tax
+    rate that `calculate` needs: a computation finds no records, and a guessed rate gives a wrong sum."""
+    from types import SimpleNamespace
+
+    from toolgym.envs.conversation import Move, works_out
+    from toolgym.envs.task import Fact, Step, ToolCall
+
+    rate = Fact(key="rate", value="8.25", label="sales tax rate")
+    retail = SimpleNamespace(domain="retail")
+    tax = Step(calls=[ToolCall(name="calculate", arguments={"expression": "174.35 * (1 + 8.25 / 100)"})])
+    find = Step(calls=[ToolCall(name="find_customer_id_by_email", arguments={"email": "a@b.co"})])
+    assert works_out(retail, Move("ask", step=tax, facts=(rate,)))
+    assert not works_out(retail, Move("ask", step=find, facts=(rate,)))
+    records = re.compile(r"records|pull up|look it up|Before I look|check the details|take a look")
+    for intent in ("ask_facts", "ask_facts@terse", "ask_facts@formal", "reason_ask"):
+        values = {"labels": ["sales tax rate"], "opening": False, "lookup": True, "computes": True,
+                  "tools": ["calculate"], "purpose": "evaluate an arithmetic expression", "request": ""}
+        said = [book.say(intent, seed, **values) for seed in range(400)]
+        assert not [text for text in said if records.search(text)], intent
+    assert any("wrong answer" in book.say("reason_ask", seed, **values) for seed in range(400))
+
+
 def test_an_ask_trace_quotes_the_request_the_ask_serves():
     """'The user asked "When did my last payment go through …?"' explained an ask for the region an
     outage check needs; the message asked both."""

@@ -126,7 +126,7 @@ def find_in_page(
     return PageMatches(url=found.url, text=text, matches=matches)
 
 
-@tool
+@tool(computes=True)
 def days_between(
     world: World,
     start: Annotated[dt.date, Field(description="The earlier date, as YYYY-MM-DD.")],
@@ -140,7 +140,7 @@ _FACTORS = {("kg", "lb"): 2.20462262, ("m", "ft"): 3.2808399, ("km", "mi"): 0.62
 Unit = Literal["kg", "lb", "m", "ft", "km", "mi"]
 
 
-@tool(value_words={"to_unit": {"lb": ["pounds"], "ft": ["feet"], "mi": ["miles"], "kg": ["kilograms"], "m": ["metres"], "km": ["kilometres"]},
+@tool(computes=True, value_words={"to_unit": {"lb": ["pounds"], "ft": ["feet"], "mi": ["miles"], "kg": ["kilograms"], "m": ["metres"], "km": ["kilometres"]},
                    "from_unit": {"kg": ["kg"], "m": ["metres"], "lb": ["pounds"], "ft": ["feet"], "km": ["kilometres"], "mi": ["miles"]}})  # fmt: skip
 def convert_units(
     world: World,
@@ -178,7 +178,7 @@ def _evaluate(node: ast.AST) -> float:
     raise ToolError("only numbers, + - * / and parentheses are allowed, such as '(4210 + 380) / 2'")
 
 
-@tool
+@tool(computes=True)
 def calculate(
     world: World,
     expression: Annotated[str, Field(description="Arithmetic on numbers, such as '12,400 + 8,100' (commas only as thousands separators).")],

@@ -222,7 +222,7 @@ def get_product_details(world: World, product_id: str) -> dict[str, Any]:
     return details
 
 
-@tool
+@tool(computes=True)
 def calculate(world: World, expression: str) -> dict[str, Any]:
     """Evaluate an arithmetic expression, such as '3 * 24.99 * (1 - 0.15)'. The result is rounded to cents.
 

@@ -219,7 +219,7 @@ def quote_cancellation(world: World, booking_id: str) -> dict[str, Any]:
     return cancellation_terms(world, booking)
 
 
-@tool
+@tool(computes=True)
 def convert_currency(world: World, amount: float, from_currency: Currency, to_currency: Currency) -> dict[str, Any]:
     """Convert an amount between currencies at today's fixed rate.
 

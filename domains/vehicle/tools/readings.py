@@ -132,7 +132,7 @@ def list_driver_profiles(world: World) -> list[DriverProfileBase]:
     return world.select(DriverProfile, {"vehicle_id": this_car(world).id}, order_by="id")
 
 
-@tool
+@tool(computes=True)
 def convert_units(world: World, value: float, from_unit: Unit, to_unit: Unit) -> dict[str, Any]:
     """Convert a value between km and miles, km/h and mph, litres and gallons, or °C and °F (one decimal).
 
