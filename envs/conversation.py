@@ -76,12 +76,23 @@ def works_out(task: Task, move: Move) -> bool:
 NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)
 
 
+UNSUPPORTED_REPLY = "point_out_unsupported"  # the reply to a value no tool takes, though it is no mistake
+
+
+def unsupported(task: Task) -> bool:
+    """Whether the task's value is one the tools lack ("390 yards" for a converter of metres and feet)."""
+    return task.kind == "no_tool/invalid_value" and bool(task.replies) and task.replies[0].intent == UNSUPPORTED_REPLY
+
+
 def outcome(task: Task) -> str:
-    """How the conversation ends, for the closing lines: done, answered, not_found, declined, refused or pending.
+    """How the conversation ends, for the closing lines: done, answered, not_found, declined, refused or pending
+    (a value the tools lack is refused: the user does not come back with another).
 
     "answered": the task only looked things up, so its closing line says nothing was done;
     "not_found": it looked, and its last answer is that what was asked is nowhere to be found.
     """
+    if unsupported(task):
+        return "refused"  # a value the tools lack ("ounces"): the user takes it elsewhere, nothing waits on them
     if task.kind in ("no_tool/missing_info", "no_tool/invalid_value"):
         return "pending"  # the user goes to find the right value
     if task.no_tool is not None:

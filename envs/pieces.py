@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from toolgym.errors import GeneratorBug
 
 from .compose import Identity, Segment, call, compose
+from .conversation import UNSUPPORTED_REPLY
 from .task import ACTION_KINDS, Fact, Forbidden, NoToolSpec, Step, Task, ToolCall, Utterance, WorldEdit
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def invalid_value(
     the agent says what they take without calling the user's value wrong, and the user, who made no
     mistake, does not apologise for one."""
     offer = {"valid": valid} if valid not in (None, "") else {}
-    intent = "point_out_unsupported" if unsupported else "point_out_invalid"
+    intent = UNSUPPORTED_REPLY if unsupported else "point_out_invalid"
     return Piece(
         request=request,
         goal=goal,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from toolgym.envs.conversation import Move, call_taking, finds_records, outcome, works_out
+from toolgym.envs.conversation import Move, call_taking, finds_records, outcome, unsupported, works_out
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.phrasing import (
     about_the_user,
@@ -450,6 +450,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
             "action": about_the_user(lower_first(spec.action or said.get("action") or "")),
             "value": next((v for v in invalid if _shown_by_user(v, messages)), ""),
             "request": user_request(messages, RequestCues.of(task, phrases)),
+            "unsupported": unsupported(task),  # a unit the tools lack is no invalid value
         }
         return phrases.say("reason_no_call", seed, **values)
     # the reply to the latest request cites what was seen since it (not an earlier request's outputs)

@@ -23,6 +23,7 @@ from toolgym.envs.conversation import (
     request_text,
     said_before,
     step_cues,
+    unsupported,
 )
 from toolgym.envs.fact_words import fact_answer
 from toolgym.envs.phrasing import owned, polish, register_of, with_typos
@@ -102,8 +103,8 @@ class ScriptedUser(UserSimulator):
         if sent < len(scenario.requests):
             return {"role": "user", "content": scenario.requests[sent]}
         ending = outcome(task)
-        if ending == "refused":  # no "Great, thank you!" after a refusal
-            return _final(say("user_done_refused"))
+        if ending == "refused":  # no "Great, thank you!" after a refusal; no apology for a unit the tools lack
+            return _final(say("user_done_unsupported" if unsupported(task) else "user_done_refused"))
         if ending == "not_found":  # nor after hearing that nothing was found
             return _final(say("user_done_not_found"))
         if ending == "pending":  # told a value is invalid or missing: they go to find the right one
@@ -188,13 +189,11 @@ def _result_values(result: str) -> dict[str, Any]:
 
 
 def _pending_close(task: Task) -> str:
-    """How a user told their value will not do leaves: a value the tools lack was no mistake
-    (`user_done_unsupported`); one a nearer valid value was offered for is theirs to choose again
-    (`user_done_rethink`: a cruise speed or a meeting length is not something to "find"); else they
-    go to find the right one (`user_done_pending`)."""
+    """How a user told their value will not do leaves: one a nearer valid value was offered for is
+    theirs to choose again (`user_done_rethink`: a cruise speed or a meeting length is not something
+    to "find"); else they go to find the right one (`user_done_pending`). (A value the tools lack
+    was no mistake: that chat ends as refused, `user_done_unsupported`.)"""
     reply = task.replies[0] if task.replies else None
-    if reply is not None and reply.intent == "point_out_unsupported":
-        return "user_done_unsupported"
     if reply is not None and reply.intent == "point_out_invalid" and reply.vars.get("valid"):
         return "user_done_rethink"
     return "user_done_pending"

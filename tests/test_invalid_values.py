@@ -30,12 +30,15 @@ def test_a_unit_the_converter_lacks_is_not_called_a_mistake_by_either_side():
     converts and asks for another unit, never that yards are wrong; the user leaves without an apology."""
     from toolgym.envs.gold import gold_messages
     from toolgym.envs.registry import load_domain
+    from toolgym.generators.reasoning import with_reasoning
+    from toolgym.generators.rows import with_closer
 
     domain = load_domain("research")
     tasks = [t for t in domain.generate_tasks(40, seed=3, kinds=["no_tool/invalid_value"]) if "from_unit" in t.no_tool.invalid]
     assert len(tasks) >= 4
     blame = re.compile(r"not a valid|isn't a valid|double-check|correct unit|right unit|doesn't work here|won't work", re.I)
     sorry = re.compile(r"mistake|mixed it up|my bad|silly me|read it wrong|right one|correct one|verify", re.I)
+    waiting = re.compile(r"when you're ready|come back with it|once you have it|as soon as you have it|once you've found|back with it|send it over|take your time|when you can", re.I)
     for task in tasks:
         messages, verification = gold_messages(domain, task)
         assert verification.passed and verification.value == 1.0
@@ -44,6 +47,11 @@ def test_a_unit_the_converter_lacks_is_not_called_a_mistake_by_either_side():
         assert unit in reply and "unit" in reply and not blame.search(reply), reply
         closing = [m["content"] for m in messages if m["role"] == "user"][-1]
         assert not sorry.search(closing), closing
+        # the user does not come back with another unit: nothing is said to wait on them
+        chat = with_closer(task, with_reasoning(task, messages))
+        assert not waiting.search(chat[-1]["content"]), chat[-1]["content"]
+        traces = " ".join(m.get("reasoning_content") or "" for m in chat)
+        assert "invalid" not in traces and "look up" not in traces and "the details" not in traces, traces
 
 
 @pytest.mark.parametrize(("domain", "parameters"), [("travel", {"bags", "seat", "cabin"}), ("workplace", {"duration_minutes"})])
