@@ -79,6 +79,11 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     # Sandwich Islands"'; the place they asked about is not the answer found)
     if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
         return name
+    if reads:
+        # what is left of a read's stated values is what the user brought (not an answer to cite)
+        # or what the call was given (a search that found nothing showed only its own query)
+        given_back = [found for found in stated if found[0]]
+        return given_back[0][-1] if given_back else ""
     if fresh:
         return fresh[0][-1]
     return stated[0][-1] if stated else ""

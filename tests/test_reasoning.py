@@ -651,3 +651,17 @@ def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
     # a bare "25" in prose is still no evidence for 25
     chat[-1] = {**chat[-1], "content": '{"text": "It has 25 reviews."}'}
     assert evidence_for(step, chat) == 'open_page returned "37.3"'
+
+
+def test_a_read_whose_stated_values_the_user_brought_cites_no_value_of_it():
+    """'read_file returned "Marketing Q1 retro notes"' traced "... "Marketing Q1 retro notes" is
+    approved.": the title is what the user asked about; the read found its status."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [{"role": "user", "content": 'Is "Marketing Q1 retro notes" approved yet? Check the file\'s status line.'},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                "name": "read_file", "arguments": '{"file_id": "F00315"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"file_id": "F00315", "title": "Marketing Q1 retro notes", '
+             '"text": "Agenda and notes from the retro. Status: approved by the team lead after review."}'}]
+    reply = 'According to the file, "Marketing Q1 retro notes" is approved.'
+    assert last_said(chat, None, reply, writes=frozenset()) == 'the user asked "Is \'Marketing Q1 retro notes\' approved yet?"'
