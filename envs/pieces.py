@@ -222,15 +222,17 @@ def policy_refusal(request: str, goal: str, *, rule: str, forbidden: Sequence[Fo
     )
 
 
-def unavailable(request: str, goal: str, *, action: str, withheld: Sequence[str], **fields: Any) -> Piece:
+def unavailable(request: str, goal: str, *, action: str, withheld: Sequence[str], scope: str = "", **fields: Any) -> Piece:
     """The tool the request needs is withheld: the agent says it cannot `action` now.
 
-    Pass `tools=` (the offered tools, without `withheld`) to `assemble`. The engine's
-    `unavailable_task_from(kind)` builds these from an acting kind's tasks."""
+    Pass `tools=` (the offered tools, without `withheld`) to `assemble`. `scope`: what the tools
+    left can still do, when withholding takes a whole area of the domain's (no web tools at all);
+    the domain's scope is offered otherwise. The engine's `unavailable_task_from(kind)` builds
+    these from an acting kind's tasks."""
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("decline_unavailable", action=action),
+        reply=_utterance("decline_unavailable", action=action, **({"scope": scope} if scope else {})),
         no_tool=NoToolSpec(reason=f"the tool(s) {list(withheld)} are not available", withheld_tools=list(withheld)),
         **fields,
     )

@@ -97,6 +97,21 @@ def test_a_decline_for_a_missing_tool_answers_a_request_that_asks_one_thing(doma
     assert not joined, joined[:2]
 
 
+def test_a_decline_with_no_web_tools_left_offers_what_the_tools_left_do():
+    """"I'm not able to search the web ... Anything else about the organisations, people, cities,
+    products and events described on the web, I'm happy to do.": no page could be read at all."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+
+    built = load_domain("research")
+    for task in built.generate_tasks(12, seed=2, kinds=["no_tool/unavailable"]):
+        messages, verification = gold_messages(built, task)
+        assert verification.passed
+        assert not {"web_search", "open_page", "find_in_page"} & set(task.tools)
+        decline = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
+        assert "described on the web" not in decline and ("calculation" in decline or "sums" in decline), decline
+
+
 def test_a_value_with_a_nearer_valid_one_offered_is_chosen_again_not_found():
     """'20 won't work ... The nearest cruise speed I can use is 30 km/h.' was answered 'I'll ask my son
     to help me find it.': a speed or a meeting length is the user's to choose, not to look up."""

@@ -129,6 +129,7 @@ def unavailable(ctx: GenContext) -> Task:
         "Get a fact looked up on the web.",
         action=clause(ctx.say("action_search")),
         withheld=list(SEARCH_TOOLS),
+        scope=ctx.say("scope_without_search"),  # no page can be read: the web is not what is left to offer
     )
     offered = [t for t in ctx.domain.tools if t not in SEARCH_TOOLS]
     return assemble(ctx, [piece], tools=offered)
