@@ -1,0 +1,198 @@
+"""A reply's trace cites the value it reports, from the result that showed it: not a value the
+result only repeats from its call, a figure the user brought, a stray field, or another result of
+the same step that shows it by chance."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_a_reply_trace_cites_the_result_of_the_step_that_the_reply_states():
+    """'Seen: set_lights returned V0005.' came before a reply about the tyres, whose pressures an
+    earlier result of the same step showed."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": "Check the tyres. And switch on the fog lights."},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "check_tyre_pressure", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "set_lights", "arguments": '{"light": "fog_lights", "mode": "on"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '[{"wheel": "front_left", "pressure_psi": 38.0, "recommended_psi": 38.0}]'},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"id": "V0005", "fog_lights": true, "speed_kmh": 90}'},
+    ]
+    reply = "All four tyres are close to their recommended pressure: 38 psi. I've switched the fog lights on."
+    assert last_said(chat, None, reply) == "check_tyre_pressure returned 38.0"
+    assert last_said(chat) == "set_lights returned V0005"  # with no reply to match, the latest result still speaks
+
+
+def test_a_reply_trace_never_cites_a_value_the_result_only_repeats_from_its_call():
+    """'get_fare_rules returned "business"' came before 'A business ticket can be changed with no
+    fee': the result repeats the cabin it was asked about; the request the reply answers is quoted."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": "Can a business ticket be changed?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_fare_rules", "arguments": '{"cabin": "business"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"cabin": "business", "changeable": true, "change_fee": 0.0}'},
+    ]
+    reply = "A business ticket can be changed with no fee; you pay only any fare difference."
+    cited = last_said(chat, None, reply, writes=frozenset({"book_flight"}))
+    assert "returned" not in cited and "Can a business ticket be changed?" in cited, cited
+
+
+def test_a_reply_trace_cites_the_date_a_page_gave_not_the_part_number_inside_it():
+    """'open_page returned 1.' came before 'The latest edition ... took place on 1 November 2024.':
+    the page's "part": 1 matched the day of the date."""
+    from toolgym.generators.result_values import result_value
+
+    page = json.dumps({"url": "https://atlaspedia.example/wiki/tusto-expo", "part": 1, "parts": 2,
+                       "text": "The Tusto Harbour Film Expo is held in Tusto Harbour. Its latest edition took place on 1 November 2024."})
+    reply = "The latest edition of the Tusto Harbour Film Expo took place on 1 November 2024."
+    assert result_value(page, reply) == '"1 November 2024"'
+    volume = json.dumps({"level": 26, "muted": False})  # a small figure of its own is still cited
+    assert result_value(volume, "The volume is now set to 26.") == "26"
+
+
+def test_a_reply_trace_cites_the_answer_a_file_gave_not_the_title_the_user_asked_about():
+    """'read_file returned Sales 2025 quarterly report.' came before 'The owner of "Sales 2025
+    quarterly report" is Patrick Alexander.': the title is the user's own words."""
+    from toolgym.generators.result_values import result_value
+
+    found = json.dumps({"file_id": "F00287", "title": "Sales 2025 quarterly report", "owner": "patrick.alexander@brightwell.example",
+                        "content": "Sales 2025 quarterly report\\nOwner: Patrick Alexander\\nDeadline: 2025-05-01\\nStatus: draft"})
+    reply = 'The owner of "Sales 2025 quarterly report" is Patrick Alexander.'
+    said = 'open "sales 2025 quarterly report" and tell me who owns it.'
+    assert result_value(found, reply, frozenset({"f00287"}), said) == '"Patrick Alexander"'
+    # a folder named "Shared" is not the "shared" of the reply
+    shared = json.dumps({"file_id": "F00012", "title": "Sales Q1 capacity plan", "folder": "Shared", "level": "edit"})
+    assert result_value(shared, "I've shared the capacity plan with Anne, with edit rights.", frozenset(), "") != '"Shared"'
+    # a write's result confirms what was asked: the task the user named is its answer, not a bare "done"
+    task = json.dumps({"task_id": "T0042", "title": "Review the expense report", "status": "done"})
+    marked = 'I\'ve marked "Review the expense report" as done.'
+    asked = "please mark review the expense report as done."
+    assert result_value(task, marked, frozenset({"t0042"}), asked, reads=False) == '"Review the expense report"'
+
+
+def test_a_write_with_an_empty_list_in_its_result_found_something():
+    """'send_email found nothing for "Next steps"' came before 'Your email "Next steps" is on its way':
+    the sent mail's empty "cc" list read as a search that came back empty."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [
+        {"role": "user", "content": 'Email Veronica, subject "Next steps".'},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "send_email", "arguments": '{"to": ["v@b.example"], "subject": "Next steps"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"subject": "Next steps", "cc": []}'},
+    ]
+    reply = 'Your email "Next steps" is on its way to Veronica.'
+    assert "found nothing" not in last_said(chat, None, reply, writes=frozenset({"send_email"}))
+    search = [chat[0], {"role": "assistant", "content": "", "tool_calls": [{"id": "c2", "type": "function", "function": {
+        "name": "search_email", "arguments": '{"text": "Next steps"}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"text": "Next steps", "matches": []}'}]
+    assert "found nothing" in last_said(search, None, 'Nothing in your mailbox mentions "Next steps".', writes=frozenset({"send_email"}))
+
+
+def test_a_value_a_write_was_given_is_cited_from_that_write_not_from_a_result_that_shows_it_too():
+    """'set_defrost returned 3' traced "The heater in the driver's seat is now level 3": the defrost's
+    result is the whole car, whose seat position happened to be 3 (or whose volume the step had just set)."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [{"role": "user", "content": "Heat my seat to level 3 and turn on the front defrost."},
+            {"role": "assistant", "tool_calls": [
+                {"id": "c1", "function": {"name": "set_seat_heating", "arguments": '{"seat": "driver", "level": 3}'}},
+                {"id": "c2", "function": {"name": "set_defrost", "arguments": '{"where": "front", "on": true}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"seat": "driver", "level": 3}'},
+            {"role": "tool", "tool_call_id": "c2", "content": '{"id": "V0159", "defrost_front": true, "seat_position": 3, "range_km": 412}'}]
+    reply = "The heater in the driver's seat is now level 3. I've turned the front defrost on."
+    writes = frozenset({"set_seat_heating", "set_defrost"})
+    assert last_said(chat, reply=reply, writes=writes) == "set_seat_heating returned 3"
+    # a value no call was given is still cited from the result that shows it
+    assert last_said(chat, reply="Your range is 412 km.", writes=writes) == "set_defrost returned 412"
+    # ... from a read of the step that shows it, before a write whose whole car shows it too
+    status = [*chat[:1], {"role": "assistant", "tool_calls": [
+                  {"id": "c3", "function": {"name": "get_vehicle_status", "arguments": "{}"}},
+                  {"id": "c4", "function": {"name": "set_fan", "arguments": '{"level": 6}'}}]},
+              {"role": "tool", "tool_call_id": "c3", "content": '{"id": "V0159", "range_km": 806, "tank_pct": 84}'},
+              {"role": "tool", "tool_call_id": "c4", "content": '{"id": "V0159", "fan_level": 6, "range_km": 806}'}]
+    assert last_said(status, reply="You have about 806 km of range.", writes=writes | {"set_fan"}) == "get_vehicle_status returned 806"
+
+
+def test_a_reply_that_states_no_figure_of_the_result_cites_the_request_not_a_stray_figure():
+    """'get_fare_rules returned 0.0' traced "A basic economy ticket cannot be changed once the booking is made."."""
+    from toolgym.generators.reasoning import last_said
+    from toolgym.generators.result_values import result_value
+
+    rules = '{"cabin": "basic_economy", "changeable": false, "change_fee": 0.0, "refundable": false, "bag_fee": 40.0}'
+    reply = "A basic economy ticket cannot be changed once the booking is made."
+    assert result_value(rules, reply, frozenset({"basic_economy"})) == ""
+    assert result_value(rules) == "0.0"  # with no reply to back, a figure still names the result
+    chat = [{"role": "user", "content": "Can a basic economy ticket be changed?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_fare_rules", "arguments": '{"cabin": "basic_economy"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": rules}]
+    assert last_said(chat, reply=reply, writes=frozenset()) == 'the user asked "Can a basic economy ticket be changed?"'
+    # an id still names the record a reply is about
+    assert result_value('{"booking_id": "FB100332", "bags": 1}', "Your bags are in.") == "FB100332"
+
+
+def test_a_value_of_several_words_is_cited_as_one_quoted_value_even_with_a_figure_in_it():
+    """'modify_pending_order_items returned 6 inch, carbon steel' read as two things returned."""
+    from toolgym.generators.result_values import result_value
+
+    order = '{"order_id": "#W6709224", "items": [{"name": "Chef\'s Knife", "options": "6 inch, carbon steel"}]}'
+    reply = "I've changed the Chef's Knife to 6 inch, carbon steel in order #W6709224."
+    assert result_value(order, reply, reads=False) == '"6 inch, carbon steel"'
+    assert result_value('{"total": 167.45}', "The order now totals $167.45.") == "167.45"  # a figure stays bare
+
+
+def test_a_search_term_the_agent_chose_is_not_cited_from_an_earlier_pages_prose():
+    """'open_page returned "https://.../popend-camera" and "designer"': the word came from another page's
+    text ("The product's designer is Mathew Medina."), not from anything that was asked or shown as a value."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    tent = ('{"url": "https://atlaspedia.example/wiki/tent", "text": "The product\'s designer is Mathew Medina.", '
+            '"links": [{"text": "Camera", "url": "https://atlaspedia.example/wiki/camera"}]}')
+    camera = '{"url": "https://atlaspedia.example/wiki/camera", "text": "The Camera sells for $862.", "status": "designer"}'
+    chat = [{"role": "user", "content": "Who designed the flagship product of Bepeapiox Foods?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "open_page", "arguments": '{"url": "https://atlaspedia.example/wiki/tent"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": tent},
+            {"role": "assistant", "tool_calls": [{"id": "c2", "function": {"name": "open_page", "arguments": '{"url": "https://atlaspedia.example/wiki/camera"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": camera.replace(', "status": "designer"', "")}]
+    step = Step(calls=[ToolCall(name="find_in_page", arguments={"url": "https://atlaspedia.example/wiki/camera", "text": "designer"})])
+    assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera"'
+    # a word a result shows as a whole value is still cited
+    chat[-1] = {**chat[-1], "content": camera}
+    assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera" and "designer"'
+
+
+def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
+    """'open_page returned "37.3"' was the whole trace before converting 37.3 kg and 25.0 kg: the page's
+    "25.0 kg" went uncited, as a figure of two digits is cited only from a field of its own."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    chat = [{"role": "user", "content": "How much do the Lobre Tent and the Gugas Router weigh in pounds?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "open_page", "arguments": '{"url": "u1"}'}},
+                                                 {"id": "c2", "function": {"name": "open_page", "arguments": '{"url": "u2"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"text": "The Lobre Tent weighs 37.3 kg."}'},
+            {"role": "tool", "tool_call_id": "c2", "content": '{"text": "It has a weight of 25.0 kg and 25 reviews."}'}]
+    step = Step(calls=[ToolCall(name="convert_units", arguments={"value": v, "from_unit": "kg", "to_unit": "lb"}) for v in (37.3, 25.0)])
+    assert evidence_for(step, chat) == 'open_page returned "37.3" and "25.0"'
+    # a bare "25" in prose is still no evidence for 25
+    chat[-1] = {**chat[-1], "content": '{"text": "It has 25 reviews."}'}
+    assert evidence_for(step, chat) == 'open_page returned "37.3"'
+
+
+def test_a_read_whose_stated_values_the_user_brought_cites_no_value_of_it():
+    """'read_file returned "Marketing Q1 retro notes"' traced "... "Marketing Q1 retro notes" is
+    approved.": the title is what the user asked about; the read found its status."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [{"role": "user", "content": 'Is "Marketing Q1 retro notes" approved yet? Check the file\'s status line.'},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                "name": "read_file", "arguments": '{"file_id": "F00315"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"file_id": "F00315", "title": "Marketing Q1 retro notes", '
+             '"text": "Agenda and notes from the retro. Status: approved by the team lead after review."}'}]
+    reply = 'According to the file, "Marketing Q1 retro notes" is approved.'
+    assert last_said(chat, None, reply, writes=frozenset()) == 'the user asked "Is \'Marketing Q1 retro notes\' approved yet?"'
