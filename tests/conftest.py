@@ -27,6 +27,14 @@ def toy_domain():
     return DOMAIN
 
 
+@pytest.fixture(scope="session")
+def book():
+    """The engine's own phrasebook (no domain's wordings on top)."""
+    from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+
+    return Phrasebook(ENGINE_UTTERANCES)
+
+
 def rescan_domains(monkeypatch) -> None:
     """Find domains again, as a new process would; the registry's state is restored after the test."""
     monkeypatch.setattr(registry, "_found", None)

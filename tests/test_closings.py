@@ -1,0 +1,64 @@
+"""Closing lines fit how the chat ended: they end on their goodbye and thank once, answer thanks as
+thanks, and say that nothing was changed only after a request that asked for a change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
+
+CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_declined", "closer_pending", "farewell")
+
+
+@pytest.mark.parametrize("intent", CLOSERS)
+def test_a_closing_line_ends_on_its_goodbye_and_thanks_once(book, intent):
+    for seed in range(400):
+        text = book.say(intent, seed, thanked=seed % 2 == 0)
+        row = {"messages": [{"role": "assistant", "content": text}]}
+        assert not talk_after_goodbye(row, Knowledge()), text
+        assert not doubled_thanks(row, Knowledge()), text
+
+
+@pytest.mark.parametrize("intent", ["closer_done", "closer_answered"])
+def test_thanks_are_not_answered_good_to_hear(book, intent):
+    """"Thank you very much." / "Good to hear." """
+    after_thanks = {book.say(intent, seed, thanked=True).split("!")[0].split(".")[0] for seed in range(400)}
+    assert not after_thanks & {"Good to hear", "Glad to hear it"}
+    after_praise = {book.say(intent, seed, thanked=False).split("!")[0].split(".")[0] for seed in range(400)}
+    assert after_praise & {"Good to hear", "Glad to hear it"}
+
+
+def test_only_a_chat_that_acted_closes_on_done(book):
+    said = " ".join(book.say(intent, seed, thanked=False) for intent in ("closer_answered", "farewell") for seed in range(300))
+    for claim in ("taken care of", "done on our side", "Glad that's sorted"):
+        assert claim not in said
+
+
+def _closings(domain: str, kind: str) -> list[str]:
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.rows import with_closer
+
+    built = load_domain(domain)
+    return [with_closer(task, gold_messages(built, task)[0])[-1]["content"] for task in built.generate_tasks(40, seed=5, kinds=[kind])]
+
+
+_KEPT = re.compile(r"chang|touched|as it was|as before", re.I)
+
+
+@pytest.mark.parametrize(("domain", "kind"), [
+    ("retail", "no_tool/irrelevant"),
+    ("research", "no_tool/unavailable"),  # a missing web search: a look-up
+    ("research", "no_tool/policy_refusal"),  # a private address kept back
+])
+def test_a_request_that_asked_no_change_is_not_told_that_nothing_changed(domain, kind):
+    """"Nothing was touched in the meantime." closed "What's the best time of year to visit Oslo?", and
+    "Everything stays as it was." a question the missing web search could not answer."""
+    said = _closings(domain, kind)
+    assert len(said) == 40 and not [c for c in said if _KEPT.search(c)]
+
+
+def test_a_refused_change_may_still_be_told_that_nothing_changed():
+    assert [c for c in _closings("retail", "no_tool/policy_refusal") if _KEPT.search(c)]
