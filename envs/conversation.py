@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .task import Fact, Step, Task, Utterance
+
+if TYPE_CHECKING:
+    from .tools import Tool
 
 STOP_MARKER = "###STOP###"
 # Words that make a question ask for a yes: the oracle's phrasings and a real model's ("Shall I
@@ -56,21 +59,24 @@ def finds_records(task: Task, move: Move) -> bool:
     """Whether the facts an ask move asks for find records (the call that takes them reads: a phone
     number, a name, an order id) rather than give the values of a change (a reason for cancelling,
     a message to post, a new address): "that lets me pull up the right details" fits only the first."""
-    if move.step is None or not move.step.calls:
-        return True
-    from .registry import load_domain
-
-    return not load_domain(task.domain).tool(call_taking(move.step, move.facts).name).writes
+    taking = _tool_taking(task, move)
+    return taking is None or not taking.writes
 
 
 def works_out(task: Task, move: Move) -> bool:
     """Whether the facts an ask move asks for go into a computation (`@tool(computes=True)`: a
     sales tax rate for `calculate`): nothing is looked up with them, a guess gives a wrong answer."""
+    taking = _tool_taking(task, move)
+    return taking is not None and taking.computes
+
+
+def _tool_taking(task: Task, move: Move) -> Tool | None:
+    """The tool of the call that takes an ask move's facts (None: the move has no calls)."""
     if move.step is None or not move.step.calls:
-        return False
+        return None
     from .registry import load_domain
 
-    return load_domain(task.domain).tool(call_taking(move.step, move.facts).name).computes
+    return load_domain(task.domain).tool(call_taking(move.step, move.facts).name)
 
 
 NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)
