@@ -285,16 +285,16 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         if message.get("role") != "tool":
             break
         call = _call_for(message, messages)
-        step.append((message, call, _argument_values(call) if call else frozenset()))
-    confirmed = {value for _, call, given in step if writes is not None and _writes(call, writes) for value in given}
+        # a write's result confirms what it was given (not known when the chat's tools are not)
+        step.append((message, call, _argument_values(call) if call else frozenset(), writes is not None and _writes(call, writes)))
+    confirmed = {value for _, _, given, confirms in step if confirms for value in given}
     side = ""
-    for message, call, given in step:
+    for message, call, given, confirms in step:
         content = message.get("content")
         try:
             records = list(records_of(json.loads(content))) if isinstance(content, str) else []
         except ValueError:
             continue
-        confirms = writes is not None and _writes(call, writes)
         found = stated_value(records, reply, given, said, reads=not confirms)
         value = found.strip('"').lower()
         cited = f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
