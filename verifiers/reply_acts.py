@@ -130,14 +130,26 @@ def reply_acts(task: Task, trajectory: Trajectory) -> Score:
 def no_echo(task: Task, trajectory: Trajectory) -> Score:
     """No assistant turn says the user's message or the system prompt back (every kind)."""
     problems: list[str] = []
-    sources = [_Source(m["role"], m["content"]) for m in trajectory.messages
-               if m.get("role") in ("user", "system") and isinstance(m.get("content"), str)]
+    # A value the reply must state is no echo of the user who gave it ("It's 6508 Oak Street, ..." /
+    # "From now on, orders go to 6508 Oak Street, ... by default."): such values are left out of both.
+    outputs = [o.lower() for o in task.required_outputs if len(o) >= 4]
+    sources = [_Source(m["role"], _without(m["content"], outputs) if m["role"] == "user" else m["content"])
+               for m in trajectory.messages if m.get("role") in ("user", "system") and isinstance(m.get("content"), str)]
     for message in trajectory.agent_messages:
         text = message.get("content") or ""
         # A confirmation reads the request back on purpose ("I would now post '...' in #data: OK?").
-        problems += _echoes(sources, words(text), users=not asks_confirmation(text))
+        problems += _echoes(sources, words(_without(text, outputs)), users=not asks_confirmation(text))
     problems = list(dict.fromkeys(problems))
     return binary(not problems, **({"problems": problems} if problems else {}))
+
+
+def _without(text: str, values: list[str]) -> str:
+    """The text (lower case) with the given lower-case values taken out."""
+    lowered = text.lower()
+    for value in values:
+        if value in lowered:
+            lowered = lowered.replace(value, " ")
+    return lowered
 
 
 class _Source:
