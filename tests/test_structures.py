@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import zlib
 
 import pytest
@@ -21,6 +22,8 @@ from toolgym.envs.phrasebook import ENGINE_STRUCTURES, ENGINE_UTTERANCES, Phrase
 from toolgym.envs.structures import together
 from toolgym.verifiers import verify
 from toolgym.verifiers.choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
+
+from .conftest import builtin_domains
 
 RETAIL = "retail"
 
@@ -102,6 +105,22 @@ def test_a_revision_is_followed_and_the_abandoned_request_fails(retail):
     assert spoiled is not None
     score = verify(task, spoiled)
     assert score.value < 1.0 and score.components["minefield"] == 0.0
+
+
+# words that take a request back: the user's "no" before a revision says them already
+_TAKING_BACK = re.compile(r"\b(no|not|don't|never mind|changed? my mind|scratch|forget|drop|skip|leave|hold off)\b", re.I)
+
+
+@pytest.mark.parametrize("name", builtin_domains())
+def test_a_revision_moves_on_without_saying_no_again(name):
+    """The user said no ("No, don't do that after all.") and the agent let it be ("Fine, nothing
+    happens then."); the next request's lead-in moves on, it does not turn the change down twice
+    ("Okay, scratch that.", "Let's leave that.")."""
+    book = toolgym.load_domain(name).phrasebook
+    for intent in ("revise_lead", "revise_lead_other"):
+        for variant in book.pooled(intent):
+            assert not _TAKING_BACK.search(variant), f"{intent}: {variant!r}"
+    assert any(_TAKING_BACK.search(v) for v in book.pooled("user_decline"))  # the words are a decline's
 
 
 def test_asking_for_an_id_a_lookup_finds_scores_below_one(retail):
