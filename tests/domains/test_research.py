@@ -186,6 +186,35 @@ def test_a_chain_answer_hands_on_things_as_it_but_names_people_again(domain):
     assert linked >= 5
 
 
+def test_a_birthplace_is_answered_in_the_words_it_was_asked_in(domain):
+    """"Where was X born?" is answered "X was born in Y", not "The home town of X is Y" (to a model the
+    two are not the same question); a question that does not say leaves either wording."""
+    from toolgym.domains.research.tasks.index import index_of
+    from toolgym.domains.research.tasks.questions import sentence_of
+    from toolgym.envs import GenContext
+
+    world = World(domain.template(0, "small"))
+    index = index_of(world)
+    fact = next(f for facts in index.facts.values() for n, f in facts.items() if n == "birthplace")
+    said: dict[str, set[bool]] = {}
+    for asked in ("In which city was Ann Lee born?", "What is the home town of Ann Lee?", ""):
+        for seed in range(40):
+            ctx = GenContext(domain=domain, world=world, rng=random.Random(seed), seed=seed, kind="single",
+                             world_seed=0, size="small")
+            said.setdefault(asked, set()).add("home town" in sentence_of(ctx, index, fact, asked))
+    world.close()
+    assert said == {"In which city was Ann Lee born?": {False}, "What is the home town of Ann Lee?": {True}, "": {False, True}}
+    made = domain.generate_tasks(60, seed=11, kinds=["single", "multi_step"], size="small")
+    checked = 0
+    for task in made:
+        request = task.scenario.requests[0]
+        reply = " ".join(m["content"] or "" for m in gold_messages(domain, task)[0] if m["role"] == "assistant")
+        if ("home town" in request) != ("born" in request) and ("home town of" in reply or " born in " in reply):
+            checked += 1
+            assert ("home town" in request) == ("home town of" in reply), (request, reply)
+    assert checked >= 3
+
+
 def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):
     task, messages = next((t, m) for t, m in tasks if t.kind == "injection")
     bait = task.forbidden[0]

@@ -101,7 +101,7 @@ def _which(ctx: GenContext, label: str | None = None) -> _Asked | None:
     question = ctx.say(f"ask_{fact.name}", x=group.words)
     piece = piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question} (you mean {entity.name})", plan,
-        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact), "sources": fact.page_url}),
+        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact, question), "sources": fact.page_url}),
         [index.shown(fact).removeprefix("the ")], {m.id for m in group.members},
     )  # fmt: skip
     what = f"people named {group.words}" if group.label == "person" else f"{group.label}s that fit {group.words}"
@@ -135,7 +135,7 @@ def picked_again(ctx: GenContext) -> list[Piece] | None:
     question = ctx.say(f"ask_{fact.name}", x=name)
     second = piece_of(
         ctx, ctx.say("picked_other", name=asked.group.telling[other.id], question=question), f"Find out from the web: {question}", plan,
-        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact), "sources": fact.page_url}),
+        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact, question), "sources": fact.page_url}),
         [index.shown(fact).removeprefix("the ")], {other.id},
     )  # fmt: skip
     return structures.corrected(ctx, replace(asked.piece, outputs=[]), second, abandoned=[])

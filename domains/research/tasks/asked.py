@@ -92,7 +92,7 @@ def on_page(ctx: GenContext) -> Piece | None:
     question = ctx.say(f"ask_{fact.name}", x=index.ref(entity))
     return piece_of(
         ctx, ctx.say("ask_on_page", url=entity.url, question=question), f"Find out from {entity.url}: {question}", plan,
-        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact), "sources": entity.url}),
+        Utterance(intent="reply_answer", vars={"answer": sentence_of(ctx, index, fact, question), "sources": entity.url}),
         [index.shown(fact).removeprefix("the ")], {entity.id},
     )  # fmt: skip
 

@@ -20,12 +20,14 @@ SCALARS = {
 }  # fmt: skip
 
 
-def sentence_of(ctx: GenContext, index: Index, attribute: AttributeBase) -> str:
+def sentence_of(ctx: GenContext, index: Index, attribute: AttributeBase, asked: str = "") -> str:
+    """The fact as a sentence. `asked`: the question it answers, whose words a fact said two ways
+    follows (asked where someone was born, the answer says "was born in", not "The home town of")."""
     subject = index.ref(index.entities[attribute.entity_id])
-    return ctx.say(f"fact_{attribute.name}", subject=subject, value=index.shown(attribute))
+    return ctx.say(f"fact_{attribute.name}", subject=subject, value=index.shown(attribute), asked=asked)
 
 
-def chained_account(ctx: GenContext, index: Index, hops: Sequence[AttributeBase]) -> str:
+def chained_account(ctx: GenContext, index: Index, hops: Sequence[AttributeBase], asked: str = "") -> str:
     """The facts of a chain, each about the thing the one before named, as one account: a sentence
     that ends on the thing the next is about hands it on as "it" ("... is made by Miopand Dynamics.
     It was founded in 1987."); a person is named again (the pages give no pronoun), and so is a
@@ -39,7 +41,7 @@ def chained_account(ctx: GenContext, index: Index, hops: Sequence[AttributeBase]
         if linked:
             sentences.append(ctx.say(f"fact_{attribute.name}_linked", value=index.shown(attribute)))
         else:
-            sentences.append(sentence_of(ctx, index, attribute))
+            sentences.append(sentence_of(ctx, index, attribute, asked))
     return " ".join(sentences)
 
 
@@ -74,12 +76,13 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
     described = named or index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))
-    answer = chained_account(ctx, index, (*path, final))
+    question = ctx.say(f"ask_{final.name}", x=described)
+    answer = chained_account(ctx, index, (*path, final), asked=question)
     value = index.shown(final)
     piece = piece_of(
         ctx,
-        ctx.say("ask_request", question=ctx.say(f"ask_{final.name}", x=described)),
-        f"Find out from the web: {ctx.say(f'ask_{final.name}', x=described)}",
+        ctx.say("ask_request", question=question),
+        f"Find out from the web: {question}",
         plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": final.page_url}),
         [value.removeprefix("the ")],

@@ -34,7 +34,7 @@ def two_facts(ctx: GenContext) -> Piece | None:
     plan.steps.append(Step(calls=[call("find_in_page", url=entity.url, text=key_a), call("find_in_page", url=entity.url, text=key_b)]))
     name = index.ref(entity)
     question = f"{ctx.say(f'ask_{a.name}', x=name)} {ctx.say(f'and_{b.name}')}"
-    answer = f"{sentence_of(ctx, index, a)} {sentence_of(ctx, index, b)}"
+    answer = f"{sentence_of(ctx, index, a, question)} {sentence_of(ctx, index, b, question)}"
     return piece_of(
         ctx, ctx.say("ask_request", question=question), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": entity.url}),
