@@ -280,7 +280,16 @@ class Phrasebook:
     def joining_links(self) -> tuple[str, ...]:
         """The words that join a second request onto the first in one message ("After that:", "Also:"),
         longest first, so a sentence that opens with one can be read without it."""
-        links = [v.strip() for i in ("and_then", "and_also") if i in self._all for v in self._all[i]]
+        return self._links("and_then", "and_also")
+
+    @functools.cached_property
+    def sequence_links(self) -> tuple[str, ...]:
+        """The links of requests done one after another ("After that:", not "Also:"): where a message
+        that asks several things in turn is split into the parts its steps serve (`Step.part`)."""
+        return self._links("and_then")
+
+    def _links(self, *intents: str) -> tuple[str, ...]:
+        links = [v.strip() for i in intents if i in self._all for v in self._all[i]]
         return tuple(sorted({link for link in links if link.endswith(":")}, key=len, reverse=True))
 
     @functools.cached_property

@@ -234,7 +234,7 @@ def in_sequence(ctx: Any, first: P, second: P) -> P | None:
         return None
     if says_withheld(first, second) or says_withheld(second, first) or not unsaid(first.request, second.request):
         return None
-    joined = _joined(ctx, first, second, [*first.steps, *second.steps], ctx.say("and_then"))
+    joined = _joined(ctx, first, second, [*_parts(first.steps, 0), *_parts(second.steps, _part_count(first.steps))], ctx.say("and_then"))
     return replace(joined, setup=[*first.setup, *second.setup], forbidden=[*first.forbidden, *second.forbidden])
 
 
@@ -269,6 +269,16 @@ def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
 
 def _writes_of(ctx: Any, piece: Segment) -> set[str]:
     return {c.name for s in piece.steps for c in s.calls if ctx.domain.tool(c.name).writes}
+
+
+def _part_count(steps: Sequence[Step]) -> int:
+    """How many things, joined one after another, a request with these steps asks."""
+    return 1 + max((s.part for s in steps if s.part is not None), default=0)
+
+
+def _parts(steps: Sequence[Step], first: int) -> list[Step]:
+    """The steps numbered as parts of a longer request whose part `first` their own request opens."""
+    return [s.model_copy(update={"part": first + (s.part or 0)}) for s in steps]
 
 
 def _joined(ctx: Any, first: P, second: P, steps: list[Step], link: str) -> P:

@@ -115,6 +115,13 @@ class Step(_Model):
     calls: list[ToolCall]
     caller: Literal["agent", "user"] = "agent"
     segment: int = 0
+    part: int | None = Field(
+        default=None,
+        description=(
+            "for a request that asks several things one after another, joined by a link ('After that:'): which of "
+            "them the step serves, counted from 0 (envs.structures.in_sequence); None: the whole request"
+        ),
+    )
     needs: list[str] = Field(default_factory=list, description="fact keys the agent must have first")
     confirm: str | None = Field(default=None, description="what the agent states before asking for a yes")
     instruction: str | None = Field(default=None, description="for user steps: what the agent asks the user to do")

@@ -401,14 +401,15 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         about = " ".join([*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, cues, about), lookup=finds_records(task, move), computes=works_out(task, move),
+            request=user_request(messages, cues, about, move.step.part if move.step is not None else None),
+            lookup=finds_records(task, move), computes=works_out(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
         # the user said no to a change: there is no outcome to report, only that nothing was done
         # the request quoted is the change turned down, of those the message carries
         declined = next((s for s in reversed(task.plan) if s.declined and s.calls), None)
-        about = _about(task, declined) if declined is not None else ""
-        return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about))
+        about, part = (_about(task, declined), declined.part) if declined is not None else ("", None)
+        return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about, part))
     return _reply_trace(task, phrases, seed, messages, reply)
 
 
@@ -426,7 +427,7 @@ def _request_served(task: Task, step: Step, messages: list[dict[str, Any]], cues
     Airfield"). Such a call answers a request, not the result before it: the request whose words its
     tool's description shares is quoted ('the user asked "How much range have I got left?"'), not
     'set_charge_limit returned V0011'; what came in last (`last_said`) when no request is found."""
-    request = user_request(messages, cues, _about(task, step))
+    request = user_request(messages, cues, _about(task, step), step.part)
     return f"{_ASKED}{request}" if request else last_said(messages, cues)
 
 

@@ -5,6 +5,7 @@ and, given what the step is about, the sentence that speaks of it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -52,12 +53,21 @@ class RequestCues:
     identity: Sequence[str] = ()
     asides: AbstractSet[str] = frozenset()
     links: Sequence[str] = ()  # what joins a second request on ("After that:"): not the request's own words
+    sequence_links: Sequence[str] = ()  # the links of requests done in turn: where a message splits into parts
 
     @classmethod
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, identity, phrases.asides, phrases.joining_links)
+        return cls(task.scenario.requests, identity, phrases.asides, phrases.joining_links, phrases.sequence_links)
+
+    def part_of(self, content: str, part: int | None) -> str:
+        """The `part`-th of the things a message asks in turn (`Step.part`), split where a sequence
+        link joins the next on; the whole message when it has no such part."""
+        if part is None or not self.sequence_links:
+            return content
+        parts = _splitter(tuple(self.sequence_links)).split(content)
+        return parts[part] if len(parts) > 1 and part < len(parts) else content
 
     def unlinked(self, sentence: str) -> str:
         """The sentence without a link that joins it on ("And when you've done that: Cool down the rear")."""
@@ -77,7 +87,12 @@ class RequestCues:
         )
 
 
-def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None, about: str = "") -> str:
+@functools.cache
+def _splitter(links: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\s+(?:" + "|".join(map(re.escape, links)) + r")\s+")
+
+
+def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None, about: str = "", part: int | None = None) -> str:
     """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
     a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
     the user has said nothing of substance.
@@ -86,13 +101,16 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
     the request's own words come before an aside ("Please don't send me to another department.")
     or an identity line ("To find my account, my number is 512-393-3628."). Given what the step is
     `about` (its tool and what it does), of a message's requests the one that speaks of it is quoted:
-    an ask for the region quotes "Is there an outage in my area?", not the payment asked before it."""
+    an ask for the region quotes "Is there an outage in my area?", not the payment asked before it.
+    Given the `part` of a message that asks several things in turn (`Step.part`), only that part is read."""
     cues = cues or RequestCues()
     asked = [m for m in messages if m.get("role") == "user" and m.get("content") in cues.requests]
     for message in reversed(asked or messages):
         content = message.get("content")
         if message.get("role") != "user" or not isinstance(content, str):
             continue
+        if asked:
+            content = cues.part_of(content, part)
         sentences = [_unwrapped(cues.unlinked(s.strip())) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:

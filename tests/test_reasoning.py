@@ -473,3 +473,30 @@ def test_a_missing_fact_trace_says_the_reply_asks_and_never_that_the_user_lacks_
     refusal = {phrases.say("reason_no_call", seed, kind="policy_refusal", labels=["details"], scope="work", rule="it is not yours",
                            problem="", action="", value="", request='"Cancel it."') for seed in range(400)}
     assert any("explain why" in t for t in refusal)
+
+
+def test_a_step_of_a_message_asking_two_things_in_turn_quotes_the_thing_it_serves():
+    """"Can you send a payment to Amy Orozco ...? Then, a second thing: Could you block my Visa ending
+    in 1361?": the card list read for the block quotes the block, not the payment, though both ask."""
+    from toolgym.generators.request_quote import RequestCues
+
+    banking = toolgym.load_domain("banking")
+    tasks = [t for t in banking.generate_tasks(80, seed=21, kinds=["multi_step"], size="small")
+             if any(s.part for s in t.plan)]
+    checked = 0
+    for task, trajectory in _played(banking, tasks):
+        cues = RequestCues.of(task, banking.phrasebook)
+        request, steps = task.scenario.requests[0], [s for s in task.plan if not s.declined]
+        for message in trajectory.messages:
+            calls = [(c["function"]["name"], c["function"]["arguments"]) for c in message.get("tool_calls") or ()]
+            if not calls:
+                continue
+            step = steps.pop(0)  # the gold makes the plan's calls in order
+            assert [(c.name, c.arguments) for c in step.calls] == calls
+            quoted = re.search(r'asked "(.+?)(?: …)?"\.', message.get("reasoning_content") or "")
+            if quoted is None or step.part is None:
+                continue
+            checked += 1
+            # a trace quotes the user's double marks as single ones
+            assert quoted.group(1) in cues.part_of(request, step.part).replace('"', "'"), (request, step.part, quoted.group(0))
+    assert checked >= 20, checked
