@@ -30,6 +30,15 @@ def test_thanks_are_not_answered_good_to_hear(book, intent):
     assert after_praise & {"Good to hear", "Glad to hear it"}
 
 
+@pytest.mark.parametrize("intent", ["closer_refused", "closer_refused_lookup", "closer_not_found"])
+def test_a_regret_ends_on_a_full_stop(book, intent):
+    """"I wish I could have done more!" reads as cheer; thanks after a no may still be warm."""
+    sentences = [s for seed in range(400) for s in re.split(r"(?<=[.!?]) ", book.say(intent, seed, thanked=False))]
+    regrets = [s for s in sentences if re.match(r"(?:I'm )?[Ss]orry|I wish", s)]
+    assert regrets and not [s for s in regrets if s.endswith("!")]
+    assert intent == "closer_not_found" or any(s.startswith("Thank") and s.endswith("!") for s in sentences)
+
+
 def test_only_a_chat_that_acted_closes_on_done(book):
     said = " ".join(book.say(intent, seed, thanked=False) for intent in ("closer_answered", "farewell") for seed in range(300))
     for claim in ("taken care of", "done on our side", "Glad that's sorted"):
