@@ -14,6 +14,8 @@ from toolgym.generators.reasoning import last_said
 from toolgym.generators.request_quote import RequestCues, user_request
 from toolgym.generators.user import fresh
 
+from .conftest import builtin_domains
+
 
 def test_a_trace_quotes_the_request_never_a_greeting():
     chat = [{"role": "user", "content": "Hi there. Thanks! Excuse me. Please cancel order #W1234567, it's late."}]
@@ -369,6 +371,20 @@ def test_a_withheld_tool_is_named_with_every_use_it_has():
     workplace = load_domain("workplace")
     assert tool_purpose(workplace, "mark_message") == "mark a message of your mailbox as read or unread"
     assert tool_purpose(workplace, "mark_message", whole=True).endswith("or set or clear its flag")
+
+
+@pytest.mark.parametrize("name", builtin_domains())
+def test_no_tools_purpose_stops_in_the_middle_of_a_list(name):
+    """A purpose cut at ", or" names a list without its last item: a trace said convert_units would
+    "convert a value between km and miles, km/h and mph, litres and gallons" before a °F to °C call."""
+    from toolgym.envs.phrasing import tool_description, tool_purpose
+    from toolgym.envs.registry import load_domain
+
+    domain = load_domain(name)
+    for tool in domain.tools:
+        purpose, description = tool_purpose(domain, tool), tool_description(domain, tool)
+        cut = description[len(purpose):].startswith(", or") if description.lower().startswith(purpose.lower()) else False
+        assert not (cut and "," in purpose), f"{tool}: {purpose!r} of {description!r}"
 
 
 def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():

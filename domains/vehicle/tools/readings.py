@@ -134,7 +134,7 @@ def list_driver_profiles(world: World) -> list[DriverProfileBase]:
 
 @tool(computes=True)
 def convert_units(world: World, value: float, from_unit: Unit, to_unit: Unit) -> dict[str, Any]:
-    """Convert a value between km and miles, km/h and mph, litres and gallons, or °C and °F (one decimal).
+    """Convert a value between units: km and miles, km/h and mph, litres and gallons, or °C and °F (one decimal).
 
     Args:
         value: The number to convert.
