@@ -48,16 +48,18 @@ def set_temperature(ctx: GenContext, car: Car, ask: bool = False) -> Piece | Non
                   derived={"temperature_c": "the convert_units result, rounded to the car's step (policy)"}),
         ]
         said, reply = slot(ctx, "temp_f", t=wanted_f), slot(ctx, "temp_set_f", f=wanted_f, c=temp(value))
+        output = f"{wanted_f} °F"
     else:
         value = ctx.pick([t for t in TEMPS_C if t != current])
         steps = [agent(call("set_climate", zone=zone, temperature_c=value))]
-        said, reply = slot(ctx, "temp_c", t=temp(value)), f"{temp(value)} °C"
+        said = slot(ctx, "temp_c", t=temp(value))
+        reply = output = f"{temp(value)} °C"
     piece = Piece(
         request=ctx.say("req_temperature", zone=_zone_said(ctx, zone), temp=said),
         goal=f"Set {ZONE_NAMES[zone]} to {said}.",
         steps=steps,
         reply=Utterance(intent="reply_temperature", vars={"zone": ZONE_NAMES[zone], "temp": reply}),
-        outputs=[reply],
+        outputs=[output],
         keys=frozenset({f"zone:{zone}", "units"}),
     )
     if not ask:
