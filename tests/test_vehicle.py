@@ -105,6 +105,23 @@ def test_an_imperial_driver_hears_miles_converted_by_the_tool(domain):
         assert _rollout(task).verification.value == 1.0
 
 
+def test_a_zone_asked_for_in_fahrenheit_is_said_at_the_cars_own_setting(domain):
+    """The car takes half degrees Celsius: 62 °F is set as 16.5 °C (61.7 °F), so the reply states
+    16.5 °C, not "set to 62 °F"; what the driver asked for, in °F, is still the required output."""
+    from toolgym.envs.gold import gold_messages
+
+    tasks = domain.generate_tasks(300, seed=4, kinds=["single", "multi_step"], size="default")
+    fahrenheit = [t for t in tasks if any(c.name == "convert_units" and c.arguments.get("from_unit") == "F" for c in t.gold_calls())]
+    assert len(fahrenheit) >= 5
+    for task in fahrenheit:
+        set_to = [c.arguments["temperature_c"] for c in task.gold_calls() if c.name == "set_climate"]
+        messages, verification = gold_messages(domain, task)
+        reply = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
+        assert verification.passed and set_to
+        assert all(f"{c:g} °C" in reply for c in set_to), reply
+        assert any(o.endswith(" °F") for o in task.required_outputs), task.required_outputs
+
+
 def test_starting_the_engine_asks_first_and_a_start_without_consent_fails(domain):
     from toolgym.verifiers.conduct import consent
 
