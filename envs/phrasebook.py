@@ -136,7 +136,8 @@ EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants
 # The intents (and their `@register` wordings) a domain frames a user's turn with, around the
 # request itself, and the parts of a request intent that do the same ("aside: [It's for a report.]"):
 # their sentences are asides, which a reasoning trace never quotes as the request.
-FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request", "follow_up", "last_follow_up", "and_also"})
+FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request", "follow_up", "last_follow_up", "and_also",
+                             "revise_lead", "revise_lead_other", "correct_lead"})
 FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello"})
 # The parts of a reply intent that open it on an acknowledgement ("I've checked, here it is.") and
 # that close the turn ("Happy to help with anything else."): two answers joined in one message say
@@ -269,8 +270,9 @@ class Phrasebook:
     @functools.cached_property
     def asides(self) -> frozenset[str]:
         """The fillers that frame a user's turn and never ask for the task: what an opening, an
-        aside or the lead-in of a next request writes whole ("Please go slowly with me.", "Right,
-        so, bear with me.", "It's for a report."), normalised (FRAMING_INTENTS, FRAMING_PARTS). A
+        aside, the lead-in of a next request or of one that replaces the last writes whole ("Please go
+        slowly with me.", "Right, so, bear with me.", "It's for a report.", "Let's turn to something
+        else."), normalised (FRAMING_INTENTS, FRAMING_PARTS). A
         request written whole is a filler too, but no aside."""
         from .user_turns import fixed_sentences
 
@@ -281,6 +283,13 @@ class Phrasebook:
         """The words that join a second request onto the first in one message ("After that:", "Also:"),
         longest first, so a sentence that opens with one can be read without it."""
         return self._links("and_then", "and_also")
+
+    @functools.cached_property
+    def lead_links(self) -> tuple[str, ...]:
+        """The links above and the lead-ins of a request that replaces the last one which run into it
+        after a colon ("What I do need is this: Cancel booking FB1."): not the request's own words."""
+        leads = [v.strip() for i in FRAMING_INTENTS if i in self._all for v in self._all[i]]
+        return tuple(sorted({*self.joining_links, *(lead for lead in leads if lead.endswith(":"))}, key=len, reverse=True))
 
     @functools.cached_property
     def sequence_links(self) -> tuple[str, ...]:

@@ -52,14 +52,14 @@ class RequestCues:
     requests: Sequence[str] = ()
     identity: Sequence[str] = ()
     asides: AbstractSet[str] = frozenset()
-    links: Sequence[str] = ()  # what joins a second request on ("After that:"): not the request's own words
+    links: Sequence[str] = ()  # what joins a request on or leads into it ("After that:"): not its own words
     sequence_links: Sequence[str] = ()  # the links of requests done in turn: where a message splits into parts
 
     @classmethod
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, identity, phrases.asides, phrases.joining_links, phrases.sequence_links)
+        return cls(task.scenario.requests, identity, phrases.asides, phrases.lead_links, phrases.sequence_links)
 
     def part_of(self, content: str, part: int | None) -> str:
         """The `part`-th of the things a message asks in turn (`Step.part`), split where a sequence

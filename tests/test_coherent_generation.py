@@ -182,6 +182,17 @@ def test_a_quoted_request_leaves_out_the_words_that_joined_it_on():
     assert user_request([{"role": "user", "content": message}], cues, "set climate set one climate zone") == '"Cool down the rear right zone, please."'
 
 
+def test_a_revisions_lead_in_is_never_quoted_as_the_request():
+    """'The request, "Let's turn to something else.", is carried out.' closed a cancellation."""
+    from toolgym.envs.registry import load_domain
+
+    phrases = load_domain("travel").phrasebook
+    for lead in phrases.pooled("revise_lead_other") + phrases.pooled("revise_lead") + phrases.pooled("correct_lead"):
+        message = f"{lead} Cancel booking FB100428, please."
+        cues = RequestCues([message], asides=phrases.asides, links=phrases.lead_links)
+        assert user_request([{"role": "user", "content": message}], cues) == '"Cancel booking FB100428, please."', lead
+
+
 def test_the_user_says_no_sentence_twice_when_another_wording_exists(book):
     spoken = {"yes please go ahead", "thanks"}
     drawn = {fresh(lambda s: book.say("user_confirm", s), seed, spoken) for seed in range(50)}
