@@ -39,6 +39,17 @@ def test_a_regret_ends_on_a_full_stop(book, intent):
     assert intent == "closer_not_found" or any(s.startswith("Thank") and s.endswith("!") for s in sentences)
 
 
+def test_a_declined_change_is_not_told_twice_that_nothing_changed(book):
+    """"I've left booking FB100404 untouched." / "Good. Thanks." / "That's completely fine, I've left
+    everything as it was.": the closer answers the thanks and does not say the no's outcome again."""
+    after_thanks = [book.say("closer_declined", seed, thanked=True) for seed in range(300)]
+    after_okay = [book.say("closer_declined", seed, thanked=False) for seed in range(300)]
+    restated = re.compile(r"\b(?:left|leave|chang(?:e|ed|es)|unchanged|as before|as it was)\b(?! your mind)", re.I)
+    assert not [c for c in after_thanks + after_okay if restated.search(c.split(".")[0])]
+    assert not [c for c in after_thanks if re.match(r"(?:Understood|Noted|Fair enough|That's (?:completely )?fine|All right)\b", c)]
+    assert all(len(re.split(r"(?<=[.!]) ", c)) >= 2 for c in after_thanks)  # and leaves the door open
+
+
 def test_only_a_chat_that_acted_closes_on_done(book):
     said = " ".join(book.say(intent, seed, thanked=False) for intent in ("closer_answered", "farewell") for seed in range(300))
     for claim in ("taken care of", "done on our side", "Glad that's sorted"):
