@@ -289,6 +289,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         step.append((message, call, _argument_values(call) if call else frozenset(), writes is not None and _writes(call, writes)))
     confirmed = {value for _, _, given, confirms in step if confirms for value in given}
     side = ""
+    read: dict[str, list[str]] = {}  # tool -> the values its results in the step show that the reply states
     for message, call, given, confirms in step:
         content = message.get("content")
         try:
@@ -297,15 +298,21 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
             continue
         found = stated_value(records, reply, given, said, reads=not confirms)
         value = found.strip('"').lower()
-        cited = f"{(call.get('function') or {}).get('name', 'the last tool') if call else 'the last tool'} returned {found}"
+        name = (call.get("function") or {}).get("name", "the last tool") if call else "the last tool"
         if found and value in given and confirms:
-            return cited
+            return f"{name} returned {found}"
         if found and value not in given and value not in confirmed:
             if not confirms:
-                return cited
-            # a write's other values (set_fan's whole car, with its range) come after a read of the
-            # step that states what the reply says: the read is what was asked for
-            side = side or cited
+                read.setdefault(name, []).insert(0, found)
+            else:
+                # a write's other values (set_fan's whole car, with its range) come after a read of the
+                # step that states what the reply says: the read is what was asked for
+                side = side or f"{name} returned {found}"
+    if read:
+        # every read of the step the reply draws on, in call order ("get_line_details returned 7.62 and
+        # 6.28" for two lines read together), not only the newest
+        clauses = [f"{name} returned {join_words(list(dict.fromkeys(values))[:_MAX_CLAUSES])}" for name, values in reversed(read.items())]
+        return ", and ".join(clauses) if len(clauses) > 1 else clauses[0]
     return side
 
 

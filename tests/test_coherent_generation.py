@@ -105,6 +105,23 @@ def test_a_result_that_echoes_the_calls_arguments_is_not_cited_for_them():
     assert last_said(chat, reply=reply) == 'find_in_page found nothing for "elevation"'
 
 
+def test_a_reply_on_reads_made_together_cites_each_of_them():
+    """Two lines' data read together and both stated: 'get_line_details returned 7.62 and 6.28', not
+    only the newest; a read of another tool in the step is named on its own."""
+    def read(call_id: str, name: str, line: str, used: float) -> list[dict]:
+        return [{"role": "tool", "tool_call_id": call_id, "content": f'{{"line_id": "{line}", "data_used_gb": {used}}}'}]
+
+    calls = [{"id": f"c{i}", "function": {"name": name, "arguments": f'{{"line_id": "{line}"}}'}}
+             for i, (name, line) in enumerate([("get_line_details", "L1"), ("get_line_details", "L2"), ("get_usage", "L3")])]
+    chat = [{"role": "user", "content": "How much data has each line used?"}, {"role": "assistant", "tool_calls": calls[:2]},
+            *read("c0", "get_line_details", "L1", 7.62), *read("c1", "get_line_details", "L2", 6.28)]
+    reply = "Data use per line: 617-494-8573: 7.62 GB used; 617-484-8289: 6.28 GB used."
+    assert last_said(chat, reply=reply) == "get_line_details returned 7.62 and 6.28"
+    chat[1] = {"role": "assistant", "tool_calls": [calls[0], calls[2]]}
+    chat[3] = read("c2", "get_usage", "L3", 6.28)[0]
+    assert last_said(chat, reply=reply) == "get_line_details returned 7.62, and get_usage returned 6.28"
+
+
 def test_without_a_reply_the_trace_names_the_results_id():
     # a call's evidence has no reply to match: the id the result leads with
     balance = _after("get_gift_card_balance", '{"gift_card_id": "gift_card_8904273", "balance": 137.12}')
