@@ -105,16 +105,16 @@ def _unrepeated(parts: list[str], said: AbstractSet[str], keep: Callable[[str], 
 def _from_lead(request: str, leads: AbstractSet[str], fillers: AbstractSet[str]) -> str:
     """A request that takes back the one before it, opening on its lead-in ("Sorry, I changed my
     mind."): the fillers a generator put before it ("Great, thank you. Another question.") go, since
-    they say the opposite (thanks for a change the user just turned down, a new question)."""
+    they say the opposite (thanks for a change the user just turned down, a new question). A lead-in
+    may follow a filler or run into the request after a colon ("Also: Instead, here's what I want: ...")."""
     parts = sentences(request)
     for index, sentence in enumerate(parts):
-        before, _, after = sentence.partition(": ")
-        if sentence_key(sentence) in leads:
-            head, rest = parts[:index], parts[index:]
-        elif after and sentence_key(after) in leads and sentence_key(before) in fillers:  # "Also: Okay, scratch that."
-            head, rest = [*parts[:index], before], [after, *parts[index + 1 :]]
-        else:
+        chunks = sentence.split(": ")
+        at = next((j for j in range(len(chunks)) if sentence_key(chunks[j]) in leads), None)
+        if at is None or not all(sentence_key(c) in fillers for c in chunks[:at]):
             continue
+        head = [*parts[:index], *chunks[:at]]
+        rest = [": ".join(chunks[at:]), *parts[index + 1 :]]
         if head and all(sentence_key(s) in fillers and not _FACT.search(s) for s in head):
             return " ".join(rest)
         return request

@@ -451,6 +451,12 @@ def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
     retail = ["Return #W1.", "Also, while I have you: Okay, scratch that. Return #W2."]
     assert tidy_requests(retail, fillers, {1}, leads)[1] == "Okay, scratch that. Return #W2."
     assert tidy_requests(retail, fillers, set(), leads)[1] == retail[1]  # not a revision: as generated
+    # a lead-in that runs into the request after a colon: "I also wanted to ask something." went before it
+    colon = fixed_sentences(["Instead, here's what I want:"])
+    asked = ["Swap it for the small one.", "Another question. Instead, here's what I want: Swap it for the large one."]
+    assert tidy_requests(asked, fillers, {1}, colon)[1] == "Instead, here's what I want: Swap it for the large one."
+    asked[1] = "Also, while I have you: Instead, here's what I want: Swap it for the large one."
+    assert tidy_requests(asked, fillers, {1}, colon)[1] == "Instead, here's what I want: Swap it for the large one."
 
 
 GREETING_THANKS = ("Thanks for reaching out", "Thanks for getting in touch")
