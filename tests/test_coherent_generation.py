@@ -199,6 +199,18 @@ def test_a_quoted_request_leaves_out_the_words_that_joined_it_on():
     assert user_request([{"role": "user", "content": message}], cues, "set climate set one climate zone") == '"Cool down the rear right zone, please."'
 
 
+def test_a_request_that_says_it_is_quoted_with_what_it_is():
+    """'The user wrote "Can I still add it?"' left out what "it" is: the sentence before names it."""
+    message = "So, we're planning a trip! My frequent flyer number is SK3997637. I forgot the insurance on FB100288. Can I still add it?"
+    cues = RequestCues([message], identity=["SK3997637"])
+    assert user_request([{"role": "user", "content": message}], cues) == '"I forgot the insurance on FB100288. Can I still add it?"'
+    # the identity line is not what "it" is; nor is a sentence too long to quote with it
+    message = "My frequent flyer number is SK3997637. Can I still add it?"
+    assert user_request([{"role": "user", "content": message}], RequestCues([message], identity=["SK3997637"])) == '"Can I still add it?"'
+    long = "I booked a long trip to see my family in the mountains next spring with two connections. Can I cancel it?"
+    assert user_request([{"role": "user", "content": long}], RequestCues([long])) == '"Can I cancel it?"'
+
+
 def test_a_revisions_lead_in_is_never_quoted_as_the_request():
     """'The request, "Let's turn to something else.", is carried out.' closed a cancellation."""
     from toolgym.envs.registry import load_domain
