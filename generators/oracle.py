@@ -24,6 +24,17 @@ _CACHE_SIZE = 512  # episodes in flight at once, with room; moves hold their tas
 _LEAD_KINDS = ("ask", "confirm", "instruct")  # moves said in the phrasebook's words alone (no facts of a reply)
 
 
+def _instruct_context(task: Task, moves: list[Move], turn: int) -> dict[str, bool]:
+    """What an instruction's lead-in may say: `checks`, the user only looks (a speed test after the
+    line is resumed is a check, not "Next thing to try."); `reported`, the user's last words reported
+    what an earlier instruction showed ("Thanks, that helps." thanks for nothing after a yes)."""
+    tools = load_domain(task.domain).tools
+    step = moves[turn].step
+    checks = step is not None and not any(tools[c.name].writes for c in step.calls if c.name in tools)
+    spoken = [m.kind for m in moves[:turn] if m.kind != "call"]
+    return {"checks": checks, "reported": bool(spoken) and spoken[-1] == "instruct"}
+
+
 def _is_lead(move: Move) -> bool:
     return move.kind in _LEAD_KINDS and not (move.kind == "ask" and move.utterance is not None)
 
@@ -125,7 +136,8 @@ class OracleTeacher(Policy):
             return phrases.say(intent, seed, **values)
         if move.kind == "confirm":
             return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)  # type: ignore[union-attr]
-        return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction)  # type: ignore[union-attr]
+        return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction,  # type: ignore[union-attr]
+                           **_instruct_context(task, moves, turn))
 
     def with_reasoning(self, task: Task, chat: list[Message]) -> list[Message] | None:
         """The chat this teacher has on the task, given the chat the oracle without reasoning had.

@@ -115,3 +115,31 @@ def test_a_joined_reply_closes_the_turn_only_at_its_end(domain):
             assert not inside, (inside, text)
             joined += any(link in text for link in ("As for your other question:", "And on the second point:", "Also:"))
     assert joined >= 10
+
+
+def test_an_instruction_thanks_only_for_a_report_and_a_look_is_no_fix_to_try(domain):
+    """"Thanks, that helps. Please run a speed test" came right after "Yes. Just do it, please.", and
+    "Next thing to try." led a speed test that checks a line just resumed."""
+    from toolgym.envs.gold import gold_messages
+
+    thanks = ("Thanks, that helps.", "Okay, that tells me a lot.", "Thanks for checking.", "Good, let's keep going.", "Thanks. Next up.")
+    trying = ("Let's try something.", "Next thing to try.", "One more thing to try on the phone.", "Bear with me, this usually helps.")
+    tasks = domain.generate_tasks(160, seed=23, kinds=["multi_step", "multi_turn", "single"], size="small")
+    instructions = after_report = looks = 0
+    for task in tasks:
+        messages, _ = gold_messages(domain, task)
+        for index, message in enumerate(messages[:-1]):
+            done = messages[index + 1]  # the user does what an instruction asks, and says what they see
+            if message["role"] != "assistant" or not message.get("content") or not done.get("user_tool_calls"):
+                continue
+            instructions += 1
+            before = next(m for m in reversed(messages[:index]) if m["role"] == "user")
+            reported = bool(before.get("user_tool_results"))
+            after_report += reported
+            if not reported:
+                assert not message["content"].startswith(thanks), (before.get("content"), message["content"])
+            called = [c["name"] for c in done["user_tool_calls"]]
+            if all(not domain.tools[name].writes for name in called):
+                looks += 1
+                assert not message["content"].startswith(trying), message["content"]
+    assert instructions >= 20 and after_report >= 5 and looks >= 5, (instructions, after_report, looks)
