@@ -122,7 +122,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         best = min(ranks.values())
         tied = [s for s in substantive if ranks[s] == best]
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
-        sentence = _with_referent(max(tied, key=len) if best[-1] else tied[0], substantive, cues)
+        sentence = _with_referent(max(tied, key=len) if best[-1] else tied[0], substantive, cues, content)
         if len(sentence) > _QUOTE_MOST:
             cut = sentence[:_QUOTE_MOST]
             if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
@@ -137,22 +137,24 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
 
 # A short request whose object is a pronoun ("Can I still add it?", "I want to dispute it."): it
 # names what it asks about in the sentence before.
-_NEEDS_REFERENT = re.compile(r"\b(?:it|them|this one|that one)\b", re.IGNORECASE)
+_NEEDS_REFERENT = re.compile(r"\b(?:it|them|this one|that one)\b(?!'s| is\b| was\b)", re.IGNORECASE)  # not "It's too hot"
 _SHORT_REQUEST = 8  # words
 
 
-def _with_referent(sentence: str, substantive: list[str], cues: RequestCues) -> str:
+def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, content: str) -> str:
     """The sentence, after the one before it when it speaks of what that one names ('"I forgot the
     insurance on FB100288. Can I still add it?"', not '"Can I still add it?"'), as long as both fit
-    in a quote and the one before is the request's own words (not an aside or the identity line)."""
+    in a quote, the one before is the request's own words (not an aside or the identity line) and
+    the two stand side by side in the message `content` (no link or filler between them)."""
     index = substantive.index(sentence)
     if index == 0 or len(sentence.split()) > _SHORT_REQUEST or not _NEEDS_REFERENT.search(sentence):
         return sentence
     before = substantive[index - 1]
     identity, aside, _ = cues.rank(before)
-    if identity or aside or len(before) + 1 + len(sentence) > _QUOTE_MOST:
+    joined = f"{before} {sentence}"
+    if identity or aside or len(joined) > _QUOTE_MOST or joined not in content:
         return sentence
-    return f"{before} {sentence}"
+    return joined
 
 
 def _unwrapped(sentence: str) -> str:

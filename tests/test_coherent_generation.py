@@ -209,6 +209,11 @@ def test_a_request_that_says_it_is_quoted_with_what_it_is():
     assert user_request([{"role": "user", "content": message}], RequestCues([message], identity=["SK3997637"])) == '"Can I still add it?"'
     long = "I booked a long trip to see my family in the mountains next spring with two connections. Can I cancel it?"
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == '"Can I cancel it?"'
+    # "It's too hot" names nothing before it; a link between two requests does not join them
+    hot = "Start the engine. It's too hot on the zone behind me."
+    assert user_request([{"role": "user", "content": hot}], RequestCues([hot]), "climate zone hot") == '"It\'s too hot on the zone behind me."'
+    linked = "Start the charging. After that: Can I stop it at 80%?"
+    assert user_request([{"role": "user", "content": linked}], RequestCues([linked], links=["After that:"])) == '"Can I stop it at 80%?"'
 
 
 def test_a_revisions_lead_in_is_never_quoted_as_the_request():
