@@ -144,6 +144,13 @@ QUOTED = [
     ("mid_sentence_capital",
      _row(("assistant", 'I will put "Fixed. Thanks!" In #sales.')),
      _row(("assistant", 'I will say "Fixed. Thanks." And then I will close the ticket.'))),
+    # a phrase quoted in single marks is no thanks of the speaker's; a name with "'s" is no verb
+    ("doubled_thanks",
+     _row(("user", "Thank you. How do I say 'hello' in Swahili? Thx.")),
+     _row(("user", "How do I say 'thank you' in Swahili? Thx."))),
+    ("mid_sentence_capital",
+     _row(("user", "Then one more: Switch to Mark the profile.")),
+     _row(("user", "Then one more: Switch to Mark's driver profile."))),
 ]
 
 

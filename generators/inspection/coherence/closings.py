@@ -71,12 +71,18 @@ def done_after_read_only(row: Row, know: Knowledge) -> list[str] | None:
     return [_quote(claims[0])] if claims else []
 
 
+# a phrase quoted in single marks ("how to say 'thank you' in Swahili"), not an apostrophe ("I'm")
+_SINGLE_QUOTED = re.compile(r"(?<!\w)'[^']{1,60}'(?!\w)")
+
+
 def doubled_thanks(row: Row, know: Knowledge) -> list[str]:
-    """Two sentences of one turn that both thank (a message quoted for sending thanks its own readers)."""
+    """Two sentences of one turn that both thank (a message quoted for sending thanks its own readers,
+    and a phrase quoted to be translated is no thanks)."""
     found = []
     for role in ("assistant", "user"):
         for _, text in _said(row.get("messages") or [], role):
-            thanking = [s for s in split_sentences(_QUOTED.sub('"q"', text)) if THANKS.search(s)]
+            unquoted = _SINGLE_QUOTED.sub("'q'", _QUOTED.sub('"q"', text))
+            thanking = [s for s in split_sentences(unquoted) if THANKS.search(s)]
             if len(thanking) >= 2:
                 found.append(f"[{role}] " + _quote(text))
     return found

@@ -24,7 +24,8 @@ _VERBS = (
 _MID_CAPITAL = re.compile(
     rf"(?<=[a-z,]) (?!A to [A-Z]\b)(?:{_NEVER_CAPITAL}) (?=[a-z$0-9#])|"  # "letters A to F" is a range, not a slip
     # a capitalised word before another is a name ("send it to Mark Newton"), not a verb
-    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z])|"
+    # ("Switch to Mark's driver profile": a verb takes no "'s")
+    rf"\b(?:I|we|will|would|can|could|to|please|then|should|shall|must|I'll|I'd|we'll) (?:{_VERBS})\b(?! [A-Z]|')|"
     # the sentence goes on after a quoted message: 'put "q" In #general' (a word that opens no sentence)
     r"(?<=\"q\") (?:In|On|To|For|At|With|From|Into|Of|By)\b(?= [a-z#$0-9])"
 )
