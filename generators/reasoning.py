@@ -304,6 +304,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         if found and value not in given and value not in confirmed:
             if not confirms:
                 read.setdefault(name, []).insert(0, found)
+                confirmed.add(value)  # one value, shown by two reads, is cited once (the newest's)
             else:
                 # a write's other values (set_fan's whole car, with its range) come after a read of the
                 # step that states what the reply says: the read is what was asked for

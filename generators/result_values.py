@@ -52,12 +52,14 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     """The value of a result's records that `reply` states (the order is `result_value`'s); empty
     when it states none."""
     lowered = reply.lower()
-    # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest;
-    # a value the call was given last (a search's own query), though a write's result that
-    # confirms it ({"level": 2} after level=2) still beats an id
+    # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest, then
+    # the first record's (a list puts the current bill first: its 47.00, not an old bill's 27.00 that the
+    # reply states as a payment); a value the call was given last (a search's own query), though a
+    # write's result that confirms it ({"level": 2} after level=2) still beats an id
     stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
-                     -len(shown), shown)
-                    for record in records for name, value in record.items() if (shown := _stated_as(value, lowered, reply)))
+                     -len(shown), position, shown)
+                    for position, record in enumerate(records) for name, value in record.items()
+                    if (shown := _stated_as(value, lowered, reply)))
     fresh = [found for found in stated if not found[0]]
     # a value the user did not bring: the title they asked about ("Sales 2025 quarterly report") is
     # not the owner the file names (a write's result confirms what was asked: that is its answer)

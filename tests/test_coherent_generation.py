@@ -120,6 +120,14 @@ def test_a_reply_on_reads_made_together_cites_each_of_them():
     chat[1] = {"role": "assistant", "tool_calls": [calls[0], calls[2]]}
     chat[3] = read("c2", "get_usage", "L3", 6.28)[0]
     assert last_said(chat, reply=reply) == "get_line_details returned 7.62, and get_usage returned 6.28"
+    # the bills list shows an old bill of 27.00 too: the current bill, listed first, is what it gives
+    calls = [{"id": "p", "function": {"name": "list_payments", "arguments": '{"account_id": "A1"}'}},
+             {"id": "b", "function": {"name": "list_bills", "arguments": '{"account_id": "A1"}'}}]
+    chat = [{"role": "user", "content": "When was my last payment, and what do I owe?"}, {"role": "assistant", "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "p", "content": '[{"payment_id": "P1", "amount": 27.0}]'},
+            {"role": "tool", "tool_call_id": "b", "content": '[{"bill_id": "B2", "amount": 47.0}, {"bill_id": "B1", "amount": 27.0}]'}]
+    reply = "The latest payment was $27.00. The current bill comes to $47.00."
+    assert last_said(chat, reply=reply) == "list_payments returned 27.0, and list_bills returned 47.0"
 
 
 def test_without_a_reply_the_trace_names_the_results_id():
