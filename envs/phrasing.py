@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .user_turns import NOT_AFTER_TITLE
+
 # Words whose first letter is a vowel but whose sound is not ("a unit", "a one-off", "a European").
 _CONSONANT_SOUND = re.compile(r"^(u[bnrst][aeiouy]|u[sn]i|use|usu|usb|utility|uk\b|eu|ewe|one\b|one-|once|ubiquitous)", re.IGNORECASE)
 # Words whose first letter is a consonant but whose sound is a vowel ("an hour", "an honest").
@@ -393,7 +395,7 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     return f"look up {text}" if first in _NOUN_OPENINGS else text
 
 
-_BETWEEN_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_BETWEEN_SENTENCES = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+")
 _REDRAWS = 8  # other draws tried while a text repeats a sentence already said
 _REDRAW_STRIDE = 7919  # seed offset between two draws
 

@@ -31,7 +31,7 @@ from .compose import Segment
 from .phrasebook import ACK_PARTS, CLOSING_PARTS
 from .pieces import Piece
 from .task import Choice, Fact, Step, ToolCall, Utterance
-from .user_turns import THANKS, sentence_key, sentences
+from .user_turns import NOT_AFTER_TITLE, THANKS, sentence_key, sentences
 
 JOINED_REPLY = "reply_both"  # the reply to one request that asks two things ("... Then one more: ...")
 
@@ -312,7 +312,7 @@ def _thanked_once(ctx: Any, first: str, second: str) -> str:
     return " ".join(s for s in sentences(second) if not (THANKS.search(s) and sentence_key(s) in asides))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+")
+_SENTENCE_END = re.compile(rf"(?<=[.!]){NOT_AFTER_TITLE}\s+")
 _ACK_WORDS = 7
 
 

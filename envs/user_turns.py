@@ -21,7 +21,10 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # For the patterns that tell a greeting from a request (the reasoning traces, the coherence check).
 GREETING_LEAD = r"(?:(?:oh|hey|okay|ok),? )?"
 GREETING_ADDRESSEE = r"(?:,? (?:there|again|dear|assistant|car|(?:[\w']+ )?(?:support|desk|team)))*"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+# The full stop of a title before a name ("Mr. Matthew Edwards", "Dr. Ann Lee", "St. Louis") ends no
+# sentence: a pattern that splits sentences puts this right after its end mark.
+NOT_AFTER_TITLE = r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bProf\.)"
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+(?=\S)")
 THANKS = re.compile(r"\b(?:thank you|thanks|thank u|thx|cheers for|grateful|i appreciate)\b", re.IGNORECASE)
 # A sentence that does nothing but thank ("Thanks.", "Thank you, dear.", "Much appreciated.").
 _ONLY_THANKS = re.compile(

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolgym.envs.phrasebook import Phrasebook
 from toolgym.envs.task import Task
-from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, sentence_key
+from toolgym.envs.user_turns import GREETING_ADDRESSEE, GREETING_LEAD, NOT_AFTER_TITLE, sentence_key
 
 # A sentence that carries no request: a greeting, thanks, an acknowledgement, the identity line.
 _FILLER = re.compile(
@@ -25,7 +25,7 @@ _FILLER = re.compile(
     r"understood|fine|sounds good|will do|noted|thank you very much|many thanks|brilliant|lovely|wonderful)\b[^a-z0-9]*$|^for verification\b|^(?:my|the) (?:full name|name|email(?: address)?|phone(?: number)?) is\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+")
 _QUOTE_MOST = 90  # characters of a user's sentence a trace quotes
 # Words a quote cut short must not end on ("... fares from Mexico City to", "... Susan Wilson called")
 _DANGLING = re.compile(

@@ -224,6 +224,19 @@ def test_a_request_that_says_it_is_quoted_with_what_it_is():
     assert user_request([{"role": "user", "content": linked}], RequestCues([linked], links=["After that:"])) == '"Can I stop it at 80%?"'
 
 
+def test_a_title_before_a_name_ends_no_sentence():
+    """'the user asked "I'd like to pay Mr."' cut a payee's name at its title."""
+    from toolgym.envs.phrasing import sentences_of
+    from toolgym.envs.user_turns import sentences
+    from toolgym.generators.inspection.text import split_sentences
+
+    text = "I'd like to pay Mr. Matthew Edwards and Dr. Ann Lee the same sum. I'm in St. Louis. Thanks."
+    whole = ["I'd like to pay Mr. Matthew Edwards and Dr. Ann Lee the same sum.", "I'm in St. Louis.", "Thanks."]
+    assert sentences(text) == whole and split_sentences(text) == whole
+    assert sentences_of(text) == {s.lower() for s in whole}
+    assert user_request([{"role": "user", "content": text}], RequestCues([text])) == f'"{whole[0]}"'
+
+
 def test_a_revisions_lead_in_is_never_quoted_as_the_request():
     """'The request, "Let's turn to something else.", is carried out.' closed a cancellation."""
     from toolgym.envs.registry import load_domain

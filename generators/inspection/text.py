@@ -7,7 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
+from toolgym.envs.user_turns import NOT_AFTER_TITLE
+
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}[\"')\]]*\s+(?=\S)")
 _ID_LIKE = re.compile(r"\S*[\d@]\S*")  # any token with a digit or an @: ids, amounts, dates, emails
 _PUNCTUATION = re.compile(r"[^\w\s#]|_")
 _SPACES = re.compile(r"\s+")
