@@ -50,6 +50,16 @@ def test_a_declined_change_is_not_told_twice_that_nothing_changed(book):
     assert all(len(re.split(r"(?<=[.!]) ", c)) >= 2 for c in after_thanks)  # and leaves the door open
 
 
+@pytest.mark.parametrize("intent", ["closer_done", "closer_answered", "farewell"])
+def test_an_okay_is_not_answered_as_thanks(book, intent):
+    """"Great." / "You're very welcome!": an answer to thanks where none were given."""
+    to_thanks = re.compile(r"^(?:You're (?:very |most )?welcome|My pleasure|Anytime|No problem|It was no trouble|"
+                           r"Don't mention it|The pleasure was mine)\b")
+    after_okay = [book.say(intent, seed, thanked=False) for seed in range(400)]
+    assert not [c for c in after_okay if to_thanks.match(c)]
+    assert [c for c in (book.say(intent, seed, thanked=True) for seed in range(400)) if to_thanks.match(c)]
+
+
 def test_only_a_chat_that_acted_closes_on_done(book):
     said = " ".join(book.say(intent, seed, thanked=False) for intent in ("closer_answered", "farewell") for seed in range(300))
     for claim in ("taken care of", "done on our side", "Glad that's sorted"):
