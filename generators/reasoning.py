@@ -169,8 +169,10 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
             continue  # a word inside another ("charger" in "charger_connected") was not shown
         if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue
-        if not fault and message.get("role") == "tool" and _WORDS.match(needle) and f'"{needle}"' not in content:
-            continue  # plain words inside a result's prose ("designer", "born on") are the agent's search terms, not a value shown
+        if not fault and message.get("role") == "tool" and _WORDS.match(needle) and not re.search(rf'"{re.escape(needle)}"(?!\s*:)', content):
+            # plain words inside a result's prose ("designer", "born on") are the agent's search terms, and
+            # a key ("unread": false) names a field: neither is a value shown
+            continue
         shown = needle if '"' in needle else f'"{needle}"'  # a fragment of a result's JSON brings its own quotes
         if message.get("role") == "user":
             return f"the user {'reported' if fault else 'gave'}", shown

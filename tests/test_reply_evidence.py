@@ -166,6 +166,18 @@ def test_a_search_term_the_agent_chose_is_not_cited_from_an_earlier_pages_prose(
     assert evidence_for(step, chat) == 'open_page returned "https://atlaspedia.example/wiki/camera" and "designer"'
 
 
+def test_a_word_a_result_shows_only_as_a_key_is_the_users():
+    """'search_email returned "M001518" and "unread"' named the field "unread": false; the user said it."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    chat = [{"role": "user", "content": "Please mark the latest email from Lori Castillo unread again."},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "search_email", "arguments": '{"sender": "Lori Castillo"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '[{"message_id": "M001518", "sender_name": "Lori Castillo", "unread": false}]'}]
+    step = Step(calls=[ToolCall(name="mark_message", arguments={"message_id": "M001518", "mark": "unread"})])
+    assert evidence_for(step, chat) == 'search_email returned "M001518", and the user gave "unread"'
+
+
 def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
     """'open_page returned "37.3"' was the whole trace before converting 37.3 kg and 25.0 kg: the page's
     "25.0 kg" went uncited, as a figure of two digits is cited only from a field of its own."""
