@@ -41,7 +41,8 @@ _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn
 def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
     """What the step's tools do, from the first sentence of a tool's description: the given call's,
     else the step's first; said about the user, as a trace speaks ('a file the user owns')."""
-    return about_the_user(tool_purpose(load_domain(task.domain), (call or step.calls[0]).name)) or "take the next step"
+    # every use the first sentence names: a flag set by mark_message is not "mark ... as read or unread"
+    return about_the_user(tool_purpose(load_domain(task.domain), (call or step.calls[0]).name, whole=True)) or "take the next step"
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:

@@ -477,6 +477,9 @@ def test_a_tools_purpose_reads_whole_and_a_trace_says_it_about_the_user():
     for name in workplace.tools:
         said = purpose_of(task, task.plan[0], type(task.plan[0].calls[0])(name=name, arguments={}))
         assert not re.search(r"\byou(r|rs)?\b", said), (name, said)  # a trace speaks of the user, not to them
+    # a call that flags a message is not said to "mark it as read or unread": the trace names every use
+    flag = type(task.plan[0].calls[0])(name="mark_message", arguments={"message_id": "M1", "mark": "flagged"})
+    assert purpose_of(task, task.plan[0], flag).endswith("or set or clear its flag")
 
 
 def test_a_request_that_takes_back_the_last_one_opens_on_its_lead_in():
