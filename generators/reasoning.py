@@ -68,13 +68,13 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             fault_cited = True
             break
     for call in step.calls:
-        for value in call.arguments.values():
+        for argument, value in call.arguments.items():
             if isinstance(value, bool) or not isinstance(value, str | int | float):
                 continue
             if fault_cited and isinstance(value, str) and _SETTING.match(value):
                 continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
             if not isinstance(value, str):
-                sightings = [_number_seen(value, messages, tool_names, echoes)]
+                sightings = [_number_seen(value, messages, tool_names, echoes, argument)]
             elif len(value) < 3:
                 continue
             else:
@@ -106,14 +106,18 @@ def _whole(needle: str, content: str) -> bool:
 
 
 def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[Any, str],
-                 echoes: dict[Any, frozenset[str]]) -> tuple[str, str] | None:
+                 echoes: dict[Any, frozenset[str]], argument: str = "") -> tuple[str, str] | None:
     """Who showed a number last, as a number of its own ("63 Fahrenheit", "72 m" for 72.0, a result's
     "range_km": 88; not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's
     input aside. A number of one or two digits is one any text holds somewhere: only the user's
-    words, or a result's own field, count for it."""
+    words, or a result's own field, count for it; given the `argument` it goes to, a field whose
+    name shares a word with it ("bags": 3 for bags=3, not a hotel's "stars": 3)."""
     exact = str(value)
     spoken = str(int(value)) if isinstance(value, float) and value.is_integer() else exact
     in_text = len(spoken) >= 3 or "." in spoken
+    # an argument named for no thing ("value" of a conversion) takes its number from any field
+    named = argument and argument not in _UNNAMED_ARGUMENTS and not in_text
+    field = _as_named_field(spoken, argument) if named else _as_field(spoken)
     for message in reversed(messages):
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str) or spoken not in content:
@@ -122,11 +126,12 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
             return "the user gave", f'"{spoken}"'
         if role != "tool":
             continue
-        found = ((_alone(spoken).search(content) if in_text else None) or _as_field(spoken).search(content)
+        found = ((_alone(spoken).search(content) if in_text else None) or field.search(content)
                  # "25.0 kg" in a page's text: a whole number written with its decimal is a figure of its own
                  or (_alone(exact).search(content) if exact != spoken else None))
         if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
-            shown = found.group(0).lstrip(":[, ")  # as the result writes it: 5.0, not 5
+            # as the result writes it: 5.0, not 5
+            shown = found.group("value") if "value" in found.re.groupindex else found.group(0).lstrip(":[, ")
             return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
     return None
 
@@ -141,6 +146,16 @@ def _alone(number: str) -> re.Pattern[str]:
 def _as_field(number: str) -> re.Pattern[str]:
     """A number as a JSON field's value: "range_km":88 (or 88.0)."""
     return re.compile(rf"[:\[,]\s*{re.escape(number)}(?:\.0)?(?=\s*[,}}\]])")
+
+
+_UNNAMED_ARGUMENTS = frozenset({"value", "number", "expression"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _as_named_field(number: str, argument: str) -> re.Pattern[str]:
+    """A number as the value of a JSON field whose name shares a word with `argument` ("free_bags":3 for bags)."""
+    words = "|".join(re.escape(w) for w in argument.lower().split("_") if len(w) >= 3) or re.escape(argument)
+    return re.compile(rf'"[^"]*(?:{words})[^"]*"\s*:\s*(?P<value>{re.escape(number)}(?:\.0)?)(?=\s*[,}}\]])')
 
 
 def _cited(by_source: dict[str, list[str]]) -> str:

@@ -178,6 +178,21 @@ def test_a_word_a_result_shows_only_as_a_key_is_the_users():
     assert evidence_for(step, chat) == 'search_email returned "M001518", and the user gave "unread"'
 
 
+def test_a_small_number_is_cited_from_a_field_of_its_own_name():
+    """'search_hotels returned "3"' for bags=3 named a hotel's three stars; the user asked for 3 bags."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    chat = [{"role": "user", "content": "I would like to add 3 checked bags to booking FB100043, please."},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "search_hotels", "arguments": '{"city": "Denver"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '[{"hotel_id": "H1109", "stars": 3, "nightly_rate": 66.0}]'}]
+    step = Step(calls=[ToolCall(name="add_baggage", arguments={"booking_id": "FB100043", "bags": 3})])
+    assert evidence_for(step, chat) == 'the user gave "FB100043" and "3"'
+    # a field named for what the argument is still counts ("free_bags": 3 for bags=3)
+    chat[2] = {**chat[2], "content": '{"booking": "FB100043", "free_bags": 3}'}
+    assert evidence_for(step, chat) == 'search_hotels returned "FB100043" and "3"'
+
+
 def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
     """'open_page returned "37.3"' was the whole trace before converting 37.3 kg and 25.0 kg: the page's
     "25.0 kg" went uncited, as a figure of two digits is cited only from a field of its own."""
