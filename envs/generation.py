@@ -291,11 +291,17 @@ def irrelevant_task(ctx: GenContext) -> Task:
     )
 
 
+# Draws of a task to withhold a tool from: most banking multi-step tasks ask two things in one
+# message (about 2 in 3) and go, so 20 draws in a row could all be joined (a job of 4,200 tasks
+# stopped on one); at 80, with one draw in three usable, a miss is about one in 10^13.
+UNAVAILABLE_ATTEMPTS = 4 * MAX_ATTEMPTS
+
+
 def unavailable_task_from(kind: str):
     """A generator that withholds the tool a `kind` task needs first: the agent must say so."""
 
     def generate(ctx: GenContext) -> Task:
-        for _ in range(MAX_ATTEMPTS):  # some tasks of `kind` may only read, or only fix: draw again
+        for _ in range(UNAVAILABLE_ATTEMPTS):  # some tasks of `kind` only read, only fix, or ask two things: draw again
             base = ctx.derive(kind)
             needed = next(
                 (c.name for s in base.plan if withholdable(s) for c in s.calls if ctx.domain.tool(c.name).writes), None
@@ -304,7 +310,7 @@ def unavailable_task_from(kind: str):
                 break
         else:
             raise GeneratorBug(
-                f"{ctx.domain.name}: {MAX_ATTEMPTS} {kind} tasks in a row had no write call that their first request "
+                f"{ctx.domain.name}: {UNAVAILABLE_ATTEMPTS} {kind} tasks in a row had no write call that their first request "
                 "asks for, or asked two things in it"
             )
         action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)

@@ -138,3 +138,23 @@ def test_a_single_charge_at_a_merchant_is_one_charge_not_1_charges():
         assert "1 charge" not in said and "$48.22" in said and "$92.24" in said, said
         if "over" in said:
             assert "one charge" in said and "3 charges" in said, said
+
+
+def test_an_unavailable_tool_is_found_for_a_seed_whose_multi_step_draws_all_ask_two_things():
+    """Most banking multi-step tasks ask two things in one message; at this seed the first 20 draws
+    all did, and a 4,200-task job stopped with "20 multi_step tasks in a row had no write call ..."."""
+    import random
+
+    from toolgym.envs import World
+    from toolgym.envs.generation import GenContext
+
+    domain = load_domain("banking")
+    world = World(domain.template(6, "default"))
+    try:
+        seed = 747044816
+        ctx = GenContext(domain, world, random.Random(seed), seed, "no_tool/unavailable", 6, "default")
+        task = domain.generators["no_tool/unavailable"](ctx)
+    finally:
+        world.close()
+    assert task.no_tool is not None and task.no_tool.withheld_tools
+    assert len(task.scenario.requests) == 1
