@@ -20,6 +20,7 @@ from toolgym.errors import GeneratorBug
 from .compose import Identity, Segment, call, compose
 from .conversation import UNSUPPORTED_REPLY
 from .task import ACTION_KINDS, Fact, Forbidden, NoToolSpec, Step, Task, ToolCall, Utterance, WorldEdit
+from .user_turns import sentence_key, sentences
 
 if TYPE_CHECKING:
     from .generation import GenContext
@@ -50,6 +51,14 @@ class Piece(Segment):
 def independent(pieces: Sequence[Piece], candidate: Piece) -> bool:
     """Whether `candidate` touches none of the entities the pieces already touch."""
     return all(not (p.keys & candidate.keys) for p in pieces)
+
+
+def worded_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
+    """Whether `candidate`'s request asks no question of theirs word for word: "Who was it?" after
+    "Someone wrote about "backend" in #incidents recently. Who was it?" has the user say one sentence
+    twice, and a question is never dropped as a filler would be (`user_turns.tidy_request`)."""
+    asked = {sentence_key(s) for p in pieces for s in sentences(p.request) if s.rstrip().endswith("?")}
+    return not any(sentence_key(s) in asked for s in sentences(candidate.request) if s.rstrip().endswith("?"))
 
 
 def draw(

@@ -29,7 +29,7 @@ from toolgym.errors import GeneratorBug
 
 from .compose import Segment
 from .phrasebook import ACK_PARTS, CLOSING_PARTS
-from .pieces import Piece
+from .pieces import Piece, worded_apart
 from .task import Choice, Fact, Step, ToolCall, Utterance
 from .user_turns import NOT_AFTER_TITLE, THANKS, sentence_key, sentences
 
@@ -262,7 +262,7 @@ def asked_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
     names, so two alike would be given at once), and no request says what another keeps back."""
     asked = [k.lower() for p in pieces for f in p.facts if f.key in p.withheld for k in f.keywords or [f.label]]
     new = [k.lower() for f in candidate.facts if f.key in candidate.withheld for k in f.keywords or [f.label]]
-    if any(a in b or b in a for a in asked for b in new):
+    if any(a in b or b in a for a in asked for b in new) or not worded_apart(pieces, candidate):
         return False
     return not any(says_withheld(p, candidate) or says_withheld(candidate, p) for p in pieces)
 

@@ -220,3 +220,28 @@ def test_who_last_wrote_in_a_channel_is_answered_with_a_name_the_search_shows(do
         assert name == found[0]["author_name"] and found[0]["author"] == task.replies[-1].vars["email"]
         replies = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")]
         assert any(name in reply for reply in replies), replies
+
+
+def test_two_requests_of_a_chat_ask_no_question_in_the_same_words():
+    """"Someone wrote about "backend" in #incidents recently. Who was it?" then "Someone wrote about
+    "builds" in #platform recently. Who was it?": the user said one question twice (seed 4251870760)."""
+    import random
+
+    from toolgym.envs import World
+    from toolgym.envs.generation import GenContext
+    from toolgym.envs.pieces import worded_apart
+    from toolgym.envs.user_turns import sentence_key, sentences
+
+    domain = toolgym.load_domain("workplace")
+    world = World(domain.template(6, "default"))
+    try:
+        seed = 4251870760
+        task = domain.generators["multi_turn"](GenContext(domain, world, random.Random(seed), seed, "multi_turn", 6, "default"))
+    finally:
+        world.close()
+    first, second = ([sentence_key(s) for s in sentences(r) if s.endswith("?")] for r in task.scenario.requests[:2])
+    assert not set(first) & set(second), task.scenario.requests
+    asked = type("Asked", (), {"request": 'Someone wrote about "backend" in #incidents recently. Who was it?'})
+    again = type("Asked", (), {"request": 'Someone wrote about "builds" in #platform recently. Who was it?'})
+    other = type("Asked", (), {"request": 'Who last mentioned "builds" in #platform?'})
+    assert not worded_apart([asked], again) and worded_apart([asked], other)

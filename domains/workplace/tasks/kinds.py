@@ -192,7 +192,8 @@ def multi_turn(ctx: GenContext) -> Task:
                 return task
     desk, first = one_piece(ctx, ANY)
     second = draw(  # a later request says all it wants: a question for a left-out value comes only in the first
-        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld and _joinable(first, p)
+        ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld
+        and _joinable(first, p) and pieces.worded_apart([first], p)
     )
     return signed_in(ctx, desk, [replace(first, outputs=[]), second])
 
