@@ -1,0 +1,146 @@
+"""Which of the user's sentences a reasoning trace quotes as the request (generators/request_quote.py):
+the request's own words, the part of a message a step serves, never a greeting, an aside or a lead-in."""
+
+from __future__ import annotations
+
+from toolgym.generators.reasoning import last_said
+from toolgym.generators.request_quote import RequestCues, user_request
+
+
+def test_a_trace_quotes_the_request_never_a_greeting():
+    chat = [{"role": "user", "content": "Hi there. Thanks! Excuse me. Please cancel order #W1234567, it's late."}]
+    assert user_request(chat) == '"Please cancel order #W1234567, it\'s late."'
+    assert user_request([{"role": "user", "content": "Good morning. Of course."}]) == ""
+    # a greeting that names whom it greets, or opens on an interjection, is still a greeting
+    for greeting in ("Good evening, assistant.", "Hello there, car.", "Hello, travel desk.", "Oh, hi!", "Assistant?"):
+        assert user_request([{"role": "user", "content": f"{greeting} Start the car."}]) == '"Start the car."', greeting
+    assert user_request([{"role": "user", "content": "Hello, I need the car started."}]) == '"Hello, I need the car started."'
+    after_read = [*chat, {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_order"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": '{"status": "pending", "order_id": "#W1234567", "total": 12.5}'}]
+    assert last_said(after_read) == "get_order returned #W1234567"
+
+
+def test_a_trace_quotes_the_request_not_a_reply_nor_an_aside():
+    from toolgym.envs.user_turns import sentence_key
+    from toolgym.generators.reasoning import since_request
+
+    request = "Please don't send me to another department. I need a room in Paris from January 12 to January 13."
+    chat = [
+        {"role": "user", "content": request},
+        {"role": "assistant", "content": "What's your email address?"},
+        {"role": "user", "content": "Sure, for your records: my email address is a@b.co, please check it."},
+    ]
+    aside = {sentence_key("Please don't send me to another department.")}
+    # without the task's requests the latest sentence that asks is quoted, even a reply's
+    assert user_request(chat) == '"Sure, for your records: my email address is a@b.co, please check it."'
+    assert user_request(chat, RequestCues([request])) == '"Please don\'t send me to another department."'
+    assert user_request(chat, RequestCues([request], asides=aside)) == '"I need a room in Paris from January 12 to January 13."'
+    phone = "I can't get online since this morning. To find my account, my number is 512-393-3628."
+    assert user_request([{"role": "user", "content": phone}], RequestCues([phone], identity=["512-393-3628"])) == (
+        '"I can\'t get online since this morning."'
+    )
+    # a request written whole comes before the line that identifies the caller, and before a later
+    # request put together from parts ("Also: ...")
+    whole = "Turn my line back on please. The line in question is 602-413-1042."
+    cues = RequestCues([whole], identity=["602-413-1042"])
+    assert user_request([{"role": "user", "content": whole}], cues) == '"Turn my line back on please."'
+    two = "Can you check how much data is left on my line? Also: Can you tell me which cards are saved on my account?"
+    assert user_request([{"role": "user", "content": two}], RequestCues([two])) == '"Can you check how much data is left on my line?"'
+    # an aside that frames the turn asks too ("Please go slowly"): it never stands for the request
+    framed = "Please go slowly with me. Please turn off roaming on my line."
+    cues = RequestCues([framed], asides={sentence_key("Please go slowly with me.")})
+    assert user_request([{"role": "user", "content": framed}], cues) == '"Please turn off roaming on my line."'
+    assert user_request([{"role": "user", "content": framed}], RequestCues([framed])) == (
+        '"Please go slowly with me."'  # without the asides, ties go to the first sentence that asks
+    )
+    # when nothing asks, the longest sentence says most
+    report = "Nothing works on my phone, no calls, no data. I'm currently in Chicago."
+    cues = RequestCues([report])
+    assert user_request([{"role": "user", "content": report}], cues) == '"Nothing works on my phone, no calls, no data."'
+    # a sentence too long to quote whole is cut at a word, never on one that leads on ("... to", "... called"),
+    # and the cut is marked: the quote never reads as all the user said
+    long = "Could you compare the cheapest basic economy and economy fares from Mexico City to Frankfurt for my trip?"
+    assert user_request([{"role": "user", "content": long}], RequestCues([long])) == (
+        '"Could you compare the cheapest basic economy and economy fares from Mexico City …"'
+    )
+    transfer = "I'd like $300.00 to go from my savings account with you to my checking account ending in 1152 on 2025-08-02."
+    assert user_request([{"role": "user", "content": transfer}], RequestCues([transfer])) == (
+        '"I\'d like $300.00 to go from my savings account with you to my checking account …"'
+    )
+    # a cut never splits a title quoted inside the request; a quoted title is quoted with single marks
+    titled = 'Compare the status in "Finance autumn capacity plan" with the one in "Support Q1 quarterly report".'
+    assert user_request([{"role": "user", "content": titled}], RequestCues([titled])) == (
+        '"Compare the status in \'Finance autumn capacity plan\' with the one …"'
+    )
+    for opens_on_title, quoted in (
+        ('"Prepare the access request" is done, please check it off.', '"\'Prepare the access request\' is done, please check it off."'),
+        ('"Cancel my order, please."', '"Cancel my order, please."'),  # marks around the whole sentence are dropped
+    ):
+        assert user_request([{"role": "user", "content": opens_on_title}], RequestCues([opens_on_title])) == quoted
+    later = [*chat, {"role": "assistant", "content": "Booked."}, {"role": "user", "content": "Add 3 bags to FB1."}]
+    assert since_request(later, [request, "Add 3 bags to FB1."]) == later[-1:]
+    assert since_request(later, []) == later
+
+
+def test_a_quoted_request_leaves_out_the_words_that_joined_it_on():
+    """'the user asked "And when you've done that: Cool down the rear right zone, please."'"""
+    from toolgym.envs.registry import load_domain
+
+    message = "Hello. Navigate to the charging station. And when you've done that: Cool down the rear right zone, please."
+    cues = RequestCues([message], links=load_domain("vehicle").phrasebook.joining_links)
+    assert user_request([{"role": "user", "content": message}], cues, "set climate set one climate zone") == '"Cool down the rear right zone, please."'
+
+
+def test_a_request_that_says_it_is_quoted_with_what_it_is():
+    """'The user wrote "Can I still add it?"' left out what "it" is: the sentence before names it."""
+    message = "So, we're planning a trip! My frequent flyer number is SK3997637. I forgot the insurance on FB100288. Can I still add it?"
+    cues = RequestCues([message], identity=["SK3997637"])
+    assert user_request([{"role": "user", "content": message}], cues) == '"I forgot the insurance on FB100288. Can I still add it?"'
+    # the identity line is not what "it" is; nor is a sentence too long to quote with it
+    message = "My frequent flyer number is SK3997637. Can I still add it?"
+    assert user_request([{"role": "user", "content": message}], RequestCues([message], identity=["SK3997637"])) == '"Can I still add it?"'
+    long = "I booked a long trip to see my family in the mountains next spring with two connections. Can I cancel it?"
+    assert user_request([{"role": "user", "content": long}], RequestCues([long])) == '"Can I cancel it?"'
+    # "It's too hot" names nothing before it; a link between two requests does not join them
+    hot = "Start the engine. It's too hot on the zone behind me."
+    assert user_request([{"role": "user", "content": hot}], RequestCues([hot]), "climate zone hot") == '"It\'s too hot on the zone behind me."'
+    linked = "Start the charging. After that: Can I stop it at 80%?"
+    assert user_request([{"role": "user", "content": linked}], RequestCues([linked], links=["After that:"])) == '"Can I stop it at 80%?"'
+
+
+def test_a_title_before_a_name_ends_no_sentence():
+    """'the user asked "I'd like to pay Mr."' cut a payee's name at its title."""
+    from toolgym.envs.phrasing import sentences_of
+    from toolgym.envs.user_turns import sentences
+    from toolgym.generators.inspection.text import split_sentences
+
+    text = "I'd like to pay Mr. Matthew Edwards and Dr. Ann Lee the same sum. I'm in St. Louis. Thanks."
+    whole = ["I'd like to pay Mr. Matthew Edwards and Dr. Ann Lee the same sum.", "I'm in St. Louis.", "Thanks."]
+    assert sentences(text) == whole and split_sentences(text) == whole
+    assert sentences_of(text) == {s.lower() for s in whole}
+    assert user_request([{"role": "user", "content": text}], RequestCues([text])) == f'"{whole[0]}"'
+
+
+def test_a_revisions_lead_in_is_never_quoted_as_the_request():
+    """'The request, "Let's turn to something else.", is carried out.' closed a cancellation."""
+    from toolgym.envs.registry import load_domain
+
+    phrases = load_domain("travel").phrasebook
+    for lead in phrases.pooled("revise_lead_other") + phrases.pooled("revise_lead") + phrases.pooled("correct_lead"):
+        message = f"{lead} Cancel booking FB100428, please."
+        cues = RequestCues([message], asides=phrases.asides, links=phrases.lead_links)
+        assert user_request([{"role": "user", "content": message}], cues) == '"Cancel booking FB100428, please."', lead
+
+
+def test_an_ask_trace_quotes_the_request_the_ask_serves():
+    """'The user asked "When did my last payment go through …?"' explained an ask for the region an
+    outage check needs; the message asked both."""
+    message = [{"role": "user", "content": "When did my last payment go through, and how much was it? Also, a second "
+                "question. Quick one: is there a known outage in the area I'm in today?"}]
+    assert user_request(message) == '"When did my last payment go through, and how much was it?"'
+    outage = "check outages check for active network outages in a service region region area"
+    assert user_request(message, about=outage) == '"Quick one: is there a known outage in the area I\'m in today?"'
+    # a request that speaks of the step comes before one that only asks
+    message = [{"role": "user", "content": "The temperature for the zone behind me needs changing. The window behind me down to 20% open, please."}]
+    assert user_request(message, about="set climate set one climate zone's temperature preferred temperature") == (
+        '"The temperature for the zone behind me needs changing."')
