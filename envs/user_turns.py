@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # Around a greeting, words that leave it a greeting: an interjection before ("Oh, hi!", "Hey,
@@ -53,6 +54,13 @@ def sentences(text: str) -> list[str]:
     masked = _QUOTED.sub(hide, text)
     restore = re.compile(r"\x00(\d+)\x00")
     return [restore.sub(lambda m: quotes[int(m.group(1))], s) for s in _SENTENCE_END.split(masked.strip()) if s]
+
+
+def thanked_last(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the user's latest words in a chat thank ("Thank you very much.", not "Great."): what a
+    closing line answers ("You're welcome", or "Good to hear")."""
+    last = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
+    return isinstance(last, str) and thanks(last)
 
 
 def thanks(text: str) -> bool:

@@ -15,7 +15,7 @@ from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
-from toolgym.envs.user_turns import thanks
+from toolgym.envs.user_turns import thanked_last
 from toolgym.errors import ConfigError
 
 from .base import Message, Policy
@@ -76,9 +76,8 @@ class OracleTeacher(Policy):
         moves = self.moves(task)
         seed = task.seed + turn
         if turn >= len(moves):
-            last = next((m.get("content") for m in reversed(messages or []) if m.get("role") == "user"), "")
-            thanked = isinstance(last, str) and thanks(last)  # "You're welcome" answers thanks, "Good to hear" an okay
-            return {"role": "assistant", "content": phrases.say(phrases.voiced("farewell", register), seed, thanked=thanked)}
+            farewell = phrases.say(phrases.voiced("farewell", register), seed, thanked=thanked_last(messages or []))
+            return {"role": "assistant", "content": farewell}
         move = moves[turn]
         message: Message = {"role": "assistant", "content": None}
         if move.kind == "ask" and move.utterance is not None:  # a question of the task's own (which one)

@@ -29,7 +29,7 @@ from toolgym.envs.phrasing import (
 from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
-from toolgym.envs.user_turns import thanks
+from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import output_stated
 
 from .request_quote import RequestCues, user_request
@@ -503,11 +503,10 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
         # how the chat ended is how its latest request ended (a request said no to was not dealt with)
         request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
-    last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
     return phrases.say(
         "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases)),
         facts=_seen_outputs(task, messages, most=2, latest=True), outcome=ended,
-        thanked=isinstance(last_user, str) and thanks(last_user),
+        thanked=thanked_last(messages),
     )
 
 

@@ -11,7 +11,7 @@ from toolgym.envs.conversation import closer_intent
 from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
-from toolgym.envs.user_turns import thanks
+from toolgym.envs.user_turns import thanked_last
 from toolgym.integrations.names import task_environment
 from toolgym.verifiers.compose import preset_for
 from toolgym.verifiers.conduct import failed_calls, repeated_calls
@@ -36,8 +36,7 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
         return messages
     phrases, seed = load_domain(task.domain).phrasebook, task.seed + len(messages)
     intent = phrases.voiced(closer_intent(task), register_of(task.scenario.persona))
-    thanked = thanks(str(messages[-1].get("content") or ""))
-    closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(intent, seed, thanked=thanked)}
+    closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(intent, seed, thanked=thanked_last(messages))}
     if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
         closer["reasoning_content"] = close_trace(task, phrases, seed, messages)
     return [*messages, closer]
