@@ -26,12 +26,12 @@ _LEAD_KINDS = ("ask", "confirm", "instruct")  # moves said in the phrasebook's w
 
 
 def _instruct_context(task: Task, moves: list[Move], turn: int) -> dict[str, bool]:
-    """What an instruction's lead-in may say: `checks`, the user only looks (a speed test after the
-    line is resumed is a check, not "Next thing to try."); `reported`, the user's last words reported
-    what an earlier instruction showed ("Thanks, that helps." thanks for nothing after a yes)."""
-    tools = load_domain(task.domain).tools
+    """What an instruction's lead-in may say: `checks`, the step fixes no fault it was shown (no
+    `evidence`): it looks or tests, so a speed test after the line is resumed is a check, not "Next
+    thing to try."; `reported`, the user's last words reported what an earlier instruction showed
+    ("Thanks, that helps." thanks for nothing after a yes)."""
     step = moves[turn].step
-    checks = step is not None and not any(tools[c.name].writes for c in step.calls if c.name in tools)
+    checks = step is not None and not step.evidence
     spoken = [m.kind for m in moves[:turn] if m.kind != "call"]
     return {"checks": checks, "reported": bool(spoken) and spoken[-1] == "instruct"}
 

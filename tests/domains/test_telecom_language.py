@@ -125,21 +125,23 @@ def test_an_instruction_thanks_only_for_a_report_and_a_look_is_no_fix_to_try(dom
     thanks = ("Thanks, that helps.", "Okay, that tells me a lot.", "Thanks for checking.", "Good, let's keep going.", "Thanks. Next up.")
     trying = ("Let's try something.", "Next thing to try.", "One more thing to try on the phone.", "Bear with me, this usually helps.")
     tasks = domain.generate_tasks(160, seed=23, kinds=["multi_step", "multi_turn", "single"], size="small")
-    instructions = after_report = looks = 0
+    instructions = after_report = tests = 0
     for task in tasks:
         messages, _ = gold_messages(domain, task)
+        steps = [s for s in task.plan if s.caller == "user"]  # the instructions, in the order they are given
         for index, message in enumerate(messages[:-1]):
             done = messages[index + 1]  # the user does what an instruction asks, and says what they see
             if message["role"] != "assistant" or not message.get("content") or not done.get("user_tool_calls"):
                 continue
+            step = steps.pop(0)
+            assert [c.name for c in step.calls] == [c["name"] for c in done["user_tool_calls"]]
             instructions += 1
             before = next(m for m in reversed(messages[:index]) if m["role"] == "user")
             reported = bool(before.get("user_tool_results"))
             after_report += reported
             if not reported:
                 assert not message["content"].startswith(thanks), (before.get("content"), message["content"])
-            called = [c["name"] for c in done["user_tool_calls"]]
-            if all(not domain.tools[name].writes for name in called):
-                looks += 1
+            if not step.evidence:  # a look or a test, not a fix of something shown
+                tests += step.calls[0].name == "run_speed_test"
                 assert not message["content"].startswith(trying), message["content"]
-    assert instructions >= 20 and after_report >= 5 and looks >= 5, (instructions, after_report, looks)
+    assert instructions >= 20 and after_report >= 5 and tests >= 5, (instructions, after_report, tests)
