@@ -409,6 +409,8 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         }
         if move.kind == "confirm":
             return phrases.say("reason_confirm", seed, **values)
+        values["writes"] = any(name in load_domain(task.domain).write_tools for name in names)
+        values["agreed"] = step.confirm is not None  # its call move comes only after the user's yes
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
         return phrases.say("reason_call", seed, **values)

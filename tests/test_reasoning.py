@@ -500,3 +500,26 @@ def test_a_step_of_a_message_asking_two_things_in_turn_quotes_the_thing_it_serve
             # a trace quotes the user's double marks as single ones
             assert quoted.group(1) in cues.part_of(request, step.part).replace('"', "'"), (request, step.part, quoted.group(0))
     assert checked >= 20, checked
+
+
+def test_a_write_is_reasoned_as_a_change_made_after_the_users_yes_never_as_a_fact_fetched():
+    """'The next fact I need comes from select_seat' was the trace of a seat change the user had just
+    agreed to: a write fetches no fact, and the trace said nothing of the yes it rests on."""
+    from toolgym.envs.conversation import Move
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("travel")
+    task = next(t for t in domain.generate_tasks(60, seed=3, kinds=["single"], size="small")
+                if any(s.confirm and not s.declined for s in t.plan))
+    step = next(s for s in task.plan if s.confirm and not s.declined)
+    read = next(s for s in task.plan if not s.confirm and all(c.name not in domain.write_tools for c in s.calls))
+    chat = [{"role": "user", "content": task.scenario.requests[0]},
+            {"role": "assistant", "content": "Shall I go ahead (yes/no)?"},
+            {"role": "user", "content": "Yes, please."}]
+    writes = [trace(task, Move("call", step=step), domain.phrasebook, seed, chat) for seed in range(60)]
+    assert not [t for t in writes if "next fact I need" in t]
+    consent = ("said yes", "go-ahead", "agreed", "confirmed")
+    assert all(any(word in t for word in consent) for t in writes), [t for t in writes if not any(w in t for w in consent)][:2]
+    reads = [trace(task, Move("call", step=read), domain.phrasebook, seed, chat) for seed in range(60)]
+    assert not [t for t in reads if any(word in t for word in consent)]
+    assert any("next fact I need" in t for t in reads)
