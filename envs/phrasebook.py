@@ -288,7 +288,7 @@ class Phrasebook:
     def lead_links(self) -> tuple[str, ...]:
         """The links above and the lead-ins of a request that replaces the last one which run into it
         after a colon ("What I do need is this: Cancel booking FB1."): not the request's own words."""
-        leads = [v.strip() for i in FRAMING_INTENTS if i in self._all for v in self._all[i]]
+        leads = self._family_variants(*FRAMING_INTENTS)
         return tuple(sorted({*self.joining_links, *(lead for lead in leads if lead.endswith(":"))}, key=len, reverse=True))
 
     @functools.cached_property
@@ -298,7 +298,7 @@ class Phrasebook:
         return self._links("and_then")
 
     def _links(self, *intents: str) -> tuple[str, ...]:
-        links = [v.strip() for i in intents if i in self._all for v in self._all[i]]
+        links = self._family_variants(*intents)
         return tuple(sorted({link for link in links if link.endswith(":")}, key=len, reverse=True))
 
     @functools.cached_property
@@ -306,8 +306,12 @@ class Phrasebook:
         """The lead-ins of a request that takes back or corrects the one before (normalised)."""
         from .user_turns import fixed_sentences
 
-        intents = [i for i in ("revise_lead", "revise_lead_other", "correct_lead") if i in self._all]
-        return frozenset(fixed_sentences([v for i in intents for v in self._all[i]]))
+        return frozenset(fixed_sentences(self._family_variants("revise_lead", "revise_lead_other", "correct_lead")))
+
+    def _family_variants(self, *intents: str) -> list[str]:
+        """Every variant of the intents and of their registers (a typing persona's "and lastly:" is
+        as much a link as "Lastly:"), stripped."""
+        return [v.strip() for i in intents for name in self._family(i) if name in self._all for v in self._all[name]]
 
     def _family(self, intent: str) -> list[str]:
         """The intent and its registers (`intent@terse`, ...): what a caller of `voiced` may render."""

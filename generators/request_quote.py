@@ -70,9 +70,10 @@ class RequestCues:
         return parts[part] if len(parts) > 1 and part < len(parts) else content
 
     def unlinked(self, sentence: str) -> str:
-        """The sentence without a link that joins it on ("And when you've done that: Cool down the rear")."""
+        """The sentence without a link that joins it on ("And when you've done that: Cool down the rear"),
+        in any case: a persona that types in lower case writes "and lastly: I'd like ..."."""
         for link in self.links:
-            if sentence.startswith(link) and len(sentence) > len(link) + 1:
+            if sentence[: len(link)].lower() == link.lower() and len(sentence) > len(link) + 1:
                 return sentence[len(link):].lstrip()
         return sentence
 
@@ -89,7 +90,7 @@ class RequestCues:
 
 @functools.cache
 def _splitter(links: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"\s+(?:" + "|".join(map(re.escape, links)) + r")\s+")
+    return re.compile(r"\s+(?:" + "|".join(map(re.escape, links)) + r")\s+", re.IGNORECASE)
 
 
 def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None, about: str = "", part: int | None = None) -> str:

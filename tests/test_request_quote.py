@@ -144,3 +144,25 @@ def test_an_ask_trace_quotes_the_request_the_ask_serves():
     message = [{"role": "user", "content": "The temperature for the zone behind me needs changing. The window behind me down to 20% open, please."}]
     assert user_request(message, about="set climate set one climate zone's temperature preferred temperature") == (
         '"The temperature for the zone behind me needs changing."')
+
+
+def test_a_link_in_a_personas_own_register_or_case_is_not_quoted_as_the_request():
+    """'The user asked "and lastly: I'd like to exchange …"': the typing persona's own link
+    (last_follow_up@typo) was no link to the quote, which knew only the plain register's "Lastly:"."""
+    from toolgym.envs.registry import load_domain
+
+    phrases = load_domain("retail").phrasebook
+    typed = [v.strip() for v in phrases.variants("last_follow_up@typo") if v.strip().endswith(":")]
+    assert typed and set(typed) <= set(phrases.lead_links)
+    for link in typed:
+        message = f"{link} I'd like to exchange the shirt from order #W4414097."
+        cues = RequestCues([message], asides=phrases.asides, links=phrases.lead_links)
+        assert user_request([{"role": "user", "content": message}], cues) == (
+            '"I\'d like to exchange the shirt from order #W4414097."'), link
+    # a link typed in lower case still joins on, and still splits a message asking two things in turn
+    link = phrases.sequence_links[0]
+    message = f"Cancel order #W1. {link.lower()} Refund it to my card."
+    cues = RequestCues([message], links=phrases.lead_links, sequence_links=phrases.sequence_links)
+    assert cues.part_of(message, 1) == "Refund it to my card."
+    assert user_request([{"role": "user", "content": f"{link.lower()} Refund order #W1 to my card."}], cues) == (
+        '"Refund order #W1 to my card."')
