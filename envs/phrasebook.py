@@ -63,7 +63,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     for intent, names in {
         "ask_facts": ("labels", "opening", "lookup", "computes"),
         "confirm": ("action",),
-        "instruct": ("instruction", "checks", "reported"),
+        "instruct": ("instruction", "checks", "reported", "again"),
         "decline_irrelevant": ("scope",),
         "decline_unavailable": ("action", "handoff", "scope"),
         "ask_missing": ("labels",),

@@ -29,11 +29,12 @@ def _instruct_context(task: Task, moves: list[Move], turn: int) -> dict[str, boo
     """What an instruction's lead-in may say: `checks`, the step fixes no fault it was shown (no
     `evidence`): it looks or tests, so a speed test after the line is resumed is a check, not "Next
     thing to try."; `reported`, the user's last words reported what an earlier instruction showed
-    ("Thanks, that helps." thanks for nothing after a yes)."""
+    ("Thanks, that helps." thanks for nothing after a yes); `again`, an earlier instruction of the chat
+    was carried out ("One more check on the phone." is no first step of the user's)."""
     step = moves[turn].step
     checks = step is not None and not step.evidence
     spoken = [m.kind for m in moves[:turn] if m.kind != "call"]
-    return {"checks": checks, "reported": bool(spoken) and spoken[-1] == "instruct"}
+    return {"checks": checks, "reported": bool(spoken) and spoken[-1] == "instruct", "again": "instruct" in spoken}
 
 
 def _is_lead(move: Move) -> bool:

@@ -118,14 +118,16 @@ def test_a_joined_reply_closes_the_turn_only_at_its_end(domain):
 
 
 def test_an_instruction_thanks_only_for_a_report_and_a_look_is_no_fix_to_try(domain):
-    """"Thanks, that helps. Please run a speed test" came right after "Yes. Just do it, please.", and
-    "Next thing to try." led a speed test that checks a line just resumed."""
+    """"Thanks, that helps. Please run a speed test" came right after "Yes. Just do it, please.",
+    "Next thing to try." led a speed test that checks a line just resumed, and "One more check on
+    the phone." opened the first thing the customer was asked to do."""
     from toolgym.envs.gold import gold_messages
 
     thanks = ("Thanks, that helps.", "Okay, that tells me a lot.", "Thanks for checking.", "Good, let's keep going.", "Thanks. Next up.")
     trying = ("Let's try something.", "Next thing to try.", "One more thing to try on the phone.", "Bear with me, this usually helps.")
     tasks = domain.generate_tasks(160, seed=23, kinds=["multi_step", "multi_turn", "single"], size="small")
-    instructions = after_report = tests = 0
+    one_more = ("One more check on the phone.", "One more thing to try on the phone.")
+    instructions = after_report = tests = firsts = 0
     for task in tasks:
         messages, _ = gold_messages(domain, task)
         steps = [s for s in task.plan if s.caller == "user"]  # the instructions, in the order they are given
@@ -133,7 +135,11 @@ def test_an_instruction_thanks_only_for_a_report_and_a_look_is_no_fix_to_try(dom
             done = messages[index + 1]  # the user does what an instruction asks, and says what they see
             if message["role"] != "assistant" or not message.get("content") or not done.get("user_tool_calls"):
                 continue
+            first = len(steps) == len([s for s in task.plan if s.caller == "user"])
             step = steps.pop(0)
+            if first:
+                firsts += 1
+                assert not message["content"].startswith(one_more), message["content"]
             assert [c.name for c in step.calls] == [c["name"] for c in done["user_tool_calls"]]
             instructions += 1
             before = next(m for m in reversed(messages[:index]) if m["role"] == "user")
@@ -144,4 +150,19 @@ def test_an_instruction_thanks_only_for_a_report_and_a_look_is_no_fix_to_try(dom
             if not step.evidence:  # a look or a test, not a fix of something shown
                 tests += step.calls[0].name == "run_speed_test"
                 assert not message["content"].startswith(trying), message["content"]
-    assert instructions >= 20 and after_report >= 5 and tests >= 5, (instructions, after_report, tests)
+    assert instructions >= 20 and after_report >= 5 and tests >= 5 and firsts >= 10, (instructions, after_report, tests, firsts)
+
+
+def test_only_an_instruction_after_another_is_one_more():
+    """"One more check on the phone." opened the first thing a customer was asked to do (telecom's
+    lead-ins and the engine's)."""
+    import toolgym
+    from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+
+    for phrases, checks in [(book, checks) for book in (toolgym.load_domain("telecom").phrasebook, Phrasebook(ENGINE_UTTERANCES))
+                            for checks in (True, False)]:
+        said = {again: [phrases.say("instruct", seed, instruction="Please restart your phone.", checks=checks,
+                                    reported=again, again=again) for seed in range(400)]
+                for again in (False, True)}
+        assert not [t for t in said[False] if "one more" in t.lower()]
+        assert [t for t in said[True] if t.startswith("One more")]
