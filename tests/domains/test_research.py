@@ -245,3 +245,21 @@ def test_a_date_answer_counts_in_any_format(domain):
         chat = json.loads(json.dumps(messages))
         chat[final]["content"] = chat[final]["content"].replace(date, written)
         assert (verify(task, chat).value == 1.0) is full, written
+
+
+def test_a_page_the_user_names_is_opened_without_searching_for_it(domain):
+    """'This page should say it: https://atlaspedia.example/wiki/... How far ahead of ... did I book?'
+    was answered by a web search that found the page the user had just given."""
+    import re
+
+    tasks = domain.generate_tasks(120, seed=11, kinds=["single", "injection"], size="small")
+    named = 0
+    for task in tasks:
+        urls = set(re.findall(r"https://\S+?(?=[\s:]|\.?$|\.\s)", task.scenario.requests[0]))
+        calls = [c for step in task.plan if step.segment == 0 for c in step.calls]
+        reaching = [i for i, c in enumerate(calls) if c.arguments.get("url") in urls]
+        if not urls or not reaching:
+            continue
+        named += 1
+        assert not [c for c in calls[: reaching[0]] if c.name == "web_search"], (task.scenario.requests[0], [c.name for c in calls])
+    assert named >= 10, named

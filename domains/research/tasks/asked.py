@@ -66,9 +66,9 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     if not opened(ctx, plan, entity.url, entity.name, fact, given):
         return None
     label = "purchase date" if kind == "product" else "booking date"
-    given = Fact(key=label.replace(" ", "_"), value=mine.isoformat(), label=label, keywords=[label])
+    date = Fact(key=label.replace(" ", "_"), value=mine.isoformat(), label=label, keywords=[label])
     start, end = sorted((day, mine))
-    plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())], needs=[given.key]))
+    plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())], needs=[date.key]))
     days = f"{(end - start).days:,}"
     question = ctx.say(f"ask_days_to_mine_{kind}", x=index.ref(entity))
     answer = f"{sentence_of(ctx, index, fact)} {ctx.say(f'fact_days_to_mine_{kind}', days=days)}"
@@ -76,7 +76,7 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
         ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question} (your {label} is {mine.isoformat()})",
         plan, Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}), [days], {entity.id},
     )  # fmt: skip
-    return replace(piece, facts=[given], withheld=[given.key])
+    return replace(piece, facts=[date], withheld=[date.key])
 
 
 def on_page(ctx: GenContext) -> Piece | None:
