@@ -50,6 +50,15 @@ def test_a_declined_change_is_not_told_twice_that_nothing_changed(book):
     assert all(len(re.split(r"(?<=[.!]) ", c)) >= 2 for c in after_thanks)  # and leaves the door open
 
 
+def test_a_complete_answer_is_not_closed_as_if_more_might_come(book):
+    """"That's what I have for now." / "That's what I found at this point." closed answers that were
+    whole, as if the records might say more later."""
+    closers = [book.say("closer_answered", seed, thanked=seed % 2 == 0) for seed in range(800)]
+    hedged = re.compile(r"\b(?:(?<!bye )for now|at this point|right now|so far)\.", re.I)  # "Bye for now." is a goodbye
+    assert not [c for c in closers if hedged.search(c)]
+    assert [c for c in closers if re.search(r"That's everything I found\.|Those are all the details\.", c)]
+
+
 @pytest.mark.parametrize("intent", ["closer_done", "closer_answered", "farewell"])
 def test_an_okay_is_not_answered_as_thanks(book, intent):
     """"Great." / "You're very welcome!": an answer to thanks where none were given."""
