@@ -505,9 +505,12 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
         # how the chat ended is how its latest request ended (a request said no to was not dealt with)
         request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
+    # "I reported ..." names what the replies to the latest request said, not an output a result
+    # showed there that no reply stated (a declined request's "pending", seen again in a later result)
+    replies = " ".join(m.get("content") or "" for m in since_request(messages, task.scenario.requests) if m.get("role") == "assistant")
     return phrases.say(
         "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases)),
-        facts=_seen_outputs(task, messages, most=2, latest=True), outcome=ended,
+        facts=_seen_outputs(task, messages, most=2, latest=True, stated_in=replies), outcome=ended,
         thanked=thanked_last(messages),
     )
 
@@ -516,18 +519,21 @@ def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
     return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
 
 
-def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, latest: bool = False) -> list[str]:
+def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, latest: bool = False,
+                  stated_in: str | None = None) -> list[str]:
     """The task's required outputs already shown word for word by a tool or the user: what the
     reply is about to state, cited in the trace (an output not seen yet is never named). An output
     the user's request names (the town whose elevation no page gives, the file they asked for) is
     what they asked about, not what the reply brings them. With `latest`, the `most` shown last (a
-    chat's closing names what its last request brought, not its first)."""
+    chat's closing names what its last request brought, not its first). With `stated_in`, only the
+    outputs that text states."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
     asked = [t for t in texts if t in task.scenario.requests]
     # a whole token: the status "delivered" is not shown again by a later result's key "delivered_at"
     last_shown = {o: max((i for i, t in enumerate(texts) if _whole(o, t)), default=-1) for o in task.required_outputs}
-    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(_whole(o, t) for t in asked)]
+    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(_whole(o, t) for t in asked)
+             and (stated_in is None or output_stated(o, stated_in))]
     if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
         start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
         found = [o for o in found if last_shown[o] > start]

@@ -204,20 +204,25 @@ def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
     assert checked >= 2
 
 
-def test_a_closing_trace_names_the_outputs_shown_last():
+def test_a_closing_trace_names_the_outputs_the_last_replies_stated():
+    """'I reported "pending"' closed a chat whose last reply said nothing of it: a declined request's
+    output, shown again by the later request's result."""
     import toolgym
     from toolgym.generators.reasoning import close_trace
 
     domain = toolgym.load_domain("telecom")
     task = domain.generate_tasks(1, seed=1, kinds=["single"], size="small")[0]
-    task = task.model_copy(update={"required_outputs": ["passed", "R100097", "8.0"]})
+    task = task.model_copy(update={"required_outputs": ["passed", "pending", "R100097", "8.0"],
+                                   "scenario": task.scenario.model_copy(update={"requests": ["Run a test.", "Add 5 GB."]})})
     chat = [{"role": "user", "content": "Run a test."}, {"role": "tool", "tool_call_id": "a", "content": '{"result": "passed"}'},
+            {"role": "assistant", "content": "The test passed."},
             {"role": "user", "content": "Add 5 GB."},
-            {"role": "tool", "tool_call_id": "b", "content": '{"purchase_id": "R100097", "refill_gb_this_cycle": 8.0}'},
+            {"role": "tool", "tool_call_id": "b", "content": '{"purchase_id": "R100097", "refill_gb_this_cycle": 8.0, "status": "pending"}'},
+            {"role": "assistant", "content": "Done: purchase R100097 brings you to 8.0 GB this cycle."},
             {"role": "user", "content": "Perfect."}]
     traces = [close_trace(task, domain.phrasebook, seed, chat) for seed in range(40)]
     named = [t for t in traces if '"R100097" and "8.0"' in t]
-    assert named and not any('"passed"' in t for t in traces), traces
+    assert named and not any('"passed"' in t or '"pending"' in t for t in traces), traces
 
 
 def test_a_closing_trace_tells_how_the_latest_request_ended():
