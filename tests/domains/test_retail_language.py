@@ -122,3 +122,21 @@ def test_a_used_up_gift_card_has_no_balance_and_never_zero_dollars_to_spend():
     assert all("no balance" in t for t in one | two)
     assert all("$12.50" in t for t in two)
     assert all("$40.00" in phrases.say("reply_gift_balance", seed, number="1", balance=40.0) for seed in range(50))
+
+
+def test_a_worked_out_sum_is_answered_as_what_was_asked(domain):
+    """"Also: it works out to $45.36." answered "After $65.15 and $267.22, what remains?" after a
+    gift card's balance: the answer named nothing, so it read as the balance's."""
+    named = {"split": r"\beach\b|per person|share", "leftover": r"\bleft\b|leaves|remains", "sum": r"total|add up|sum|together",
+             "tax": r"\btax\b", "discount": r"discount|altogether|in total"}
+    tasks = [t for t in domain.generate_tasks(200, seed=9, kinds=["single", "parallel"], size="small")
+             if any(r.intent == "reply_calc" for r in t.replies)]
+    shapes = set()
+    for task in tasks:
+        reply = next(r for r in task.replies if r.intent == "reply_calc")
+        shapes.add(reply.vars["shape"])
+        for seed in range(12):
+            text = domain.phrasebook.say("reply_calc", seed, **reply.vars)
+            assert re.search(named[reply.vars["shape"]], text, re.I), (task.scenario.requests[0], text)
+            assert task.required_outputs[0] in text or any(o in text for o in task.required_outputs), text
+    assert shapes == set(named), shapes

@@ -315,7 +315,7 @@ def arithmetic(ctx: GenContext, customer_id: str | None = None) -> Piece | None:
         request=ctx.say(f"req_calc_{shape}_ask" if ask else f"req_calc_{shape}", **values),
         goal="Get a shopping sum worked out exactly.",
         steps=[Step(calls=[call("calculate", expression=expression)], needs=[fact.key] if fact else [])],
-        reply=Utterance(intent="reply_calc", vars={"result": result}),
+        reply=Utterance(intent="reply_calc", vars={"result": result, "shape": shape, "percent": values.get("percent", "")}),
         outputs=[money(result)],
         keys=frozenset({"calculator"}),
         facts=[fact] if fact else [],
