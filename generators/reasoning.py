@@ -501,15 +501,18 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     about = messages[: first_user + 1]
     declined = {s.segment for s in task.plan if s.declined}
     kept = [segment for segment in range(task.segments) if segment not in declined]
+    part = None
     if kept and ended in ("done", "answered", "not_found"):
         # how the chat ended is how its latest request ended (a request said no to was not dealt with)
         request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
+        # of a request that asks things in turn, the last (what was carried out last)
+        part = next((s.part for s in reversed(task.plan) if s.segment == kept[-1] and s.part is not None), None)
     # "I reported ..." names what the replies to the latest request said, not an output a result
     # showed there that no reply stated (a declined request's "pending", seen again in a later result)
     replies = " ".join(m.get("content") or "" for m in since_request(messages, task.scenario.requests) if m.get("role") == "assistant")
     return phrases.say(
-        "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases)),
+        "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases), part=part),
         facts=_seen_outputs(task, messages, most=2, latest=True, stated_in=replies), outcome=ended,
         thanked=thanked_last(messages),
     )

@@ -528,3 +528,23 @@ def test_a_write_is_reasoned_as_a_change_made_after_the_users_yes_never_as_a_fac
     reads = [trace(task, Move("call", step=read), domain.phrasebook, seed, chat) for seed in range(60)]
     assert not [t for t in reads if any(word in t for word in consent)]
     assert any("next fact I need" in t for t in reads)
+
+
+def test_a_closing_trace_quotes_the_last_of_the_things_a_request_asked_in_turn():
+    """'The request was "The zone behind me to 78°F.", and it's dealt with.' closed "... Then, a
+    second thing: Start the car.": the close quotes what was carried out last."""
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+    from toolgym.generators.request_quote import RequestCues
+
+    domain = toolgym.load_domain("vehicle")
+    tasks = [t for t in domain.generate_tasks(80, seed=2, kinds=["multi_step"], size="small")
+             if t.segments == 1 and {s.part for s in t.plan} == {0, 1} and outcome(t) in ("done", "answered")]
+    assert len(tasks) >= 5
+    for task in tasks:
+        request = task.scenario.requests[0]
+        last = RequestCues.of(task, domain.phrasebook).part_of(request, 1)
+        chat = [{"role": "user", "content": request}, {"role": "assistant", "content": "All done."},
+                {"role": "user", "content": "Thanks."}]
+        quoted = [t for t in (close_trace(task, domain.phrasebook, seed, chat) for seed in range(20)) if '"' in t]
+        assert quoted and all(q.split('"')[1].rstrip(" …") in last for q in quoted), (last, quoted[:2])
