@@ -210,3 +210,16 @@ def test_a_message_of_two_requests_thanks_once(retail):
         assert joined is not None
         assert [s for s in sentences(joined.request) if THANKS.search(s)] == [thanks], joined.request
         assert second.request in joined.request  # the request itself stays whole
+
+
+def test_the_reply_to_a_no_is_said_in_a_hundred_ways():
+    """Six sentences answered every declined change of five domains: "Sure, I'll hold off on that."
+    was said 28 times in a 4,200-task corpus."""
+    from collections import Counter
+
+    from toolgym.envs.registry import load_domain
+
+    said = Counter(load_domain("telecom").phrasebook.say("reply_left_as_is", seed) for seed in range(3000))
+    assert len(said) >= 100, len(said)
+    assert max(said.values()) <= 0.02 * 3000, said.most_common(3)
+    assert not [s for s in said if "change" in s.lower()]  # the action may be a hand-off, not a change
