@@ -252,7 +252,6 @@ def _call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[st
 
 _ASKED = "the user asked "  # how last_said names the request when no result value is cited
 _FOUND_NOTHING = " found nothing for "  # how last_said names a search that came back empty
-_WENT_THROUGH = " went through"  # how last_said names a write whose reply states none of its values
 
 
 def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "",
@@ -280,9 +279,9 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
                 return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
             if value and (confirms or not echoed):  # a read repeating its input ("cabin": "business") showed nothing new
                 if reply and echoed and value.strip('"').lower() not in reply.lower():
-                    # a write confirming only the id it was given, which the reply never names: what
-                    # the reply reports is that it worked ("Roaming is enabled."), not "returned L10838"
-                    return f"{source}{_WENT_THROUGH}"
+                    # a write confirming only the id it was given, which the reply never names: the
+                    # reply answers the request ("Roaming is enabled."), not "enable_roaming returned L10838"
+                    break
                 return f"{source} returned {value}"
             break
         if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
@@ -495,8 +494,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(_ASKED),
                        # the trace cites a value (not the request, nor a search that came back empty)
-                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen
-                                                  and not seen.endswith(_WENT_THROUGH)))
+                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen))
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:

@@ -550,14 +550,15 @@ def test_a_closing_trace_quotes_the_last_of_the_things_a_request_asked_in_turn()
         assert quoted and all(q.split('"')[1].rstrip(" …") in last for q in quoted), (last, quoted[:2])
 
 
-def test_a_write_whose_reply_names_none_of_its_values_went_through():
+def test_a_write_whose_reply_names_none_of_its_values_is_traced_to_the_request():
     """'enable_roaming returned L10838' before "Roaming is enabled for your trip to Italy.": the
-    line id the write was given, which the reply never states."""
+    line id the write was given, which the reply never states. The reply answers the request."""
     from toolgym.generators.reasoning import last_said
 
     chat = [{"role": "user", "content": "Turn roaming on for my trip."},
             {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "enable_roaming", "arguments": '{"line_id": "L10838"}'}}]},
             {"role": "tool", "tool_call_id": "c1", "content": '{"line_id": "L10838", "roaming_enabled": true}'}]
     writes = frozenset({"enable_roaming"})
-    assert last_said(chat, reply="Roaming is enabled for your trip to Italy.", writes=writes) == "enable_roaming went through"
+    assert last_said(chat, reply="Roaming is enabled for your trip to Italy.", writes=writes) == (
+        'the user asked "Turn roaming on for my trip."')
     assert last_said(chat, reply="Roaming is on for line L10838.", writes=writes) == "enable_roaming returned L10838"
