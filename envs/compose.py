@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .phrasing import lower_first
 from .task import Fact, Forbidden, Revision, Step, Task, ToolCall, Utterance, WorldEdit
 
 if TYPE_CHECKING:
@@ -60,6 +61,21 @@ class Identity:
     withhold: bool = False  # the facts are given only when asked
     lead: bool = False  # the fragment comes before the request rather than after it
     goal: str = ""  # who the user is, put first in the goal
+
+
+def _joined_goals(who: Sequence[str], goals: Sequence[str], joiner: str) -> str:
+    """The user's goal: who they are, then each request's goal in turn, the requests after the first
+    joined by `joiner` ("Then"). The joiner comes between requests, not after who the user is ("You
+    are Wayne Hardy. Then Find out ..."); a goal that opens with it ("Then, instead: ...") is not
+    given it twice, and a goal after it reads on ("Then book ...")."""
+    link = joiner.strip()
+    said: list[str] = [g for g in who if g]
+    for index, goal in enumerate(g for g in goals if g):
+        if index == 0 or not link or goal.startswith(link):
+            said.append(goal)
+        else:
+            said.append(f"{link} {lower_first(goal)}")
+    return " ".join(said)
 
 
 def compose(
@@ -119,7 +135,7 @@ def compose(
     return ctx.task(
         scenario={
             "persona": ctx.persona(),
-            "goal": goal_joiner.join(g for g in goals + [s.goal for s in segments] if g),
+            "goal": _joined_goals(goals, [s.goal for s in segments], goal_joiner),
             "requests": requests,
             "facts": facts,
             "withheld": list(dict.fromkeys(withheld)),

@@ -70,6 +70,15 @@ def test_identification_comes_once_before_the_first_segment_that_needs_it(ctx):
     assert task.scenario.goal.startswith("You are Jo. Ask about lamps.")
 
 
+def test_the_goal_says_who_the_user_is_then_each_request_in_turn(ctx):
+    """"You are Wayne Hardy. Then Find out ..." and "Then Then, instead: ..." told a served user model
+    its goals: the link joins requests, once, and the request after it reads on."""
+    revised = replace(_status("#W0000002"), goal="Then, instead: Find out where #W0000002 is.")
+    task = compose(ctx, [_status("#W0000001"), revised, _status("#W0000003")], identify=WHO, goal_joiner=" Then ")
+    assert task.scenario.goal == ("You are Jo. Find out where #W0000001 is. Then, instead: Find out where #W0000002 is. "
+                                  "Then find out where #W0000003 is.")
+
+
 def test_withheld_identity_is_not_said(ctx):
     task = compose(ctx, [_status("#W0000001")], identify=replace(WHO, withhold=True))
     assert task.scenario.withheld == ["email"]
