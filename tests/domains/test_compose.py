@@ -118,3 +118,16 @@ def test_edits_become_one_per_row(ctx):
         ("order", {"note": "a", "status": "pending"}),
         ("note", {}),
     ]
+
+
+@pytest.mark.parametrize("name", ["travel", "vehicle", "banking", "telecom"])
+def test_a_goal_reads_as_plain_instructions(name):
+    """"Add 3 checked bag(s)", "Set the rear right window(s) to 75% open." and "Then Then, instead:"
+    were in the goals a served user model is given."""
+    import re
+
+    tasks = toolgym.load_domain(name).generate_tasks(120, seed=4, size="small")
+    goals = [t.scenario.goal for t in tasks]
+    slips = [g for g in goals if re.search(r"\w\(s\)|\bThen Then\b|\bThen [A-Z][a-z]", g)]
+    assert not slips, slips[:2]
+    assert sum(" Then " in g for g in goals) >= 5

@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import replace
 
 from toolgym.envs import Forbidden, GenContext, Piece, Utterance, call, money, said_amount, structures
+from toolgym.envs.phrasing import counted
 
 from ..catalogue import (
     FARE_RULE_BY_CABIN,
@@ -76,7 +77,7 @@ def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
     return Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_bags", booking=b.booking_id, bags=bags),
-        goal=f"Add {bags} checked bag(s) to booking {b.booking_id}.",
+        goal=f"Add {counted(bags, 'checked bag')} to booking {b.booking_id}.",
         facts=[booking_fact(b.booking_id)],
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),  # the fare rule's free bags and fee, read first
@@ -102,7 +103,7 @@ def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
     piece = replace(
         piece,
         request=ctx.say("ask_bags_for_trip", city=city, bags=bags),
-        goal=f"Add {bags} checked bag(s) to your flight to {city} (leaving {b.flight.view['departs_local'][:10]}); you do not know the booking id.",
+        goal=f"Add {counted(bags, 'checked bag')} to your flight to {city} (leaving {b.flight.view['departs_local'][:10]}); you do not know the booking id.",
         facts=[],
         steps=[agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps],
         keys=frozenset(o.booking_id for o in trips),

@@ -155,11 +155,12 @@ def window(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
     state = "closed" if percent == 0 else "fully open" if percent == 100 else f"{percent}% open"
     where = slot(ctx, f"say_window_{which}")
     intent = "req_window_close" if percent == 0 else "req_window_full" if percent == 100 else "req_window_part"
+    window = "every window" if which == "all" else f"the {which.replace('_', ' ')} window"
     piece = Piece(
         request=ctx.say(intent, window=where, percent=percent),
-        goal=f"Set the {which.replace('_', ' ')} window(s) to {state}.",
+        goal=f"Set {window} to {state}.",
         steps=[agent(call("set_window", window=which, open_percent=percent))],
-        reply=Utterance(intent="reply_window", vars={"window": "every window" if which == "all" else f"the {which.replace('_', ' ')} window", "state": state}),
+        reply=Utterance(intent="reply_window", vars={"window": window, "state": state}),
         outputs=[state],
         keys=frozenset({f"window:{which}", "windows"} if which != "all" else {"windows"}),
     )
