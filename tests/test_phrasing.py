@@ -231,3 +231,15 @@ def test_a_user_answers_a_what_or_which_question_with_the_value_not_with_yes():
         asked = {book.say(f"user_reveal{register}", seed, pairs=["my phone number is 555-0100"], recalled=bool(seed % 2),
                           open_question=False) for seed in range(200)}
         assert [t for t in asked if t.lower().startswith("yes")], register  # a yes still answers "Could you ...?"
+
+
+def test_no_question_for_a_fact_opens_as_a_follow_up():
+    """"Good day. And the new transfer date: which day would you like?" was the agent's first question."""
+    from toolgym.envs.registry import domains, load_domain
+
+    found = []
+    for name in sorted(domains()):
+        book = load_domain(name).phrasebook
+        for intent in (i for i in book.intents() if i.startswith(("ask_fact_", "ask_facts", "ask_missing"))):
+            found += [(name, intent, v) for v in book.variants(intent) if v.lstrip().startswith(("And ", "Also "))]
+    assert not found, found[:3]
