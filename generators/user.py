@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -35,6 +36,9 @@ from toolgym.errors import DomainError
 from .base import Message, UserSimulator
 
 _DEFAULT_CLOSING = Scenario.model_fields["closing"].default
+# A reading that opens on an acknowledgement ("Okay, I did it. It shows ...") takes no lead-in:
+# "Alright. Okay, I see this: ..." acknowledged twice.
+_OPENS_ON_ACK = re.compile(r"^(?:okay|ok|alright|all right|right|done|sure|there)\b", re.IGNORECASE)
 
 
 class ScriptedUser(UserSimulator):
@@ -137,7 +141,8 @@ class ScriptedUser(UserSimulator):
             lines.append(phrases.say("user_saw", seed, summary=shown))
         # the lead-in and afterword are optional: said only in words new to the chat and to the readings
         spoken = spoken | spoken_sentences(lines)
-        opening = fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
+        acknowledged = bool(lines) and bool(_OPENS_ON_ACK.match(lines[0]))
+        opening = "" if acknowledged else fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
         closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
         return polish(" ".join([opening, *lines, closing]))
 

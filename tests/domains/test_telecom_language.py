@@ -166,3 +166,22 @@ def test_only_an_instruction_after_another_is_one_more():
                 for again in (False, True)}
         assert not [t for t in said[False] if "one more" in t.lower()]
         assert [t for t in said[True] if t.startswith("One more")]
+
+
+def test_a_report_from_the_phone_acknowledges_once_and_reads_every_screen_in_words(domain):
+    """"Ok. Okay, I see this: ..." acknowledged twice, and the data usage screen was read out as
+    "data used this cycle gb: 5.0, carrier notice: ..."."""
+    import re
+
+    from toolgym.generators.user import ScriptedUser
+
+    twice = re.compile(r"^[^.!?]*\b(?:okay|ok|alright|right|done|fine|it)[.!] (?:Okay|Alright|Ok|Right|Done)\b", re.I)
+    usage = {"user_tool_calls": [{"name": "check_data_usage", "arguments": {}}],
+             "user_tool_results": ['{"data_used_this_cycle_gb": 5.0, "carrier_notice": "You have used all the data on your plan for this cycle."}']}
+    unknown = {"user_tool_calls": [{"name": "check_widget", "arguments": {}}], "user_tool_results": ['{"widget": "blue"}']}
+    reports = [ScriptedUser._report(message, domain.phrasebook, seed, register)
+               for message in (usage, unknown) for seed in range(40)
+               for register in ("neutral", "terse", "chatty", "frustrated", "elderly", "formal", "non_native")]
+    assert not [r for r in reports if twice.search(r)], [r for r in reports if twice.search(r)][:2]
+    assert not [r for r in reports if "_gb" in r or " gb:" in r]
+    assert all("5.0 GB" in r for r in reports[: len(reports) // 2])
