@@ -43,6 +43,11 @@ _ASKS = re.compile(
 )
 
 
+# A sentence that only points to a page ("I have https://... open.") gives where to look, not what
+# is asked: "open" there is no request.
+_POINTS_TO_A_PAGE = re.compile(r"^[^?]*://[^?]*$")
+
+
 @dataclass(frozen=True)
 class RequestCues:
     """What tells a task's request apart in the chat: the `requests` the user sends, the values that
@@ -84,7 +89,7 @@ class RequestCues:
         return (
             any(value in sentence for value in self.identity),
             sentence_key(sentence) in self.asides,
-            not _ASKS.search(sentence),
+            not _ASKS.search(sentence) or _POINTS_TO_A_PAGE.search(sentence) is not None,
         )
 
 

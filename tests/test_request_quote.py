@@ -166,3 +166,14 @@ def test_a_link_in_a_personas_own_register_or_case_is_not_quoted_as_the_request(
     assert cues.part_of(message, 1) == "Refund it to my card."
     assert user_request([{"role": "user", "content": f"{link.lower()} Refund order #W1 to my card."}], cues) == (
         '"Refund order #W1 to my card."')
+
+
+def test_a_sentence_that_only_points_to_a_page_is_not_the_request():
+    """'The request, "I have https://atlaspedia.example/wiki/ludrair-heater open.", has its answer.':
+    "open" there is no request; the question after it is."""
+    for lead in ("I have https://atlaspedia.example/wiki/ludrair-heater open.", "This page should say it: https://atlaspedia.example/wiki/ludrair-heater."):
+        message = f"{lead} What would 2 of the Ludrair Heater cost at list price?"
+        assert user_request([{"role": "user", "content": message}]) == '"What would 2 of the Ludrair Heater cost at list price?"'
+    # a question that names the page is still the request
+    asked = "Can you check https://atlaspedia.example/wiki/ludrair-heater for me? I'm curious."
+    assert user_request([{"role": "user", "content": asked}]).startswith('"Can you check')
