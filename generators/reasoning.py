@@ -30,7 +30,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
-from toolgym.verifiers.matching import output_stated
+from toolgym.verifiers.matching import normalize_text, output_stated
 
 from .request_quote import RequestCues, user_request
 from .result_values import records_of, result_value, stated_value
@@ -413,11 +413,11 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         }
         if move.kind == "confirm":
             return phrases.say("reason_confirm", seed, **values)
-        values["writes"] = any(name in load_domain(task.domain).write_tools for name in names)
-        values["agreed"] = step.confirm is not None  # its call move comes only after the user's yes
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
-        return phrases.say("reason_call", seed, **values)
+        return phrases.say("reason_call", seed, **values,
+                           writes=any(name in load_domain(task.domain).write_tools for name in names),
+                           agreed=step.confirm is not None)  # its call move comes only after the user's yes
     if move.kind == "ask" and move.utterance is not None and move.step is not None and move.step.choice is not None:
         count = move.utterance.vars.get("count", len(move.step.choice.options))
         options = move.utterance.vars.get("options") or list(move.step.choice.options)
@@ -539,8 +539,9 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, lat
     asked = [t for t in texts if t in task.scenario.requests]
     # a whole token: the status "delivered" is not shown again by a later result's key "delivered_at"
     last_shown = {o: max((i for i, t in enumerate(texts) if _whole(o, t)), default=-1) for o in task.required_outputs}
+    normalized = normalize_text(stated_in) if stated_in is not None else None  # one text, read once for every output
     found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(_whole(o, t) for t in asked)
-             and (stated_in is None or output_stated(o, stated_in))]
+             and (stated_in is None or output_stated(o, stated_in, normalized))]
     if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
         start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
         found = [o for o in found if last_shown[o] > start]
