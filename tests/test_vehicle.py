@@ -184,3 +184,13 @@ def test_a_driver_told_no_does_not_go_elsewhere_to_do_it():
     closings = [gold_messages(domain, t)[0] for t in domain.generate_tasks(30, seed=5, kinds=kinds)]
     said = [[m["content"] for m in chat if m["role"] == "user"][-1] for chat in closings]
     assert len(set(said)) > 4 and not [s for s in said if "elsewhere" in s or "other options" in s], said
+
+
+def test_a_seat_heater_switched_off_is_not_said_to_warm_up():
+    """"The heater in the driver's seat is now off. Give it a minute to heat." """
+    phrases = toolgym.load_domain("vehicle").phrasebook
+    off = [phrases.say("reply_seat_heat", seed, seat="the driver's seat", state="off") for seed in range(300)]
+    on = [phrases.say("reply_seat_heat", seed, seat="the driver's seat", state="level 3") for seed in range(300)]
+    warm = ("warms up", "feel it", "to heat")
+    assert not [t for t in off if any(w in t for w in warm)]
+    assert [t for t in on if any(w in t for w in warm)]

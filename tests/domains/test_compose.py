@@ -131,3 +131,4 @@ def test_a_goal_reads_as_plain_instructions(name):
     slips = [g for g in goals if re.search(r"\w\(s\)|\bThen Then\b|\bThen [A-Z][a-z]", g)]
     assert not slips, slips[:2]
     assert sum(" Then " in g for g in goals) >= 5
+
