@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import gymnasium
 import pytest
@@ -196,3 +197,35 @@ def test_no_free_bag_is_said_as_none_not_zero(domain):
     for seed in range(30):  # a bag the fare carries free is "it", bags are "them"
         one = domain.phrasebook.say("action_bags", seed, bags=1, booking="FB100175", free=0, fee=0.0)
         assert "carries them" not in one, one
+
+
+def test_insurance_is_priced_before_the_traveller_agrees(domain, index):
+    """The policy asks for the price before a yes; insurance used to be confirmed with no price at all."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers.matching import arguments_of
+
+    uninsured = next(b for b in index.confirmed("any") if not b.insurance)
+    world = World(domain.template(0, "small"))
+    try:
+        _, booking = _call(domain, world, "get_booking", booking_id=uninsured.booking_id)
+        _, insured = _call(domain, world, "add_insurance", booking_id=uninsured.booking_id)
+        assert booking["insurance_quote"] == insured["price"] == round(uninsured.fare_paid * 0.07, 2)
+        _, after = _call(domain, world, "get_booking", booking_id=uninsured.booking_id)
+        assert "insurance_quote" not in after and after["insurance_price"] == insured["price"]
+    finally:
+        world.close()
+    confirms: dict[str, list[str]] = {"add_insurance": [], "book_flight": []}
+    for task in domain.generate_tasks(250, seed=4, kinds=["single", "multi_step"], size="small"):
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed, task.id
+        for ask, act in zip(messages, messages[2:], strict=False):
+            call = next(iter(act.get("tool_calls") or ()), None)
+            if call and ask["role"] == "assistant" and ask.get("content"):
+                name, arguments = call["function"]["name"], arguments_of(call["function"]["arguments"])
+                if name == "add_insurance" or (name == "book_flight" and arguments.get("insurance")):
+                    confirms[name].append(ask["content"])
+    assert confirms["add_insurance"] and confirms["book_flight"]
+    for text in confirms["add_insurance"]:
+        assert re.search(r"\$\d[\d,]*\.\d\d", text), text
+    for text in confirms["book_flight"]:
+        assert "7% of the fare" in text, text

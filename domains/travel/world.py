@@ -16,7 +16,16 @@ from zoneinfo import ZoneInfo
 
 from toolgym.envs.fakes import person_name, seeded_faker
 
-from .catalogue import AIRPORTS, AIRPORTS_PER_SIZE, CLOCK, FARE_RULES, FLIGHT_PREFIX, TIERS, AirportSpec
+from .catalogue import (
+    AIRPORTS,
+    AIRPORTS_PER_SIZE,
+    CLOCK,
+    FARE_RULES,
+    FLIGHT_PREFIX,
+    INSURANCE_RATE,
+    TIERS,
+    AirportSpec,
+)
 from .tables import Airport, FareRule, Flight, FlightBooking, Hotel, HotelBooking, PaymentMethod, Traveller
 
 if TYPE_CHECKING:
@@ -209,7 +218,7 @@ def _travellers(
                 "method_id": methods[0],
                 "seat": seat,
                 "insurance": insured,
-                "insurance_price": round(fare * 0.07, 2) if insured else 0.0,
+                "insurance_price": round(fare * INSURANCE_RATE, 2) if insured else 0.0,
             }
         if rng.random() < 0.5:
             hotel = rng.choice(hotels)

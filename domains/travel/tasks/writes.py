@@ -127,7 +127,7 @@ def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         facts=[booking_fact(b.booking_id)],
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),
-            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id)),
+            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id, price=price)),
         ],
         reply=Utterance(intent="done_insurance", vars={"booking": b.booking_id, "price": price}),
         outputs=[money(price)],
@@ -275,7 +275,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
     price = best.price(cabin)
     points = can_pay_points(t, price)
     v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": price, "points_used": f"{points_for(price):,}",
-         "balance": f"{t.points:,}", **_card_words(t)}  # fmt: skip
+         "balance": f"{t.points:,}", "insurance_percent": round(INSURANCE_RATE * 100), **_card_words(t)}  # fmt: skip
     args = {"traveller_id": t.traveller_id, "flight_id": best.flight_id, "cabin": cabin}
     args |= {"payment": "points"} if points else {"payment": "card", "method_id": t.card.method_id}
     if insurance:

@@ -7,7 +7,7 @@ from typing import Any
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..catalogue import FARE_RULE_BY_CABIN, POINTS_PER_DOLLAR, RATES_PER_USD
+from ..catalogue import FARE_RULE_BY_CABIN, INSURANCE_RATE, POINTS_PER_DOLLAR, RATES_PER_USD
 from ..tables import (
     Flight,
     FlightBooking,
@@ -179,7 +179,8 @@ def list_bookings(world: World, traveller_id: str) -> dict[str, Any]:
 
 @tool
 def get_booking(world: World, booking_id: str) -> dict[str, Any]:
-    """One booking. A flight booking shows the flight (local times), cabin, fare rules, seat, bags and insurance.
+    """One booking. A flight booking shows the flight (local times), cabin, fare rules, seat, bags and insurance;
+    an uninsured one also shows what insurance would cost if added now (the policy says when it may be).
 
     Args:
         booking_id: The booking id: 'FB' and 6 digits for flights, 'HB' and 6 digits for hotels.
@@ -189,6 +190,9 @@ def get_booking(world: World, booking_id: str) -> dict[str, Any]:
     if isinstance(booking, FlightBookingBase):
         view["flight"] = flight_view(require_flight(world, booking.flight_id))
         view["fare_rules"] = _rules(booking.cabin)
+        if not booking.insurance:
+            # the price the traveller agrees to before add_insurance, as the tool will charge it
+            view["insurance_quote"] = money2(booking.fare_paid * INSURANCE_RATE)
     return view
 
 
