@@ -43,6 +43,12 @@ _ASKS = re.compile(
 )
 
 
+# A sentence that sets a condition with its alternative ("Use my points if I have enough, otherwise my
+# card.") says how a request is to be done, not what it is: the request is the sentence it qualifies.
+_RIDER = re.compile(r"\b(?:otherwise|or else|else|if not)\b|\bif\b[^.?!]*\bfall short\b", re.IGNORECASE)
+_RIDER_EXCEPT = re.compile(r"\b(?:any|some|no|every)(?:one|body|thing|where) else\b|\bwhat else\b", re.IGNORECASE)
+
+
 # A sentence that only points to a page ("I have https://... open.") gives where to look, not what
 # is asked: "open" there is no request.
 _POINTS_TO_A_PAGE = re.compile(r"^[^?]*://[^?]*$")
@@ -82,15 +88,21 @@ class RequestCues:
                 return sentence[len(link):].lstrip()
         return sentence
 
-    def rank(self, sentence: str) -> tuple[bool, bool, bool]:
+    def rank(self, sentence: str) -> tuple[bool, bool, bool, bool]:
         """Lower is likelier the request: not an identity line, no aside that frames the turn
-        ("Please go slowly with me." asks, but not for the task), asking. A request may be written
-        whole ("Turn my line back on, please.") or put together: both are its own words."""
+        ("Please go slowly with me." asks, but not for the task), no rider that only says how
+        ("..., otherwise my card."), asking. A request may be written whole ("Turn my line back on,
+        please.") or put together: both are its own words."""
         return (
             any(value in sentence for value in self.identity),
             sentence_key(sentence) in self.asides,
+            _is_rider(sentence),
             not _ASKS.search(sentence) or _POINTS_TO_A_PAGE.search(sentence) is not None,
         )
+
+
+def _is_rider(sentence: str) -> bool:
+    return _RIDER.search(_RIDER_EXCEPT.sub("", sentence)) is not None
 
 
 @functools.cache
@@ -156,7 +168,7 @@ def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, con
     if index == 0 or len(sentence.split()) > _SHORT_REQUEST or not _NEEDS_REFERENT.search(sentence):
         return sentence
     before = substantive[index - 1]
-    identity, aside, _ = cues.rank(before)
+    identity, aside, _, _ = cues.rank(before)
     joined = f"{before} {sentence}"
     if identity or aside or len(joined) > _QUOTE_MOST or joined not in content:
         return sentence
@@ -172,9 +184,9 @@ def _unwrapped(sentence: str) -> str:
     return sentence
 
 
-def _ranked(rank: tuple[bool, bool, bool], topical: int) -> tuple[bool, bool, int, bool]:
+def _ranked(rank: tuple[bool, bool, bool, bool], topical: int) -> tuple[bool, bool, bool, int, bool]:
     """A sentence's rank with how much it speaks of the step put before whether it asks."""
-    return rank[0], rank[1], -topical, rank[2]
+    return rank[0], rank[1], rank[2], -topical, rank[3]
 
 
 _WORD = re.compile(r"[a-z]{4,}")

@@ -177,3 +177,21 @@ def test_a_sentence_that_only_points_to_a_page_is_not_the_request():
     # a question that names the page is still the request
     asked = "Can you check https://atlaspedia.example/wiki/ludrair-heater for me? I'm curious."
     assert user_request([{"role": "user", "content": asked}]).startswith('"Can you check')
+
+
+def test_a_rider_that_says_how_is_not_quoted_over_the_request_it_qualifies():
+    """'The user declined: "Should my points cover the fare, please use them; if not, my card."': the
+    payment condition spoke of the booking step's points and card, and was quoted over the booking."""
+    booking = "book flight book a seat in a cabin on a flight, paid by card or with loyalty points"
+    for rider in ("Should my points cover the fare, please use them; if not, my card.", "Points if I've got enough, card if not!",
+                  "Kindly use my loyalty points if the balance suffices; otherwise, please charge my card.",
+                  "Try my points; if they fall short, charge the card.", "Pay with points if they cover it, else card."):
+        message = [{"role": "user", "content": f"Hello. I need the cheapest nonstop from Seoul to Lima on July 18 in business. {rider}"}]
+        expected = '"I need the cheapest nonstop from Seoul to Lima on July 18 in business."'
+        assert user_request(message, about=booking) == expected, rider
+        assert user_request(message, about="find traveller by loyalty number") == expected, rider
+    # "else" that names no alternative is no rider
+    for plain in ("I need nothing else booked.", "Can someone else use my seat?", "What else can I add to FB100001?"):
+        assert RequestCues().rank(plain)[2] is False, plain
+    alone = [{"role": "user", "content": "Is there anything else I should know about my booking FB100001?"}]
+    assert user_request(alone, about=booking).startswith('"Is there anything else')
