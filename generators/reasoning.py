@@ -118,13 +118,16 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
     # an argument named for no thing ("value" of a conversion) takes its number from any field
     named = argument and argument not in _UNNAMED_ARGUMENTS and not in_text
     field = _as_named_field(spoken, argument) if named else _as_field(spoken)
+    # a field that only shares a word with the argument ("free_bags": 1 for bags=1) may be another
+    # quantity: the user's own number, said before it, is the likelier source
+    akin: tuple[str, str] | None = None
     for message in reversed(messages):
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str) or spoken not in content:
             continue
         if role == "user" and _alone(spoken).search(content):
             return "the user gave", f'"{spoken}"'
-        if role != "tool":
+        if role != "tool" or akin is not None:
             continue
         found = ((_alone(spoken).search(content) if in_text else None) or field.search(content)
                  # "25.0 kg" in a page's text: a whole number written with its decimal is a figure of its own
@@ -132,8 +135,11 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
         if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
             # as the result writes it: 5.0, not 5
             shown = found.group("value") if "value" in found.re.groupindex else found.group(0).lstrip(":[, ")
-            return f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
-    return None
+            source = f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
+            if "name" not in found.re.groupindex or found.group("name").lower() == argument.lower():
+                return source
+            akin = source
+    return akin
 
 
 @functools.lru_cache(maxsize=1024)
@@ -155,7 +161,7 @@ _UNNAMED_ARGUMENTS = frozenset({"value", "number", "expression"})
 def _as_named_field(number: str, argument: str) -> re.Pattern[str]:
     """A number as the value of a JSON field whose name shares a word with `argument` ("free_bags":3 for bags)."""
     words = "|".join(re.escape(w) for w in argument.lower().split("_") if len(w) >= 3) or re.escape(argument)
-    return re.compile(rf'"[^"]*(?:{words})[^"]*"\s*:\s*(?P<value>{re.escape(number)}(?:\.0)?)(?=\s*[,}}\]])')
+    return re.compile(rf'"(?P<name>[^"]*(?:{words})[^"]*)"\s*:\s*(?P<value>{re.escape(number)}(?:\.0)?)(?=\s*[,}}\]])')
 
 
 def _cited(by_source: dict[str, list[str]]) -> str:

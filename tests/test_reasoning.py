@@ -562,3 +562,29 @@ def test_a_write_whose_reply_names_none_of_its_values_is_traced_to_the_request()
     assert last_said(chat, reply="Roaming is enabled for your trip to Italy.", writes=writes) == (
         'the user asked "Turn roaming on for my trip."')
     assert last_said(chat, reply="Roaming is on for line L10838.", writes=writes) == "enable_roaming returned L10838"
+
+
+def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_word_with_its_argument():
+    """'get_booking returned "2"' explained add_baggage(bags=2) after "FB100311: 2 checked bags, please.":
+    the booking's "free_bags": 2 is another quantity than the bags asked for."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    booking = [
+        {"role": "user", "content": "FB100311: 2 checked bags, please."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "g", "function": {"name": "get_booking", "arguments": '{"booking_id": "FB100311"}'}}]},
+        {"role": "tool", "tool_call_id": "g", "content": '{"booking_id": "FB100311", "bags": 0, "fare_rules": {"free_bags": 2}}'},
+    ]
+    bags = Step(calls=[ToolCall(name="add_baggage", arguments={"booking_id": "FB100311", "bags": 2})])
+    assert evidence_for(bags, booking) == 'the user gave "FB100311" and "2"'
+    # with no word of the user's for it, the akin field is still where it was seen
+    unasked = [{"role": "user", "content": "Booking FB100311 needs bags."}, *booking[1:]]
+    assert evidence_for(bags, unasked) == 'the user gave "FB100311", and get_booking returned "2"'
+    # a field named as the argument is, read after the user spoke, is cited as before
+    refills = [
+        {"role": "user", "content": "Add 10 GB to my line, please."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "r", "function": {"name": "list_data_refills", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "r", "content": '[{"gigabytes": 10, "price": 45.0}]'},
+    ]
+    refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
+    assert evidence_for(refill, refills) == 'list_data_refills returned "10"'
