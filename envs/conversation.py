@@ -110,6 +110,15 @@ def outcome(task: Task) -> str:
     return "done" if task.expected_writes else "answered"
 
 
+def pending_on(task: Task) -> list[str]:
+    """What a chat that ends pending waits on, for the closing line's "once you have it / them": the
+    labels asked for, else the values to correct."""
+    spec = task.no_tool
+    if spec is None:
+        return []
+    return list(spec.missing) or [str(value) for value in spec.invalid.values()]
+
+
 def closer_intent(task: Task) -> str:
     """The closing line's intent: how the chat ended. A refused request that asked for no change (a
     question outside the domain's tools, a look-up whose tool is missing, a private address the

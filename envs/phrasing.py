@@ -133,8 +133,15 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if head == "A" or (head[:1].isupper() and head[1:].islower()) else text
 
 
+# A label that names several things on its own: "check-in and check-out dates", "nights" (not "address", "status")
+_NAMES_SEVERAL = re.compile(r"\band\b|[^sui']s$")
+
+
 def one_or_all(count: Any, single: str = "it", several: str = "them") -> str:
-    """The pronoun for what was asked: 'it' after one thing, 'them' after several."""
+    """The pronoun for what was asked: 'it' after one thing, 'them' after several (a single label
+    that names several, "check-in and check-out dates", is several)."""
+    if isinstance(count, list | tuple) and len(count) == 1 and isinstance(count[0], str):
+        return several if _NAMES_SEVERAL.search(count[0].strip()) else single
     number = count if isinstance(count, int | float) else len(count) if hasattr(count, "__len__") else 2
     return single if number == 1 else several
 

@@ -15,7 +15,7 @@ CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_l
 @pytest.mark.parametrize("intent", CLOSERS)
 def test_a_closing_line_ends_on_its_goodbye_and_thanks_once(book, intent):
     for seed in range(400):
-        text = book.say(intent, seed, thanked=seed % 2 == 0)
+        text = book.say(intent, seed, thanked=seed % 2 == 0, pending=["order id"])
         row = {"messages": [{"role": "assistant", "content": text}]}
         assert not talk_after_goodbye(row, Knowledge()), text
         assert not doubled_thanks(row, Knowledge()), text
@@ -101,3 +101,15 @@ def test_a_request_that_asked_no_change_is_not_told_that_nothing_changed(domain,
 
 def test_a_refused_change_may_still_be_told_that_nothing_changed():
     assert [c for c in _closings("retail", "no_tool/policy_refusal") if _KEPT.search(c)]
+
+
+def test_what_a_pending_chat_waits_on_is_it_or_them_as_it_is_one_or_several(book):
+    """'Please share your check-in and check-out dates. I can't go on without it.' / 'once you find it':
+    one label can name several things, and several labels are several."""
+    one = " ".join(book.say("closer_pending", seed, thanked=False, pending=["order id"]) for seed in range(300))
+    several = " ".join(book.say("closer_pending", seed, thanked=False, pending=["check-in and check-out dates"]) for seed in range(300))
+    assert re.search(r"\b(?:have|find|with|found) it\b", one) and not re.search(r"\b(?:have|find|found) them\b", one)
+    assert re.search(r"\b(?:have|find|with|found) them\b", several) and not re.search(r"\b(?:have|find|found) it\b", several)
+    asks = [book.say("ask_missing", seed, labels=["check-in and check-out dates"]) for seed in range(300)]
+    assert not [a for a in asks if re.search(r"without it\b|What is |for it\b|one thing", a)]
+    assert any("without them" in a for a in asks) and any("What are" in a for a in asks)
