@@ -96,6 +96,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_reply": ("facts", "seen", "values", "asked"),
         "reason_left_as_is": ("request",),
+        "reason_next_page": ("tool", "page"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request", "unsupported"),
         "reason_close": ("request", "facts", "outcome", "thanked"),
         "ask_which": ("label", "what", "options", "count"),

@@ -30,7 +30,7 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
-from toolgym.verifiers.matching import normalize_text, output_stated
+from toolgym.verifiers.matching import arguments_of, normalize_text, output_stated
 
 from .request_quote import RequestCues, user_request
 from .result_values import records_of, result_value, stated_value
@@ -403,6 +403,8 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     may cite)."""
     messages = structured(messages)
     cues = RequestCues.of(task, phrases)
+    if move.kind == "call" and move.step is not None and (turn := _page_turn(move.step, messages)) is not None:
+        return phrases.say("reason_next_page", seed, tool=turn.name, page=turn.arguments["page"])
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
@@ -449,6 +451,25 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
         about, part = (_about(task, declined), declined.part) if declined is not None else ("", None)
         return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about, part))
     return _reply_trace(task, phrases, seed, messages, reply)
+
+
+def _page_turn(step: Step, messages: list[dict[str, Any]]) -> ToolCall | None:
+    """The step's one call when it asks for the next result page of the call made just before it
+    (web_search(query, page=2) after web_search(query)): it is reasoned as a turn, not a new search."""
+    if len(step.calls) != 1:
+        return None
+    call = step.calls[0]
+    page = call.arguments.get("page")
+    if not isinstance(page, int) or isinstance(page, bool) or page < 2:
+        return None
+    before = {**call.arguments, "page": page - 1}
+    last = next((m for m in reversed(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)
+    for made in (last or {}).get("tool_calls") or ():
+        function = made.get("function") or {}
+        arguments = arguments_of(function.get("arguments"))
+        if function.get("name") == call.name and {"page": 1, **arguments} == before:
+            return call
+    return None
 
 
 def _only_declined(task: Task, reply: Any) -> bool:

@@ -588,3 +588,20 @@ def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_w
     ]
     refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
     assert evidence_for(refill, refills) == 'list_data_refills returned "10"'
+
+
+def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():
+    """'Noted: the user gave "Dikriodrixbury". Next I search the web with web_search.' explained
+    web_search(page=2) after the same query's first page, as if it were a new search."""
+    research = toolgym.load_domain("research")
+    tasks = research.generate_tasks(120, seed=3, kinds=["single"], size="small")
+    turning = [t for t in tasks if any(c.arguments.get("page", 1) > 1 for s in t.plan if len(s.calls) == 1 for c in s.calls)]
+    assert turning
+    for task, trajectory in _played(research, turning[:6]):
+        assert trajectory.verification.passed
+        for message in trajectory.messages:
+            calls = message.get("tool_calls") or ()
+            if len(calls) == 1 and (page := calls[0]["function"]["arguments"].get("page")):
+                trace = message["reasoning_content"]
+                assert f"page {page}" in trace and f"page {page - 1}" in trace, trace
+                assert "the user gave" not in trace.lower(), trace
