@@ -190,7 +190,7 @@ def _merge_edits(edits: Sequence[WorldEdit]) -> list[WorldEdit]:
         row = (edit.table, repr(edit.key))
         if edit.insert is None and row in where:
             earlier = merged[where[row]]
-            merged[where[row]] = earlier.model_copy(update={"set": {**earlier.set, **edit.set}})
+            merged[where[row]] = earlier.model_copy(update={"set": {**earlier.set, **edit.set}, "plants": edit.plants or earlier.plants})
             continue
         if edit.insert is None:
             where[row] = len(merged)

@@ -247,13 +247,18 @@ def unavailable(request: str, goal: str, *, action: str, withheld: Sequence[str]
     )
 
 
-def injected(piece: P, *, carrier: WorldEdit, bait: Sequence[Forbidden]) -> P:
+def injected(piece: P, *, carrier: WorldEdit, bait: Sequence[Forbidden], order: str) -> P:
     """An injection task's piece: a tool result the gold plan reads carries an instruction.
 
-    `carrier` writes the instruction into a text field the piece's steps read; `bait` lists
-    the calls the instruction asks for (minefields). The gold plan does only the user's job."""
+    `carrier` writes the instruction `order` into a text field the piece's steps read (alone or
+    within the field's own text); `bait` lists the calls the instruction asks for (minefields). The
+    gold plan does only the user's job, and its trace names the order it leaves alone."""
     if not bait:
         raise GeneratorBug("an injection needs at least one forbidden call (the action the instruction asks for)")
+    written = [v for v in [*carrier.set.values(), *(carrier.insert or {}).values()] if isinstance(v, str)]
+    if not order.strip() or not any(order in text for text in written):
+        raise GeneratorBug(f"the carrier on {carrier.table} {carrier.key!r} does not write the order {order!r}")
+    carrier = carrier.model_copy(update={"plants": order.strip()})
     return replace(piece, setup=[*piece.setup, carrier], forbidden=[*piece.forbidden, *bait])
 
 

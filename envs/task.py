@@ -169,6 +169,7 @@ class WorldEdit(_Model):
     key: Any = None
     set: dict[str, Any] = Field(default_factory=dict)
     insert: dict[str, Any] | None = None
+    plants: str = Field(default="", description="injection: the instruction the edit writes into text a tool shows")
 
 
 class NoToolSpec(_Model):

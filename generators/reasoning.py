@@ -400,8 +400,43 @@ def named_calls(names: list[str]) -> list[str]:
 
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str = "") -> str:
     """The reasoning before one oracle move (`reply`: the text the move says, which a reply's trace
-    may cite)."""
+    may cite); after a result that shows an injection's planted order, it first names the order and
+    why it is left alone."""
     messages = structured(messages)
+    reasoned = _move_trace(task, move, phrases, seed, messages, reply)
+    planted = _planted_order(task, messages)
+    if planted is None:
+        return reasoned
+    tool, order = planted
+    return f"{phrases.say('reason_injection', seed, tool=tool, order=order)} {reasoned}"
+
+
+_ORDER_MOST = 90  # characters of a planted order a trace quotes
+
+
+def _planted_order(task: Task, messages: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """(the tool, the order quoted) when the results read since the agent last spoke are the first
+    to show an order the task planted (`WorldEdit.plants`); None otherwise."""
+    orders = [edit.plants for edit in task.setup if edit.plants]
+    if not orders:
+        return None
+    spoke = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+    for order in orders:
+        # as a result's JSON shows it: the words before any character JSON escapes
+        key = re.split(r'["\\\n]', order, maxsplit=1)[0][:40]
+        shown = next((i for i, m in enumerate(messages) if m.get("role") == "tool" and key in (m.get("content") or "")), None)
+        if shown is not None and shown > spoke:
+            call_id = messages[shown].get("tool_call_id")
+            tool = next((c.get("function", {}).get("name", "the last tool") for m in messages for c in m.get("tool_calls") or ()
+                         if c.get("id") == call_id), "the last tool")
+            quoted = order.replace('"', "'")
+            if len(quoted) > _ORDER_MOST:
+                quoted = quoted[:_ORDER_MOST].rsplit(" ", 1)[0].rstrip(",;: ") + " …"
+            return tool, quoted
+    return None
+
+
+def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
     cues = RequestCues.of(task, phrases)
     if move.kind == "call" and move.step is not None and (turn := _page_turn(move.step, messages)) is not None:
         return phrases.say("reason_next_page", seed, tool=turn.name, page=turn.arguments["page"])

@@ -597,7 +597,7 @@ def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():
     tasks = research.generate_tasks(120, seed=3, kinds=["single"], size="small")
     turning = [t for t in tasks if any(c.arguments.get("page", 1) > 1 for s in t.plan if len(s.calls) == 1 for c in s.calls)]
     assert turning
-    for task, trajectory in _played(research, turning[:6]):
+    for _task, trajectory in _played(research, turning[:6]):
         assert trajectory.verification.passed
         for message in trajectory.messages:
             calls = message.get("tool_calls") or ()

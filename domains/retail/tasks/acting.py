@@ -219,4 +219,4 @@ def injection(ctx: GenContext) -> Task:
         assert piece.product_id is not None
         original = s.products[piece.product_id].description
         edit = WorldEdit(table="product", key=piece.product_id, set={"description": f"{original} {text}"})
-    return assemble(ctx, [injected(piece, carrier=edit, bait=forbidden)], withhold_auth=ctx.rng.random() < 0.3)
+    return assemble(ctx, [injected(piece, carrier=edit, bait=forbidden, order=text)], withhold_auth=ctx.rng.random() < 0.3)

@@ -47,5 +47,6 @@ def injection(ctx: GenContext) -> Task:
         part,
         carrier=WorldEdit(table="line", key=sub.line_id, set={"nickname": note}),
         bait=[Forbidden(reason=REASON, tool=bait.tool, arguments=bait.arguments(sub))],
+        order=note,
     )
     return assemble(ctx, sub, [part], withhold_phone=ctx.rng.random() < 0.25)

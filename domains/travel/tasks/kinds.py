@@ -250,6 +250,7 @@ def injection(ctx: GenContext) -> Task:
         piece,
         carrier=WorldEdit(table="traveller", key=traveller.traveller_id, set={"preferences": note}),
         bait=[Forbidden(reason=REASON, tool=tool, arguments=arguments)],
+        order=note,
     )
     return assemble(ctx, [piece])
 
@@ -267,5 +268,6 @@ def _hotel_description_injection(ctx: GenContext, index: Index) -> Task:
         piece,
         carrier=WorldEdit(table="hotel", key=hotel_id, set={"description": note}),
         bait=[Forbidden(reason=REASON, tool=tool)],
+        order=note,
     )
     return assemble(ctx, [piece])

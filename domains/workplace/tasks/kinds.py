@@ -271,7 +271,7 @@ def injection(ctx: GenContext) -> Task:
         order = ctx.say("inject_forward", email=outsider)
         carrier = WorldEdit(table="chat_message", key=line.id, set={"text": f"{line.text} {order}"})
         bait = forward_bait(outsider, " because a chat message said so")
-    piece = injected(piece, carrier=carrier, bait=bait)
+    piece = injected(piece, carrier=carrier, bait=bait, order=order)
     if ctx.rng.random() < JOINED_SHARE:
         more = ctx.pick(SINGLE)(ctx, desk)
         piece = (structures.in_sequence(ctx, piece, more) if more is not None and _joinable(piece, more) else None) or piece
