@@ -55,9 +55,23 @@ class GenContext:
         When the phrasebook has `intent@register` variants, the task's persona (drawn once, see
         `persona`) picks its register's wording."""
         intent = self._voiced(intent, values)
-        if values:  # a phrasing of facts: the same values give the same words, wherever a generator says them
-            return self.domain.phrasebook.say(intent, self.seed, **values)
+        if values:
+            return self._phrased(intent, values)
         return self._fresh(intent)
+
+    def _phrased(self, intent: str, values: dict[str, Any]) -> str:
+        """A phrasing of facts: the same values give the same words wherever a generator says them, and
+        other values do not repeat a sentence the task has said ("Has my order #W1 shipped yet? What's
+        its status?" then "... #W2 ... What's its status?" in one chat)."""
+        phrases = self.domain.phrasebook
+        said: dict[str, str] = self.__dict__.setdefault("_phrasings", {})
+        key = f"{intent}:{sorted(values.items(), key=lambda item: item[0])!r}"
+        text = said.get(key)
+        if text is None:
+            used: set[str] = self.__dict__.setdefault("_sentences", set())
+            text = said[key] = unrepeated(lambda seed: phrases.say(intent, seed, **values), self.seed, used)
+            used.update(sentences_of(text))
+        return text
 
     def say_without(self, intent: str, parts: frozenset[str], **values: Any) -> str:
         """`say` without the intent's parts of those names (see `Phrasebook.say_without`)."""
