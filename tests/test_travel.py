@@ -215,16 +215,25 @@ def test_insurance_is_priced_before_the_traveller_agrees(domain, index):
     finally:
         world.close()
     confirms: dict[str, list[str]] = {"add_insurance": [], "book_flight": []}
+    reported = 0
     for task in domain.generate_tasks(250, seed=4, kinds=["single", "multi_step"], size="small"):
         messages, verification = gold_messages(domain, task)
         assert verification.passed, task.id
+        calls = {c["id"]: c["function"]["name"] for m in messages for c in m.get("tool_calls") or ()}
+        for index, result in enumerate(messages):  # an insured booking's report says what the insurance cost
+            booking = result["role"] == "tool" and calls.get(result.get("tool_call_id")) == "book_flight"
+            booked = json.loads(result["content"]) if booking else None
+            if booked and booked["insurance"]:
+                later = [m["content"] for m in messages[index:] if m["role"] == "assistant" and m.get("content")]
+                assert any(f"${booked['insurance_price']:,.2f}" in text for text in later), later
+                reported += 1
         for ask, act in zip(messages, messages[2:], strict=False):
             call = next(iter(act.get("tool_calls") or ()), None)
             if call and ask["role"] == "assistant" and ask.get("content"):
                 name, arguments = call["function"]["name"], arguments_of(call["function"]["arguments"])
                 if name == "add_insurance" or (name == "book_flight" and arguments.get("insurance")):
                     confirms[name].append(ask["content"])
-    assert confirms["add_insurance"] and confirms["book_flight"]
+    assert confirms["add_insurance"] and confirms["book_flight"] and reported
     for text in confirms["add_insurance"]:
         assert re.search(r"\$\d[\d,]*\.\d\d", text), text
     for text in confirms["book_flight"]:

@@ -294,7 +294,8 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
             agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v),
                   derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"}),
         ],  # fmt: skip
-        reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance}),
+        reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance,
+                                                         "insurance_price": money2(price * INSURANCE_RATE) if insurance else 0.0}),
         outputs=[best.row.flight_number] + ([f"{points_for(price):,}"] if points else [money(price)]),
         keys=frozenset({t.traveller_id + ":points", best.flight_id, f"{origin}{destination}{day}"}),
         forbidden=[Forbidden(reason="the flight must be direct and the cheapest", tool="book_flight",
