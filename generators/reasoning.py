@@ -133,12 +133,15 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
                  # "25.0 kg" in a page's text: a whole number written with its decimal is a figure of its own
                  or (_alone(exact).search(content) if exact != spoken else None))
         if found and not _only_echoed(spoken, content, echoes.get(message.get("tool_call_id"), frozenset())):
-            # as the result writes it: 5.0, not 5
-            shown = found.group("value") if "value" in found.re.groupindex else found.group(0).lstrip(":[, ")
-            source = f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned", f'"{shown}"'
-            if "name" not in found.re.groupindex or found.group("name").lower() == argument.lower():
-                return source
-            akin = source
+            tool = f"{tool_names.get(message.get('tool_call_id'), 'the last tool')} returned"
+            if "name" not in found.re.groupindex:  # as the result writes it: 5.0, not 5
+                source = tool, f'"{found.group(0).lstrip(":[, ")}"'
+            else:  # a number of one or two digits is cited with its field, as the result writes it: "free_bags":1
+                source = tool, found.group(0)
+                if found.group("name").lower() != argument.lower():
+                    akin = source
+                    continue
+            return source
     return akin
 
 

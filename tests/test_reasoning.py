@@ -579,7 +579,7 @@ def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_w
     assert evidence_for(bags, booking) == 'the user gave "FB100311" and "2"'
     # with no word of the user's for it, the akin field is still where it was seen
     unasked = [{"role": "user", "content": "Booking FB100311 needs bags."}, *booking[1:]]
-    assert evidence_for(bags, unasked) == 'the user gave "FB100311", and get_booking returned "2"'
+    assert evidence_for(bags, unasked) == 'the user gave "FB100311", and get_booking returned "free_bags": 2'
     # a field named as the argument is, read after the user spoke, is cited as before
     refills = [
         {"role": "user", "content": "Add 10 GB to my line, please."},
@@ -587,7 +587,8 @@ def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_w
         {"role": "tool", "tool_call_id": "r", "content": '[{"gigabytes": 10, "price": 45.0}]'},
     ]
     refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
-    assert evidence_for(refill, refills) == 'list_data_refills returned "10"'
+    # a number of one or two digits is cited with the field that names it: a bare "10" says nothing
+    assert evidence_for(refill, refills) == 'list_data_refills returned "gigabytes": 10'
 
 
 def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():

@@ -192,7 +192,7 @@ def test_a_small_number_is_cited_from_a_field_of_its_own_name():
     # user gave no number of their own (when they did, theirs is cited: test_reasoning)
     chat[0] = {**chat[0], "content": "I would like to add the free checked bags to booking FB100043, please."}
     chat[2] = {**chat[2], "content": '{"booking": "FB100043", "free_bags": 3}'}
-    assert evidence_for(step, chat) == 'search_hotels returned "FB100043" and "3"'
+    assert evidence_for(step, chat) == 'search_hotels returned "FB100043" and "free_bags": 3'
 
 
 def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
