@@ -117,6 +117,11 @@ SEAT_ROWS = 40
 SEAT_LETTERS = "ABCDEF"
 
 
+def insurance_price(fare: float) -> float:
+    """What travel insurance costs on a fare: a booking's quote, its charge and the world's insured bookings."""
+    return round(fare * INSURANCE_RATE, 2)
+
+
 def points_for(fare: float) -> int:
     return int(round(fare * POINTS_PER_DOLLAR))
 

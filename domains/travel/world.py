@@ -22,9 +22,9 @@ from .catalogue import (
     CLOCK,
     FARE_RULES,
     FLIGHT_PREFIX,
-    INSURANCE_RATE,
     TIERS,
     AirportSpec,
+    insurance_price,
 )
 from .tables import Airport, FareRule, Flight, FlightBooking, Hotel, HotelBooking, PaymentMethod, Traveller
 
@@ -218,7 +218,7 @@ def _travellers(
                 "method_id": methods[0],
                 "seat": seat,
                 "insurance": insured,
-                "insurance_price": round(fare * INSURANCE_RATE, 2) if insured else 0.0,
+                "insurance_price": insurance_price(fare) if insured else 0.0,
             }
         if rng.random() < 0.5:
             hotel = rng.choice(hotels)

@@ -17,10 +17,11 @@ from toolgym.envs.phrasing import counted
 
 from ..catalogue import (
     FARE_RULE_BY_CABIN,
-    INSURANCE_RATE,
     MAX_BAGS,
     PASSPORT_VALID_MONTHS,
+    POLICY_VALUES,
     REWARDS,
+    insurance_price,
     points_for,
 )
 from ..tools.common import money2
@@ -119,7 +120,7 @@ def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
 
 def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
     """Insurance on a booking made within the window: allowed (the booking's time shows it)."""
-    price = money2(b.fare_paid * INSURANCE_RATE)
+    price = insurance_price(b.fare_paid)
     return Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_insurance", booking=b.booking_id),
@@ -275,7 +276,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
     price = best.price(cabin)
     points = can_pay_points(t, price)
     v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": price, "points_used": f"{points_for(price):,}",
-         "balance": f"{t.points:,}", "insurance_percent": round(INSURANCE_RATE * 100), **_card_words(t)}  # fmt: skip
+         "balance": f"{t.points:,}", "insurance_percent": POLICY_VALUES["insurance_percent"], **_card_words(t)}  # fmt: skip
     args = {"traveller_id": t.traveller_id, "flight_id": best.flight_id, "cabin": cabin}
     args |= {"payment": "points"} if points else {"payment": "card", "method_id": t.card.method_id}
     if insurance:
@@ -295,7 +296,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
                   derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"}),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance,
-                                                         "insurance_price": money2(price * INSURANCE_RATE) if insurance else 0.0}),
+                                                         "insurance_price": insurance_price(price) if insurance else 0.0}),
         outputs=[best.row.flight_number] + ([f"{points_for(price):,}"] if points else [money(price)]),
         keys=frozenset({t.traveller_id + ":points", best.flight_id, f"{origin}{destination}{day}"}),
         forbidden=[Forbidden(reason="the flight must be direct and the cheapest", tool="book_flight",

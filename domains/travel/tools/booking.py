@@ -13,7 +13,7 @@ from typing import Any, Literal
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..catalogue import FARE_RULE_BY_CABIN, INSURANCE_RATE, MAX_BAGS, REWARD_BY_NAME, points_for
+from ..catalogue import FARE_RULE_BY_CABIN, MAX_BAGS, REWARD_BY_NAME, insurance_price, points_for
 from ..tables import (
     Flight,
     FlightBooking,
@@ -92,7 +92,7 @@ def book_flight(
     else:
         row["method_id"] = _card(world, traveller.traveller_id, method_id)
     if insurance:
-        row.update(insurance=True, insurance_price=money2(fare * INSURANCE_RATE))
+        row.update(insurance=True, insurance_price=insurance_price(fare))
     row["booking_id"] = f"FB{world.new_id('flight_booking', table='flight_booking')}"
     world.update(Flight, flight.flight_id, **{f"seats_{cabin}": seats - 1})
     booking = world.insert(FlightBooking, row)
@@ -233,7 +233,7 @@ def add_insurance(world: World, booking_id: str) -> dict[str, Any]:
     booking = flight_booking(world, booking_id, "be insured")
     if booking.insurance:
         raise ToolError(f"booking {booking.booking_id} is already insured")
-    price = money2(booking.fare_paid * INSURANCE_RATE)
+    price = insurance_price(booking.fare_paid)
     world.update(FlightBooking, booking.booking_id, insurance=True, insurance_price=price)
     return {"booking_id": booking.booking_id, "insurance": True, "price": price}
 

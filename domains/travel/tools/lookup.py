@@ -7,7 +7,7 @@ from typing import Any
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..catalogue import FARE_RULE_BY_CABIN, INSURANCE_RATE, POINTS_PER_DOLLAR, RATES_PER_USD
+from ..catalogue import FARE_RULE_BY_CABIN, POINTS_PER_DOLLAR, RATES_PER_USD, insurance_price
 from ..tables import (
     Flight,
     FlightBooking,
@@ -192,7 +192,7 @@ def get_booking(world: World, booking_id: str) -> dict[str, Any]:
         view["fare_rules"] = _rules(booking.cabin)
         if not booking.insurance:
             # the price the traveller agrees to before add_insurance, as the tool will charge it
-            view["insurance_quote"] = money2(booking.fare_paid * INSURANCE_RATE)
+            view["insurance_quote"] = insurance_price(booking.fare_paid)
     return view
 
 
