@@ -11,6 +11,7 @@ from typing import Any
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, draw, injected, structures
 
+from ..tools.reads import SEARCH_LIMIT
 from .choices import dispute_which, payee_alike, transfer_which
 from .index import Index, Person, Txn, index_of
 from .parallel import opened_two, overview, schedule_two, statements_for_two, transfer_to_two, two_merchants
@@ -58,9 +59,6 @@ def _carrier(ctx: GenContext, person: Person, piece: Piece, note: str) -> WorldE
         return WorldEdit(table="txn", key=txn.txn_id, set={"memo": note})
     account = ctx.pick(person.accounts)
     return WorldEdit(table="account", key=account.account_id, set={"nickname": note})
-
-
-SEARCH_LIMIT = 50  # the newest transactions search_transactions lists
 
 
 def _listed(txn: Txn, arguments: dict[str, Any]) -> bool:

@@ -88,6 +88,9 @@ def get_account_details(world: World, account_id: str) -> dict[str, Any]:
     return {**account_view(world, account), "opened": account.opened.isoformat()}
 
 
+SEARCH_LIMIT = 50  # the newest transactions one search lists
+
+
 @tool
 def search_transactions(
     world: World,
@@ -126,7 +129,7 @@ def search_transactions(
     if max_amount is not None:
         sql += " AND amount <= ?"
         params.append(max_amount)
-    rows = world.query(sql + " ORDER BY posted DESC, txn_id DESC LIMIT 50", params)
+    rows = world.query(sql + f" ORDER BY posted DESC, txn_id DESC LIMIT {SEARCH_LIMIT}", params)
     found = [
         {"txn_id": t, "posted": p, "merchant": m, "category": c, "amount": a, "memo": memo}
         for t, p, m, c, a, memo in rows
