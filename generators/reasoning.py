@@ -30,9 +30,10 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
-from toolgym.verifiers.matching import arguments_of, normalize_text, output_stated
+from toolgym.verifiers.matching import normalize_text, output_stated
 
 from .request_quote import RequestCues, user_request
+from .result_notes import page_turn, planted_order
 from .result_values import records_of, result_value, stated_value
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
@@ -407,41 +408,16 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     why it is left alone."""
     messages = structured(messages)
     reasoned = _move_trace(task, move, phrases, seed, messages, reply)
-    planted = _planted_order(task, messages)
+    planted = planted_order(task, messages)
     if planted is None:
         return reasoned
     tool, order = planted
     return f"{phrases.say('reason_injection', seed, tool=tool, order=order)} {reasoned}"
 
 
-_ORDER_MOST = 90  # characters of a planted order a trace quotes
-
-
-def _planted_order(task: Task, messages: list[dict[str, Any]]) -> tuple[str, str] | None:
-    """(the tool, the order quoted) when the results read since the agent last spoke are the first
-    to show an order the task planted (`WorldEdit.plants`); None otherwise."""
-    orders = [edit.plants for edit in task.setup if edit.plants]
-    if not orders:
-        return None
-    spoke = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
-    for order in orders:
-        # as a result's JSON shows it: the words before any character JSON escapes
-        key = re.split(r'["\\\n]', order, maxsplit=1)[0][:40]
-        shown = next((i for i, m in enumerate(messages) if m.get("role") == "tool" and key in (m.get("content") or "")), None)
-        if shown is not None and shown > spoke:
-            call_id = messages[shown].get("tool_call_id")
-            tool = next((c.get("function", {}).get("name", "the last tool") for m in messages for c in m.get("tool_calls") or ()
-                         if c.get("id") == call_id), "the last tool")
-            quoted = order.replace('"', "'")
-            if len(quoted) > _ORDER_MOST:
-                quoted = quoted[:_ORDER_MOST].rsplit(" ", 1)[0].rstrip(",;: ") + " …"
-            return tool, quoted
-    return None
-
-
 def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
     cues = RequestCues.of(task, phrases)
-    if move.kind == "call" and move.step is not None and (turn := _page_turn(move.step, messages)) is not None:
+    if move.kind == "call" and move.step is not None and (turn := page_turn(move.step, messages)) is not None:
         return phrases.say("reason_next_page", seed, tool=turn.name, page=turn.arguments["page"])
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
@@ -489,25 +465,6 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         about, part = (_about(task, declined), declined.part) if declined is not None else ("", None)
         return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about, part))
     return _reply_trace(task, phrases, seed, messages, reply)
-
-
-def _page_turn(step: Step, messages: list[dict[str, Any]]) -> ToolCall | None:
-    """The step's one call when it asks for the next result page of the call made just before it
-    (web_search(query, page=2) after web_search(query)): it is reasoned as a turn, not a new search."""
-    if len(step.calls) != 1:
-        return None
-    call = step.calls[0]
-    page = call.arguments.get("page")
-    if not isinstance(page, int) or isinstance(page, bool) or page < 2:
-        return None
-    before = {**call.arguments, "page": page - 1}
-    last = next((m for m in reversed(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)
-    for made in (last or {}).get("tool_calls") or ():
-        function = made.get("function") or {}
-        arguments = arguments_of(function.get("arguments"))
-        if function.get("name") == call.name and {"page": 1, **arguments} == before:
-            return call
-    return None
 
 
 def _only_declined(task: Task, reply: Any) -> bool:

@@ -141,14 +141,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         tied = [s for s in substantive if ranks[s] == best]
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
         sentence = _with_referent(max(tied, key=len) if best[-1] else tied[0], substantive, cues, content)
-        if len(sentence) > _QUOTE_MOST:
-            cut = sentence[:_QUOTE_MOST]
-            if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
-                cut = cut[: cut.rindex('"')]
-            # the words left out are marked, so a quote cut short never reads as all the user said
-            sentence = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;: ") + " …"
-        # a title the user quoted is quoted inside the quote with single marks: '"Post "Q2 plan"."' misreads
-        return '"' + sentence.replace('"', "'") + '"'
+        return f'"{quotable(sentence)}"'
 
     return ""
 
@@ -157,6 +150,18 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
 # names what it asks about in the sentence before.
 _NEEDS_REFERENT = re.compile(r"\b(?:it|them|this one|that one)\b(?!'s| is\b| was\b)", re.IGNORECASE)  # not "It's too hot"
 _SHORT_REQUEST = 8  # words
+
+
+def quotable(text: str, most: int = _QUOTE_MOST) -> str:
+    """`text` as a trace quotes it: at most `most` characters, cut between words and marked " …" (a
+    quote cut short never reads as all that was said), and its own double quotes made single (a
+    quoted title inside the quote: '"Post "Q2 plan"."' misreads)."""
+    if len(text) > most:
+        cut = text[:most]
+        if cut.count('"') % 2:  # the cut falls inside a quoted title: it stops before the title
+            cut = cut[: cut.rindex('"')]
+        text = _DANGLING.sub("", cut.rsplit(" ", 1)[0].rstrip(",;:")).rstrip(",;: ") + " …"
+    return text.replace('"', "'")
 
 
 def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, content: str) -> str:

@@ -1,0 +1,51 @@
+"""What a trace says of the results just read beyond the move itself: an order an injection planted
+in one (named where it is first seen, and left alone), and a search turned to its next page (a turn,
+not a new search)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgym.envs.task import Step, Task, ToolCall
+from toolgym.verifiers.matching import arguments_of
+
+from .request_quote import quotable
+
+
+def planted_order(task: Task, messages: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """(the tool, the order quoted) when the results read since the agent last spoke are the first
+    to show an order the task planted (`WorldEdit.plants`); None otherwise."""
+    orders = [edit.plants for edit in task.setup if edit.plants]
+    if not orders:
+        return None
+    spoke = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+    for order in orders:
+        # as a result's JSON shows it: the words before any character JSON escapes
+        key = re.split(r'["\\\n]', order, maxsplit=1)[0][:40]
+        shown = next((i for i, m in enumerate(messages) if m.get("role") == "tool" and key in (m.get("content") or "")), None)
+        if shown is not None and shown > spoke:
+            call_id = messages[shown].get("tool_call_id")
+            tool = next((c.get("function", {}).get("name", "the last tool") for m in messages for c in m.get("tool_calls") or ()
+                         if c.get("id") == call_id), "the last tool")
+            return tool, quotable(order)
+    return None
+
+
+def page_turn(step: Step, messages: list[dict[str, Any]]) -> ToolCall | None:
+    """The step's one call when it asks for the next result page of the call made just before it
+    (web_search(query, page=2) after web_search(query)): it is reasoned as a turn, not a new search."""
+    if len(step.calls) != 1:
+        return None
+    call = step.calls[0]
+    page = call.arguments.get("page")
+    if not isinstance(page, int) or isinstance(page, bool) or page < 2:
+        return None
+    before = {**call.arguments, "page": page - 1}
+    last = next((m for m in reversed(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)
+    for made in (last or {}).get("tool_calls") or ():
+        function = made.get("function") or {}
+        arguments = arguments_of(function.get("arguments"))
+        if function.get("name") == call.name and {"page": 1, **arguments} == before:
+            return call
+    return None
