@@ -109,3 +109,21 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("ray") is not None:
             item.add_marker(pytest.mark.xdist_group("ray"))
+
+
+def played_with_reasoning(domain, tasks):
+    """Each task played by the oracle teacher with reasoning and the scripted user: (task, trajectory)."""
+    from toolgym.envs.gold import _env
+    from toolgym.generators.oracle import OracleTeacher
+    from toolgym.generators.user import ScriptedUser
+
+    env = _env(domain)
+    env.user = ScriptedUser()
+    teacher = OracleTeacher(reasoning=True)
+    for task in tasks:
+        _, info = env.reset(options={"task": task})
+        done = env.verification is not None
+        while not done:
+            _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
+            done = terminated or truncated
+        yield task, env.trajectory()

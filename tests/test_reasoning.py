@@ -5,29 +5,14 @@ from __future__ import annotations
 import re
 
 import toolgym
-from toolgym.envs.gold import _env
+from tests.conftest import played_with_reasoning
 from toolgym.envs.phrasing import about_the_user
-from toolgym.generators.oracle import OracleTeacher
-from toolgym.generators.user import ScriptedUser
-
-
-def _played(domain, tasks):
-    env = _env(domain)
-    env.user = ScriptedUser()
-    teacher = OracleTeacher(reasoning=True)
-    for task in tasks:
-        _, info = env.reset(options={"task": task})
-        done = env.verification is not None
-        while not done:
-            _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
-            done = terminated or truncated
-        yield task, env.trajectory()
 
 
 def test_a_call_trace_names_the_tool_and_where_its_arguments_came_from(toy_domain):
     tasks = toy_domain.generate_tasks(40, seed=0, kinds=["single", "multi_turn", "no_tool/irrelevant"], size="small")
     traces, cited = [], 0
-    for task, trajectory in _played(toy_domain, tasks):
+    for task, trajectory in played_with_reasoning(toy_domain, tasks):
         assert trajectory.verification.passed
         messages = trajectory.messages
         for index, message in enumerate(messages):
@@ -61,7 +46,7 @@ def test_an_ask_trace_names_the_one_tool_that_takes_what_it_asks_for():
     domain = toolgym.load_domain("telecom")
     tasks = domain.generate_tasks(80, seed=3, kinds=["parallel"], size="small")
     asked = taking = 0
-    for task, trajectory in _played(domain, tasks):
+    for task, trajectory in played_with_reasoning(domain, tasks):
         for move, message in zip(oracle_moves(task), (m for m in trajectory.messages if m["role"] == "assistant"), strict=False):
             calls = move.step.calls if move.kind == "ask" and move.step and move.step.choice is None else []
             if len({c.name for c in calls}) < 2:
@@ -175,7 +160,7 @@ def test_a_refusals_trace_speaks_of_the_user_not_to_them():
     for name in ("retail", "travel", "workplace"):
         domain = toolgym.load_domain(name)
         tasks = domain.generate_tasks(24, seed=2, kinds=["no_tool/policy_refusal", "no_tool/unavailable", "no_tool/irrelevant"], size="small")
-        for _, trajectory in _played(domain, tasks):
+        for _, trajectory in played_with_reasoning(domain, tasks):
             for message in trajectory.messages:
                 if message.get("role") == "assistant" and message.get("reasoning_content"):
                     unquoted = re.sub(r'"[^"]*"', '""', message["reasoning_content"])  # the user's own words may say "you"
@@ -489,7 +474,7 @@ def test_a_step_of_a_message_asking_two_things_in_turn_quotes_the_thing_it_serve
     tasks = [t for t in banking.generate_tasks(80, seed=21, kinds=["multi_step"], size="small")
              if any(s.part for s in t.plan)]
     checked = 0
-    for task, trajectory in _played(banking, tasks):
+    for task, trajectory in played_with_reasoning(banking, tasks):
         cues = RequestCues.of(task, banking.phrasebook)
         request, steps = task.scenario.requests[0], [s for s in task.plan if not s.declined]
         for message in trajectory.messages:
@@ -562,47 +547,3 @@ def test_a_write_whose_reply_names_none_of_its_values_is_traced_to_the_request()
     assert last_said(chat, reply="Roaming is enabled for your trip to Italy.", writes=writes) == (
         'the user asked "Turn roaming on for my trip."')
     assert last_said(chat, reply="Roaming is on for line L10838.", writes=writes) == "enable_roaming returned L10838"
-
-
-def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_word_with_its_argument():
-    """'get_booking returned "2"' explained add_baggage(bags=2) after "FB100311: 2 checked bags, please.":
-    the booking's "free_bags": 2 is another quantity than the bags asked for."""
-    from toolgym.envs.task import Step, ToolCall
-    from toolgym.generators.reasoning import evidence_for
-
-    booking = [
-        {"role": "user", "content": "FB100311: 2 checked bags, please."},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "g", "function": {"name": "get_booking", "arguments": '{"booking_id": "FB100311"}'}}]},
-        {"role": "tool", "tool_call_id": "g", "content": '{"booking_id": "FB100311", "bags": 0, "fare_rules": {"free_bags": 2}}'},
-    ]
-    bags = Step(calls=[ToolCall(name="add_baggage", arguments={"booking_id": "FB100311", "bags": 2})])
-    assert evidence_for(bags, booking) == 'the user gave "FB100311" and "2"'
-    # with no word of the user's for it, the akin field is still where it was seen
-    unasked = [{"role": "user", "content": "Booking FB100311 needs bags."}, *booking[1:]]
-    assert evidence_for(bags, unasked) == 'the user gave "FB100311", and get_booking returned "free_bags": 2'
-    # a field named as the argument is, read after the user spoke, is cited as before
-    refills = [
-        {"role": "user", "content": "Add 10 GB to my line, please."},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "r", "function": {"name": "list_data_refills", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "r", "content": '[{"gigabytes": 10, "price": 45.0}]'},
-    ]
-    refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
-    # a number of one or two digits is cited with the field that names it: a bare "10" says nothing
-    assert evidence_for(refill, refills) == 'list_data_refills returned "gigabytes": 10'
-
-
-def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():
-    """'Noted: the user gave "Dikriodrixbury". Next I search the web with web_search.' explained
-    web_search(page=2) after the same query's first page, as if it were a new search."""
-    research = toolgym.load_domain("research")
-    tasks = research.generate_tasks(120, seed=3, kinds=["single"], size="small")
-    turning = [t for t in tasks if any(c.arguments.get("page", 1) > 1 for s in t.plan if len(s.calls) == 1 for c in s.calls)]
-    assert turning
-    for _task, trajectory in _played(research, turning[:6]):
-        assert trajectory.verification.passed
-        for message in trajectory.messages:
-            calls = message.get("tool_calls") or ()
-            if len(calls) == 1 and (page := calls[0]["function"]["arguments"].get("page")):
-                trace = message["reasoning_content"]
-                assert f"page {page}" in trace and f"page {page - 1}" in trace, trace
-                assert "the user gave" not in trace.lower(), trace

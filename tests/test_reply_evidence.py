@@ -225,3 +225,30 @@ def test_a_read_whose_stated_values_the_user_brought_cites_no_value_of_it():
              '"text": "Agenda and notes from the retro. Status: approved by the team lead after review."}'}]
     reply = 'According to the file, "Marketing Q1 retro notes" is approved.'
     assert last_said(chat, None, reply, writes=frozenset()) == 'the user asked "Is \'Marketing Q1 retro notes\' approved yet?"'
+
+
+def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_word_with_its_argument():
+    """'get_booking returned "2"' explained add_baggage(bags=2) after "FB100311: 2 checked bags, please.":
+    the booking's "free_bags": 2 is another quantity than the bags asked for."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    booking = [
+        {"role": "user", "content": "FB100311: 2 checked bags, please."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "g", "function": {"name": "get_booking", "arguments": '{"booking_id": "FB100311"}'}}]},
+        {"role": "tool", "tool_call_id": "g", "content": '{"booking_id": "FB100311", "bags": 0, "fare_rules": {"free_bags": 2}}'},
+    ]
+    bags = Step(calls=[ToolCall(name="add_baggage", arguments={"booking_id": "FB100311", "bags": 2})])
+    assert evidence_for(bags, booking) == 'the user gave "FB100311" and "2"'
+    # with no word of the user's for it, the akin field is still where it was seen
+    unasked = [{"role": "user", "content": "Booking FB100311 needs bags."}, *booking[1:]]
+    assert evidence_for(bags, unasked) == 'the user gave "FB100311", and get_booking returned "free_bags": 2'
+    # a field named as the argument is, read after the user spoke, is cited as before
+    refills = [
+        {"role": "user", "content": "Add 10 GB to my line, please."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "r", "function": {"name": "list_data_refills", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "r", "content": '[{"gigabytes": 10, "price": 45.0}]'},
+    ]
+    refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
+    # a number of one or two digits is cited with the field that names it: a bare "10" says nothing
+    assert evidence_for(refill, refills) == 'list_data_refills returned "gigabytes": 10'
