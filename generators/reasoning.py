@@ -68,29 +68,38 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             cite(found)
             fault_cited = True
             break
-    for call in step.calls:
-        for argument, value in call.arguments.items():
-            if isinstance(value, bool) or not isinstance(value, str | int | float):
-                continue
-            if fault_cited and isinstance(value, str) and _SETTING.match(value):
-                continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
-            if not isinstance(value, str):
-                sightings = [_number_seen(value, messages, tool_names, echoes, argument)]
-            elif len(value) < 3:
-                continue
-            else:
-                sightings = [_seen_in(value, messages, tool_names, echoes)]
-            if sightings[0] is None and isinstance(value, str) and (spelled := dates_in_words(value)):
-                # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
-                sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
-            if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
-                # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
-                sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
-            for found in sightings:
-                cite(found)
-                if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
-                    return _cited(by_source)
+    for argument, value in _in_citing_order(step.calls):
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            continue
+        if fault_cited and isinstance(value, str) and _SETTING.match(value):
+            continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
+        if not isinstance(value, str):
+            sightings = [_number_seen(value, messages, tool_names, echoes, argument)]
+        elif len(value) < 3:
+            continue
+        else:
+            sightings = [_seen_in(value, messages, tool_names, echoes)]
+        if sightings[0] is None and isinstance(value, str) and (spelled := dates_in_words(value)):
+            # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
+            sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
+        if sightings[0] is None and isinstance(value, str) and _EXPRESSION.match(value):
+            # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
+            sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
+        for found in sightings:
+            cite(found)
+            if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
+                return _cited(by_source)
     return _cited(by_source)
+
+
+def _in_citing_order(calls: Sequence[ToolCall]) -> list[tuple[str, Any]]:
+    """The calls' arguments in the order a trace cites them: the values only one call takes first
+    ('#support', '#offsite'), then those they share, so the few facts a trace names cover every call."""
+    arguments = [pair for call in calls for pair in call.arguments.items()]
+    if len(calls) < 2:
+        return arguments
+    takers = Counter(repr(value) for _, value in arguments)
+    return [pair for pair in arguments if takers[repr(pair[1])] == 1] + [pair for pair in arguments if takers[repr(pair[1])] > 1]
 
 
 def _whole(needle: str, content: str) -> bool:

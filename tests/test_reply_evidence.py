@@ -252,3 +252,23 @@ def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_w
     refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"gigabytes": 10})])
     # a number of one or two digits is cited with the field that names it: a bare "10" says nothing
     assert evidence_for(refill, refills) == 'list_data_refills returned "gigabytes": 10'
+
+
+def test_calls_made_together_are_cited_by_what_tells_them_apart():
+    """'the user gave "#support" and "Reminder: ..."' was the trace of posting to #support and
+    #offsite: the two facts a trace names were the first call's, and #offsite went uncited."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    text = "Reminder: the demo moves to Thursday!"
+    chat = [{"role": "user", "content": f'Can you put "{text}" in both #support and #offsite?'}]
+    both = Step(calls=[ToolCall(name="post_to_channel", arguments={"channel": channel, "text": text})
+                       for channel in ("#support", "#offsite")])
+    assert evidence_for(both, chat) == 'the user gave "#support" and "#offsite"'
+    # one call names its own values in the order it takes them
+    assert evidence_for(Step(calls=both.calls[:1]), chat) == f'the user gave "#support" and "{text}"'
+    # calls to different tools share nothing: each is cited in turn
+    chat = [{"role": "user", "content": "Find the file Data Q1 and my events on 2025-03-14."}]
+    apart = Step(calls=[ToolCall(name="search_files", arguments={"query": "Data Q1"}),
+                        ToolCall(name="list_events", arguments={"date": "2025-03-14"})])
+    assert evidence_for(apart, chat) == 'the user gave "Data Q1" and "2025-03-14"'
