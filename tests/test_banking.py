@@ -158,3 +158,26 @@ def test_an_unavailable_tool_is_found_for_a_seed_whose_multi_step_draws_all_ask_
         world.close()
     assert task.no_tool is not None and task.no_tool.withheld_tools
     assert len(task.scenario.requests) == 1
+
+
+
+def test_the_balance_of_a_frozen_account_is_given_with_its_state(banking):
+    """'Right now the account ending in 1957 holds $11,174.12.' answered "where my savings account
+    stands" for a frozen account: the figure alone told the customer nothing was wrong."""
+    for seed in range(30):
+        frozen = banking.phrasebook.say("reply_balance", seed, kind="savings account", last4="1957", balance=11174.12, account_status="frozen")
+        assert "$11,174.12" in frozen and "frozen" in frozen, frozen
+        both = banking.phrasebook.say("reply_balance_and_card", seed, last4="1957", balance=11174.12, card="0547", status="active",
+                                      account_status="frozen")
+        assert "ending in 1957 is" in both or "ending in 1957 shows" in both, both  # named apart from the card
+        active = banking.phrasebook.say("reply_balance", seed, kind="savings account", last4="1957", balance=11174.12, account_status="active")
+        assert "frozen" not in active and "active" not in active, active
+    # the state is a required output, so a reply that leaves it out falls short
+    tasks = banking.generate_tasks(300, seed=11, kinds=["single"], world_seed=3, size="small")
+    task = next(t for t in tasks if "frozen" in t.required_outputs and {c.name for c in t.gold_calls()} == {"verify_identity", "list_accounts"})
+    messages, verification = gold_messages(banking, task)
+    assert verification.passed
+    at = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and "frozen" in (m.get("content") or ""))
+    figure_only = next(s.strip() + "." for s in messages[at]["content"].split(". ") if "$" in s)
+    silent = [*messages[:at], {**messages[at], "content": figure_only}, *messages[at + 1:]]
+    assert "frozen" not in figure_only and not verify(task, silent).passed

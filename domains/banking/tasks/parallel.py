@@ -12,7 +12,7 @@ from typing import Any
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
 from .index import CardInfo, Index, Person
-from .parts import account_said, agent, card_said, phrase
+from .parts import account_said, account_state, agent, card_said, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount
 
@@ -111,6 +111,7 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         payee = ctx.pick(person.payees)
         intent, vars_ = "reply_balance_and_payee", {"last4": account.last4, "balance": account.balance, "payee": payee.name, "bank": payee.bank}
         outputs, ask = [money(account.balance), payee.bank], ctx.say("ask_balance_and_payee", kind=account.words, payee=payee.name)
+    vars_["account_status"], outputs = account.status, list(dict.fromkeys([*outputs, *account_state(account)]))
     if not person.unique_kind(account):
         return None
     return Piece(

@@ -69,6 +69,12 @@ def account_said(ctx: GenContext, person: Person, account: Acct) -> str:
     return phrase(ctx, "name_account_last4", kind=account.words, last4=account.last4)
 
 
+def account_state(account: Acct) -> list[str]:
+    """What a reply about an account's balance must say besides the figure: that the account is
+    frozen, when it is (the `state` part of the balance replies says it)."""
+    return [] if account.status == "active" else [account.status]
+
+
 def card_said(ctx: GenContext, card: CardInfo) -> str:
     return phrase(ctx, "name_card", brand=card.brand, last4=card.last4)
 

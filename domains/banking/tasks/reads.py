@@ -7,7 +7,7 @@ import datetime as dt
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money
 
 from .index import Acct, Index, Person, Sched
-from .parts import account_said, agent
+from .parts import account_said, account_state, agent
 
 
 def balance(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -15,16 +15,15 @@ def balance(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     said = account_said(ctx, person, account)
     if account.kind == "credit_card":
         intent, vars_ = "reply_owed", {"last4": account.last4, "owed": account.balance, "limit": account.credit_limit}
-        outputs = [money(account.balance)]
     else:
         intent, vars_ = "reply_balance", {"kind": account.words, "last4": account.last4, "balance": account.balance}
-        outputs = [money(account.balance)]
+    outputs = [money(account.balance), *account_state(account)]
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_balance", account=said),
         goal=f"Find out how much is in (or owed on) your {account.words} ending in {account.last4}.",
         steps=[agent(call("list_accounts"))],
-        reply=Utterance(intent=intent, vars=vars_),
+        reply=Utterance(intent=intent, vars={**vars_, "account_status": account.status}),
         outputs=outputs,
         keys=frozenset({account.account_id}),
     )
