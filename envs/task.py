@@ -124,6 +124,13 @@ class Step(_Model):
     )
     needs: list[str] = Field(default_factory=list, description="fact keys the agent must have first")
     confirm: str | None = Field(default=None, description="what the agent states before asking for a yes")
+    disclose: list[str] = Field(
+        default_factory=list,
+        description=(
+            "for a confirm step: what the question asking for a yes must state besides the action, a consequence the "
+            "policy asks the agent to warn of ('7.4 GB' used, more than the smaller plan holds); a yes to less is no consent"
+        ),
+    )
     instruction: str | None = Field(default=None, description="for user steps: what the agent asks the user to do")
     cues: list[str] = Field(
         default_factory=list, description="for user steps: words in an agent message that ask for it (default: from the tool names)"

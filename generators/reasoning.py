@@ -443,7 +443,8 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             "arguments": "none" if not any(c.arguments for c in step.calls) else "cited" if cited else "uncited",
         }
         if move.kind == "confirm":
-            return phrases.say("reason_confirm", seed, **values)
+            confirm = phrases.say("reason_confirm", seed, **values)
+            return f"{confirm} {phrases.say('reason_disclose', seed, disclosed=step.disclose)}" if step.disclose else confirm
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
         return phrases.say("reason_call", seed, **values,

@@ -115,7 +115,8 @@ def _names_action(text: str, step: Step, siblings: Sequence[Step] = ()) -> bool:
 
 
 def consent(task: Task, trajectory: Trajectory) -> Score:
-    """A write the policy asks to confirm follows a question naming it and a user yes, with no other write between."""
+    """A write the policy asks to confirm follows a question naming it (and warning of what its step
+    must disclose) and a user yes, with no other write between."""
     guarded = [s for s in task.plan if s.confirm and s.caller == "agent" and not s.declined]
     if not guarded:
         return binary(True)
@@ -177,6 +178,8 @@ def _consent_before(messages, calls, index: int, step: Step, writes: frozenset[s
     asked = (messages[ask_at].get("content") or "") if ask_at is not None else ""
     if not asks_confirmation(asked) or not _names_action(asked, step, siblings):
         return "the user's yes did not answer a question naming this action"
+    if untold := [value for value in step.disclose if not output_stated(value, asked)]:
+        return f"the question the user said yes to did not warn of {untold[0]!r}"
     if any(ask_at < i < index and caller == "agent" and name in writes for i, caller, name, _ in calls):
         return "another write came between the confirmation and the call"
     return None

@@ -21,7 +21,7 @@ from ..catalogue import PLANS, REFILLS
 from .faults import refill_fact
 from .index import Index, Subscriber
 from .lookups import outage_answer, pick_region
-from .parts import agent, gb
+from .parts import agent, gb, plan_change
 
 LINE_ID_WORDS = ["line id"]
 MOST_LINES = 3
@@ -66,10 +66,7 @@ def plan_unnamed(ctx: GenContext, sub: Subscriber) -> Piece | None:
         steps=[
             agent(call("get_line_details", line_id=sub.line_id)),
             agent(call("list_plans")),
-            agent(
-                call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
-                confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
-            ),
+            plan_change(ctx, sub, plan),
         ],
         reply=Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price}),
         outputs=[plan.name, money(plan.monthly_price)],

@@ -156,7 +156,8 @@ def _read_after(read: Read) -> FollowUp:
 
 FOLLOW_UPS = {
     "pay_open_bill": FollowUp(lambda c, s, i: pay_open_bill(c, s), conflicts=frozenset({"make_payment"})),
-    "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan"})),
+    # not after a refill (or a data-cap fix): the warning of data a smaller plan cuts off reads the index's usage
+    "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan", "add_data_refill"})),
     "buy_refill": FollowUp(
         lambda c, s, i: buy_refill(c, s),
         fits=lambda s: not s.plan.unlimited,
@@ -182,7 +183,7 @@ FOLLOW_UPS = {
         fits=lambda s: not s.plan.unlimited,
         conflicts=frozenset({"change_plan", "add_data_refill"}),
     ),
-    "plan_unnamed": FollowUp(lambda c, s, i: plan_unnamed(c, s), conflicts=frozenset({"change_plan"})),
+    "plan_unnamed": FollowUp(lambda c, s, i: plan_unnamed(c, s), conflicts=frozenset({"change_plan", "add_data_refill"})),
     "line_usage_which": FollowUp(
         lambda c, s, i: line_usage_which(c, s), fits=lambda s: bool(s.other_lines), conflicts=frozenset({"add_data_refill"})
     ),

@@ -26,6 +26,7 @@ from toolgym.envs import (
 from toolgym.envs import assemble as engine_assemble
 from toolgym.envs.phrasing import register_of
 
+from ..catalogue import PlanSpec
 from ..tools.common import CALL_ID
 from .index import Subscriber, index_of
 
@@ -33,10 +34,12 @@ PHONE_FACT = "phone"
 
 
 def agent(
-    *calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None, evidence: tuple[str, ...] = ()
+    *calls: ToolCall, needs: tuple[str, ...] = (), confirm: str | None = None, evidence: tuple[str, ...] = (),
+    disclose: tuple[str, ...] = (),
 ) -> Step:
-    """An agent step; `evidence`: for a fix, the words of a tool result or the customer showing the fault."""
-    return Step(calls=list(calls), needs=list(needs), confirm=confirm, evidence=list(evidence))
+    """An agent step; `evidence`: for a fix, the words of a tool result or the customer showing the fault;
+    `disclose`: what the confirmation must warn of."""
+    return Step(calls=list(calls), needs=list(needs), confirm=confirm, evidence=list(evidence), disclose=list(disclose))
 
 
 def user(
@@ -57,6 +60,16 @@ def user(
 
 def gb(value: float) -> str:
     return f"{value:g} GB"
+
+
+def plan_change(ctx: GenContext, sub: Subscriber, plan: PlanSpec) -> Step:
+    """The confirmed move of the line to `plan`. A plan with less data than the line has used this
+    cycle cuts its data off: the confirmation warns of it (the policy), and `consent` holds it to that."""
+    over = not plan.unlimited and sub.data_used_gb >= plan.data_gb + sub.refill_gb
+    used = gb(sub.data_used_gb) if over else ""
+    confirm = ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price,
+                      used=used, plan_data=gb(plan.data_gb))  # fmt: skip
+    return agent(call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id), confirm=confirm, disclose=(used,) if over else ())
 
 
 def phone_fact(sub: Subscriber) -> Fact:

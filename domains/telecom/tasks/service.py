@@ -11,7 +11,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Utterance, WorldEdit, cal
 from ..catalogue import DESTINATIONS, PLANS, REFILLS
 from .faults import payment_steps, refill_fact
 from .index import Subscriber
-from .parts import agent, user
+from .parts import agent, plan_change, user
 
 DUPLICATE_PAYMENT_ID = "PAY800001"
 DECLINE_SHARE = 0.25  # requests where the customer, told the price, says no: the gold makes no change
@@ -60,12 +60,7 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Piece:
     plan = ctx.pick(choices)
     # the line's plan and the catalogue's price are read before the price is quoted
     steps = [agent(call("get_line_details", line_id=sub.line_id)), agent(call("list_plans"))]
-    steps.append(
-        agent(
-            call("change_plan", line_id=sub.line_id, plan_id=plan.plan_id),
-            confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=plan.name, price=plan.monthly_price),
-        )
-    )
+    steps.append(plan_change(ctx, sub, plan))
     reply = Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price})
     outputs = [plan.name, money(plan.monthly_price)]
     if _declines(ctx):  # the price heard, the customer keeps the plan they have
@@ -150,12 +145,7 @@ def roaming_for_trip(ctx: GenContext, sub: Subscriber) -> Piece:
     if not sub.plan.roaming_supported:
         travel = next(p for p in PLANS if p.plan_id == "travel_20")
         intent, fee = "ask_roaming_trip_new_plan", travel.roaming_daily_fee
-        steps += [
-            agent(
-                call("change_plan", line_id=sub.line_id, plan_id=travel.plan_id),
-                confirm=ctx.say("action_change_plan", number=sub.phone_number, plan=travel.name, price=travel.monthly_price),
-            ),
-        ]
+        steps.append(plan_change(ctx, sub, travel))
     steps.append(
         agent(call("enable_roaming", line_id=sub.line_id), confirm=ctx.say("action_roaming", number=sub.phone_number, fee=fee))
     )
