@@ -58,7 +58,7 @@ def test_a_yes_to_a_question_without_the_warning_is_no_consent(plan_changes):
     silent = [*messages[:asked], plain, *messages[asked + 1 :]]
     result = verify(task, silent)
     assert not result.passed
-    assert any("did not warn of" in p for p in result.details["consent"]["problems"]), result.details["consent"]
+    assert any("did not state" in p for p in result.details["consent"]["problems"]), result.details["consent"]
 
 
 def test_the_trace_of_a_warning_question_says_why_it_warns(plan_changes):

@@ -238,3 +238,22 @@ def test_insurance_is_priced_before_the_traveller_agrees(domain, index):
         assert re.search(r"\$\d[\d,]*\.\d\d", text), text
     for text in confirms["book_flight"]:
         assert "7% of the fare" in text, text
+
+
+def test_a_yes_to_insurance_without_its_price_is_no_consent(domain):
+    """The confirmation names the price (test above); a policy that asks "add insurance to FB1?" and
+    charges a price the traveller never heard earned full consent credit."""
+    from toolgym.envs.gold import gold_messages
+
+    tasks = domain.generate_tasks(250, seed=4, kinds=["single", "multi_step"], size="small")
+    task, step = next((t, s) for t in tasks for s in t.plan if s.disclose and s.calls[0].name == "add_insurance")
+    (price,) = step.disclose
+    messages, verification = gold_messages(domain, task)
+    assert verification.passed and price in step.confirm
+    asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and price in (m.get("content") or "")
+                 and "?" in m["content"])  # fmt: skip
+    booking = step.calls[0].arguments["booking_id"]
+    silent = [*messages[:asked], {**messages[asked], "content": f"I'll add travel insurance to booking {booking}. Shall I go ahead?"},
+              *messages[asked + 1 :]]  # fmt: skip
+    consent = verify(task, silent).details["consent"]
+    assert any(price in p and "did not state" in p for p in consent["problems"]), consent

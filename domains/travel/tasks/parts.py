@@ -16,10 +16,12 @@ from .index import FlightInfo, TravellerInfo, index_of
 
 
 def agent(
-    *calls: ToolCall, confirm: str | None = None, needs: tuple[str, ...] = (), derived: dict[str, str] | None = None
+    *calls: ToolCall, confirm: str | None = None, needs: tuple[str, ...] = (), derived: dict[str, str] | None = None,
+    disclose: tuple[str, ...] = (),
 ) -> Step:
-    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived)."""
-    return Step(calls=list(calls), confirm=confirm, needs=list(needs), derived=derived or {})
+    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived);
+    `disclose`, what its confirmation must state (a price the yes agrees to)."""
+    return Step(calls=list(calls), confirm=confirm, needs=list(needs), derived=derived or {}, disclose=list(disclose))
 
 
 LEAVE_OUT_SHARE = 0.45  # requests that leave out a value only the traveller knows (a date, a seat): the agent asks

@@ -128,7 +128,8 @@ def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         facts=[booking_fact(b.booking_id)],
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),
-            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id, price=price)),
+            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id, price=price),
+                  disclose=(money(price),)),
         ],
         reply=Utterance(intent="done_insurance", vars={"booking": b.booking_id, "price": price}),
         outputs=[money(price)],
@@ -293,7 +294,8 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
             agent(call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin,
                        direct_only=True)),
             agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v),
-                  derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"}),
+                  derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"},
+                  disclose=(f"{v['insurance_percent']}%",) if insurance else ()),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance,
                                                          "insurance_price": insurance_price(price) if insurance else 0.0}),
