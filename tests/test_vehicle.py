@@ -194,3 +194,13 @@ def test_a_seat_heater_switched_off_is_not_said_to_warm_up():
     warm = ("warms up", "feel it", "to heat")
     assert not [t for t in off if any(w in t for w in warm)]
     assert [t for t in on if any(w in t for w in warm)]
+
+
+def test_a_station_is_not_played_from_the_start_nor_at_a_volume_called_usual():
+    """'Playing now for you: BBC World Service, from the start.' and '... at your usual volume.': a
+    station has no start, and nothing the assistant read says which volume is usual."""
+    book = toolgym.load_domain("vehicle").phrasebook
+    said = {book.say("reply_media", seed, title="BBC World Service", source="radio") for seed in range(200)}
+    assert len(said) > 10 and not any("from the start" in s or "skip" in s or "usual" in s for s in said), said
+    episodes = {book.say("reply_media", seed, title="Tech Weekly", source="podcast") for seed in range(200)}
+    assert any("from the start" in s for s in episodes) and any("skip" in s for s in episodes)
