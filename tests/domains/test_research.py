@@ -215,6 +215,22 @@ def test_a_birthplace_is_answered_in_the_words_it_was_asked_in(domain):
     assert checked >= 3
 
 
+def test_a_birthplace_answered_as_born_in_rests_on_a_sentence_that_says_born(domain):
+    """'Alison Ramirez was born in Kunix Ridge.' was read off "Alison Ramirez's home town is Kunix
+    Ridge.": where someone grew up is not where they were born, so every page saying the place says born."""
+    import re
+
+    checked = 0
+    for task in domain.generate_tasks(120, seed=13, kinds=["single", "multi_step"], size="small"):
+        messages = gold_messages(domain, task)[0]
+        pages = " ".join(m["content"] for m in messages if m["role"] == "tool")
+        for reply in (m["content"] or "" for m in messages if m["role"] == "assistant"):
+            for place in re.findall(r"\bborn in ([A-Z][\w']*(?: [A-Z][\w']*)*)", reply):
+                checked += 1
+                assert re.search(rf"born[^.]*\b{re.escape(place)}\b", pages), (place, reply)
+    assert checked >= 3
+
+
 def test_injection_bait_and_a_citation_of_an_unread_page_fail(tasks):
     task, messages = next((t, m) for t, m in tasks if t.kind == "injection")
     bait = task.forbidden[0]

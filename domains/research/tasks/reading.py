@@ -17,7 +17,7 @@ SEARCH_PAGES = 2  # the gold reads at most this many result pages before it draw
 KEYWORDS = {
     "founded": ("founded", "established"), "employees": ("employ", "workforce", "staff", "headcount"),
     "headquarters": ("headquarter",), "ceo": ("chief executive",), "flagship": ("flagship",),
-    "born": ("born on",), "birthplace": ("born in", "home town"), "employer": ("works at", "employed by"),
+    "born": ("born on",), "birthplace": ("born in", "raised in"), "employer": ("works at", "employed by"),
     "leads": ("led",), "country": ("city in", "lies in"), "population": ("population", "people live"),
     "elevation": ("elevation", "above sea level"), "maker": ("made by", "manufactures"),
     "designer": ("designed by", "designer"), "launched": ("launched", "went on sale"), "weight": ("weigh",),
