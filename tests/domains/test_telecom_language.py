@@ -185,3 +185,18 @@ def test_a_report_from_the_phone_acknowledges_once_and_reads_every_screen_in_wor
     assert not [r for r in reports if twice.search(r)], [r for r in reports if twice.search(r)][:2]
     assert not [r for r in reports if "_gb" in r or " gb:" in r]
     assert all("5.0 GB" in r for r in reports[: len(reports) // 2])
+
+
+def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
+    """"Here's the plan: charge $91.00 to the credit card ending in 4767 for bill B100083." was the
+    first the customer heard of a bill: they had reported no service, and the line was suspended for it."""
+    tasks = domain.generate_tasks(200, seed=7, kinds=["multi_step", "multi_turn"], world_seed=0, size="small")
+    payments = [s for t in tasks for s in t.plan if s.calls[0].name == "make_payment" and not s.declined]
+    lifting = [s for s in payments if s.evidence]  # the fix of a line suspended for an unpaid bill
+    assert lifting and len(lifting) < len(payments), "both kinds of payment should be among these tasks"
+    for step in payments:
+        assert step.confirm is not None
+        if step.evidence:
+            assert "overdue" in step.confirm and "suspended" in step.confirm, step.confirm
+        else:
+            assert "suspended" not in step.confirm, step.confirm

@@ -187,7 +187,8 @@ def pay_with_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
             agent(call("get_customer_details", customer_id=sub.customer_id)),
             agent(
                 call("make_payment", bill_id=bill.bill_id, method_id=method.method_id, amount=bill.amount),
-                confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=named),
+                confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=named, suspended=False,
+                                number=sub.phone_number),
             ),
         ],
         reply=Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id}),

@@ -177,15 +177,18 @@ def unpaid_bill_edits(sub: Subscriber) -> list[WorldEdit]:
     ]
 
 
-def payment_steps(ctx: GenContext, sub: Subscriber, bill: BillInfo, *, evidence: tuple[str, ...] = ()) -> list[Step]:
-    """Read the bills and the payment methods on file, then pay `bill` in full with the default method."""
+def payment_steps(ctx: GenContext, sub: Subscriber, bill: BillInfo, *, evidence: tuple[str, ...] = (),
+                  suspended: bool = False) -> list[Step]:
+    """Read the bills and the payment methods on file, then pay `bill` in full with the default method;
+    `suspended`: the bill is why the line is suspended, which the confirmation tells the customer."""
     method = ctx.say("method_" + sub.method_kind, last4=sub.method_last4)
     return [
         agent(call("list_bills", account_id=sub.account_id)),
         agent(call("get_customer_details", customer_id=sub.customer_id)),  # the card or account charged
         agent(
             call("make_payment", bill_id=bill.bill_id, method_id=sub.method_id, amount=bill.amount),
-            confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=method),
+            confirm=ctx.say("action_pay", amount=bill.amount, bill_id=bill.bill_id, method=method, suspended=suspended,
+                            number=sub.phone_number),
             evidence=evidence,
         ),
     ]
@@ -193,7 +196,7 @@ def payment_steps(ctx: GenContext, sub: Subscriber, bill: BillInfo, *, evidence:
 
 def _unpaid_bill(ctx: GenContext, sub: Subscriber) -> Fix:
     bill = sub.last_paid_bill
-    listing, methods, pay = payment_steps(ctx, sub, bill, evidence=(OVERDUE,))
+    listing, methods, pay = payment_steps(ctx, sub, bill, evidence=(OVERDUE,), suspended=True)
     return Fix(
         setup=unpaid_bill_edits(sub),
         steps=[
