@@ -181,3 +181,15 @@ def test_the_balance_of_a_frozen_account_is_given_with_its_state(banking):
     figure_only = next(s.strip() + "." for s in messages[at]["content"].split(". ") if "$" in s)
     silent = [*messages[:at], {**messages[at], "content": figure_only}, *messages[at + 1:]]
     assert "frozen" not in figure_only and not verify(task, silent).passed
+
+
+def test_a_freeze_after_a_charge_the_customer_did_not_make_says_what_it_is_for(banking):
+    """"Please review the action: put a freeze on the Visa ending in 9652." came after a report of
+    fraud with no word of why a freeze, and a yes to it was a yes to an unexplained change."""
+    tasks = banking.generate_tasks(200, seed=5, kinds=["single", "multi_step"], size="small")
+    frauds = [t for t in tasks if any(c.name == "transfer_to_human" and c.arguments.get("reason") == "suspected_fraud" for c in t.gold_calls())]
+    assert frauds, "a fraud report should be among 200 tasks"
+    for task in frauds:
+        freeze = next(s for s in task.plan if s.calls[0].name == "freeze_card")
+        assert freeze.confirm and any(why in freeze.confirm for why in ("charges", "declines it", "nobody can use")), freeze.confirm
+        assert gold_messages(banking, task)[1].passed

@@ -395,7 +395,7 @@ def fraud(ctx: GenContext, person: Person, index: Index) -> Piece | None:
             agent(call("list_accounts")),
             agent(call("search_transactions", account_id=account.account_id, merchant=txn.merchant)),
             agent(call("list_cards")),
-            agent(call("freeze_card", card_id=card.card_id), confirm=phrase(ctx, "action_freeze", brand=card.brand, last4=card.last4)),
+            agent(call("freeze_card", card_id=card.card_id), confirm=phrase(ctx, "action_freeze_fraud", brand=card.brand, last4=card.last4)),
             agent(call("transfer_to_human", reason="suspected_fraud", txn_id=txn.txn_id),
                   confirm=phrase(ctx, "action_fraud_team", merchant=txn.merchant, amount=txn.amount)),  # fmt: skip
         ],
