@@ -153,7 +153,8 @@ class Step(_Model):
         default_factory=list,
         description=(
             "for a fix step: text fragments, any of which seen earlier in a tool result or a user message "
-            "shows the fault the step fixes (generation raises GeneratorBug if the gold fixes before it)"
+            "shows the fault the step fixes, or the setting that calls for the step (a reading converted to "
+            "an imperial driver's miles); generation raises GeneratorBug if the gold acts before it"
         ),
     )
     choice: Choice | None = Field(default=None, description="the step acts on the record the user picks among candidates")

@@ -204,3 +204,29 @@ def test_a_station_is_not_played_from_the_start_nor_at_a_volume_called_usual():
     assert len(said) > 10 and not any("from the start" in s or "skip" in s or "usual" in s for s in said), said
     episodes = {book.say("reply_media", seed, title="Tech Weekly", source="podcast") for seed in range(200)}
     assert any("from the start" in s for s in episodes) and any("skip" in s for s in episodes)
+
+
+def test_a_reading_converted_to_miles_rests_on_the_driver_units_read():
+    """'Seen so far: find_nearest returned "2.8".' was the whole reason for converting 2.8 km to
+    miles: the driver's imperial units, which chose miles, went unsaid, and converting before reading
+    them cost nothing."""
+    from tests.conftest import played_with_reasoning
+    from toolgym.domains.vehicle.tasks.parts import IMPERIAL_SHOWN
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers import verify
+
+    vehicle = toolgym.load_domain("vehicle")
+    tasks = vehicle.generate_tasks(160, seed=3, kinds=["single", "multi_step"], size="small")
+    to_miles = [t for t in tasks if any(c.arguments.get("to_unit") == "miles" for c in t.gold_calls())]
+    assert to_miles, "a distance for an imperial driver should be among 160 tasks"
+    for _, trajectory in played_with_reasoning(vehicle, to_miles[:4]):
+        at = next(i for i, m in enumerate(trajectory.messages) for c in m.get("tool_calls") or ()
+                  if c["function"]["name"] == "convert_units")  # fmt: skip
+        assert IMPERIAL_SHOWN in (trajectory.messages[at].get("reasoning_content") or ""), trajectory.messages[at]
+    task = to_miles[0]
+    messages, verification = gold_messages(vehicle, task)
+    assert verification.passed
+    unsaid = [{**m, "content": m["content"].replace(IMPERIAL_SHOWN, '"driver_units":"metric"')} if m["role"] == "tool" else m
+              for m in messages]  # fmt: skip
+    spoiled = verify(task, unsaid)
+    assert not spoiled.passed and spoiled.details["diagnosis"]["problems"], spoiled.details.get("diagnosis")

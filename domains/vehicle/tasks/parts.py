@@ -52,9 +52,17 @@ def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] 
 UNITS_RULE = "the policy: tools take °C, km and km/h, an imperial driver (driver_units) hears °F, miles and mph"
 
 
+_DRIVER_SIDE = frozenset({"F", "miles", "mph"})  # what an imperial driver hears; the tools never take them
+IMPERIAL_SHOWN = '"driver_units":"imperial"'
+
+
 def convert_step(*calls: ToolCall) -> Step:
-    """Conversions between the car's units and the driver's: the units follow the policy's rule."""
-    return agent(*calls, derived={"from_unit": UNITS_RULE, "to_unit": UNITS_RULE})
+    """Conversions between the car's units and the driver's: the units follow the policy's rule. A
+    reading converted for the driver rests on a result that showed them imperial (`evidence`: the
+    trace cites it, and `diagnosis` fails a conversion made before any sign of it)."""
+    for_driver = any(c.arguments.get("to_unit") in _DRIVER_SIDE for c in calls)
+    step = agent(*calls, derived={"from_unit": UNITS_RULE, "to_unit": UNITS_RULE})
+    return step.model_copy(update={"evidence": [IMPERIAL_SHOWN]}) if for_driver else step
 
 
 def session(car: Car) -> WorldEdit:
