@@ -160,7 +160,6 @@ def test_an_unavailable_tool_is_found_for_a_seed_whose_multi_step_draws_all_ask_
     assert len(task.scenario.requests) == 1
 
 
-
 def test_the_balance_of_a_frozen_account_is_given_with_its_state(banking):
     """'Right now the account ending in 1957 holds $11,174.12.' answered "where my savings account
     stands" for a frozen account: the figure alone told the customer nothing was wrong."""

@@ -111,7 +111,8 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         payee = ctx.pick(person.payees)
         intent, vars_ = "reply_balance_and_payee", {"last4": account.last4, "balance": account.balance, "payee": payee.name, "bank": payee.bank}
         outputs, ask = [money(account.balance), payee.bank], ctx.say("ask_balance_and_payee", kind=account.words, payee=payee.name)
-    vars_["account_status"], outputs = account.status, list(dict.fromkeys([*outputs, *account_state(account)]))
+    vars_["account_status"] = account.status
+    outputs += [state for state in account_state(account) if state not in outputs]
     if not person.unique_kind(account):
         return None
     return Piece(

@@ -43,9 +43,11 @@ MOVING_MINEFIELDS = (
 )
 
 
-def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] | None = None) -> Step:
-    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived)."""
-    return Step(calls=list(calls), confirm=confirm, derived=derived or {})
+def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] | None = None,
+          evidence: tuple[str, ...] = ()) -> Step:
+    """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived),
+    `evidence` what must be seen before it (see Step.evidence)."""
+    return Step(calls=list(calls), confirm=confirm, derived=derived or {}, evidence=list(evidence))
 
 
 # The policy's units rule: the units a conversion goes between come from it and the driver's units read.
@@ -61,8 +63,7 @@ def convert_step(*calls: ToolCall) -> Step:
     reading converted for the driver rests on a result that showed them imperial (`evidence`: the
     trace cites it, and `diagnosis` fails a conversion made before any sign of it)."""
     for_driver = any(c.arguments.get("to_unit") in _DRIVER_SIDE for c in calls)
-    step = agent(*calls, derived={"from_unit": UNITS_RULE, "to_unit": UNITS_RULE})
-    return step.model_copy(update={"evidence": [IMPERIAL_SHOWN]}) if for_driver else step
+    return agent(*calls, derived={"from_unit": UNITS_RULE, "to_unit": UNITS_RULE}, evidence=(IMPERIAL_SHOWN,) if for_driver else ())
 
 
 def session(car: Car) -> WorldEdit:
