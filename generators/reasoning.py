@@ -33,7 +33,7 @@ from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import normalize_text, output_stated
 
 from .request_quote import RequestCues, user_request
-from .result_notes import page_turn, planted_order
+from .result_notes import page_turn, planted_order, without_planted
 from .result_values import records_of, result_value, stated_value
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
@@ -414,9 +414,9 @@ def named_calls(names: list[str]) -> list[str]:
 def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str = "") -> str:
     """The reasoning before one oracle move (`reply`: the text the move says, which a reply's trace
     may cite); after a result that shows an injection's planted order, it first names the order and
-    why it is left alone."""
+    why it is left alone; the order itself is never cited as where a value came from."""
     messages = structured(messages)
-    reasoned = _move_trace(task, move, phrases, seed, messages, reply)
+    reasoned = _move_trace(task, move, phrases, seed, without_planted(messages, task), reply)
     planted = planted_order(task, messages)
     if planted is None:
         return reasoned

@@ -4,6 +4,7 @@ not a new search)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,6 +31,25 @@ def planted_order(task: Task, messages: list[dict[str, Any]]) -> tuple[str, str]
                          if c.get("id") == call_id), "the last tool")
             return tool, quotable(order)
     return None
+
+
+def without_planted(messages: list[dict[str, Any]], task: Task) -> list[dict[str, Any]]:
+    """The chat with every order the task planted cut out of the results that show it: an injected
+    instruction is never where a trace says a value came from ("get_traveller_profile returned
+    "FB100206"" named the booking the planted order told the agent to cancel; the user had given it)."""
+    orders = [edit.plants for edit in task.setup if edit.plants]
+    if not orders:
+        return messages
+    # as a result's JSON writes the order, with non-ASCII characters escaped or not
+    shown = {json.dumps(order, ensure_ascii=escaped)[1:-1] for order in orders for escaped in (True, False)}
+    return [{**m, "content": _cut(m["content"], shown)} if m.get("role") == "tool" and isinstance(m.get("content"), str) else m
+            for m in messages]  # fmt: skip
+
+
+def _cut(content: str, shown: set[str]) -> str:
+    for text in shown:
+        content = content.replace(text, "")
+    return content
 
 
 def page_turn(step: Step, messages: list[dict[str, Any]]) -> ToolCall | None:
