@@ -34,7 +34,7 @@ from toolgym.verifiers.matching import normalize_text, output_stated
 
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turn, planted_order, without_planted
-from .result_values import records_of, result_value, stated_value
+from .result_values import changed_field, records_of, result_value, stated_value
 
 _MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -280,7 +280,8 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
     greeting. Empty when nothing specific can be named. `writes`: the names of the tools that write
     (None: any may): a write's result that repeats its input confirms what the reply reports
     ("level": 2 after level=2), a read's only repeats what it was asked ("cabin": "business")."""
-    for message in reversed(messages):
+    for position in range(len(messages) - 1, -1, -1):
+        message = messages[position]
         role, content = message.get("role"), message.get("content")
         if role == "tool":
             said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
@@ -290,9 +291,13 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             given = _argument_values(call) if call else frozenset()
             confirms = _writes(call, writes)
             value = result_value(content, reply, given, said, reads=not confirms) if isinstance(content, str) else ""
+            if confirms and reply and value and isinstance(content, str) and not _whole(value.strip('"').lower(), reply.lower()):
+                # a write whose reply states none of its result's values: what it changed, not the record's id
+                earlier = [m["content"] for m in messages[:position] if m.get("role") == "tool" and isinstance(m.get("content"), str)]
+                value = changed_field(content, earlier, given) or value
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             echoed = bool(value) and value.strip('"').lower() in given
-            if echoed and _finds_nothing(content) and not (writes is not None and confirms):
+            if echoed and isinstance(content, str) and _finds_nothing(content) and not (writes is not None and confirms):
                 # a search that found nothing showed only what it was asked: it did not "return" it
                 # (a write's empty list, a sent mail's "cc": [], is no search)
                 return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'

@@ -1,6 +1,7 @@
 """Which value a tool result showed that a reasoning trace can name: the figure a reply states, as
 the result shows it ('137.12', not 'gift_card_8904273'), a figure or a name inside a page's text,
-else an id. A result that only repeats what its call was given did not show it.
+else an id; a write's result that states none, the field it changed. A result that only repeats
+what its call was given did not show it.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from toolgym.envs.phrasing import dates_in_words
@@ -89,6 +90,38 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     if fresh:
         return fresh[0][-1]
     return stated[0][-1] if stated else ""
+
+
+def changed_field(content: str, earlier: Sequence[str], given: frozenset[str] = frozenset()) -> str:
+    """What a write changed, as its result shows it ('"headlights":"off"'): the first plain field of
+    the result whose value differs from the same record's in the latest earlier result that showed
+    that record (found by its id); with none, the field the call named (light="hazard_lights":
+    '"hazard_lights":true'); '' when there is neither. A write that returns the whole record (a car's
+    state after set_lights) names the record's id first, which says nothing about what the write
+    did; a field it shows only now (a charge limit a status read leaves out) is no change."""
+    data = _parsed(content)
+    if not isinstance(data, dict):
+        return ""
+    ident = next(((key, value) for key, value in data.items() if _ID_KEY.search(str(key)) and isinstance(value, str)), None)
+    if ident is None:
+        return ""
+    before = next((record for text in reversed(earlier) for record in records_of(_parsed(text))
+                   if record.get(ident[0]) == ident[1]), None)
+    for key, value in data.items():
+        if isinstance(value, dict | list):
+            continue
+        if (key in before and before[key] != value) if before is not None else str(key).lower() in given:
+            fragment = json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
+            if fragment in content:  # quoted as the result writes it
+                return fragment
+    return ""
+
+
+def _parsed(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except (TypeError, ValueError):
+        return None
 
 
 def _brought(value: str, said: str) -> bool:

@@ -272,3 +272,34 @@ def test_calls_made_together_are_cited_by_what_tells_them_apart():
     apart = Step(calls=[ToolCall(name="search_files", arguments={"query": "Data Q1"}),
                         ToolCall(name="list_events", arguments={"date": "2025-03-14"})])
     assert evidence_for(apart, chat) == 'the user gave "Data Q1" and "2025-03-14"'
+
+
+def test_a_write_whose_reply_states_none_of_its_values_cites_what_it_changed_not_the_records_id():
+    """'set_lights returned V0074.' came before "I've switched the headlights off": a write that
+    returns the whole car names its id first, which says nothing about what it did."""
+    from toolgym.generators.reasoning import last_said
+
+    status = '{"id":"V0074","engine_on":false,"headlights":"auto","hazard_lights":false,"volume":7}'
+    after = '{"id":"V0074","engine_on":false,"headlights":"off","hazard_lights":false,"volume":7,"battery_pct":0}'
+    chat = [
+        {"role": "user", "content": "Can you switch the headlights off?"},
+        {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_vehicle_status", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": status},
+        {"role": "assistant", "tool_calls": [
+            {"id": "c2", "function": {"name": "set_lights", "arguments": '{"light":"headlights","mode":"off"}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": after},
+    ]
+    reply = "I've switched the headlights off, as you asked."
+    writes = frozenset({"set_lights"})
+    # the field that differs from the status read (battery_pct, shown only now, is no change)
+    assert last_said(chat, None, reply, writes) == 'set_lights returned "headlights":"off"'
+    # with no earlier read of the car, the field the call named
+    hazards = '{"id":"V0009","headlights":"auto","hazard_lights":true}'
+    alone = [chat[0], {"role": "assistant", "tool_calls": [
+        {"id": "c3", "function": {"name": "set_lights", "arguments": '{"light":"hazard_lights","mode":"on"}'}}]},
+        {"role": "tool", "tool_call_id": "c3", "content": hazards}]
+    assert last_said(alone, None, "I've turned the hazard lights on.", writes) == 'set_lights returned "hazard_lights":true'
+    # a reply that states the write's value still cites that value; a read is never cited by a change
+    assert last_said(chat, None, "Your headlights were on auto; now they're off. Car V0074.", writes) == "set_lights returned V0074"
+    reads = [*chat[:3]]
+    assert "headlights" not in last_said(reads, None, "Your headlights are set to auto.", writes)
