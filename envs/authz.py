@@ -121,6 +121,9 @@ class Authorization:
     records: dict[str, tuple[ResolvedRecord, ...]]
     unresolved: list[str] = field(default_factory=list)  # write arguments that look like records but name no table
     signed_in_sql: str = ""  # reads the signed-in user's id
+    # agent tools an argument of which names a row someone owns (a booking, an account line): a call
+    # that reads or changes one waits for the user to be known
+    personal: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, domain: Domain, declared: ActingUser | None) -> Authorization:
@@ -139,7 +142,13 @@ class Authorization:
         for tool in tools:
             if tool.writes and tool.caller == "agent":
                 spec.records[tool.name] = spec._resolve(domain.name, tables, tool)
+        spec.personal = frozenset(t.name for t in tools if t.caller == "agent" and (spec.records.get(t.name) or spec._names_owned(tables, t)))
         return spec
+
+    def _names_owned(self, tables: Mapping[str, TableInfo], tool: Tool) -> bool:
+        return self.users is not None and any(
+            owner_path(tables, table, self.users) is not None for param in tool.params for table in tables_keyed_by(tables.values(), param)
+        )
 
     def _resolve(self, domain: str, tables: Mapping[str, TableInfo], tool: Tool) -> tuple[ResolvedRecord, ...]:
         if tool.acts_on is not None:

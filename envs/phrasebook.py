@@ -288,6 +288,12 @@ class Phrasebook:
         return self._links("and_then", "and_also")
 
     @functools.cached_property
+    def also_links(self) -> tuple[str, ...]:
+        """Every way a second question is joined onto the first in one message ("Also:", "Also, a
+        second question."), longest first: where such a message splits into the two it asks."""
+        return tuple(sorted(set(self._family_variants("and_also")), key=len, reverse=True))
+
+    @functools.cached_property
     def lead_links(self) -> tuple[str, ...]:
         """The links above and the lead-ins of a request that replaces the last one which run into it
         after a colon ("What I do need is this: Cancel booking FB1."): not the request's own words."""

@@ -470,7 +470,8 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         about = " ".join([*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
-            request=user_request(messages, cues, about, move.step.part if move.step is not None else None),
+            request=user_request(messages, cues, about, move.step.part if move.step is not None else None,
+                                 _half_served(task, move.step)),
             lookup=finds_records(task, move), computes=works_out(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
@@ -480,6 +481,23 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         about, part = (_about(task, declined), declined.part) if declined is not None else ("", None)
         return phrases.say("reason_left_as_is", seed, request=user_request(messages, cues, about, part))
     return _reply_trace(task, phrases, seed, messages, reply)
+
+
+def _half_served(task: Task, step: Step | None) -> int | None:
+    """Of two questions asked together and answered by one later step of two calls (a bill and a
+    refill's price), the one an identification serves: the question whose call reads a record the
+    user owns (their bills, not the price list). None when the step identifies no one, or when both
+    or neither of the calls do: the request is then found by its words."""
+    if step is None or step not in task.plan:
+        return None
+    authz = load_domain(task.domain).authz
+    if not any(call.name in authz.identifiers for call in step.calls):
+        return None
+    later = next((s for s in task.plan[task.plan.index(step) + 1 :] if s.segment == step.segment and len(s.calls) == 2), None)
+    if later is None:
+        return None
+    owned = [call.name in authz.personal for call in later.calls]
+    return owned.index(True) if owned.count(True) == 1 else None
 
 
 def _only_declined(task: Task, reply: Any) -> bool:

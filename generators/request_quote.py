@@ -65,12 +65,14 @@ class RequestCues:
     asides: AbstractSet[str] = frozenset()
     links: Sequence[str] = ()  # what joins a request on or leads into it ("After that:"): not its own words
     sequence_links: Sequence[str] = ()  # the links of requests done in turn: where a message splits into parts
+    also_links: Sequence[str] = ()  # the links of a second question asked with the first ("Also:")
 
     @classmethod
     def of(cls, task: Task, phrases: Phrasebook) -> RequestCues:
         keys = set(task.scenario.identity)
         identity = [str(f.value) for f in task.scenario.facts if f.key in keys and str(f.value)]
-        return cls(task.scenario.requests, identity, phrases.asides, phrases.lead_links, phrases.sequence_links)
+        return cls(task.scenario.requests, identity, phrases.asides, phrases.lead_links, phrases.sequence_links,
+                   phrases.also_links)
 
     def part_of(self, content: str, part: int | None) -> str:
         """The `part`-th of the things a message asks in turn (`Step.part`), split where a sequence
@@ -79,6 +81,17 @@ class RequestCues:
             return content
         parts = _splitter(tuple(self.sequence_links)).split(content)
         return parts[part] if len(parts) > 1 and part < len(parts) else content
+
+    def half_of(self, content: str, half: int) -> str:
+        """The first (0) or second (1) of two questions a message asks together, split where a link
+        joins the second on ("... cost me? Second question: Can you ..."); the whole message when no
+        link does."""
+        lowered = content.lower()
+        for link in self.also_links:
+            at = lowered.find(f" {link.lower()} ")
+            if at >= 0:
+                return content[:at] if half == 0 else content[at + len(link) + 2 :]
+        return content
 
     def unlinked(self, sentence: str) -> str:
         """The sentence without a link that joins it on ("And when you've done that: Cool down the rear"),
@@ -110,7 +123,8 @@ def _splitter(links: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\s+(?:" + "|".join(map(re.escape, links)) + r")\s+", re.IGNORECASE)
 
 
-def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None, about: str = "", part: int | None = None) -> str:
+def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None, about: str = "", part: int | None = None,
+                 half: int | None = None) -> str:
     """The user's latest sentence that asks for something, quoted ('"I'd like to cancel order #W1."'):
     a question or a request before a remark ("Long day."), never a greeting or a thanks; empty when
     the user has said nothing of substance.
@@ -120,7 +134,8 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
     or an identity line ("To find my account, my number is 512-393-3628."). Given what the step is
     `about` (its tool and what it does), of a message's requests the one that speaks of it is quoted:
     an ask for the region quotes "Is there an outage in my area?", not the payment asked before it.
-    Given the `part` of a message that asks several things in turn (`Step.part`), only that part is read."""
+    Given the `part` of a message that asks several things in turn (`Step.part`), only that part is read;
+    given the `half` of a message that asks two questions together, only that half."""
     cues = cues or RequestCues()
     asked = [m for m in messages if m.get("role") == "user" and m.get("content") in cues.requests]
     for message in reversed(asked or messages):
@@ -129,6 +144,8 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
             continue
         if asked:
             content = cues.part_of(content, part)
+            if half is not None:
+                content = cues.half_of(content, half)
         sentences = [_unwrapped(cues.unlinked(s.strip())) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:

@@ -195,3 +195,52 @@ def test_a_rider_that_says_how_is_not_quoted_over_the_request_it_qualifies():
         assert RequestCues().rank(plain)[2] is False, plain
     alone = [{"role": "user", "content": "Is there anything else I should know about my booking FB100001?"}]
     assert user_request(alone, about=booking).startswith('"Is there anything else')
+
+
+def test_a_message_splits_into_the_two_questions_it_asks_together():
+    cues = RequestCues(also_links=("Second question:", "Also, a second question."))
+    message = "Hi. What would a 3 GB top-up cost me? Second question: Can you tell me what I owe this month?"
+    assert cues.half_of(message, 0) == "Hi. What would a 3 GB top-up cost me?"
+    assert cues.half_of(message, 1) == "Can you tell me what I owe this month?"
+    assert cues.half_of("What plan am I on?", 1) == "What plan am I on?"  # one question: the whole message
+    asked = [{"role": "user", "content": message}]
+    assert user_request(asked, RequestCues([message], also_links=cues.also_links), half=1) == '"Can you tell me what I owe this month?"'
+
+
+def test_an_identity_ask_quotes_the_question_that_needs_the_user_known():
+    """'The user asked "What would a 3 GB top-up cost me?"' explained an ask for the phone number;
+    the price list needs no account, the bill asked about in the same message does. Every telecom and
+    travel draw whose identification serves one of two questions asked together quotes that question."""
+    from toolgym.envs.generation import draw
+    from toolgym.envs.gold import gold_chat
+    from toolgym.envs.registry import load_domain
+    from toolgym.envs.world import World
+    from toolgym.generators.reasoning import with_reasoning
+
+    checked = 0
+    for name in ("telecom", "travel"):
+        domain = load_domain(name)
+        personal = domain.authz.personal
+        world = World(domain.template(0, "default"))
+        try:
+            tasks = [draw(domain, world, 0, "parallel", index, 0) for index in range(40)]
+        finally:
+            world.close()
+        for task in tasks:
+            steps = task.plan
+            if len(steps) < 2 or steps[0].calls[0].name not in domain.authz.identifiers or len(steps[1].calls) != 2:
+                continue
+            owned = [call.name in personal for call in steps[1].calls]
+            if owned.count(True) != 1:
+                continue
+            messages = with_reasoning(task, gold_chat(domain, task)[0])
+            ask = next(m for m in messages if m["role"] == "assistant")
+            if ask.get("tool_calls"):
+                continue  # the user gave who they are up front: nothing is asked
+            cues = RequestCues.of(task, domain.phrasebook)
+            served = cues.half_of(task.scenario.requests[0], owned.index(True))
+            other = cues.half_of(task.scenario.requests[0], 1 - owned.index(True))
+            quoted = ask["reasoning_content"].split('"')[1].removesuffix(" …")
+            assert quoted in served and quoted not in other, (task.id, quoted, served)
+            checked += 1
+    assert checked >= 4, checked  # the draws hold such chats: the check is not vacuous
