@@ -192,3 +192,25 @@ def test_a_freeze_after_a_charge_the_customer_did_not_make_says_what_it_is_for(b
         freeze = next(s for s in task.plan if s.calls[0].name == "freeze_card")
         assert freeze.confirm and any(why in freeze.confirm for why in ("charges", "declines it", "nobody can use")), freeze.confirm
         assert gold_messages(banking, task)[1].passed
+
+
+def test_money_moved_into_a_credit_card_never_pays_more_than_it_owes(banking):
+    """'I need $955.00 moved from my savings account to my credit card account ending in 5152' paid a
+    card that owed $150.86, and left the bank owing the customer $804.14: nobody asks for that."""
+    from toolgym.envs import World
+
+    checked = 0
+    for kinds, world_seed in ((["single", "multi_turn"], 3), (["parallel", "multi_step"], 5)):
+        tasks = banking.generate_tasks(300, seed=17, kinds=kinds, world_seed=world_seed, size="default")
+        world = World(banking.template(world_seed, "default"))
+        try:
+            cards = dict(world.query("SELECT account_id, balance FROM account WHERE kind = 'credit_card'"))
+        finally:
+            world.close()
+        for task in tasks:
+            for call in (c for s in task.plan for c in s.calls if c.name in ("transfer_between_accounts", "schedule_transfer")):
+                owed = cards.get(call.arguments["to_account_id"])
+                if owed is not None:
+                    assert call.arguments["amount"] <= owed, (task.id, call.arguments, owed)
+                    checked += 1
+    assert checked >= 5, checked  # transfers into a card are drawn: the check is not vacuous

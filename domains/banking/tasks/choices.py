@@ -20,7 +20,7 @@ from ..rules import DISPUTE_WINDOW_DAYS
 from .index import DELIVERED, Index, Person
 from .parts import account_said, agent, phrase
 from .people import LAST_NAMES, OTHER_BANKS
-from .writes import draw_amount, source_and_target
+from .writes import draw_amount, room_in, source_and_target
 
 MOST_CANDIDATES = 3
 ADDED_ID = 900001  # ids of the records a piece adds: far above the world's own counters
@@ -33,7 +33,7 @@ def transfer_which(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         return None
     source, target = pair
     twins = [a for a in person.accounts if a.kind == target.kind and a.account_id != source.account_id]
-    amount = draw_amount(ctx, source.balance * 0.9)
+    amount = draw_amount(ctx, min(source.balance * 0.9, room_in(target)))
     if len(twins) < 2 or not person.unique_kind(source) or amount is None:
         return None
     piece = Piece(

@@ -14,7 +14,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 from .index import CardInfo, Index, Person
 from .parts import account_said, account_state, agent, card_said, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
-from .writes import draw_amount
+from .writes import draw_amount, room_in
 
 
 def two_merchants(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -209,7 +209,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
         return None
     source = ctx.pick(sources)
     first, second = ctx.rng.sample([a for a in person.accounts if a.account_id != source.account_id], 2)
-    amount = draw_amount(ctx, min(MAX_TOGETHER, source.balance * 0.45))
+    amount = draw_amount(ctx, min(MAX_TOGETHER, source.balance * 0.45, room_in(first), room_in(second)))
     if amount is None:
         return None
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}

@@ -27,6 +27,12 @@ def draw_amount(ctx: GenContext, ceiling: float) -> float | None:
     return float(ctx.rng.randrange(1, int(top // step) + 1) * step) if top // step >= 1 else None
 
 
+def room_in(target: Acct) -> float:
+    """The most a transfer into `target` would carry: what a credit card owes (paying it more would
+    leave the bank owing the customer, which nobody asks for), no bound for another account."""
+    return target.balance if target.kind == "credit_card" else float("inf")
+
+
 def source_and_target(ctx: GenContext, person: Person, sources: list[Acct]) -> tuple[Acct, Acct] | None:
     """An account money leaves (one of `sources`) and another of the customer's that it goes to."""
     if not sources or len(person.accounts) < 2:
@@ -40,7 +46,7 @@ def transfer_own(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if pair is None:
         return None
     source, target = pair
-    amount = draw_amount(ctx, source.balance * 0.9)
+    amount = draw_amount(ctx, min(source.balance * 0.9, room_in(target)))
     if amount is None:
         return None
     piece = Piece(
@@ -123,7 +129,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if pair is None:
         return None
     source, target = pair
-    amount = draw_amount(ctx, 1500)
+    amount = draw_amount(ctx, min(1500, room_in(target)))
     if amount is None:
         return None
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
