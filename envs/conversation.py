@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from .phrasing import dates_in_words
 from .task import Fact, Step, Task, Utterance
 
 if TYPE_CHECKING:
@@ -45,12 +46,18 @@ class Move:
 
 
 def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact]) -> Any:
-    """The step's call that takes one of the facts asked for: by its value, else by the argument's
-    name; the first call when none shows which."""
+    """The step's call that takes one of the facts asked for: by its value (a date the user gives in
+    words, "January 21", is the call's 2026-01-21), else by the argument's name; the first call when
+    none shows which."""
     values = {str(f.value) for f in facts}
     keys = {f.key for f in facts}
+
+    def takes(argument: Any) -> bool:
+        shown = str(argument)
+        return shown in values or any(said in values for said in dates_in_words(shown))
+
     return next(
-        (c for c in step.calls if any(str(v) in values for v in c.arguments.values())),
+        (c for c in step.calls if any(takes(v) for v in c.arguments.values())),
         next((c for c in step.calls if keys & set(c.arguments)), step.calls[0]),
     )
 

@@ -244,3 +244,17 @@ def test_an_identity_ask_quotes_the_question_that_needs_the_user_known():
             assert quoted in served and quoted not in other, (task.id, quoted, served)
             checked += 1
     assert checked >= 4, checked  # the draws hold such chats: the check is not vacuous
+
+
+def test_an_ask_names_the_call_that_takes_a_date_the_user_gives_in_words():
+    """'To look up one booking I'd call get_booking, which takes it' explained an ask for the travel
+    date, which the flight search beside it takes ("January 21" is its 2026-01-21)."""
+    from toolgym.envs.conversation import call_taking
+    from toolgym.envs.task import Fact, Step, ToolCall
+
+    step = Step(calls=[ToolCall(name="get_booking", arguments={"booking_id": "FB100313"}),
+                       ToolCall(name="search_flights", arguments={"origin": "MEX", "destination": "DEL", "date": "2026-01-21"})])
+    date = Fact(key="travel_date", value="January 21", label="travel date")
+    assert call_taking(step, (date,)).name == "search_flights"
+    booking = Fact(key="booking", value="FB100313", label="booking number")
+    assert call_taking(step, (booking,)).name == "get_booking"
