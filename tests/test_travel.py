@@ -257,3 +257,28 @@ def test_a_yes_to_insurance_without_its_price_is_no_consent(domain):
               *messages[asked + 1 :]]  # fmt: skip
     consent = verify(task, silent).details["consent"]
     assert any(price in p and "did not state" in p for p in consent["problems"]), consent
+
+
+def test_a_one_night_stay_is_priced_once_and_a_converted_fare_has_thousands_separators(domain):
+    """'$126.00 for the stay ($126.00 a night)' gave a one-night stay's price twice, and a fare in
+    another currency read '79666.90 INR'."""
+    from toolgym.envs.phrasing import polish
+
+    book = domain.phrasebook
+    card = {"last4": "2477", "brand": "visa"}
+    for seed in range(12):
+        one = book.render("action_book_hotel", seed % 2, hotel="West Residences", city="Boston", check_in="September 11",
+                          check_out="September 12", rate=126.0, total=126.0, nights=1, **card)
+        assert one.count("$126.00") == 1, one
+        three = book.render("action_book_hotel", seed % 2, hotel="West Residences", city="Boston", check_in="September 11",
+                            check_out="September 14", rate=93.0, total=279.0, nights=3, **card)
+        assert "$93.00 a night" in three and "$279.00" in three, three
+        found = polish(book.say("answer_cheapest_hotel", seed, hotel="Lindsey Inn", rate=171.0, total=171.0, nights=1, stars=4,
+                                city="Boston"))
+        assert found.count("$171.00") == 1, found
+    converted = [t for t in domain.generate_tasks(400, seed=5, kinds=["single", "multi_step", "multi_turn"], size="small")
+                 if any(c.name == "convert_currency" for s in t.plan for c in s.calls)]
+    assert converted, "no task converts a fare: the check would be vacuous"
+    for task in converted:
+        amount = task.required_outputs[-1]
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*\.\d\d", amount), (task.id, amount)

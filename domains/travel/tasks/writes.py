@@ -368,8 +368,8 @@ def price_in_currency(ctx: GenContext, index: Index) -> Piece | None:
     piece.steps = [*piece.steps, agent(call("convert_currency", amount=price, from_currency="USD", to_currency=currency),
                                        derived={"from_currency": "the policy: prices are in US dollars"})]  # fmt: skip
     piece.reply = Utterance(intent="answer_cheapest_converted",
-                            vars={**piece.reply.vars, "currency": currency, "converted": f"{converted:.2f}"})  # fmt: skip
-    piece.outputs = [best.row.flight_number, f"{converted:.2f}"]
+                            vars={**piece.reply.vars, "currency": currency, "converted": f"{converted:,.2f}"})  # fmt: skip
+    piece.outputs = [best.row.flight_number, f"{converted:,.2f}"]
     return piece
 
 
