@@ -294,7 +294,8 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             if confirms and reply and value and isinstance(content, str) and not _whole(value.strip('"').lower(), reply.lower()):
                 # a write whose reply states none of its result's values: what it changed, not the record's id
                 earlier = [m["content"] for m in messages[:position] if m.get("role") == "tool" and isinstance(m.get("content"), str)]
-                value = changed_field(content, earlier, given) or value
+                named = frozenset(w for text in (*given, _name_of(call)) for w in text.split("_"))
+                value = changed_field(content, earlier, named) or value
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             echoed = bool(value) and value.strip('"').lower() in given
             if echoed and isinstance(content, str) and _finds_nothing(content) and not (writes is not None and confirms):
@@ -312,6 +313,10 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             break
     request = user_request(messages, cues)
     return f"{_ASKED}{request}" if request else ""
+
+
+def _name_of(call: dict[str, Any] | None) -> str:
+    return str(((call or {}).get("function") or {}).get("name") or "")
 
 
 def _writes(call: dict[str, Any] | None, writes: AbstractSet[str] | None) -> bool:

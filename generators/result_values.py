@@ -92,11 +92,12 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     return stated[0][-1] if stated else ""
 
 
-def changed_field(content: str, earlier: Sequence[str], given: frozenset[str] = frozenset()) -> str:
+def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = frozenset()) -> str:
     """What a write changed, as its result shows it ('"headlights":"off"'): the first plain field of
     the result whose value differs from the same record's in the latest earlier result that showed
-    that record (found by its id); with none, the field the call named (light="hazard_lights":
-    '"hazard_lights":true'); '' when there is neither. A write that returns the whole record (a car's
+    that record (found by its id); with none, the field the call names, every word of its key one of
+    the `named` words (its tool's name and argument values: set_trunk(action="open") names
+    '"trunk_open":true'); '' when there is neither. A write that returns the whole record (a car's
     state after set_lights) names the record's id first, which says nothing about what the write
     did; a field it shows only now (a charge limit a status read leaves out) is no change."""
     data = _parsed(content)
@@ -110,7 +111,7 @@ def changed_field(content: str, earlier: Sequence[str], given: frozenset[str] = 
     for key, value in data.items():
         if isinstance(value, dict | list):
             continue
-        if (key in before and before[key] != value) if before is not None else str(key).lower() in given:
+        if (key in before and before[key] != value) if before is not None else set(str(key).lower().split("_")) <= named:
             fragment = json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
             if fragment in content:  # quoted as the result writes it
                 return fragment

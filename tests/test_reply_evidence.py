@@ -299,6 +299,11 @@ def test_a_write_whose_reply_states_none_of_its_values_cites_what_it_changed_not
         {"id": "c3", "function": {"name": "set_lights", "arguments": '{"light":"hazard_lights","mode":"on"}'}}]},
         {"role": "tool", "tool_call_id": "c3", "content": hazards}]
     assert last_said(alone, None, "I've turned the hazard lights on.", writes) == 'set_lights returned "hazard_lights":true'
+    # ... or the field whose key the call's words make up (set_trunk, action="open": trunk_open)
+    trunk = [chat[0], {"role": "assistant", "tool_calls": [
+        {"id": "c4", "function": {"name": "set_trunk", "arguments": '{"action":"open"}'}}]},
+        {"role": "tool", "tool_call_id": "c4", "content": '{"id":"V0014","engine_on":false,"trunk_open":true,"volume":7}'}]
+    assert last_said(trunk, None, "The trunk is open now.", writes | {"set_trunk"}) == 'set_trunk returned "trunk_open":true'
     # a reply that states the write's value still cites that value; a read is never cited by a change
     assert last_said(chat, None, "Your headlights were on auto; now they're off. Car V0074.", writes) == "set_lights returned V0074"
     reads = [*chat[:3]]
