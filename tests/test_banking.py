@@ -214,3 +214,18 @@ def test_money_moved_into_a_credit_card_never_pays_more_than_it_owes(banking):
                     assert call.arguments["amount"] <= owed, (task.id, call.arguments, owed)
                     checked += 1
     assert checked >= 5, checked  # transfers into a card are drawn: the check is not vacuous
+
+
+def test_an_ask_for_the_amount_quotes_the_transfer_not_a_fragment_of_it(banking):
+    """'The user asked "Equal amounts."' explained an ask for the transfer amount: the request had
+    its qualifier as a sentence of its own ("Can you top up ... ? Equal amounts."), which the ask's
+    topic (an amount) then picked."""
+    from toolgym.generators.request_quote import RequestCues, user_request
+
+    accounts = {"source": "my checking account", "first": "the savings account ending 2885", "second": "the credit card account ending 3214"}
+    about = "transfer between accounts move money between two of the verified customer's own accounts transfer amount amount"
+    book = banking.phrasebook
+    for index, _ in enumerate(book.variants("ask_transfer_two_no_amount")):
+        request = book.render("ask_transfer_two_no_amount", index, **accounts)
+        quoted = user_request([{"role": "user", "content": request}], RequestCues([request]), about)
+        assert request.startswith(quoted.strip('"').removesuffix(" …")), (request, quoted)  # the request, from its start
