@@ -229,3 +229,9 @@ def test_an_ask_for_the_amount_quotes_the_transfer_not_a_fragment_of_it(banking)
         request = book.render("ask_transfer_two_no_amount", index, **accounts)
         quoted = user_request([{"role": "user", "content": request}], RequestCues([request]), about)
         assert request.startswith(quoted.strip('"').removesuffix(" …")), (request, quoted)  # the request, from its start
+    # "How long have I had ...? The opening dates, please.": an ask for the date of birth quoted the second
+    identity = "verify identity verify the caller's identity registered phone number date of birth id number's last four"
+    for index, _ in enumerate(book.variants("ask_opened_two")):
+        request = book.render("ask_opened_two", index, first="account ending in 0419", second="the checking account")
+        quoted = user_request([{"role": "user", "content": request}], RequestCues([request]), identity)
+        assert request.startswith(quoted.strip('"').removesuffix(" …")), (request, quoted)
