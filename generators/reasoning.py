@@ -471,8 +471,11 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         taker = call_taking(move.step, move.facts) if move.step is not None and move.step.calls else None
         step_tools = [taker.name] if taker is not None else []
         purpose = purpose_of(task, move.step, taker) if move.step is not None and taker else "take the next step"
-        # the request quoted is the one this ask serves, where one message carries several
-        about = " ".join([*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
+        # the request quoted is the one this ask serves, where one message carries several; who the
+        # user is serves the request, not a topic its words share ("date of birth" and "The opening dates, please.")
+        identifies = taker is not None and taker.name in load_domain(task.domain).authz.identifiers
+        about = "" if identifies else " ".join(
+            [*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues, about, move.step.part if move.step is not None else None,

@@ -547,3 +547,25 @@ def test_a_write_whose_reply_names_none_of_its_values_is_traced_to_the_request()
     assert last_said(chat, reply="Roaming is enabled for your trip to Italy.", writes=writes) == (
         'the user asked "Turn roaming on for my trip."')
     assert last_said(chat, reply="Roaming is on for line L10838.", writes=writes) == "enable_roaming returned L10838"
+
+
+def test_an_identity_ask_quotes_the_request_not_a_sentence_that_shares_a_word_with_the_identity():
+    """'Request: "I need the opening date."' explained an ask for the phone number, date of birth and
+    id number: "date" of "date of birth" drew the quote to a sentence that only qualifies the request."""
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Fact, Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("banking")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    request = "Please freeze my card for now, I can't find it. After that: How long have I had my credit card account? I need the opening date."
+    task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": [request]})})
+    asked = (Fact(key="phone", value="503-555-0435", label="registered phone number", keywords=["phone", "number"]),
+             Fact(key="dob", value="1970-09-09", label="date of birth", keywords=["date of birth", "birth"]))
+    step = Step(calls=[ToolCall(name="verify_identity", arguments={"phone_number": "503-555-0435", "date_of_birth": "1970-09-09",
+                                                                   "id_last4": "9497"})])
+    ask = Move("ask", step=step, facts=asked)
+    traces = [trace(task, ask, domain.phrasebook, seed, [{"role": "user", "content": request}]) for seed in range(20)]
+    assert not [t for t in traces if '"I need the opening date."' in t], traces[:2]
+    assert all('"Please freeze my card for now, I can\'t find it."' in t for t in traces), traces[:2]
