@@ -9,11 +9,9 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolgym.envs.conversation import Move, call_taking, finds_records, outcome, unsupported, works_out
@@ -32,11 +30,9 @@ from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import normalize_text, output_stated
 
+from .last_said import ASKED, FOUND_NOTHING, MAX_CLAUSES, argument_values, last_said, whole
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turn, planted_order, without_planted
-from .result_values import changed_field, records_of, result_value, stated_value
-
-_MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
 
 def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
@@ -55,7 +51,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     for message in messages:
         for call in message.get("tool_calls") or ():
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
-            echoes[call.get("id")] = _argument_values(call)
+            echoes[call.get("id")] = argument_values(call)
     by_source: dict[str, list[str]] = {}  # 'the user gave' -> the values it showed, quoted, in order
 
     def cite(found: tuple[str, str] | None) -> None:
@@ -87,7 +83,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
         for found in sightings:
             cite(found)
-            if sum(map(len, by_source.values())) >= _MAX_CLAUSES:
+            if sum(map(len, by_source.values())) >= MAX_CLAUSES:
                 return _cited(by_source)
     return _cited(by_source)
 
@@ -100,19 +96,6 @@ def _in_citing_order(calls: Sequence[ToolCall]) -> list[tuple[str, Any]]:
         return arguments
     takers = Counter(repr(value) for _, value in arguments)
     return [pair for pair in arguments if takers[repr(pair[1])] == 1] + [pair for pair in arguments if takers[repr(pair[1])] > 1]
-
-
-def _whole(needle: str, content: str) -> bool:
-    """Whether `content` holds `needle` with no letter, digit or '_' on either side (a regex per
-    needle would be compiled for every value of every task)."""
-    start = content.find(needle)
-    while start >= 0:
-        end = start + len(needle)
-        before, after = content[start - 1 : start], content[end : end + 1]
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-            return True
-        start = content.find(needle, start + 1)
-    return False
 
 
 def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[Any, str],
@@ -200,7 +183,7 @@ def _seen_in(needle: str, messages: list[dict[str, Any]], tool_names: dict[Any, 
         content = message.get("content")
         if not isinstance(content, str) or (lowered not in content.lower() if fault else needle not in content):
             continue
-        if not fault and not _whole(needle, content):
+        if not fault and not whole(needle, content):
             continue  # a word inside another ("charger" in "charger_connected") was not shown
         if message.get("role") == "tool" and _only_echoed(lowered, content, echoes.get(message.get("tool_call_id"), frozenset())):
             continue
@@ -232,150 +215,6 @@ def since_request(messages: list[dict[str, Any]], requests: Sequence[str]) -> li
     """The chat from the user's latest request on: what the reply to that request may cite."""
     starts = [i for i, m in enumerate(messages) if m.get("role") == "user" and m.get("content") in requests]
     return messages[starts[-1] :] if starts else messages
-
-
-def last_result(messages: list[dict[str, Any]]) -> str:
-    """The latest result, as a noun phrase: 'the get_line_details result' or 'the user's report'."""
-    for message in reversed(messages):
-        if message.get("role") == "tool":
-            call = _call_for(message, messages)
-            return f"the {(call.get('function') or {}).get('name', 'last tool')} result" if call else "the last tool result"
-        if message.get("role") == "user" and (message.get("user_tool_results") or message.get("user_tool_calls")):
-            return "the user's report from the phone"
-        if message.get("role") == "user" and message.get("content"):
-            return ""
-    return ""
-
-
-def _argument_values(call: dict[str, Any]) -> frozenset[str]:
-    """A tool call's argument values, in lower case (its arguments as JSON text or as a dict)."""
-    arguments = (call.get("function") or {}).get("arguments")
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            return frozenset()
-    if not isinstance(arguments, dict):
-        return frozenset()
-    return frozenset(str(v).lower() for v in arguments.values() if isinstance(v, str | int | float) and not isinstance(v, bool))
-
-
-def _call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The tool call a result answers (the latest with its id), or None."""
-    for message in reversed(messages):
-        for call in message.get("tool_calls") or ():
-            if call.get("id") == result.get("tool_call_id"):
-                return call
-    return None
-
-
-_ASKED = "the user asked "  # how last_said names the request when no result value is cited
-_FOUND_NOTHING = " found nothing for "  # how last_said names a search that came back empty
-
-
-def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, reply: str = "",
-              writes: AbstractSet[str] | None = None) -> str:
-    """What came in last, when no argument cites it: 'check_outages returned OUT-12' (a value the
-    reply states, when there is one), or the user's request ('the user asked "..."'); never a
-    greeting. Empty when nothing specific can be named. `writes`: the names of the tools that write
-    (None: any may): a write's result that repeats its input confirms what the reply reports
-    ("level": 2 after level=2), a read's only repeats what it was asked ("cabin": "business")."""
-    for position in range(len(messages) - 1, -1, -1):
-        message = messages[position]
-        role, content = message.get("role"), message.get("content")
-        if role == "tool":
-            said = " ".join(m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)).lower() if reply else ""
-            if reply and (stated := _stated_in_last_step(messages, reply, said, writes)):
-                return stated
-            call = _call_for(message, messages)
-            given = _argument_values(call) if call else frozenset()
-            confirms = _writes(call, writes)
-            value = result_value(content, reply, given, said, reads=not confirms) if isinstance(content, str) else ""
-            if confirms and reply and value and isinstance(content, str) and not _whole(value.strip('"').lower(), reply.lower()):
-                # a write whose reply states none of its result's values: what it changed, not the record's id
-                earlier = [m["content"] for m in messages[:position] if m.get("role") == "tool" and isinstance(m.get("content"), str)]
-                named = frozenset(w for text in (*given, _name_of(call)) for w in text.split("_"))
-                value = changed_field(content, earlier, named) or value
-            source = last_result(messages).removeprefix("the ").removesuffix(" result")
-            echoed = bool(value) and value.strip('"').lower() in given
-            if echoed and isinstance(content, str) and _finds_nothing(content) and not (writes is not None and confirms):
-                # a search that found nothing showed only what it was asked: it did not "return" it
-                # (a write's empty list, a sent mail's "cc": [], is no search)
-                return f'{source}{_FOUND_NOTHING}"{value.strip(chr(34))}"'
-            if value and (confirms or not echoed):  # a read repeating its input ("cabin": "business") showed nothing new
-                if reply and echoed and value.strip('"').lower() not in reply.lower():
-                    # a write confirming only the id it was given, which the reply never names: the
-                    # reply answers the request ("Roaming is enabled."), not "enable_roaming returned L10838"
-                    break
-                return f"{source} returned {value}"
-            break
-        if role == "user" and (message.get("user_tool_results") or (isinstance(content, str) and content.strip())):
-            break
-    request = user_request(messages, cues)
-    return f"{_ASKED}{request}" if request else ""
-
-
-def _name_of(call: dict[str, Any] | None) -> str:
-    return str(((call or {}).get("function") or {}).get("name") or "")
-
-
-def _writes(call: dict[str, Any] | None, writes: AbstractSet[str] | None) -> bool:
-    """Whether the call writes (any may, when the chat's tools are not known)."""
-    return call is None or writes is None or (call.get("function") or {}).get("name") in writes
-
-
-def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, writes: AbstractSet[str] | None = None) -> str:
-    """'check_tyre_pressure returned 38.0': of the results of the last step (several calls made
-    together), the newest whose value `reply` states, other than one its call was given; empty when
-    none does. The last result alone would name set_lights' id for a reply about the tyres. A value
-    a write of the step was given is that write's to confirm ('set_seat_heating returned 3'), not
-    another result's that shows it too (set_defrost's whole car, with its volume or seat position);
-    a read of the step that the reply quotes comes before a write's other values."""
-    step = []
-    for message in reversed(messages):
-        if message.get("role") != "tool":
-            break
-        call = _call_for(message, messages)
-        # a write's result confirms what it was given (not known when the chat's tools are not)
-        step.append((message, call, _argument_values(call) if call else frozenset(), writes is not None and _writes(call, writes)))
-    confirmed = {value for _, _, given, confirms in step if confirms for value in given}
-    side = ""
-    read: dict[str, list[str]] = {}  # tool -> the values its results in the step show that the reply states
-    for message, call, given, confirms in step:
-        content = message.get("content")
-        try:
-            records = list(records_of(json.loads(content))) if isinstance(content, str) else []
-        except ValueError:
-            continue
-        found = stated_value(records, reply, given, said, reads=not confirms)
-        value = found.strip('"').lower()
-        name = (call.get("function") or {}).get("name", "the last tool") if call else "the last tool"
-        if found and value in given and confirms:
-            return f"{name} returned {found}"
-        if found and value not in given and value not in confirmed:
-            if not confirms:
-                read.setdefault(name, []).insert(0, found)
-                confirmed.add(value)  # one value, shown by two reads, is cited once (the newest's)
-            else:
-                # a write's other values (set_fan's whole car, with its range) come after a read of the
-                # step that states what the reply says: the read is what was asked for
-                side = side or f"{name} returned {found}"
-    if read:
-        # every read of the step the reply draws on, in call order ("get_line_details returned 7.62 and
-        # 6.28" for two lines read together), not only the newest
-        clauses = [f"{name} returned {join_words(list(dict.fromkeys(values))[:_MAX_CLAUSES])}" for name, values in reversed(read.items())]
-        return ", and ".join(clauses) if len(clauses) > 1 else clauses[0]
-    return side
-
-
-def _finds_nothing(content: str) -> bool:
-    """Whether a result's lists are all empty ({"text": "elevation", "matches": []})."""
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return False
-    lists = [v for v in data.values() if isinstance(v, list)] if isinstance(data, dict) else [data] if isinstance(data, list) else []
-    return bool(lists) and not any(lists)
 
 
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
@@ -479,7 +318,7 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues, about, move.step.part if move.step is not None else None,
-                                 _half_served(task, move.step)),
+                                 _half_served(task, move.step) if identifies else None),
             lookup=finds_records(task, move), computes=works_out(task, move),
         )
     if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
@@ -492,19 +331,17 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
 
 
 def _half_served(task: Task, step: Step | None) -> int | None:
-    """Of two questions asked together and answered by one later step of two calls (a bill and a
-    refill's price), the one an identification serves: the question whose call reads a record the
-    user owns (their bills, not the price list). None when the step identifies no one, or when both
-    or neither of the calls do: the request is then found by its words."""
+    """Of two questions asked together and answered by one step of two calls after the
+    identification `step` (a bill and a refill's price), the one it serves: the question whose call
+    reads a record the user owns (their bills, not the price list). None when both or neither of
+    the calls do: the request is then found by its place."""
     if step is None or step not in task.plan:
-        return None
-    authz = load_domain(task.domain).authz
-    if not any(call.name in authz.identifiers for call in step.calls):
         return None
     later = next((s for s in task.plan[task.plan.index(step) + 1 :] if s.segment == step.segment and len(s.calls) == 2), None)
     if later is None:
         return None
-    owned = [call.name in authz.personal for call in later.calls]
+    personal = load_domain(task.domain).authz.personal
+    owned = [call.name in personal for call in later.calls]
     return owned.index(True) if owned.count(True) == 1 else None
 
 
@@ -523,7 +360,7 @@ def _request_served(task: Task, step: Step, messages: list[dict[str, Any]], cues
     tool's description shares is quoted ('the user asked "How much range have I got left?"'), not
     'set_charge_limit returned V0011'; what came in last (`last_said`) when no request is found."""
     request = user_request(messages, cues, _about(task, step), step.part)
-    return f"{_ASKED}{request}" if request else last_said(messages, cues)
+    return f"{ASKED}{request}" if request else last_said(messages, cues)
 
 
 def _about(task: Task, step: Step) -> str:
@@ -555,9 +392,9 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
-    return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(_ASKED),
+    return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(ASKED),
                        # the trace cites a value (not the request, nor a search that came back empty)
-                       values=bool(facts) or bool(seen and not seen.startswith(_ASKED) and _FOUND_NOTHING not in seen))
+                       values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:
@@ -601,9 +438,9 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, lat
     texts = [t for t in shown if isinstance(t, str)]
     asked = [t for t in texts if t in task.scenario.requests]
     # a whole token: the status "delivered" is not shown again by a later result's key "delivered_at"
-    last_shown = {o: max((i for i, t in enumerate(texts) if _whole(o, t)), default=-1) for o in task.required_outputs}
+    last_shown = {o: max((i for i, t in enumerate(texts) if whole(o, t)), default=-1) for o in task.required_outputs}
     normalized = normalize_text(stated_in) if stated_in is not None else None  # one text, read once for every output
-    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(_whole(o, t) for t in asked)
+    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(whole(o, t) for t in asked)
              and (stated_in is None or output_stated(o, stated_in, normalized))]
     if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
         start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)

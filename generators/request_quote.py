@@ -86,12 +86,10 @@ class RequestCues:
         """The first (0) or second (1) of two questions a message asks together, split where a link
         joins the second on ("... cost me? Second question: Can you ..."); the whole message when no
         link does."""
-        lowered = content.lower()
-        for link in self.also_links:
-            at = lowered.find(f" {link.lower()} ")
-            if at >= 0:
-                return content[:at] if half == 0 else content[at + len(link) + 2 :]
-        return content
+        if not self.also_links:
+            return content
+        halves = _splitter(tuple(self.also_links)).split(content, maxsplit=1)
+        return halves[half] if len(halves) == 2 else content
 
     def unlinked(self, sentence: str) -> str:
         """The sentence without a link that joins it on ("And when you've done that: Cool down the rear"),
