@@ -110,11 +110,18 @@ def outcome(task: Task) -> str:
         return "pending"  # the user goes to find the right value
     if task.no_tool is not None:
         return "refused"
-    if any(s.declined for s in task.plan) and not task.expected_writes:
+    if not task.expected_writes and _latest_declined(task):
         return "declined"
     if not task.expected_writes and task.replies and task.replies[-1].intent.endswith(NOT_FOUND_SUFFIX):
         return "not_found"  # the last answer was that nothing was found: no "glad I could help", no delight
     return "done" if task.expected_writes else "answered"
+
+
+def _latest_declined(task: Task) -> bool:
+    """Whether the user said no in the chat's latest request: a no to an earlier one is not how the
+    chat ended when a later question was answered (a declined exchange, then an order's total)."""
+    latest = max((s.segment for s in task.plan), default=0)
+    return any(s.declined and s.segment == latest for s in task.plan)
 
 
 def pending_on(task: Task) -> list[str]:

@@ -569,3 +569,25 @@ def test_an_identity_ask_quotes_the_request_not_a_sentence_that_shares_a_word_wi
     traces = [trace(task, ask, domain.phrasebook, seed, [{"role": "user", "content": request}]) for seed in range(20)]
     assert not [t for t in traces if '"I need the opening date."' in t], traces[:2]
     assert all('"Please freeze my card for now, I can\'t find it."' in t for t in traces), traces[:2]
+
+
+def test_a_chat_whose_earlier_request_was_declined_ends_on_the_later_answer():
+    """The user said no to a cancellation, then asked what a product costs and was told: the chat
+    ended answered, and its closing neither says "they chose not to go ahead" nor offers to do it later."""
+    import toolgym
+    from toolgym.envs.conversation import closer_intent, outcome
+    from toolgym.generators.reasoning import close_trace
+
+    domain = toolgym.load_domain("retail")
+    checked = 0
+    for task in domain.generate_tasks(60, seed=3, kinds=["multi_turn"], size="small"):
+        declined = {s.segment for s in task.plan if s.declined}
+        if declined != {0} or task.expected_writes or len(task.scenario.requests) != 2:
+            continue
+        assert outcome(task) in ("answered", "not_found") and closer_intent(task) != "closer_declined", task.id
+        chat = [{"role": "user", "content": request} for request in task.scenario.requests]
+        for seed in range(20):
+            trace = close_trace(task, domain.phrasebook, seed, [*chat, {"role": "user", "content": "Thanks."}])
+            assert "go ahead" not in trace and "called off" not in trace and "decided against" not in trace, trace
+        checked += 1
+    assert checked >= 2
