@@ -12,7 +12,7 @@ from typing import Any
 from toolgym.envs.phrasing import join_words
 
 from .request_quote import RequestCues, user_request
-from .result_values import changed_field, records_of, result_value, stated_value
+from .result_values import change_stated, changed_field, json_or_none, records_of, result_value, stated_value
 
 MAX_CLAUSES = 2  # a trace cites at most this many facts: short enough to learn from
 
@@ -98,6 +98,12 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
                 # a search that found nothing showed only what it was asked: it did not "return" it
                 # (a write's empty list, a sent mail's "cc": [], is no search)
                 return f'{source}{FOUND_NOTHING}"{value.strip(chr(34))}"'
+            if reply and writes is not None and not confirms and isinstance(content, str) and _empty_search(content, given):
+                # a search that found nothing and echoed no term: what it looked for, not the zero
+                # total it showed ('search_transactions returned 0.0' before "I found no transactions at Best Buy")
+                term = _searched_for(call, reply)
+                if term:
+                    return f'{source}{FOUND_NOTHING}"{term}"'
             if value and (confirms or not echoed):  # a read repeating its input ("cabin": "business") showed nothing new
                 if reply and echoed and value.strip('"').lower() not in reply.lower():
                     # a write confirming only the id it was given, which the reply never names: the
@@ -135,11 +141,14 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         call = call_for(message, messages)
         # a write's result confirms what it was given (not known when the chat's tools are not)
         step.append((message, call, argument_values(call) if call else frozenset(), writes is not None and _writes(call, writes)))
+    earlier = [m["content"] for m in messages[: len(messages) - len(step)] if m.get("role") == "tool" and isinstance(m.get("content"), str)]
     confirmed = {value for _, _, given, confirms in step if confirms for value in given}
     side = ""
     read: dict[str, list[str]] = {}  # tool -> the values its results in the step show that the reply states
     for message, call, given, confirms in step:
         content = message.get("content")
+        if not confirms and writes is not None and isinstance(content, str) and _empty_search(content, given):
+            continue  # a search that found nothing states only its emptiness (last_said names what it looked for)
         try:
             records = list(records_of(json.loads(content))) if isinstance(content, str) else []
         except ValueError:
@@ -156,7 +165,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
             else:
                 # a write's other values (set_fan's whole car, with its range) come after a read of the
                 # step that states what the reply says: the read is what was asked for
-                side = side or f"{name} returned {found}"
+                side = side or f"{name} returned {change_stated(content, earlier, found, reply)}"
     if read:
         # every read of the step the reply draws on, in call order ("get_line_details returned 7.62 and
         # 6.28" for two lines read together), not only the newest
@@ -165,11 +174,34 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
     return side
 
 
+def _searched_for(call: dict[str, Any] | None, reply: str) -> str:
+    """What a search that found nothing looked for, as the reply states it: of the call's argument
+    values the reply names, a word before a figure or an id ("Best Buy", not "A20578"); '' for none."""
+    arguments = (call or {}).get("function", {}).get("arguments")
+    try:
+        values = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        return ""
+    if not isinstance(values, dict):
+        return ""
+    lowered = reply.lower()
+    named = [str(v) for v in values.values() if isinstance(v, str) and v and whole(v.lower(), lowered)]
+    return min(named, key=lambda v: any(c.isdigit() or c == "/" for c in v), default="")
+
+
+def _empty_search(content: str, given: frozenset[str]) -> bool:
+    """Whether a read's result shows nothing but emptiness: its lists all empty, and its other values
+    only what the call was given or zero ({"account_id": "A1", "count": 0, "total": 0.0,
+    "transactions": []}); a page with no links still shows its text."""
+    data = json_or_none(content)
+    if not isinstance(data, dict) or not _finds_nothing(content):
+        return False
+    return all(isinstance(v, list) or v is None or (isinstance(v, int | float) and not isinstance(v, bool) and v == 0)
+               or str(v).lower() in given for v in data.values())
+
+
 def _finds_nothing(content: str) -> bool:
     """Whether a result's lists are all empty ({"text": "elevation", "matches": []})."""
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return False
+    data = json_or_none(content)
     lists = [v for v in data.values() if isinstance(v, list)] if isinstance(data, dict) else [data] if isinstance(data, list) else []
     return bool(lists) and not any(lists)

@@ -100,25 +100,59 @@ def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = 
     '"trunk_open":true'); '' when there is neither. A write that returns the whole record (a car's
     state after set_lights) names the record's id first, which says nothing about what the write
     did; a field it shows only now (a charge limit a status read leaves out) is no change."""
-    data = _parsed(content)
-    if not isinstance(data, dict):
+    data, before = _with_record_before(content, earlier)
+    if data is None:
         return ""
-    ident = next(((key, value) for key, value in data.items() if _ID_KEY.search(str(key)) and isinstance(value, str)), None)
-    if ident is None:
-        return ""
-    before = next((record for text in reversed(earlier) for record in records_of(_parsed(text))
-                   if record.get(ident[0]) == ident[1]), None)
     for key, value in data.items():
         if isinstance(value, dict | list):
             continue
         if (key in before and before[key] != value) if before is not None else set(str(key).lower().split("_")) <= named:
-            fragment = json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
+            fragment = _fragment(key, value)
             if fragment in content:  # quoted as the result writes it
                 return fragment
     return ""
 
 
-def _parsed(content: str) -> Any:
+def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) -> str:
+    """When `found`, the value of a write's result that the reply states, is a field the write left
+    as it was (the card's brand in "I've frozen the Mastercard ending in 6671"), the field it changed
+    that the reply states instead ('"status":"frozen"'); else `found`. Only against an earlier read
+    of the same record: without one, nothing tells what stayed."""
+    data, before = _with_record_before(content, earlier)
+    if data is None or before is None:
+        return found
+    value_of = found.strip('"')
+    if not any(str(value) == value_of and before.get(key) == value for key, value in data.items()):
+        return found
+    lowered = reply.lower()
+    for key, value in data.items():
+        if key in before and before[key] != value and not isinstance(value, dict | list) and _stated_as(value, lowered, reply):
+            fragment = _fragment(key, value)
+            if fragment in content:
+                return fragment
+    return found
+
+
+def _with_record_before(content: str, earlier: Sequence[str]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A write's result (None: not an object with an id) and the same record (by id) in the latest
+    earlier result that showed it (None: none did)."""
+    data = json_or_none(content)
+    if not isinstance(data, dict):
+        return None, None
+    ident = next(((key, value) for key, value in data.items() if _ID_KEY.search(str(key)) and isinstance(value, str)), None)
+    if ident is None:
+        return None, None
+    before = next((record for text in reversed(earlier) for record in records_of(json_or_none(text))
+                   if record.get(ident[0]) == ident[1]), None)
+    return data, before
+
+
+def _fragment(key: str, value: Any) -> str:
+    return json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
+
+
+def json_or_none(content: str) -> Any:
+    """The JSON value of a text, or None when it is not JSON."""
     try:
         return json.loads(content)
     except (TypeError, ValueError):

@@ -308,3 +308,44 @@ def test_a_write_whose_reply_states_none_of_its_values_cites_what_it_changed_not
     assert last_said(chat, None, "Your headlights were on auto; now they're off. Car V0074.", writes) == "set_lights returned V0074"
     reads = [*chat[:3]]
     assert "headlights" not in last_said(reads, None, "Your headlights are set to auto.", writes)
+
+
+def test_a_write_cites_the_field_it_changed_not_one_the_reply_names_it_by():
+    """'freeze_card returned "Mastercard"' traced "I've frozen the Mastercard ending in 6671": the
+    brand names the card; the status is what the write changed."""
+    from toolgym.generators.reasoning import last_said
+
+    card = {"card_id": "K30174", "brand": "Mastercard", "card_number": "****6671", "status": "active", "daily_limit": 2000.0}
+    chat = [{"role": "user", "content": "I need the Mastercard ending in 6671 frozen."},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "list_cards", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps([card], separators=(",", ":"))},
+            {"role": "assistant", "tool_calls": [{"id": "c2", "function": {"name": "freeze_card", "arguments": '{"card_id": "K30174"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": json.dumps({**card, "status": "frozen"}, separators=(",", ":"))}]
+    writes = frozenset({"freeze_card"})
+    assert last_said(chat, reply="I've frozen the Mastercard ending in 6671.", writes=writes) == 'freeze_card returned "status":"frozen"'
+    # a value the write changed, when the reply states it, is cited as before
+    limit = [*chat[:3], {"role": "assistant", "tool_calls": [{"id": "c3", "function": {
+                 "name": "set_card_daily_limit", "arguments": '{"card_id": "K30174", "daily_limit": 950}'}}]},
+             {"role": "tool", "tool_call_id": "c3", "content": json.dumps({**card, "daily_limit": 950.0}, separators=(",", ":"))}]
+    assert last_said(limit, reply="The Mastercard's daily limit is now $950.00.",
+                     writes=frozenset({"set_card_daily_limit"})) == "set_card_daily_limit returned 950.0"
+    # with no earlier read of the card, nothing tells what stayed: the stated value stands
+    assert last_said([chat[0], *chat[3:]], reply="I've frozen the Mastercard ending in 6671.", writes=writes) == 'freeze_card returned "Mastercard"'
+
+
+def test_a_search_that_found_nothing_names_what_it_looked_for_not_its_zero_total():
+    """'search_transactions returned 0.0' traced "I found no transactions at Best Buy since 2025-03-13,
+    so the total is $0.00."; a page with no links still shows its text."""
+    from toolgym.generators.reasoning import last_said
+
+    chat = [{"role": "user", "content": "What did Best Buy take from my checking account since 2025-03-13?"},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "search_transactions", "arguments":
+                '{"account_id": "A20578", "start_date": "2025-03-13", "merchant": "Best Buy"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"account_id":"A20578","count":0,"total":0.0,"transactions":[]}'}]
+    reply = "I found no transactions at Best Buy since 2025-03-13, so the total is $0.00."
+    assert last_said(chat, reply=reply, writes=frozenset()) == 'search_transactions found nothing for "Best Buy"'
+    page = [chat[0], {"role": "assistant", "tool_calls": [{"id": "c2", "function": {
+                "name": "open_page", "arguments": '{"url": "https://atlaspedia.example/wiki/pealol"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content":
+                '{"url":"https://atlaspedia.example/wiki/pealol","text":"Pealol is a harbour town on the north coast. It has 240,366 people.","links":[]}'}]
+    assert last_said(page, reply="Pealol has 240,366 people.", writes=frozenset()) == 'open_page returned "240,366"'
