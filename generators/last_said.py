@@ -30,6 +30,15 @@ def whole(needle: str, content: str) -> bool:
     return False
 
 
+def reported_by_user(messages: list[dict[str, Any]]) -> bool:
+    """Whether what came in last is the user's report of a check on their own device (a speed test
+    they ran), not a tool's result."""
+    return last_result(messages) == USER_REPORT
+
+
+USER_REPORT = "the user's report from the phone"
+
+
 def last_result(messages: list[dict[str, Any]]) -> str:
     """The latest result, as a noun phrase: 'the get_line_details result' or 'the user's report'."""
     for message in reversed(messages):
@@ -37,7 +46,7 @@ def last_result(messages: list[dict[str, Any]]) -> str:
             call = call_for(message, messages)
             return f"the {_name_of(call) or 'last tool'} result"
         if message.get("role") == "user" and (message.get("user_tool_results") or message.get("user_tool_calls")):
-            return "the user's report from the phone"
+            return USER_REPORT
         if message.get("role") == "user" and message.get("content"):
             return ""
     return ""

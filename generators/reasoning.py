@@ -30,7 +30,7 @@ from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import normalize_text, output_stated
 
-from .last_said import ASKED, FOUND_NOTHING, MAX_CLAUSES, argument_values, last_said, whole
+from .last_said import ASKED, FOUND_NOTHING, MAX_CLAUSES, argument_values, last_said, reported_by_user, whole
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turn, planted_order, without_planted
 
@@ -393,6 +393,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(ASKED),
+                       reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
 

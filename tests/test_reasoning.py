@@ -591,3 +591,22 @@ def test_a_chat_whose_earlier_request_was_declined_ends_on_the_later_answer():
             assert "go ahead" not in trace and "called off" not in trace and "decided against" not in trace, trace
         checked += 1
     assert checked >= 2
+
+
+def test_a_reply_after_the_users_own_check_does_not_credit_a_tool():
+    """'I report the facts as the tool gave them' came after "The speed test passed with 75.0 Mbps":
+    the user ran the test on their phone; no tool gave anything."""
+    import toolgym
+
+    domain = toolgym.load_domain("telecom")
+    tasks = domain.generate_tasks(40, seed=1, kinds=["multi_step", "multi_turn"], size="small")
+    after_report = []
+    for _, trajectory in played_with_reasoning(domain, tasks):
+        messages = trajectory.messages
+        for index, message in enumerate(messages):
+            before = messages[index - 1] if index else {}
+            if message.get("role") == "assistant" and not message.get("tool_calls") and before.get("user_tool_results"):
+                after_report.append(message["reasoning_content"])
+    assert len(after_report) >= 8
+    assert not [t for t in after_report if "tool gave" in t], after_report
+    assert any("the user's own check" in t for t in after_report)
