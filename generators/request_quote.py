@@ -33,6 +33,7 @@ _DANGLING = re.compile(
     r"called|named|titled|ending|about|into|than|as|is|are|was|be|so|if|when|please))+$",
     re.IGNORECASE,
 )
+_REFERENT_MOST = 150  # a short request and the sentence naming what it asks about, quoted together
 _QUOTE_LEAST = 8  # shorter sentences ("Ok.", "Do it.") carry no request worth quoting
 
 
@@ -155,8 +156,9 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         best = min(ranks.values())
         tied = [s for s in substantive if ranks[s] == best]
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
-        sentence = _with_referent(max(tied, key=len) if best[-1] else tied[0], substantive, cues, content)
-        return f'"{quotable(sentence)}"'
+        chosen = max(tied, key=len) if best[-1] else tied[0]
+        sentence = _with_referent(chosen, substantive, cues, content)
+        return f'"{quotable(sentence, _REFERENT_MOST if sentence != chosen else _QUOTE_MOST)}"'
 
     return ""
 
@@ -182,7 +184,8 @@ def quotable(text: str, most: int = _QUOTE_MOST) -> str:
 def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, content: str) -> str:
     """The sentence, after the one before it when it speaks of what that one names ('"I forgot the
     insurance on FB100288. Can I still add it?"', not '"Can I still add it?"'), as long as both fit
-    in a quote, the one before is the request's own words (not an aside or the identity line) and
+    in a quote of `_REFERENT_MOST` characters ("I want to dispute it." alone says nothing of the Uber
+    charge), the one before is the request's own words (not an aside or the identity line) and
     the two stand side by side in the message `content` (no link or filler between them)."""
     index = substantive.index(sentence)
     if index == 0 or len(sentence.split()) > _SHORT_REQUEST or not _NEEDS_REFERENT.search(sentence):
@@ -190,7 +193,7 @@ def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, con
     before = substantive[index - 1]
     identity, aside, _, _ = cues.rank(before)
     joined = f"{before} {sentence}"
-    if identity or aside or len(joined) > _QUOTE_MOST or joined not in content:
+    if identity or aside or len(joined) > _REFERENT_MOST or joined not in content:
         return sentence
     return joined
 

@@ -99,7 +99,8 @@ def test_a_request_that_says_it_is_quoted_with_what_it_is():
     # the identity line is not what "it" is; nor is a sentence too long to quote with it
     message = "My frequent flyer number is SK3997637. Can I still add it?"
     assert user_request([{"role": "user", "content": message}], RequestCues([message], identity=["SK3997637"])) == '"Can I still add it?"'
-    long = "I booked a long trip to see my family in the mountains next spring with two connections. Can I cancel it?"
+    long = ("I booked a long trip to see my family in the mountains next spring with two connections, a night in Denver "
+            "and a rental car for the whole week. Can I cancel it?")
     assert user_request([{"role": "user", "content": long}], RequestCues([long])) == '"Can I cancel it?"'
     # "It's too hot" names nothing before it; a link between two requests does not join them
     hot = "Start the engine. It's too hot on the zone behind me."
@@ -258,3 +259,13 @@ def test_an_ask_names_the_call_that_takes_a_date_the_user_gives_in_words():
     assert call_taking(step, (date,)).name == "search_flights"
     booking = Fact(key="booking", value="FB100313", label="booking number")
     assert call_taking(step, (booking,)).name == "get_booking"
+
+
+def test_a_short_request_keeps_a_long_sentence_that_names_what_it_asks_about():
+    """'the user asked "I want to dispute it."' left out the charge: the sentence before it is too
+    long for a one-sentence quote, not for the two together."""
+    message = ("Uber charged me the wrong amount recently on my checking account ending in 2987. I want to dispute it. "
+               "The number on file is 602-555-2157.")
+    cues = RequestCues([message], identity=["602-555-2157"])
+    assert user_request([{"role": "user", "content": message}], cues) == (
+        '"Uber charged me the wrong amount recently on my checking account ending in 2987. I want to dispute it."')
