@@ -116,7 +116,7 @@ def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = 
 def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) -> str:
     """When `found`, the value of a write's result that the reply states, is a field the write left
     as it was (the card's brand in "I've frozen the Mastercard ending in 6671"), the field it changed
-    that the reply states instead ('"status":"frozen"'); else `found`. Only against an earlier read
+    or added that the reply states instead ('"status":"frozen"'); else `found`. Only against an earlier read
     of the same record: without one, nothing tells what stayed."""
     data, before = _with_record_before(content, earlier)
     if data is None or before is None:
@@ -125,11 +125,14 @@ def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) 
     if not any(str(value) == value_of and before.get(key) == value for key, value in data.items()):
         return found
     lowered = reply.lower()
-    for key, value in data.items():
-        if key in before and before[key] != value and not isinstance(value, dict | list) and _stated_as(value, lowered, reply):
-            fragment = _fragment(key, value)
-            if fragment in content:
-                return fragment
+    # a field that differs first, then one the read did not show (a cancelled transfer's "status",
+    # which the list of pending transfers leaves out)
+    for changed in (lambda key, value: key in before and before[key] != value, lambda key, value: key not in before):
+        for key, value in data.items():
+            if changed(key, value) and not isinstance(value, dict | list) and _stated_as(value, lowered, reply):
+                fragment = _fragment(key, value)
+                if fragment in content:
+                    return fragment
     return found
 
 

@@ -329,6 +329,16 @@ def test_a_write_cites_the_field_it_changed_not_one_the_reply_names_it_by():
              {"role": "tool", "tool_call_id": "c3", "content": json.dumps({**card, "daily_limit": 950.0}, separators=(",", ":"))}]
     assert last_said(limit, reply="The Mastercard's daily limit is now $950.00.",
                      writes=frozenset({"set_card_daily_limit"})) == "set_card_daily_limit returned 950.0"
+    # a field the read left out and the write shows (a cancelled transfer's status) is what it did
+    pending = {"schedule_id": "S60120", "amount": 150.0, "run_on": "2025-07-13"}
+    transfer = [{"role": "user", "content": "Please cancel the $150.00 transfer on 2025-07-13."},
+                {"role": "assistant", "tool_calls": [{"id": "c4", "function": {"name": "list_scheduled_transfers", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c4", "content": json.dumps([pending], separators=(",", ":"))},
+                {"role": "assistant", "tool_calls": [{"id": "c5", "function": {
+                    "name": "cancel_scheduled_transfer", "arguments": '{"schedule_id": "S60120"}'}}]},
+                {"role": "tool", "tool_call_id": "c5", "content": json.dumps({**pending, "status": "cancelled"}, separators=(",", ":"))}]
+    assert last_said(transfer, reply="I've cancelled the scheduled $150.00 transfer on 2025-07-13.",
+                     writes=frozenset({"cancel_scheduled_transfer"})) == 'cancel_scheduled_transfer returned "status":"cancelled"'
     # with no earlier read of the card, nothing tells what stayed: the stated value stands
     assert last_said([chat[0], *chat[3:]], reply="I've frozen the Mastercard ending in 6671.", writes=writes) == 'freeze_card returned "Mastercard"'
 
