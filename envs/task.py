@@ -158,6 +158,15 @@ class Step(_Model):
         ),
     )
     choice: Choice | None = Field(default=None, description="the step acts on the record the user picks among candidates")
+    because: str = Field(
+        default="",
+        # left out of the stored task when empty: a task without one keeps its content id
+        exclude_if=lambda value: not value,
+        description=(
+            "for a step that comes before what was asked: the rule that asks for it, as a clause about the world "
+            "('the engine starts only with the brake pressed'); the gold's reasoning says it"
+        ),
+    )
 
 
 class Forbidden(_Model):

@@ -298,7 +298,8 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             return phrases.say("reason_instruct", seed, **values)
         return phrases.say("reason_call", seed, **values,
                            writes=any(name in load_domain(task.domain).write_tools for name in names),
-                           agreed=step.confirm is not None)  # its call move comes only after the user's yes
+                           agreed=step.confirm is not None,  # its call move comes only after the user's yes
+                           because=step.because)
     if move.kind == "ask" and move.utterance is not None and move.step is not None and move.step.choice is not None:
         count = move.utterance.vars.get("count", len(move.step.choice.options))
         options = move.utterance.vars.get("options") or list(move.step.choice.options)

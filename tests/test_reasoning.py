@@ -610,3 +610,26 @@ def test_a_reply_after_the_users_own_check_does_not_credit_a_tool():
     assert len(after_report) >= 8
     assert not [t for t in after_report if "tool gave" in t], after_report
     assert any("the user's own check" in t for t in after_report)
+
+
+def test_a_step_a_rule_puts_first_says_the_rule():
+    """'So I call press_brake to press or release the brake pedal.' said nothing of why the brake,
+    when the driver asked to start the engine: the car's rule is the reason."""
+    import toolgym
+    from toolgym.envs.task import Step, ToolCall
+
+    domain = toolgym.load_domain("vehicle")
+    tasks = domain.generate_tasks(60, seed=2, kinds=["single", "multi_step"], size="small")
+    said = {"press_brake": 0, "get_doors_and_windows": 0}
+    for _, trajectory in played_with_reasoning(domain, tasks):
+        for message in trajectory.messages:
+            names = [c["function"]["name"] for c in message.get("tool_calls") or ()]
+            if names == ["press_brake"]:
+                assert "the engine starts only with the brake pressed" in message["reasoning_content"], message
+                said["press_brake"] += 1
+            if names == ["get_doors_and_windows"] and "start" in message["reasoning_content"]:
+                assert "every door locked" in message["reasoning_content"], message
+                said["get_doors_and_windows"] += 1
+    assert min(said.values()) >= 2, said
+    # a step with no such rule stores nothing for it: tasks without one keep their content ids
+    assert "because" not in Step(calls=[ToolCall(name="get_vehicle_status")]).model_dump_json()

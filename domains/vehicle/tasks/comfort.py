@@ -23,9 +23,9 @@ MEDIA = {
 LIGHT_WORDS = {"headlights": "headlights", "fog_lights": "fog lights", "hazard_lights": "hazard lights"}
 
 
-def _speed_read(needed: bool) -> list[Step]:
-    """The status read that shows the car is stopped, before what the policy allows only then."""
-    return [agent(call("get_vehicle_status"))] if needed else []
+def _speed_read(needed: bool, because: str) -> list[Step]:
+    """The status read that shows the car is stopped, before what the policy allows only then (`because`)."""
+    return [agent(call("get_vehicle_status"), because=because)] if needed else []
 
 
 def _zone_said(ctx: GenContext, zone: str) -> str:
@@ -182,7 +182,7 @@ def lights(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say(f"req_{light}_{mode}"),
         goal=f"Set the {LIGHT_WORDS[light]} to {mode}.",
-        steps=[*_speed_read(light == "headlights" and mode == "off"), agent(call("set_lights", light=light, mode=mode))],
+        steps=[*_speed_read(light == "headlights" and mode == "off", "the headlights stay on while the car is moving after dark"), agent(call("set_lights", light=light, mode=mode))],
         reply=Utterance(intent="reply_lights", vars={"light": LIGHT_WORDS[light], "mode": mode}),
         outputs=[LIGHT_WORDS[light]],
         keys=frozenset({f"lights:{light}"}),
@@ -200,7 +200,7 @@ def media(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
     piece = Piece(
         request=ctx.say(f"req_play_{source}", title=title),
         goal=f"Play {title} ({source}).",
-        steps=[*_speed_read(source == "video"), agent(call("play_media", source=source, title=title))],
+        steps=[*_speed_read(source == "video", "video plays only while the car is stopped"), agent(call("play_media", source=source, title=title))],
         reply=Utterance(intent="reply_media", vars={"title": title, "source": source}),
         outputs=[title],
         keys=frozenset({"media"}),
@@ -218,7 +218,7 @@ def volume(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_volume", level=level, way="up" if louder else "down"),
         goal=f"Set the volume to {level}.",
-        steps=[*_speed_read(level > rules.VOLUME_MOVING_MAX), agent(call("set_volume", level=level))],
+        steps=[*_speed_read(level > rules.VOLUME_MOVING_MAX, f"the volume stays at {rules.VOLUME_MOVING_MAX} or below while the car is moving"), agent(call("set_volume", level=level))],
         reply=Utterance(intent="reply_volume", vars={"level": level}),
         outputs=[str(level)],
         keys=frozenset({"volume"}),

@@ -38,7 +38,7 @@ def unlock(ctx: GenContext, car: Car) -> Piece | None:
     piece = Piece(
         request=ctx.say("req_unlock", door=slot(ctx, f"say_door_{door}")),
         goal=f"Unlock {DOOR_WORDS[door]}.",
-        steps=[agent(call("get_vehicle_status")),  # the policy: never while moving, so the speed is read first
+        steps=[agent(call("get_vehicle_status"), because="no door is unlocked while the car is moving"),
                agent(call("unlock_doors", door=door), confirm=f"unlock {DOOR_WORDS[door]}")],
         reply=Utterance(intent="reply_unlocked", vars={"door": DOOR_WORDS[door]}),
         outputs=["unlocked"],
@@ -65,7 +65,8 @@ def trunk(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_trunk_open"),
         goal="Open the trunk.",
-        steps=[agent(call("get_vehicle_status")), agent(call("set_trunk", action="open"), confirm="open the trunk")],
+        steps=[agent(call("get_vehicle_status"), because=f"the trunk does not open above {rules.TRUNK_MAX_KMH} km/h"),
+               agent(call("set_trunk", action="open"), confirm="open the trunk")],
         reply=Utterance(intent="reply_trunk", vars={"state": "open"}),
         outputs=["open"],
         keys=frozenset({"trunk"}),
@@ -74,10 +75,12 @@ def trunk(ctx: GenContext, car: Car) -> Piece | None:
 
 def start_steps(car: Car) -> list[Step]:
     """Read the doors, lock any unlocked one, press the brake, then start (guarded)."""
-    steps = [agent(call("get_doors_and_windows"))]
+    doors = "the engine starts only with every door locked"
+    steps = [agent(call("get_doors_and_windows"), because=doors)]
     if car.unlocked():
-        steps.append(agent(call("lock_doors", door="all")))
-    steps += [agent(call("press_brake", pressed=True)), agent(call("start_engine"), confirm="start the engine")]
+        steps.append(agent(call("lock_doors", door="all"), because=doors))
+    steps += [agent(call("press_brake", pressed=True), because="the engine starts only with the brake pressed"),
+              agent(call("start_engine"), confirm="start the engine")]
     return steps
 
 
@@ -102,7 +105,8 @@ def stop_engine(ctx: GenContext, car: Car) -> Piece | None:
     piece = Piece(
         request=ctx.say("req_stop"),
         goal="Turn the engine off.",
-        steps=[agent(call("get_vehicle_status")), agent(call("stop_engine"), confirm="turn the engine off")],
+        steps=[agent(call("get_vehicle_status"), because="the engine is never stopped while the car is moving"),
+               agent(call("stop_engine"), confirm="turn the engine off")],
         reply=Utterance(intent="reply_stopped", vars={}),
         outputs=["off"],
         keys=frozenset({"engine"}),
@@ -221,7 +225,7 @@ def start_charging(ctx: GenContext, car: Car) -> Piece | None:
     piece = Piece(
         request=ctx.say("req_charge_start"),
         goal="Start charging.",
-        steps=[agent(call("get_vehicle_status")),
+        steps=[agent(call("get_vehicle_status"), because="charging needs the car parked at a charger"),
                agent(call("start_charging"), confirm=f"start charging the battery from {v.battery_pct}% up to {v.charge_limit_pct}%")],
         reply=Utterance(intent="reply_charging", vars={"battery": v.battery_pct, "limit": v.charge_limit_pct}),
         outputs=[f"{v.charge_limit_pct}%"],

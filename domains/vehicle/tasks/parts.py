@@ -44,10 +44,11 @@ MOVING_MINEFIELDS = (
 
 
 def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] | None = None,
-          evidence: tuple[str, ...] = ()) -> Step:
+          evidence: tuple[str, ...] = (), because: str = "") -> Step:
     """A step of the agent's; `derived` names the arguments it computes from what it read (see Step.derived),
-    `evidence` what must be seen before it (see Step.evidence)."""
-    return Step(calls=list(calls), confirm=confirm, derived=derived or {}, evidence=list(evidence))
+    `evidence` what must be seen before it (see Step.evidence), `because` the car's rule or the policy's
+    that puts it before what was asked (see Step.because)."""
+    return Step(calls=list(calls), confirm=confirm, derived=derived or {}, evidence=list(evidence), because=because)
 
 
 # The policy's units rule: the units a conversion goes between come from it and the driver's units read.
