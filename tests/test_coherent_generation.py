@@ -235,6 +235,9 @@ def test_a_quoted_value_is_evidence_a_quoted_greeting_is_not():
     assert not greeting_as_evidence(row('The user gave "Tampa", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "Hi there.", so I call search_flights.'), Knowledge())
     assert greeting_as_evidence(row('The user said "No worries.", so I call search_flights.'), Knowledge())
+    # a result's field, cited as the result writes it, is no one's greeting; a quote beside it still is
+    assert not greeting_as_evidence(row('Seen: complete_task returned "status":"done". So I answer now.'), Knowledge())
+    assert greeting_as_evidence(row('complete_task returned "status":"done", and the user said "Done."'), Knowledge())
     assert greeting_as_evidence(row('The user asked "Good evening, assistant.", so I call start_engine.'), Knowledge())
     aside = row('The user asked "Please go slowly with me.", so I call search_flights.')
     assert not greeting_as_evidence(aside, Knowledge())  # an aside is known only from the domain's phrasebook

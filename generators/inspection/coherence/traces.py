@@ -66,6 +66,9 @@ def _traces(messages: list[Message]) -> list[tuple[int, str]]:
     ]
 
 
+_RESULT_FIELD = re.compile(r'"[\w.-]+":(?:"[^"]*"|[^\s,;"]+)')  # '"status":"done"', '"engine_on":false'
+
+
 def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
     """A trace that quotes a greeting, a thanks, filler or an aside that frames the user's turn
     ("Please go slowly with me.") as what it acts on."""
@@ -75,7 +78,8 @@ def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
     for index, trace in _traces(messages):
         # a word the turn's own call passes (a search for "morning") is what it acts on, not a greeting
         arguments = json.dumps([c.get("function", c).get("arguments") for c in messages[index].get("tool_calls") or ()]).lower()
-        weak = [q for q in _quotes(trace)
+        # a result's field cited as it reads ('"status":"done"') quotes no one's words
+        weak = [q for q in _quotes(_RESULT_FIELD.sub(" ", trace))
                 if (_GREETING.match(q.strip()) or sentence_key(q) in asides) and q.strip().lower() not in arguments]
         if weak:
             found.append(f"{trace[:160]} (cites {weak[0]!r})")
