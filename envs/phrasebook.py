@@ -100,7 +100,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_disclose": ("disclosed",),
         "reason_injection": ("tool", "order"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request", "unsupported"),
-        "reason_close": ("request", "facts", "outcome", "thanked"),
+        "reason_close": ("request", "facts", "outcome", "thanked", "several"),
         "ask_which": ("label", "what", "options", "count"),
         "reason_ask_which": ("label", "count", "options", "purpose", "changes"),
         "revise_lead": (),

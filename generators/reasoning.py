@@ -405,23 +405,40 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     ended = outcome(task)
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     about = messages[: first_user + 1]
-    declined = {s.segment for s in task.plan if s.declined}
-    kept = [segment for segment in range(task.segments) if segment not in declined]
-    part = None
-    if kept and ended in ("done", "answered", "not_found"):
+    carried = {segment: parts for segment in range(task.segments) if (parts := _carried_out(task, segment))}
+    parts: list[int | None] = [None]
+    if carried and ended in ("done", "answered", "not_found"):
         # how the chat ended is how its latest request ended (a request said no to was not dealt with)
-        request = task.scenario.requests[kept[-1]] if kept[-1] < len(task.scenario.requests) else None
+        latest = max(carried)
+        request = task.scenario.requests[latest] if latest < len(task.scenario.requests) else None
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
-        # of a request that asks things in turn, the last (what was carried out last)
-        part = next((s.part for s in reversed(task.plan) if s.segment == kept[-1] and s.part is not None), None)
+        # a request that asks things in turn: each it carried out ("not found" speaks of the last)
+        parts = carried[latest][-_CLOSE_PARTS:] if ended != "not_found" else carried[latest][-1:]
+    cues = RequestCues.of(task, phrases)
+    quoted = list(dict.fromkeys(q for part in parts if (q := user_request(about, cues, part=part))))
     # "I reported ..." names what the replies to the latest request said, not an output a result
     # showed there that no reply stated (a declined request's "pending", seen again in a later result)
     replies = " ".join(m.get("content") or "" for m in since_request(messages, task.scenario.requests) if m.get("role") == "assistant")
     return phrases.say(
-        "reason_close", seed, request=user_request(about, RequestCues.of(task, phrases), part=part),
+        "reason_close", seed, request=join_words(quoted) if quoted else "", several=len(quoted) > 1,
         facts=_seen_outputs(task, messages, most=2, latest=True, stated_in=replies), outcome=ended,
         thanked=thanked_last(messages),
     )
+
+
+_CLOSE_PARTS = 3  # of a request asking things in turn, the closing trace quotes at most this many (the last)
+
+
+def _carried_out(task: Task, segment: int) -> list[int | None]:
+    """The parts of a request that were carried out, in order ([None]: the whole request; []: none,
+    the user said no to it). A part the user said no to ("Please cancel it." before "No.") was not,
+    though another part of the same message was."""
+    steps = [s for s in task.plan if s.segment == segment]
+    asked = sorted({s.part for s in steps if s.part is not None})
+    if not asked:
+        return [] if any(s.declined for s in steps) else [None]
+    declined = {s.part for s in steps if s.declined}
+    return [part for part in asked if part not in declined]
 
 
 def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:

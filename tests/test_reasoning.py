@@ -532,7 +532,8 @@ def test_a_closing_trace_quotes_the_last_of_the_things_a_request_asked_in_turn()
         chat = [{"role": "user", "content": request}, {"role": "assistant", "content": "All done."},
                 {"role": "user", "content": "Thanks."}]
         quoted = [t for t in (close_trace(task, domain.phrasebook, seed, chat) for seed in range(20)) if '"' in t]
-        assert quoted and all(q.split('"')[1].rstrip(" …") in last for q in quoted), (last, quoted[:2])
+        # the last is quoted, after the first when both are (see the test of every thing asked in turn)
+        assert quoted and all(q.split('"')[-2].rstrip(" …") in last for q in quoted), (last, quoted[:2])
 
 
 def test_a_write_whose_reply_names_none_of_its_values_is_traced_to_the_request():
@@ -633,3 +634,56 @@ def test_a_step_a_rule_puts_first_says_the_rule():
     assert min(said.values()) >= 2, said
     # a step with no such rule stores nothing for it: tasks without one keep their content ids
     assert "because" not in Step(calls=[ToolCall(name="get_vehicle_status")]).model_dump_json()
+
+
+def test_a_closing_trace_names_every_thing_a_request_asked_in_turn():
+    """'The user came with "I'd like seat 10D for my booking FB100299, please.", and that is done.'
+    closed a chat whose message also asked for two checked bags, carried out first."""
+    import toolgym
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+    from toolgym.generators.request_quote import RequestCues, user_request
+
+    domain = toolgym.load_domain("travel")
+    checked = 0
+    for task in domain.generate_tasks(60, seed=6, kinds=["multi_step"], size="small"):
+        said_no = {s.part for s in task.plan if s.declined}
+        parts = sorted({s.part for s in task.plan if s.part is not None} - said_no)
+        if len(parts) < 2 or outcome(task) not in ("done", "answered") or task.segments != 1:
+            continue
+        chat = [{"role": "user", "content": task.scenario.requests[0]}, {"role": "assistant", "content": "..."},
+                {"role": "user", "content": "Thanks."}]
+        cues = RequestCues.of(task, domain.phrasebook)
+        quotes = [user_request(chat[:1], cues, part=part) for part in parts]
+        for seed in range(12):
+            trace = close_trace(task, domain.phrasebook, seed, chat)
+            if trace.startswith(("I reported", "Already told", "I've given")):
+                continue  # the facts reported stand for the requests
+            assert all(quote in trace for quote in quotes), (quotes, trace)
+            assert "that is done" not in trace and "that is answered" not in trace and "The request," not in trace, trace
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_closing_trace_never_quotes_the_part_of_a_request_the_user_said_no_to():
+    """'The request was "... Please cancel it.", and it's dealt with.' closed a chat whose user said no
+    to the cancellation and yes to the bags asked for after it."""
+    import toolgym
+    from toolgym.generators.reasoning import close_trace
+    from toolgym.generators.request_quote import RequestCues
+
+    domain = toolgym.load_domain("travel")
+    checked = 0
+    for task in domain.generate_tasks(60, seed=6, kinds=["multi_step"], size="small"):
+        said_no = {s.part for s in task.plan if s.declined and s.part is not None}
+        if not said_no or not task.expected_writes or task.segments != 1:
+            continue
+        cues = RequestCues.of(task, domain.phrasebook)
+        refused = [cues.part_of(task.scenario.requests[0], part).rstrip(".?!")[-30:] for part in said_no]
+        chat = [{"role": "user", "content": task.scenario.requests[0]}, {"role": "assistant", "content": "..."},
+                {"role": "user", "content": "Thanks."}]
+        for seed in range(12):
+            trace = close_trace(task, domain.phrasebook, seed, chat)
+            assert not any(words in trace for words in refused), (refused, trace)
+        checked += 1
+    assert checked >= 1
