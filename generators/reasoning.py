@@ -405,7 +405,7 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     ended = outcome(task)
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
     about = messages[: first_user + 1]
-    carried = {segment: parts for segment in range(task.segments) if (parts := _carried_out(task, segment))}
+    carried = {segment: done for segment in range(task.segments) if (done := _carried_out(task, segment))}
     parts: list[int | None] = [None]
     if carried and ended in ("done", "answered", "not_found"):
         # how the chat ended is how its latest request ended (a request said no to was not dealt with)
