@@ -314,8 +314,11 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
         # the request quoted is the one this ask serves, where one message carries several; who the
         # user is serves the request, not a topic its words share ("date of birth" and "The opening dates, please.")
         identifies = taker is not None and taker.name in load_domain(task.domain).authz.identifiers
+        # the values the call already has speak of its request too ("radio" for play_media's source:
+        # "Put the radio on.", not "Turn on the fog lights." asked beside it)
+        given = [v for v in taker.arguments.values() if isinstance(v, str)] if taker is not None else []
         about = "" if identifies else " ".join(
-            [*(n.replace("_", " ") for n in step_tools), purpose, *(w for f in move.facts for w in [f.label, *f.keywords])])
+            [*(n.replace("_", " ") for n in step_tools), purpose, *given, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues, about, move.step.part if move.step is not None else None,

@@ -687,3 +687,23 @@ def test_a_closing_trace_never_quotes_the_part_of_a_request_the_user_said_no_to(
             assert not any(words in trace for words in refused), (refused, trace)
         checked += 1
     assert checked >= 1
+
+
+def test_an_ask_quotes_the_sentence_that_names_what_its_call_already_has():
+    """'The user wrote "Turn on the fog lights.". Missing: the preferred station.' came after "Put the
+    radio on. And one more. Turn on the fog lights.": the radio is what the station is for."""
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Fact, Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("vehicle")
+    task = domain.generate_tasks(1, seed=0, kinds=["single"], size="small")[0]
+    station = Fact(key="station", value="City Talk 98.4", label="preferred station", keywords=["station"])
+    step = Step(calls=[ToolCall(name="play_media", arguments={"source": "radio", "title": "City Talk 98.4"}),
+                       ToolCall(name="set_lights", arguments={"light": "fog_lights", "mode": "on"})], needs=["station"])
+    message = "Hello. My son set this up for me. Put the radio on. And one more. Turn on the fog lights."
+    task = task.model_copy(update={"plan": [step], "scenario": task.scenario.model_copy(
+        update={"requests": [message], "facts": [station], "withheld": ["station"], "identity": []})})
+    move = Move(kind="ask", step=step, facts=(station,))
+    traces = [trace(task, move, domain.phrasebook, seed, [{"role": "user", "content": message}]) for seed in range(10)]
+    assert all('"Put the radio on."' in t for t in traces), traces
