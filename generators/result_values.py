@@ -106,11 +106,22 @@ def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = 
     for key, value in data.items():
         if isinstance(value, dict | list):
             continue
-        if (key in before and before[key] != value) if before is not None else set(str(key).lower().split("_")) <= named:
+        if (key in before and before[key] != value) if before is not None else _named_by(str(key), named):
             fragment = _fragment(key, value)
             if fragment in content:  # quoted as the result writes it
                 return fragment
     return ""
+
+
+# Words of a field's key that say its state or unit, not what it is: cancel_cruise_control names
+# "cruise_on" by its "cruise"
+_STATE_WORDS = frozenset({"on", "off", "is", "pct", "kmh", "km", "at"})
+
+
+def _named_by(key: str, named: frozenset[str]) -> bool:
+    """Whether every word of a key, its state and unit words aside, is one the call names."""
+    words = set(key.lower().split("_"))
+    return bool(words - _STATE_WORDS) and words - _STATE_WORDS <= named
 
 
 def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) -> str:

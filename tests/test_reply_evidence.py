@@ -304,6 +304,11 @@ def test_a_write_whose_reply_states_none_of_its_values_cites_what_it_changed_not
         {"id": "c4", "function": {"name": "set_trunk", "arguments": '{"action":"open"}'}}]},
         {"role": "tool", "tool_call_id": "c4", "content": '{"id":"V0014","engine_on":false,"trunk_open":true,"volume":7}'}]
     assert last_said(trunk, None, "The trunk is open now.", writes | {"set_trunk"}) == 'set_trunk returned "trunk_open":true'
+    # ... its state word aside (cancel_cruise_control names "cruise_on", not the speed beside it)
+    cruise = [chat[0], {"role": "assistant", "tool_calls": [{"id": "c5", "function": {"name": "cancel_cruise_control", "arguments": "{}"}}]},
+              {"role": "tool", "tool_call_id": "c5", "content": '{"id":"V0256","engine_on":true,"cruise_on":false,"cruise_speed_kmh":0}'}]
+    assert last_said(cruise, None, "Cruise control is off now.", writes | {"cancel_cruise_control"}) == (
+        'cancel_cruise_control returned "cruise_on":false')
     # a reply that states the write's value still cites that value; a read is never cited by a change
     assert last_said(chat, None, "Your headlights were on auto; now they're off. Car V0074.", writes) == "set_lights returned V0074"
     reads = [*chat[:3]]
