@@ -30,13 +30,13 @@ def whole(needle: str, content: str) -> bool:
     return False
 
 
+USER_REPORT = "the user's report from the phone"  # how last_result names a check the user ran on their device
+
+
 def reported_by_user(messages: list[dict[str, Any]]) -> bool:
     """Whether what came in last is the user's report of a check on their own device (a speed test
     they ran), not a tool's result."""
     return last_result(messages) == USER_REPORT
-
-
-USER_REPORT = "the user's report from the phone"
 
 
 def last_result(messages: list[dict[str, Any]]) -> str:
@@ -52,17 +52,17 @@ def last_result(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def argument_values(call: dict[str, Any]) -> frozenset[str]:
-    """A tool call's argument values, in lower case (its arguments as JSON text or as a dict)."""
-    arguments = (call.get("function") or {}).get("arguments")
+def _arguments_of(call: dict[str, Any] | None) -> dict[str, Any]:
+    """A tool call's arguments (given as JSON text or as a dict); {} when they are neither."""
+    arguments = ((call or {}).get("function") or {}).get("arguments")
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            return frozenset()
-    if not isinstance(arguments, dict):
-        return frozenset()
-    return frozenset(str(v).lower() for v in arguments.values() if isinstance(v, str | int | float) and not isinstance(v, bool))
+        arguments = json_or_none(arguments)
+    return arguments if isinstance(arguments, dict) else {}
+
+
+def argument_values(call: dict[str, Any]) -> frozenset[str]:
+    """A tool call's argument values, in lower case."""
+    return frozenset(str(v).lower() for v in _arguments_of(call).values() if isinstance(v, str | int | float) and not isinstance(v, bool))
 
 
 def call_for(result: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -186,15 +186,8 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
 def _searched_for(call: dict[str, Any] | None, reply: str) -> str:
     """What a search that found nothing looked for, as the reply states it: of the call's argument
     values the reply names, a word before a figure or an id ("Best Buy", not "A20578"); '' for none."""
-    arguments = (call or {}).get("function", {}).get("arguments")
-    try:
-        values = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except ValueError:
-        return ""
-    if not isinstance(values, dict):
-        return ""
     lowered = reply.lower()
-    named = [str(v) for v in values.values() if isinstance(v, str) and v and whole(v.lower(), lowered)]
+    named = [str(v) for v in _arguments_of(call).values() if isinstance(v, str) and v and whole(v.lower(), lowered)]
     return min(named, key=lambda v: any(c.isdigit() or c == "/" for c in v), default="")
 
 
