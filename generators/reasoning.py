@@ -88,6 +88,14 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return _cited(by_source)
 
 
+def _cites_arguments(step: Step, cited: str) -> bool:
+    """Whether the evidence cited names an argument of the step's calls: a fault shown (a door the
+    read shows unlocked) is the reason for lock_doors(door="all"), not where "all" came from."""
+    lowered = cited.lower()
+    return any(whole(str(value).lower(), lowered) for call in step.calls for value in call.arguments.values()
+               if isinstance(value, str | int | float) and not isinstance(value, bool))
+
+
 def _in_citing_order(calls: Sequence[ToolCall]) -> list[tuple[str, Any]]:
     """The calls' arguments in the order a trace cites them: the values only one call takes first
     ('#support', '#offsite'), then those they share, so the few facts a trace names cover every call."""
@@ -289,7 +297,7 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             "purpose": purpose_of(task, step),
             # "every argument comes from the chat" only where the trace shows where they came from;
             # an argument in the tool's own words (status="open") is said by nobody
-            "arguments": "none" if not any(c.arguments for c in step.calls) else "cited" if cited else "uncited",
+            "arguments": "none" if not any(c.arguments for c in step.calls) else "cited" if _cites_arguments(step, cited) else "uncited",
         }
         if move.kind == "confirm":
             confirm = phrases.say("reason_confirm", seed, **values)

@@ -707,3 +707,25 @@ def test_an_ask_quotes_the_sentence_that_names_what_its_call_already_has():
     move = Move(kind="ask", step=step, facts=(station,))
     traces = [trace(task, move, domain.phrasebook, seed, [{"role": "user", "content": message}]) for seed in range(10)]
     assert all('"Put the radio on."' in t for t in traces), traces
+
+
+def test_locking_before_a_start_cites_the_door_the_read_showed_unlocked():
+    """'Known so far: the user asked "Start the car.". So I call lock_doors ... The arguments are
+    exactly what was seen.': the unlocked door is why, and door="all" was seen nowhere."""
+    import toolgym
+    from toolgym.verifiers.conduct import diagnosis
+
+    domain = toolgym.load_domain("vehicle")
+    tasks = domain.generate_tasks(80, seed=3, kinds=["single", "multi_step"], size="small")
+    locks = 0
+    for task, trajectory in played_with_reasoning(domain, tasks):
+        for message in trajectory.messages:
+            if [c["function"]["name"] for c in message.get("tool_calls") or ()] == ["lock_doors"] and any(
+                    s.evidence for s in task.plan if s.calls[0].name == "lock_doors"):
+                trace = message["reasoning_content"]
+                assert 'get_doors_and_windows showed "position":"' in trace and '"locked":false' in trace, trace
+                assert "exactly what was seen" not in trace and "every argument comes from the chat" not in trace, trace
+                locks += 1
+                # the gold locks after the read; without the read's unlocked door, the lock is a guess
+                assert diagnosis(task, trajectory).value == 1.0
+    assert locks >= 2

@@ -78,7 +78,9 @@ def start_steps(car: Car) -> list[Step]:
     doors = "the engine starts only with every door locked"
     steps = [agent(call("get_doors_and_windows"), because=doors)]
     if car.unlocked():
-        steps.append(agent(call("lock_doors", door="all"), because=doors))
+        # the door the read shows unlocked is the reason to lock (the trace cites it; `diagnosis` wants it seen first)
+        unlocked = f'"position":"{car.unlocked()[0]}","locked":false'
+        steps.append(agent(call("lock_doors", door="all"), because=doors, evidence=(unlocked,)))
     steps += [agent(call("press_brake", pressed=True), because="the engine starts only with the brake pressed"),
               agent(call("start_engine"), confirm="start the engine")]
     return steps
