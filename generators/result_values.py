@@ -53,21 +53,25 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     """The value of a result's records that `reply` states (the order is `result_value`'s); empty
     when it states none."""
     lowered = reply.lower()
-    # the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest, then
+    # each found ends with the value as shown and its field's name; the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest, then
     # the first record's (a list puts the current bill first: its 47.00, not an old bill's 27.00 that the
     # reply states as a payment); a value the call was given last (a search's own query), though a
     # write's result that confirms it ({"level": 2} after level=2) still beats an id
     stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
-                     -len(shown), position, shown)
+                     -len(shown), position, shown, name)
                     for position, record in enumerate(records) for name, value in record.items()
                     if (shown := _stated_as(value, lowered, reply)))
     fresh = [found for found in stated if not found[0]]
     # a value the user did not bring: the title they asked about ("Sales 2025 quarterly report") is
     # not the owner the file names (a write's result confirms what was asked: that is its answer)
-    unsaid = [found for found in fresh if not (reads and _brought(found[-1].strip('"').lower(), said))]
-    in_text = _found_in_text(records, reply, _FIGURE, lambda found: found in given or found in said)
-    if unsaid and not unsaid[0][1] and not unsaid[0][2]:  # a figure that is not an id
-        shown = unsaid[0][-1]
+    unsaid = [found for found in fresh if not (reads and _brought(found[-2].strip('"').lower(), said))]
+    # a page's own date, as its text may write it too, is when it was written, not what it says
+    written_on = {form.lower() for record in records if isinstance(record.get("date"), str) for form in dates_in_words(record["date"])}
+    in_text = _found_in_text(records, reply, _FIGURE, lambda found: found in given or found in said or found in written_on)
+    if unsaid and not unsaid[0][1] and not unsaid[0][2] and not (in_text and unsaid[0][-1] == "date"):
+        # a figure that is not an id (a page's own "date" is when it was written: a figure its text
+        # gives that the reply states is what the page said, "31,524" and not 2023-10-28)
+        shown = unsaid[0][-2]
         # a page's "part": 1 is not the 1 of "1 November 2024": a figure of one or two digits that a
         # longer figure of the text holds is that figure's
         if len(shown) <= 2 and in_text and _whole_token_in(shown, in_text.strip('"').lower()):
@@ -77,7 +81,7 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     if in_text:
         return in_text
     if unsaid:
-        return unsaid[0][-1]
+        return unsaid[0][-2]
     # then a name of two words or more that the user did not bring ('"South Georgia and the South
     # Sandwich Islands"'; the place they asked about is not the answer found)
     if name := _found_in_text(records, reply, _NAME_PHRASE, lambda found: found in given or found in said):
@@ -86,10 +90,10 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
         # what is left of a read's stated values is what the user brought (not an answer to cite)
         # or what the call was given (a search that found nothing showed only its own query)
         given_back = [found for found in stated if found[0]]
-        return given_back[0][-1] if given_back else ""
+        return given_back[0][-2] if given_back else ""
     if fresh:
-        return fresh[0][-1]
-    return stated[0][-1] if stated else ""
+        return fresh[0][-2]
+    return stated[0][-2] if stated else ""
 
 
 def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = frozenset()) -> str:

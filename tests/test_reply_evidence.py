@@ -364,3 +364,17 @@ def test_a_search_that_found_nothing_names_what_it_looked_for_not_its_zero_total
             {"role": "tool", "tool_call_id": "c2", "content":
                 '{"url":"https://atlaspedia.example/wiki/pealol","text":"Pealol is a harbour town on the north coast. It has 240,366 people.","links":[]}'}]
     assert last_said(page, reply="Pealol has 240,366 people.", writes=frozenset()) == 'open_page returned "240,366"'
+
+
+def test_a_page_is_cited_by_the_figure_its_text_gives_not_by_the_day_it_was_written():
+    """'open_page returned 2023-10-28' traced a reply weighing two pages' head counts: the page's own
+    date is when it was written; its text's "31,524" is what it said."""
+    from toolgym.generators.result_values import result_value
+
+    page = json.dumps({"url": "https://bizdirectory.example/listing/nioleavath-studios", "date": "2023-10-28",
+                       "text": "Updated 28 October 2023. Nioleavath Studios employs 31,524 people across its offices."})
+    reply = ("One page, dated 28 October 2023, says 31,524 employees; a newer one gives 36,910, "
+             "so the current figure is 36,910.")
+    assert result_value(page, reply, frozenset({"https://bizdirectory.example/listing/nioleavath-studios"})) == '"31,524"'
+    # a reply that states only the page's date still cites it
+    assert result_value(page, "That page was written on 28 October 2023.", frozenset()) == "2023-10-28"
