@@ -425,6 +425,8 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
         about = [m for m in messages if m.get("role") == "user" and m.get("content") == request] or about
         # a request that asks things in turn: each it carried out ("not found" speaks of the last)
         parts = carried[latest][-_CLOSE_PARTS:] if ended != "not_found" else carried[latest][-1:]
+        if ended == "done" and not _changes(task, latest, parts):
+            ended = "answered"  # a question asked after a fix was answered, not "carried out"
     cues = RequestCues.of(task, phrases)
     quoted = list(dict.fromkeys(q for part in parts if (q := user_request(about, cues, part=part))))
     # "I reported ..." names what the replies to the latest request said, not an output a result
@@ -438,6 +440,14 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
 
 
 _CLOSE_PARTS = 3  # of a request asking things in turn, the closing trace quotes at most this many (the last)
+
+
+def _changes(task: Task, segment: int, parts: list[int | None]) -> bool:
+    """Whether the steps serving these parts of a request change anything: a write of the agent's or
+    a change the user makes on their device (every user step of a fix)."""
+    writes = load_domain(task.domain).write_tools
+    return any(s.caller == "user" or any(c.name in writes for c in s.calls)
+               for s in task.plan if s.segment == segment and not s.declined and (s.part in parts or s.part is None))
 
 
 def _carried_out(task: Task, segment: int) -> list[int | None]:
