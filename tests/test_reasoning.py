@@ -729,3 +729,28 @@ def test_locking_before_a_start_cites_the_door_the_read_showed_unlocked():
                 # the gold locks after the read; without the read's unlocked door, the lock is a guess
                 assert diagnosis(task, trajectory).value == 1.0
     assert locks >= 2
+
+
+def test_a_question_asked_after_a_change_closes_answered_not_carried_out():
+    """'The request, "What's the baggage allowance on economy?", is carried out.': the chat changed
+    something earlier, but its latest request only asked."""
+    import toolgym
+    from toolgym.envs.conversation import outcome
+    from toolgym.generators.reasoning import close_trace
+
+    checked = 0
+    for name in ("travel", "telecom"):
+        domain = toolgym.load_domain(name)
+        writes = domain.write_tools
+        for task in domain.generate_tasks(60, seed=8, kinds=["multi_turn"], size="small"):
+            last = max(s.segment for s in task.plan)
+            latest = [s for s in task.plan if s.segment == last]
+            if outcome(task) != "done" or any(s.declined for s in task.plan) or any(
+                    s.caller == "user" or any(c.name in writes for c in s.calls) for s in latest):
+                continue
+            chat = [{"role": "user", "content": r} for r in task.scenario.requests]
+            for seed in range(12):
+                trace = close_trace(task, domain.phrasebook, seed, [*chat, {"role": "user", "content": "Thanks."}])
+                assert not any(done in trace for done in ("that is done", "is carried out", "taken care of")), trace
+            checked += 1
+    assert checked >= 3
