@@ -158,6 +158,12 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
         chosen = max(tied, key=len) if best[-1] else tied[0]
         sentence = _with_referent(chosen, substantive, cues, content)
+        if (sentence == chosen and (after := _next_of(chosen, substantive)) and cues.rank(after) == _ASKS_ITSELF
+                and _with_referent(after, substantive, cues, content) != after):
+            # the sentence a short request after it points back to ("I've tried to open the account in
+            # the app. What's in it?"): the two together say what is asked (a remark after it, "I really
+            # appreciate it.", asks nothing)
+            sentence = _with_referent(after, substantive, cues, content)
         return f'"{quotable(sentence, _REFERENT_MOST if sentence != chosen else _QUOTE_MOST)}"'
 
     return ""
@@ -196,6 +202,15 @@ def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, con
     if identity or aside or len(joined) > _REFERENT_MOST or joined not in content:
         return sentence
     return joined
+
+
+_ASKS_ITSELF = (False, False, False, False)  # RequestCues.rank of a sentence that asks, in the request's own words
+
+
+def _next_of(sentence: str, substantive: list[str]) -> str:
+    """The sentence after `sentence` among a message's substantive ones ('' for the last)."""
+    index = substantive.index(sentence)
+    return substantive[index + 1] if index + 1 < len(substantive) else ""
 
 
 def _unwrapped(sentence: str) -> str:

@@ -269,3 +269,13 @@ def test_a_short_request_keeps_a_long_sentence_that_names_what_it_asks_about():
     cues = RequestCues([message], identity=["602-555-2157"])
     assert user_request([{"role": "user", "content": message}], cues) == (
         '"Uber charged me the wrong amount recently on my checking account ending in 2987. I want to dispute it."')
+
+
+def test_a_sentence_is_quoted_with_the_short_request_after_it_that_points_back():
+    """'the user asked "I've tried three times to open the checking account ending 5230 in the app."'
+    left out "What's in it?", the question the reply answered; a remark after the request is not added."""
+    message = "Right, thanks. I've tried three times to open the checking account ending 5230 in the app. What's in it? Quickly, please."
+    assert user_request([{"role": "user", "content": message}], RequestCues([message])) == (
+        '"I\'ve tried three times to open the checking account ending 5230 in the app. What\'s in it?"')
+    remark = "Which address is my account set to? I really appreciate it, honestly."
+    assert user_request([{"role": "user", "content": remark}], RequestCues([remark])) == '"Which address is my account set to?"'
