@@ -141,7 +141,8 @@ EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants
 # their sentences are asides, which a reasoning trace never quotes as the request.
 FRAMING_INTENTS = frozenset({"opening", "opener", "aside", "next_request", "follow_up", "last_follow_up", "and_also",
                              "revise_lead", "revise_lead_other", "correct_lead"})
-FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello"})
+# "worry": a request's reaction beside it ("I want this dealt with now.", "Please help, I think it's fraud."), not what it asks
+FRAMING_PARTS = frozenset({"aside", "greet", "context", "hello", "worry"})
 # The parts of a reply intent that open it on an acknowledgement ("I've checked, here it is.") and
 # that close the turn ("Happy to help with anything else."): two answers joined in one message say
 # neither between them (see `say_without`).

@@ -279,3 +279,15 @@ def test_a_sentence_is_quoted_with_the_short_request_after_it_that_points_back()
         '"I\'ve tried three times to open the checking account ending 5230 in the app. What\'s in it?"')
     remark = "Which address is my account set to? I really appreciate it, honestly."
     assert user_request([{"role": "user", "content": remark}], RequestCues([remark])) == '"Which address is my account set to?"'
+
+
+def test_a_requests_worry_is_no_request():
+    """'the user asked "Please help, I think it's fraud."' explained a call about a charge the user
+    did not make: the worry beside the request is how they feel, the charge is what they ask about."""
+    from toolgym.envs.registry import load_domain
+
+    domain = load_domain("banking")
+    message = "Hello. There's a $8.49 charge from Metro Transit on my checking account that I didn't make. Please help, I think it's fraud."
+    cues = RequestCues([message], asides=domain.phrasebook.asides)
+    assert user_request([{"role": "user", "content": message}], cues) == (
+        '"There\'s a $8.49 charge from Metro Transit on my checking account that I didn\'t make."')
