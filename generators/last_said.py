@@ -5,7 +5,6 @@ nothing, or the user's request when no result speaks for it (see `last_said`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -103,11 +102,12 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
                 value = changed_field(content, earlier, named) or value
             source = last_result(messages).removeprefix("the ").removesuffix(" result")
             echoed = bool(value) and value.strip('"').lower() in given
-            if echoed and isinstance(content, str) and _finds_nothing(content) and not (writes is not None and confirms):
+            data = json_or_none(content) if isinstance(content, str) else None
+            if echoed and _finds_nothing(data) and not (writes is not None and confirms):
                 # a search that found nothing showed only what it was asked: it did not "return" it
                 # (a write's empty list, a sent mail's "cc": [], is no search)
                 return f'{source}{FOUND_NOTHING}"{value.strip(chr(34))}"'
-            if reply and writes is not None and not confirms and isinstance(content, str) and _empty_search(content, given):
+            if reply and writes is not None and not confirms and _empty_search(data, given):
                 # a search that found nothing and echoed no term: what it looked for, not the zero
                 # total it showed ('search_transactions returned 0.0' before "I found no transactions at Best Buy")
                 term = _searched_for(call, reply)
@@ -156,12 +156,12 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
     read: dict[str, list[str]] = {}  # tool -> the values its results in the step show that the reply states
     for message, call, given, confirms in step:
         content = message.get("content")
-        if not confirms and writes is not None and isinstance(content, str) and _empty_search(content, given):
-            continue  # a search that found nothing states only its emptiness (last_said names what it looked for)
-        try:
-            records = list(records_of(json.loads(content))) if isinstance(content, str) else []
-        except ValueError:
+        data = json_or_none(content) if isinstance(content, str) else None
+        if data is None:
             continue
+        if not confirms and writes is not None and _empty_search(data, given):
+            continue  # a search that found nothing states only its emptiness (last_said names what it looked for)
+        records = list(records_of(data))
         found = stated_value(records, reply, given, said, reads=not confirms)
         value = found.strip('"').lower()
         name = _name_of(call) or "the last tool"
@@ -191,19 +191,17 @@ def _searched_for(call: dict[str, Any] | None, reply: str) -> str:
     return min(named, key=lambda v: any(c.isdigit() or c == "/" for c in v), default="")
 
 
-def _empty_search(content: str, given: frozenset[str]) -> bool:
-    """Whether a read's result shows nothing but emptiness: its lists all empty, and its other values
-    only what the call was given or zero ({"account_id": "A1", "count": 0, "total": 0.0,
+def _empty_search(data: Any, given: frozenset[str]) -> bool:
+    """Whether a read's result (parsed) shows nothing but emptiness: its lists all empty, and its other
+    values only what the call was given or zero ({"account_id": "A1", "count": 0, "total": 0.0,
     "transactions": []}); a page with no links still shows its text."""
-    data = json_or_none(content)
-    if not isinstance(data, dict) or not _finds_nothing(content):
+    if not isinstance(data, dict) or not _finds_nothing(data):
         return False
     return all(isinstance(v, list) or v is None or (isinstance(v, int | float) and not isinstance(v, bool) and v == 0)
                or str(v).lower() in given for v in data.values())
 
 
-def _finds_nothing(content: str) -> bool:
-    """Whether a result's lists are all empty ({"text": "elevation", "matches": []})."""
-    data = json_or_none(content)
+def _finds_nothing(data: Any) -> bool:
+    """Whether a result's (parsed) lists are all empty ({"text": "elevation", "matches": []})."""
     lists = [v for v in data.values() if isinstance(v, list)] if isinstance(data, dict) else [data] if isinstance(data, list) else []
     return bool(lists) and not any(lists)

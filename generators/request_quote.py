@@ -158,12 +158,11 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
         chosen = max(tied, key=len) if best[-1] else tied[0]
         sentence = _with_referent(chosen, substantive, cues, content)
-        if (sentence == chosen and (after := _next_of(chosen, substantive)) and cues.rank(after) == _ASKS_ITSELF
-                and _with_referent(after, substantive, cues, content) != after):
+        if sentence == chosen and (after := _next_of(chosen, substantive)) and cues.rank(after) == _ASKS_ITSELF:
             # the sentence a short request after it points back to ("I've tried to open the account in
             # the app. What's in it?"): the two together say what is asked (a remark after it, "I really
             # appreciate it.", asks nothing)
-            sentence = _with_referent(after, substantive, cues, content)
+            sentence = joined if (joined := _with_referent(after, substantive, cues, content)) != after else sentence
         return f'"{quotable(sentence, _REFERENT_MOST if sentence != chosen else _QUOTE_MOST)}"'
 
     return ""
