@@ -53,6 +53,9 @@ _RIDER_EXCEPT = re.compile(r"\b(?:any|some|no|every)(?:one|body|thing|where) els
 # A sentence that only points to a page ("I have https://... open.") gives where to look, not what
 # is asked: "open" there is no request.
 _POINTS_TO_A_PAGE = re.compile(r"^[^?]*://[^?]*$")
+# A lead-in that only says which pages to go by ("According to https://...: How high is ...?"): the
+# request is what follows it, and a quote that spends its length on the address says nothing of it.
+_PAGE_LEAD = re.compile(r"^[^?]*://[^\s?]+:\s+(?=\S)")  # the colon right after an address
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
             content = cues.part_of(content, part)
             if half is not None:
                 content = cues.half_of(content, half)
-        sentences = [_unwrapped(cues.unlinked(s.strip())) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
+        sentences = [_without_page_lead(_unwrapped(cues.unlinked(s.strip()))) for s in _SENTENCE_END.split(content.replace("###STOP###", "").strip())]
         substantive = [s for s in sentences if len(s) >= _QUOTE_LEAST and not _FILLER.search(s)]
         if not substantive:
             continue
@@ -210,6 +213,13 @@ def _next_of(sentence: str, substantive: list[str]) -> str:
     """The sentence after `sentence` among a message's substantive ones ('' for the last)."""
     index = substantive.index(sentence)
     return substantive[index + 1] if index + 1 < len(substantive) else ""
+
+
+def _without_page_lead(sentence: str) -> str:
+    """The sentence after a lead-in that only names the pages to go by, when what follows is a
+    request long enough to quote."""
+    rest = _PAGE_LEAD.sub("", sentence, count=1)
+    return rest if len(rest) >= _QUOTE_LEAST else sentence
 
 
 def _unwrapped(sentence: str) -> str:

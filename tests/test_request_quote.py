@@ -291,3 +291,17 @@ def test_a_requests_worry_is_no_request():
     cues = RequestCues([message], asides=domain.phrasebook.asides)
     assert user_request([{"role": "user", "content": message}], cues) == (
         '"There\'s a $8.49 charge from Metro Transit on my checking account that I didn\'t make."')
+
+
+def test_a_lead_in_naming_the_pages_is_not_quoted_as_the_request():
+    """'The user came with "Going by https://atlaspedia.example/wiki/hozitark-press …"' spent the quote
+    on the addresses: the question after them is what was asked. A colon that is not right after an
+    address, and a sentence that only points to a page, keep their words."""
+    message = ("Going by https://atlaspedia.example/wiki/hozitark-press and https://atlaspedia.example/wiki/trofais-kettle: "
+               "How many days passed between the two launches?")
+    assert user_request([{"role": "user", "content": message}], RequestCues([message])) == (
+        '"How many days passed between the two launches?"')
+    asked = "What does https://atlaspedia.example/wiki/kizi say: is it still sold?"
+    assert user_request([{"role": "user", "content": asked}]) == f'"{asked}"'
+    pointer = "I have https://atlaspedia.example/wiki/kizi open. When did the Kizi Bicycle launch?"
+    assert user_request([{"role": "user", "content": pointer}]) == '"When did the Kizi Bicycle launch?"'
