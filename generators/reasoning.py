@@ -90,7 +90,11 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
 
 def _cites_arguments(step: Step, cited: str) -> bool:
     """Whether the evidence cited names an argument of the step's calls: a fault shown (a door the
-    read shows unlocked) is the reason for lock_doors(door="all"), not where "all" came from."""
+    read shows unlocked) is the reason for lock_doors(door="all"), not where "all" came from. A step
+    that computes an argument (`Step.derived`: one degree below the temperature read) does not take
+    its arguments as they were seen."""
+    if step.derived:
+        return False
     lowered = cited.lower()
     return any(whole(str(value).lower(), lowered) for call in step.calls for value in call.arguments.values()
                if isinstance(value, str | int | float) and not isinstance(value, bool))

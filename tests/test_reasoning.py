@@ -249,6 +249,29 @@ def test_a_call_with_no_arguments_is_not_said_to_take_them_from_the_chat():
     assert any("arguments are exactly" in trace(task, given, domain.phrasebook, seed, shown) for seed in range(300))
 
 
+def test_a_step_that_computes_an_argument_is_not_said_to_take_it_as_seen():
+    """'get_climate returned "driver". ... The arguments are exactly what was seen.' before
+    set_climate(temperature_c=19.0), a degree below the 20.0 read: a computed argument (Step.derived)
+    was seen nowhere, though the zone beside it was."""
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("vehicle")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    chat = [{"role": "user", "content": "I'm roasting, cool me down a bit."},
+            {"role": "tool", "content": '{"zones":[{"zone":"driver","temperature_c":20.0,"seat_heat":0}]}'}]
+    setting = ToolCall(name="set_climate", arguments={"zone": "driver", "temperature_c": 19.0})
+    derived = Move("call", step=Step(calls=[setting], derived={"temperature_c": "one step below the zone's temperature"}))
+    traces = {trace(task, derived, domain.phrasebook, seed, chat) for seed in range(300)}
+    assert all('"driver"' in t for t in traces), sorted(traces)[:3]
+    assert not [t for t in traces if "argument comes from the chat" in t or "arguments are exactly" in t]
+    # the same step with the value as read is said to take it as seen
+    seen = Move("call", step=Step(calls=[ToolCall(name="set_climate", arguments={"zone": "driver", "temperature_c": 20.0})]))
+    assert any("arguments are exactly" in trace(task, seen, domain.phrasebook, seed, chat) for seed in range(300))
+
+
 def test_a_call_with_no_arguments_quotes_the_request_it_serves_not_the_id_before_it():
     """'Noted: set_charge_limit returned V0011.' explained get_vehicle_status({}), which answers the
     range question; and of two requests the one the tool speaks of is quoted ('serviced' is the
