@@ -58,17 +58,21 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         if found is not None and found[1] not in (values := by_source.setdefault(found[0], [])):
             values.append(found[1])
 
-    fault_cited = False
+    fault_cited = ""
     for fragment in step.evidence:  # the fault a fix step answers: the strongest reason for it
         if (found := _seen_in(fragment, messages, tool_names, echoes, fault=True)) is not None:
             cite(found)
-            fault_cited = True
+            fault_cited = found[1]
             break
     for argument, value in _in_citing_order(step.calls):
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             continue
         if fault_cited and isinstance(value, str) and _SETTING.match(value):
             continue  # a setting the fix chooses ("off" for airplane mode that is on) was not given by anyone
+        if f'"{value}"' in fault_cited:
+            continue  # the fragment cited names it already ('"zone":"rear_left","temperature_c":19.0')
+        if argument in step.derived:
+            continue  # computed from what was seen: the same number elsewhere in a result is no source of it
         if not isinstance(value, str):
             sightings = [_number_seen(value, messages, tool_names, echoes, argument)]
         elif len(value) < 3:

@@ -539,3 +539,29 @@ def test_locking_before_a_start_cites_the_door_the_read_showed_unlocked():
                 # the gold locks after the read; without the read's unlocked door, the lock is a guess
                 assert diagnosis(task, trajectory).value == 1.0
     assert locks >= 2
+
+
+def test_a_comfort_step_cites_the_zone_reading_it_moves_from():
+    """'get_climate returned "driver"' (or "rear_left" and then "temperature_c":20.0, another zone's
+    reading) explained set_climate one degree from the zone's temperature: the trace cites the zone's
+    own reading, once, and a policy that sets the zone without reading it has guessed."""
+    import dataclasses
+
+    import toolgym
+    from toolgym.verifiers.conduct import diagnosis
+
+    domain = toolgym.load_domain("vehicle")
+    tasks = [t for t in domain.generate_tasks(200, seed=5, kinds=["single", "multi_step"], size="small")
+             if any(s.calls[0].name == "set_climate" and s.evidence for s in t.plan)]
+    assert len(tasks) >= 3
+    for task, trajectory in played_with_reasoning(domain, tasks):
+        step = next(s for s in task.plan if s.calls[0].name == "set_climate" and s.evidence)
+        zone, value = step.calls[0].arguments["zone"], step.calls[0].arguments["temperature_c"]
+        message = next(m for m in trajectory.messages if [c["function"]["name"] for c in m.get("tool_calls") or ()] == ["set_climate"])
+        trace = message["reasoning_content"]
+        assert f'get_climate showed "zone":"{zone}","temperature_c":' in trace, trace
+        assert f'returned "{zone}"' not in trace and f'"temperature_c":{value}' not in trace, trace
+        assert diagnosis(task, trajectory).value == 1.0
+        unread = dataclasses.replace(trajectory, derived={}, messages=[
+            m for m in trajectory.messages if not (m.get("role") == "tool" and '"zones"' in str(m.get("content")))])
+        assert diagnosis(task, unread).value < 1.0

@@ -3,6 +3,8 @@ windows, lights, media and volume. One builder per request; None when the car of
 
 from __future__ import annotations
 
+import json
+
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from .. import rules
@@ -79,7 +81,11 @@ def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
     derived = {"temperature_c": "one comfort step from the zone's temperature get_climate shows (policy)"}
     if zone == "driver":  # "I'm cold": the policy says the speaker's zone is the driver's
         derived["zone"] = "the driver's zone: the policy says the person talking is the driver"
-    steps = [agent(call("get_climate")), agent(call("set_climate", zone=zone, temperature_c=value), derived=derived)]
+    # the zone's reading is what the new temperature is computed from: the trace cites it, and a
+    # policy that sets the zone without reading it has guessed
+    reading = f'"zone":"{zone}","temperature_c":{json.dumps(current)}'
+    steps = [agent(call("get_climate")),
+             agent(call("set_climate", zone=zone, temperature_c=value), derived=derived, evidence=(reading,))]
     if car.imperial:
         steps.append(convert_step(call("convert_units", value=value, from_unit="C", to_unit="F")))
         said = f"{number(convert(value, 'C', 'F'))} °F"
