@@ -161,10 +161,11 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
         # the first that asks; when nothing asks ("Nothing works on my phone. I'm in Chicago."), the longest says most
         chosen = max(tied, key=len) if best[-1] else tied[0]
         sentence = _with_referent(chosen, substantive, cues, content)
-        if sentence == chosen and (after := _next_of(chosen, substantive)) and cues.rank(after) == _ASKS_ITSELF:
+        if (sentence == chosen and (after := _next_of(chosen, substantive)) and cues.rank(after) == _ASKS_ITSELF
+                and _PLAINLY_ASKS.search(after)):
             # the sentence a short request after it points back to ("I've tried to open the account in
             # the app. What's in it?"): the two together say what is asked (a remark after it, "I really
-            # appreciate it.", asks nothing)
+            # appreciate it." or "I can't find it, but it's at home.", asks nothing)
             sentence = joined if (joined := _with_referent(after, substantive, cues, content)) != after else sentence
         return f'"{quotable(sentence, _REFERENT_MOST if sentence != chosen else _QUOTE_MOST)}"'
 
@@ -174,7 +175,7 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
 # A short request whose object is a pronoun ("Can I still add it?", "I want to dispute it."): it
 # names what it asks about in the sentence before.
 _NEEDS_REFERENT = re.compile(r"\b(?:it|them|this one|that one)\b(?!'s| is\b| was\b)", re.IGNORECASE)  # not "It's too hot"
-_SHORT_REQUEST = 8  # words
+_SHORT_REQUEST = 10  # words
 
 
 def quotable(text: str, most: int = _QUOTE_MOST) -> str:
@@ -207,6 +208,14 @@ def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, con
 
 
 _ASKS_ITSELF = (False, False, False, False)  # RequestCues.rank of a sentence that asks, in the request's own words
+# A sentence that asks outright: a question, a plea or a wish ("Please check it.", "I want to dispute
+# it."), an order ("Block it and replace it."); a request's verb inside a remark ("I can't find it")
+# asks nothing.
+_PLAINLY_ASKS = re.compile(
+    r"\?\s*$|\b(?:please|can you|could you|would you|i'd like|i would like|i want|i need|help me)\b|"
+    r"^(?:set|turn|cancel|book|add|change|send|pay|move|check|find|open|close|share|block|freeze|report|replace)\b",
+    re.IGNORECASE,
+)
 
 
 def _next_of(sentence: str, substantive: list[str]) -> str:

@@ -305,3 +305,16 @@ def test_a_lead_in_naming_the_pages_is_not_quoted_as_the_request():
     assert user_request([{"role": "user", "content": asked}]) == f'"{asked}"'
     pointer = "I have https://atlaspedia.example/wiki/kizi open. When did the Kizi Bicycle launch?"
     assert user_request([{"role": "user", "content": pointer}]) == '"When did the Kizi Bicycle launch?"'
+
+
+def test_a_request_of_up_to_ten_words_that_points_back_is_quoted_with_what_it_points_to():
+    """'What the user wants: "The earliest slot that works for all of them."' said nothing of the
+    meeting to move; a remark after a request ("I can't find it, but it's probably at home.") is not
+    joined on though it has a request's verb."""
+    message = "Can you push the Finance review on 2025-03-20 to a different day? The earliest slot that works for all of them."
+    cues = RequestCues([message])
+    assert user_request([{"role": "user", "content": message}], cues, about="find free slots when everyone is free") == f'"{message}"'
+    remark = "Can you put a freeze on the Visa ending in 2062? I can't find it, but it's probably at home."
+    assert user_request([{"role": "user", "content": remark}], RequestCues([remark])) == '"Can you put a freeze on the Visa ending in 2062?"'
+    order = "I've lost my card ending in 7628 and I'm panicking. Block it and replace it."
+    assert user_request([{"role": "user", "content": order}], RequestCues([order])) == f'"{order}"'
