@@ -94,7 +94,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
-        "reason_reply": ("facts", "seen", "values", "asked", "reported"),
+        "reason_reply": ("facts", "seen", "values", "asked", "reported", "also"),
         "reason_left_as_is": ("request",),
         "reason_next_page": ("tool", "page"),
         "reason_disclose": ("disclosed",),

@@ -412,10 +412,31 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
-    return phrases.say("reason_reply", seed, facts=facts, seen=seen, asked=seen.startswith(ASKED),
+    # a reply that also states what no result showed word for word ("17,646.75" for 17646.75): the
+    # value as the last result showed it, beside the facts cited ('"SW426"' alone left the sums out)
+    also = _stated_clauses(seen, reply) if facts and _states_more(task, facts, reply) and _new_value(seen, facts) else ""
+    return phrases.say("reason_reply", seed, facts=facts, seen=seen, also=also, asked=seen.startswith(ASKED),
                        reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
+
+
+def _states_more(task: Task, facts: list[str], reply: str) -> bool:
+    """Whether the reply states a required output beyond the facts cited."""
+    cited = {f.strip('"') for f in facts}
+    return any(o not in cited and output_stated(o, reply) for o in task.required_outputs)
+
+
+def _stated_clauses(seen: str, reply: str) -> str:
+    """The clauses of `seen` ('get_invoice returned 1465.0, and send_direct_message returned H000961')
+    whose value the reply states ("$1,465.00"; not the sent message's id)."""
+    kept = [c for c in seen.split(", and ") if " returned " in c and output_stated(c.split(" returned ", 1)[1].strip('"'), reply)]
+    return ", and ".join(kept)
+
+
+def _new_value(seen: str, facts: list[str]) -> bool:
+    """Whether `seen` cites a tool's value the facts do not already name."""
+    return bool(seen) and not seen.startswith(ASKED) and FOUND_NOTHING not in seen and not any(whole(f.strip('"'), seen) for f in facts)
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:

@@ -410,17 +410,17 @@ def test_a_reply_trace_speaks_of_exact_values_only_when_it_cites_one():
     phrases = load_domain("workplace").phrasebook
     asked = {"facts": [], "seen": 'the user asked "Can you share this in #support?"'}
     # after a declined change the trace names the request, not a value: no "values exactly as shown"
-    without = [phrases.say("reason_reply", seed, **asked, values=False, asked=True, reported=False) for seed in range(300)]
+    without = [phrases.say("reason_reply", seed, **asked, values=False, asked=True, reported=False, also="") for seed in range(300)]
     assert not any("exactly as shown" in t for t in without)
     # nor does it present the request as something a tool gave back
     assert not any(lead in t for t in without for lead in ("What came back:", "In hand:", "Just now,"))
     assert any("in a sentence or two" in t for t in without)
-    cited = [phrases.say("reason_reply", seed, facts=[], seen="get_order returned 12.5", values=True, asked=False, reported=False)
+    cited = [phrases.say("reason_reply", seed, facts=[], seen="get_order returned 12.5", values=True, asked=False, reported=False, also="")
              for seed in range(300)]
     assert any("exactly as shown" in t for t in cited)
     # a search that just came back empty is neither a value to quote nor something said earlier
     empty = [phrases.say("reason_reply", seed, facts=[], seen='check_outages found nothing for "Tampa"', values=False,
-                         asked=False, reported=False) for seed in range(300)]
+                         asked=False, reported=False, also="") for seed in range(300)]
     assert not any("exactly as shown" in t or "Earlier," in t or "Where this started:" in t for t in empty)
 
 

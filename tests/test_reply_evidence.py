@@ -378,3 +378,33 @@ def test_a_page_is_cited_by_the_figure_its_text_gives_not_by_the_day_it_was_writ
     assert result_value(page, reply, frozenset({"https://bizdirectory.example/listing/nioleavath-studios"})) == '"31,524"'
     # a reply that states only the page's date still cites it
     assert result_value(page, "That page was written on 28 October 2023.", frozenset()) == "2023-10-28"
+
+
+def test_a_reply_trace_names_a_value_the_reply_states_in_its_own_form_beside_the_facts_cited():
+    """'What matters here is "SW426".' came before "SW426 has the lowest fare; in MXN that's
+    17,646.75.": the sum, shown by the tool as 17646.75, was left out of the trace. A value the reply
+    does not state (a sent message's id) is not added."""
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("travel")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    task = task.model_copy(update={"required_outputs": ["SW426", "17,646.75"]})
+    chat = [
+        {"role": "user", "content": task.scenario.requests[0]},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "search_flights", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps([{"flight_number": "SW426", "price": 1035.0}])},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "convert_currency", "arguments": '{"amount": 1035.0}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": json.dumps({"amount": 1035.0, "to_currency": "MXN", "converted": 17646.75})},
+    ]
+    reply = "SW426 has the lowest fare, $1,035.00; in MXN that's 17,646.75."
+    traces = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, reply) for seed in range(40)}
+    assert all('"SW426"' in t and "convert_currency returned 17646.75" in t for t in traces), sorted(traces)[:3]
+    # the reply states only the flight: nothing is added beside it
+    task = task.model_copy(update={"required_outputs": ["SW426"]})
+    alone = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, "SW426 is the cheapest.")
+             for seed in range(40)}
+    assert not [t for t in alone if "returned" in t], sorted(alone)[:3]
