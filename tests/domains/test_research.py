@@ -279,3 +279,34 @@ def test_a_page_the_user_names_is_opened_without_searching_for_it(domain):
         named += 1
         assert not [c for c in calls[: reaching[0]] if c.name == "web_search"], (task.scenario.requests[0], [c.name for c in calls])
     assert named >= 10, named
+
+
+def test_following_a_link_rests_on_the_sentence_that_names_it(domain):
+    """'open_page returned "https://atlaspedia.example/wiki/febrol-freight"' explained the next hop
+    of a chain by the link alone: the sentence that named the maker ("The Kipirk Press is made by
+    Febrol Freight.") is why the page is opened, the trace cites it, and a policy that opens the
+    page without having read it has guessed (diagnosis)."""
+    import dataclasses
+
+    from tests.conftest import played_with_reasoning
+    from toolgym.verifiers.conduct import diagnosis
+
+    tasks = [t for t in domain.generate_tasks(30, seed=7, kinds=["multi_step"], size="small")
+             if any(s.evidence for s in t.plan if s.calls[0].name == "open_page")]
+    assert len(tasks) >= 5
+    hops = 0
+    for task, trajectory in played_with_reasoning(domain, tasks):
+        linked = {s.calls[0].arguments["url"]: s.evidence[0] for s in task.plan if s.calls[0].name == "open_page" and s.evidence}
+        for message in trajectory.messages:
+            calls = message.get("tool_calls") or ()
+            arguments = calls[0]["function"]["arguments"] if len(calls) == 1 else {}
+            url = (json.loads(arguments) if isinstance(arguments, str) else arguments).get("url")
+            if calls and calls[0]["function"]["name"] == "open_page" and url in linked:
+                assert f'showed "{linked[url]}"' in message["reasoning_content"], message["reasoning_content"]
+                hops += 1
+        assert diagnosis(task, trajectory).value == 1.0
+        sentence = next(iter(linked.values()))
+        unread = dataclasses.replace(trajectory, derived={}, messages=[
+            {**m, "content": m["content"].replace(sentence, "")} if m.get("role") == "tool" else m for m in trajectory.messages])
+        assert diagnosis(task, unread).value < 1.0
+    assert hops >= 5

@@ -71,8 +71,8 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
     plan = Plan()
     if not find(ctx, plan, start.name, [start.url]):
         return None
-    for attribute in (*path, final):
-        read(ctx, plan, attribute)
+    for linked_by, attribute in zip((None, *path), (*path, final), strict=True):
+        read(ctx, plan, attribute, linked_by=linked_by)
     described = named or index.ref(start)
     for attribute in path:
         described = inner(ctx.say(f"of_{attribute.name}", x=described))

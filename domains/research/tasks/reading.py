@@ -56,14 +56,18 @@ def find(ctx: GenContext, plan: Plan, query: str, urls: list[str], world: World 
     return False
 
 
-def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None = None) -> None:
+def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None = None,
+         linked_by: AttributeBase | None = None) -> None:
     """Open the page that states `attribute` (if not open yet) and reach its sentence.
 
-    `body` is the page's text when a task edits it (an injected paragraph moves the parts)."""
+    `body` is the page's text when a task edits it (an injected paragraph moves the parts).
+    `linked_by`: the link read before that leads to the page ("made by Febrol Freight" opens Febrol
+    Freight's): its sentence is what the opening rests on (Step.evidence), and what a trace cites."""
     index = index_of(ctx.world)
     url = attribute.page_url
     if url not in plan.opened:
-        plan.steps.append(Step(calls=[call("open_page", url=url)]))
+        because = (stating(index, linked_by, index.pages[linked_by.page_url].body)[2],) if linked_by is not None else ()
+        plan.steps.append(Step(calls=[call("open_page", url=url)], evidence=list(because)))
         plan.opened.append(url)
     part, keyword = locate(index, attribute, index.pages[url].body if body is None else body)
     if part == 1:
@@ -77,14 +81,21 @@ def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None
 
 def locate(index: Index, attribute: AttributeBase, body: str) -> tuple[int, str | None]:
     """The part of `body` whose sentence states `attribute`, and a keyword that finds that sentence."""
+    part, keyword, _ = stating(index, attribute, body)
+    return part, keyword
+
+
+def stating(index: Index, attribute: AttributeBase, body: str) -> tuple[int, str | None, str]:
+    """The part of `body` whose sentence states `attribute`, a keyword that finds it (None: none
+    singles it out), and the sentence."""
     said = index.entities[attribute.value].name if attribute.name in RELATIONS else attribute.value
     for number, chunk in enumerate(parts(body), 1):
-        stating = [s for s in sentences(chunk) if said in s]
+        candidates = [s for s in sentences(chunk) if said in s]
         for keyword in KEYWORDS[attribute.name]:
-            if any(keyword in s.lower() for s in stating):
-                return number, keyword
-        if stating and number == attribute.part:
-            return number, None
+            if found := next((s for s in candidates if keyword in s.lower()), None):
+                return number, keyword, found
+        if candidates and number == attribute.part:
+            return number, None, candidates[0]
     raise ValueError(f"no sentence of {attribute.page_url} states {attribute.name} = {said!r}")
 
 
