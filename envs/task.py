@@ -152,9 +152,10 @@ class Step(_Model):
     evidence: list[str] = Field(
         default_factory=list,
         description=(
-            "for a fix step: text fragments, any of which seen earlier in a tool result or a user message "
-            "shows the fault the step fixes, or the setting that calls for the step (a reading converted to "
-            "an imperial driver's miles); generation raises GeneratorBug if the gold acts before it"
+            "text fragments, any of which seen earlier in a tool result or a user message shows what the step "
+            "rests on: the fault a fix step fixes, the setting that calls for the step (a reading converted to "
+            "an imperial driver's miles, the zone temperature a comfort step moves from), the sentence naming "
+            "the page a link leads to; generation raises GeneratorBug if the gold acts before it"
         ),
     )
     choice: Choice | None = Field(default=None, description="the step acts on the record the user picks among candidates")
