@@ -66,8 +66,8 @@ def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None
     index = index_of(ctx.world)
     url = attribute.page_url
     if url not in plan.opened:
-        because = (stating(index, linked_by, index.pages[linked_by.page_url].body)[2],) if linked_by is not None else ()
-        plan.steps.append(Step(calls=[call("open_page", url=url)], evidence=list(because)))
+        link_sentence = [stating(index, linked_by, index.pages[linked_by.page_url].body)[2]] if linked_by is not None else []
+        plan.steps.append(Step(calls=[call("open_page", url=url)], evidence=link_sentence))
         plan.opened.append(url)
     part, keyword = locate(index, attribute, index.pages[url].body if body is None else body)
     if part == 1:
