@@ -414,7 +414,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     # a reply that also states what no result showed word for word ("17,646.75" for 17646.75): the
     # value as the last result showed it, beside the facts cited ('"SW426"' alone left the sums out)
-    also = _stated_clauses(seen, reply) if facts and _states_more(task, facts, reply) and _new_value(seen, facts) else ""
+    also = _stated_clauses(seen, reply, facts) if facts and _states_more(task, facts, reply) and _cites_a_value(seen) else ""
     return phrases.say("reason_reply", seed, facts=facts, seen=seen, also=also, asked=seen.startswith(ASKED),
                        reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
@@ -427,16 +427,17 @@ def _states_more(task: Task, facts: list[str], reply: str) -> bool:
     return any(o not in cited and output_stated(o, reply) for o in task.required_outputs)
 
 
-def _stated_clauses(seen: str, reply: str) -> str:
+def _stated_clauses(seen: str, reply: str, facts: list[str]) -> str:
     """The clauses of `seen` ('get_invoice returned 1465.0, and send_direct_message returned H000961')
-    whose value the reply states ("$1,465.00"; not the sent message's id)."""
-    kept = [c for c in seen.split(", and ") if " returned " in c and output_stated(c.split(" returned ", 1)[1].strip('"'), reply)]
-    return ", and ".join(kept)
+    whose value the reply states ("$1,465.00"; not the sent message's id) and the facts do not name."""
+    cited = {f.strip('"') for f in facts}
+    values = [(c, c.split(" returned ", 1)[1].strip('"')) for c in seen.split(", and ") if " returned " in c]
+    return ", and ".join(c for c, value in values if value not in cited and output_stated(value, reply))
 
 
-def _new_value(seen: str, facts: list[str]) -> bool:
-    """Whether `seen` cites a tool's value the facts do not already name."""
-    return bool(seen) and not seen.startswith(ASKED) and FOUND_NOTHING not in seen and not any(whole(f.strip('"'), seen) for f in facts)
+def _cites_a_value(seen: str) -> bool:
+    """Whether `seen` cites a tool's value (not the request, nor a search that found nothing)."""
+    return bool(seen) and not seen.startswith(ASKED) and FOUND_NOTHING not in seen
 
 
 def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]]) -> str:

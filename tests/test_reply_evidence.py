@@ -408,3 +408,27 @@ def test_a_reply_trace_names_a_value_the_reply_states_in_its_own_form_beside_the
     alone = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, "SW426 is the cheapest.")
              for seed in range(40)}
     assert not [t for t in alone if "returned" in t], sorted(alone)[:3]
+
+
+def test_a_reply_trace_adds_the_other_result_of_a_step_whose_first_value_is_a_fact_cited():
+    """'The reply must carry "Standard 15".' came before "You're on the Standard 15 plan, and your
+    latest bill is $203.60": the step read the plan and the bills together, and the bill's amount
+    was left out because the plan, already a fact, was named beside it."""
+    import toolgym
+    from toolgym.envs.conversation import Move
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("telecom")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    task = task.model_copy(update={"required_outputs": ["Standard 15", "$203.60"]})
+    chat = [
+        {"role": "user", "content": task.scenario.requests[0]},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_line_details", "arguments": '{"line_id": "L1"}'}},
+            {"id": "c2", "type": "function", "function": {"name": "list_bills", "arguments": '{"account_id": "A1"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"line_id": "L1", "plan_name": "Standard 15"})},
+        {"role": "tool", "tool_call_id": "c2", "content": json.dumps([{"bill_id": "B1", "amount": 203.6, "status": "open"}])},
+    ]
+    reply = "You're on the Standard 15 plan, and your latest bill is $203.60."
+    traces = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, reply) for seed in range(40)}
+    assert all('"Standard 15"' in t and "list_bills returned 203.6" in t and 'returned "Standard 15"' not in t for t in traces), sorted(traces)[:3]
