@@ -380,33 +380,37 @@ def test_a_page_is_cited_by_the_figure_its_text_gives_not_by_the_day_it_was_writ
     assert result_value(page, "That page was written on 28 October 2023.", frozenset()) == "2023-10-28"
 
 
-def test_a_reply_trace_names_a_value_the_reply_states_in_its_own_form_beside_the_facts_cited():
-    """'What matters here is "SW426".' came before "SW426 has the lowest fare; in MXN that's
-    17,646.75.": the sum, shown by the tool as 17646.75, was left out of the trace. A value the reply
-    does not state (a sent message's id) is not added."""
+def _reply_traces(domain_name: str, outputs: list[str], results: list[dict], reply: str) -> set[str]:
+    """The traces (40 seeds) before `reply`, after the request of a task of the domain whose required
+    outputs are `outputs`, then the given call and result messages."""
     import toolgym
     from toolgym.envs.conversation import Move
     from toolgym.generators.reasoning import trace
 
-    domain = toolgym.load_domain("travel")
+    domain = toolgym.load_domain(domain_name)
     task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
-    task = task.model_copy(update={"required_outputs": ["SW426", "17,646.75"]})
-    chat = [
-        {"role": "user", "content": task.scenario.requests[0]},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "search_flights", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": json.dumps([{"flight_number": "SW426", "price": 1035.0}])},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "c2", "type": "function", "function": {"name": "convert_currency", "arguments": '{"amount": 1035.0}'}}]},
-        {"role": "tool", "tool_call_id": "c2", "content": json.dumps({"amount": 1035.0, "to_currency": "MXN", "converted": 17646.75})},
-    ]
-    reply = "SW426 has the lowest fare, $1,035.00; in MXN that's 17,646.75."
-    traces = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, reply) for seed in range(40)}
+    task = task.model_copy(update={"required_outputs": outputs})
+    chat = [{"role": "user", "content": task.scenario.requests[0]}, *results]
+    return {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, reply) for seed in range(40)}
+
+
+def _called(call_id: str, name: str, arguments: dict, result: object) -> list[dict]:
+    """An assistant message calling `name`, and its result."""
+    return [{"role": "assistant", "content": "", "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result)}]
+
+
+def test_a_reply_trace_names_a_value_the_reply_states_in_its_own_form_beside_the_facts_cited():
+    """'What matters here is "SW426".' came before "SW426 has the lowest fare; in MXN that's
+    17,646.75.": the sum, shown by the tool as 17646.75, was left out of the trace. A value the reply
+    does not state (a sent message's id) is not added."""
+    results = [*_called("c1", "search_flights", {}, [{"flight_number": "SW426", "price": 1035.0}]),
+               *_called("c2", "convert_currency", {"amount": 1035.0}, {"amount": 1035.0, "to_currency": "MXN", "converted": 17646.75})]
+    traces = _reply_traces("travel", ["SW426", "17,646.75"], results, "SW426 has the lowest fare, $1,035.00; in MXN that's 17,646.75.")
     assert all('"SW426"' in t and "convert_currency returned 17646.75" in t for t in traces), sorted(traces)[:3]
     # the reply states only the flight: nothing is added beside it
-    task = task.model_copy(update={"required_outputs": ["SW426"]})
-    alone = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, "SW426 is the cheapest.")
-             for seed in range(40)}
+    alone = _reply_traces("travel", ["SW426"], results, "SW426 is the cheapest.")
     assert not [t for t in alone if "returned" in t], sorted(alone)[:3]
 
 
@@ -414,21 +418,10 @@ def test_a_reply_trace_adds_the_other_result_of_a_step_whose_first_value_is_a_fa
     """'The reply must carry "Standard 15".' came before "You're on the Standard 15 plan, and your
     latest bill is $203.60": the step read the plan and the bills together, and the bill's amount
     was left out because the plan, already a fact, was named beside it."""
-    import toolgym
-    from toolgym.envs.conversation import Move
-    from toolgym.generators.reasoning import trace
-
-    domain = toolgym.load_domain("telecom")
-    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
-    task = task.model_copy(update={"required_outputs": ["Standard 15", "$203.60"]})
-    chat = [
-        {"role": "user", "content": task.scenario.requests[0]},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "get_line_details", "arguments": '{"line_id": "L1"}'}},
-            {"id": "c2", "type": "function", "function": {"name": "list_bills", "arguments": '{"account_id": "A1"}'}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"line_id": "L1", "plan_name": "Standard 15"})},
-        {"role": "tool", "tool_call_id": "c2", "content": json.dumps([{"bill_id": "B1", "amount": 203.6, "status": "open"}])},
-    ]
-    reply = "You're on the Standard 15 plan, and your latest bill is $203.60."
-    traces = {trace(task, Move("reply", utterance=task.replies[0]), domain.phrasebook, seed, chat, reply) for seed in range(40)}
+    calls = [{"id": "c1", "type": "function", "function": {"name": "get_line_details", "arguments": '{"line_id": "L1"}'}},
+             {"id": "c2", "type": "function", "function": {"name": "list_bills", "arguments": '{"account_id": "A1"}'}}]
+    results = [{"role": "assistant", "content": "", "tool_calls": calls},
+               {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"line_id": "L1", "plan_name": "Standard 15"})},
+               {"role": "tool", "tool_call_id": "c2", "content": json.dumps([{"bill_id": "B1", "amount": 203.6, "status": "open"}])}]
+    traces = _reply_traces("telecom", ["Standard 15", "$203.60"], results, "You're on the Standard 15 plan, and your latest bill is $203.60.")
     assert all('"Standard 15"' in t and "list_bills returned 203.6" in t and 'returned "Standard 15"' not in t for t in traces), sorted(traces)[:3]
