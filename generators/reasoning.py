@@ -414,23 +414,22 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     # a reply that also states what no result showed word for word ("17,646.75" for 17646.75): the
     # value as the last result showed it, beside the facts cited ('"SW426"' alone left the sums out)
-    also = _stated_clauses(seen, reply, facts) if facts and _states_more(task, facts, reply) and _cites_a_value(seen) else ""
+    cited = {f.strip('"') for f in facts}
+    also = _stated_clauses(seen, reply, cited) if facts and _states_more(task, cited, reply) and _cites_a_value(seen) else ""
     return phrases.say("reason_reply", seed, facts=facts, seen=seen, also=also, asked=seen.startswith(ASKED),
                        reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
 
 
-def _states_more(task: Task, facts: list[str], reply: str) -> bool:
-    """Whether the reply states a required output beyond the facts cited."""
-    cited = {f.strip('"') for f in facts}
+def _states_more(task: Task, cited: set[str], reply: str) -> bool:
+    """Whether the reply states a required output beyond the facts cited (unquoted)."""
     return any(o not in cited and output_stated(o, reply) for o in task.required_outputs)
 
 
-def _stated_clauses(seen: str, reply: str, facts: list[str]) -> str:
+def _stated_clauses(seen: str, reply: str, cited: set[str]) -> str:
     """The clauses of `seen` ('get_invoice returned 1465.0, and send_direct_message returned H000961')
-    whose value the reply states ("$1,465.00"; not the sent message's id) and the facts do not name."""
-    cited = {f.strip('"') for f in facts}
+    whose value the reply states ("$1,465.00"; not the sent message's id) and the facts cited do not name."""
     values = [(c, c.split(" returned ", 1)[1].strip('"')) for c in seen.split(", and ") if " returned " in c]
     return ", and ".join(c for c, value in values if value not in cited and output_stated(value, reply))
 
