@@ -9,10 +9,12 @@ it answers a real model the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .phrasing import dates_in_words
+from .seen import NUMBER, canonical_number, words_of
 from .task import Fact, Step, Task, Utterance
 
 if TYPE_CHECKING:
@@ -45,21 +47,46 @@ class Move:
     utterance: Utterance | None = None
 
 
-def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact]) -> Any:
-    """The step's call that takes one of the facts asked for: by its value (a date the user gives in
-    words, "January 21", is the call's 2026-01-21), else by the argument's name; the first call when
-    none shows which."""
+def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact], write_tools: Collection[str]) -> Any:
+    """The step's call that takes one of the facts asked for: by its value as said (a date the user
+    gives in words, "January 21", is the call's 2026-01-21), by the argument's name, by its value in
+    the call's own form ("$940.00" for an amount of 940.0, "view only" for a level "view", "8.25%" in
+    an expression); else a change's first call, which takes the user's words as a record of its own
+    ("the American Express ending in 0101" is a card's id). None when no call takes them: the facts
+    pick what a read's answer reports ("the option I want" among a product's variants)."""
     values = {str(f.value) for f in facts}
     keys = {f.key for f in facts}
 
-    def takes(argument: Any) -> bool:
+    def said(argument: Any) -> bool:
         shown = str(argument)
-        return shown in values or any(said in values for said in dates_in_words(shown))
+        return shown in values or any(words in values for words in dates_in_words(shown))
 
-    return next(
-        (c for c in step.calls if any(takes(v) for v in c.arguments.values())),
-        next((c for c in step.calls if keys & set(c.arguments)), step.calls[0]),
+    ways = (  # in this order: the first way some call matches decides
+        lambda c: any(said(v) for v in c.arguments.values()),
+        lambda c: bool(keys & set(c.arguments)),
+        lambda c: any(_in_other_form(v, values) for v in c.arguments.values()),
+        lambda c: c.name in write_tools,
     )
+    return next((c for matches in ways for c in step.calls if matches(c)), None)
+
+
+def _in_other_form(argument: Any, values: set[str]) -> bool:
+    """Whether an argument is one of the values said, in the call's form: a number among the value's
+    numbers, a text whose words all are the value's, a text holding every number the value gives."""
+    if isinstance(argument, bool):
+        return False
+    if isinstance(argument, int | float):
+        number = canonical_number(argument)
+        return any(number == canonical_number(m.group()) for v in values for m in NUMBER.finditer(v))
+    if not isinstance(argument, str):
+        return False
+    words = set(words_of(argument))
+    numbers = {canonical_number(m.group()) for m in NUMBER.finditer(argument)}
+    for value in values:
+        given = {canonical_number(m.group()) for m in NUMBER.finditer(value)}
+        if (words and words <= set(words_of(value))) or (given and given <= numbers):
+            return True
+    return False
 
 
 def finds_records(task: Task, move: Move) -> bool:
@@ -78,12 +105,14 @@ def works_out(task: Task, move: Move) -> bool:
 
 
 def _tool_taking(task: Task, move: Move) -> Tool | None:
-    """The tool of the call that takes an ask move's facts (None: the move has no calls)."""
+    """The tool of the call that takes an ask move's facts (None: the move has no calls, or none takes them)."""
     if move.step is None or not move.step.calls:
         return None
     from .registry import load_domain
 
-    return load_domain(task.domain).tool(call_taking(move.step, move.facts).name)
+    domain = load_domain(task.domain)
+    taker = call_taking(move.step, move.facts, domain.write_tools)
+    return domain.tool(taker.name) if taker is not None else None
 
 
 NOT_FOUND_SUFFIX = "_not_found"  # a reply intent so named says the thing asked for was not found (reply_not_found)

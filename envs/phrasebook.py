@@ -91,7 +91,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "persona": (),
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose", "arguments", "writes", "agreed", "because"),
-        "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes"),
+        "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes", "picks"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_reply": ("facts", "seen", "values", "asked", "reported", "also"),

@@ -324,22 +324,26 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
     if move.kind == "ask":
         # One tool is named, with its own purpose: the one that takes what is asked for ("To check
         # for outages in a region I'd call check_outages", not list_payments beside it).
-        taker = call_taking(move.step, move.facts) if move.step is not None and move.step.calls else None
+        domain = load_domain(task.domain)
+        taker = call_taking(move.step, move.facts, domain.write_tools) if move.step is not None and move.step.calls else None
+        # no call takes them: they pick what the step's reads bring back, which no tool is said to need
+        picks = taker is None and move.step is not None and bool(move.step.calls)
         step_tools = [taker.name] if taker is not None else []
-        purpose = purpose_of(task, move.step, taker) if move.step is not None and taker else "take the next step"
+        near = taker or (move.step.calls[0] if move.step is not None and picks else None)  # what finds the request
+        purpose = purpose_of(task, move.step, near) if move.step is not None and near else "take the next step"
         # the request quoted is the one this ask serves, where one message carries several; who the
         # user is serves the request, not a topic its words share ("date of birth" and "The opening dates, please.")
-        identifies = taker is not None and taker.name in load_domain(task.domain).authz.identifiers
+        identifies = taker is not None and taker.name in domain.authz.identifiers
         # the values the call already has speak of its request too ("radio" for play_media's source:
         # "Put the radio on.", not "Turn on the fog lights." asked beside it)
-        given = [v for v in taker.arguments.values() if isinstance(v, str)] if taker is not None else []
+        given = [v for v in near.arguments.values() if isinstance(v, str)] if near is not None else []
         about = "" if identifies else " ".join(
-            [*(n.replace("_", " ") for n in step_tools), purpose, *given, *(w for f in move.facts for w in [f.label, *f.keywords])])
+            [*(n.name.replace("_", " ") for n in [near] if n is not None), purpose, *given, *(w for f in move.facts for w in [f.label, *f.keywords])])
         return phrases.say(
             "reason_ask", seed, labels=[f.label for f in move.facts], tools=step_tools, purpose=purpose,
             request=user_request(messages, cues, about, move.step.part if move.step is not None else None,
                                  _half_served(task, move.step) if identifies else None),
-            lookup=finds_records(task, move), computes=works_out(task, move),
+            lookup=finds_records(task, move), computes=picks or works_out(task, move), picks=picks,
         )
     if move.kind == "reply" and move.utterance is not None and (move.utterance.intent == LEFT_AS_IS.intent or _only_declined(task, move.utterance)):
         # the user said no to a change: there is no outcome to report, only that nothing was done

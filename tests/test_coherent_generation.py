@@ -475,7 +475,7 @@ def test_asking_for_the_input_of_a_computation_speaks_of_the_answer_not_of_recor
     records = re.compile(r"records|pull up|look it up|Before I look|check the details|take a look")
     for intent in ("ask_facts", "ask_facts@terse", "ask_facts@formal", "reason_ask"):
         values = {"labels": ["sales tax rate"], "opening": False, "lookup": True, "computes": True,
-                  "tools": ["calculate"], "purpose": "evaluate an arithmetic expression", "request": ""}
+                  "tools": ["calculate"], "purpose": "evaluate an arithmetic expression", "request": "", "picks": False}
         said = [book.say(intent, seed, **values) for seed in range(400)]
         assert not [text for text in said if records.search(text)], intent
     assert any("wrong answer" in book.say("reason_ask", seed, **values) for seed in range(400))

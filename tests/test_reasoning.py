@@ -62,6 +62,25 @@ def test_an_ask_trace_names_the_one_tool_that_takes_what_it_asks_for():
     assert asked >= 5 and taking >= 3
 
 
+def test_an_ask_for_what_picks_the_answer_names_no_tool_as_taking_it():
+    """'get_product_details needs it' explained an ask for the option the user wants: no call takes
+    the option, it picks which of the product's variants the answer reports. The trace names no tool
+    for it, says the answer depends on it, and that a guess would make the answer wrong."""
+    from toolgym.envs.conversation import Move
+    from toolgym.envs.task import Fact, Step, ToolCall
+    from toolgym.generators.reasoning import trace
+
+    domain = toolgym.load_domain("retail")
+    task = next(iter(domain.generate_tasks(1, seed=3, kinds=["single"], size="small")))
+    option = Fact(key="wanted_option", value="white, wired", label="preferred option", keywords=["preferred option"])
+    step = Step(calls=[ToolCall(name="get_product_details", arguments={"product_id": "P1023"})], needs=[option.key])
+    chat = [{"role": "user", "content": "Is the Wireless Gaming Mouse, product P1023, available in the option I'd like?"}]
+    traces = {trace(task, Move("ask", step=step, facts=(option,)), domain.phrasebook, seed, chat, "") for seed in range(60)}
+    assert not [t for t in traces if "get_product_details" in t], sorted(traces)[:3]
+    assert any("depends on it" in t for t in traces) and any("wrong" in t for t in traces), sorted(traces)[:3]
+    assert not [t for t in traces if "records" in t or "words in the user's mouth" in t], sorted(traces)[:3]
+
+
 def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for

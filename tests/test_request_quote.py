@@ -256,9 +256,44 @@ def test_an_ask_names_the_call_that_takes_a_date_the_user_gives_in_words():
     step = Step(calls=[ToolCall(name="get_booking", arguments={"booking_id": "FB100313"}),
                        ToolCall(name="search_flights", arguments={"origin": "MEX", "destination": "DEL", "date": "2026-01-21"})])
     date = Fact(key="travel_date", value="January 21", label="travel date")
-    assert call_taking(step, (date,)).name == "search_flights"
+    assert call_taking(step, (date,), frozenset()).name == "search_flights"
     booking = Fact(key="booking", value="FB100313", label="booking number")
-    assert call_taking(step, (booking,)).name == "get_booking"
+    assert call_taking(step, (booking,), frozenset()).name == "get_booking"
+
+
+def test_an_ask_names_the_call_that_takes_a_value_in_its_own_form():
+    """A value the user says in other words ("$940.00", "view only", "8.25%") is taken by the call
+    whose argument it becomes (940.0, "view", an expression holding 8.25), not by the step's first call."""
+    from toolgym.envs.conversation import call_taking
+    from toolgym.envs.task import Fact, Step, ToolCall
+
+    lookup = ToolCall(name="list_customer_orders", arguments={"customer_id": "C53982", "status": "pending"})
+    for fact, call in [
+        (Fact(key="payment_amount", value="$940.00", label="payment amount"),
+         ToolCall(name="pay_payee", arguments={"payee_id": "P50264", "amount": 940.0})),
+        (Fact(key="access_level", value="view only", label="access level"),
+         ToolCall(name="share_file", arguments={"file_id": "F00053", "level": "view"})),
+        (Fact(key="calc_percent", value="8.25%", label="sales tax rate"),
+         ToolCall(name="calculate", arguments={"expression": "66.02 * (1 + 8.25 / 100)"})),
+    ]:
+        assert call_taking(Step(calls=[lookup, call]), (fact,), frozenset()) == call, fact
+
+
+def test_a_fact_no_call_takes_names_no_tool_unless_a_change_takes_it_as_a_record():
+    """'get_product_details needs it' explained an ask for the option the user wants, which only picks
+    which of the product's variants the answer reports: no call is named. A change takes the user's
+    words as a record of its own ("the American Express ending in 0101" is a card's id): it is named."""
+    from toolgym.envs.conversation import call_taking
+    from toolgym.envs.task import Fact, Step, ToolCall
+
+    option = Fact(key="wanted_option", value="white, wired", label="preferred option")
+    details = ToolCall(name="get_product_details", arguments={"product_id": "P1023"})
+    tracking = ToolCall(name="get_tracking_info", arguments={"order_id": "#W5970589"})
+    assert call_taking(Step(calls=[details]), (option,), frozenset()) is None
+    assert call_taking(Step(calls=[details, tracking]), (option,), frozenset()) is None
+    card = Fact(key="new_payment_method", value="the American Express ending in 0101", label="payment method to use")
+    change = ToolCall(name="modify_pending_order_payment", arguments={"order_id": "#W4961652", "payment_method_id": "credit_card_2869611"})
+    assert call_taking(Step(calls=[change]), (card,), frozenset({"modify_pending_order_payment"})) == change
 
 
 def test_a_short_request_keeps_a_long_sentence_that_names_what_it_asks_about():
