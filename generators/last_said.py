@@ -94,7 +94,7 @@ def last_said(messages: list[dict[str, Any]], cues: RequestCues | None = None, r
             call = call_for(message, messages)
             given = argument_values(call) if call else frozenset()
             confirms = _writes(call, writes)
-            value = result_value(content, reply, given, said, reads=not confirms) if isinstance(content, str) else ""
+            value = result_value(content, reply, given, said, reads=not confirms, tool=_name_of(call)) if isinstance(content, str) else ""
             if confirms and reply and value and isinstance(content, str) and not whole(value.strip('"').lower(), reply.lower()):
                 # a write whose reply states none of its result's values: what it changed, not the record's id
                 earlier = [m["content"] for m in messages[:position] if m.get("role") == "tool" and isinstance(m.get("content"), str)]
@@ -162,7 +162,7 @@ def _stated_in_last_step(messages: list[dict[str, Any]], reply: str, said: str, 
         if not confirms and writes is not None and _empty_search(data, given):
             continue  # a search that found nothing states only its emptiness (last_said names what it looked for)
         records = list(records_of(data))
-        found = stated_value(records, reply, given, said, reads=not confirms)
+        found = stated_value(records, reply, given, said, reads=not confirms, tool=_name_of(call))
         value = found.strip('"').lower()
         name = _name_of(call) or "the last tool"
         if found and value in given and confirms:

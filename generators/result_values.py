@@ -13,11 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from toolgym.envs.phrasing import dates_in_words
+from toolgym.envs.seen import word_key, words_of
 
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
 
-def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "", reads: bool = True) -> str:
+def result_value(content: str, reply: str = "", given: frozenset[str] = frozenset(), said: str = "", reads: bool = True,
+                 tool: str = "") -> str:
     """A value a tool result showed that a trace can name. With the reply about to be sent, the first
     of: a figure it states, as the result shows it (an answer before an id: '137.12', not
     'gift_card_8904273'); a figure of the reply that a text of the result holds ('"1,255,919"' from a
@@ -28,13 +30,14 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     whose names a text repeats (the place asked about is not the answer found); `reads`: the call
     only reads, so a figure or phrase the user brought is not what it showed (a write's result
     confirms what was asked: "done" is no answer to cite). With a reply that states none of its values,
-    only an id names what the result was about."""
+    only an id names what the result was about. `tool`: the call's tool, whose own name a result may
+    repeat ("where": "direct message" from send_direct_message): no fact the reply passes on."""
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
         return ""
     records = list(records_of(data))
-    if reply and (found := stated_value(records, reply, given, said, reads)):
+    if reply and (found := stated_value(records, reply, given, said, reads, tool)):
         return found
     items = list(records[0].items()) if records else []
     for name, value in sorted(items, key=lambda kv: not _ID_KEY.search(str(kv[0]))):
@@ -49,10 +52,13 @@ def result_value(content: str, reply: str = "", given: frozenset[str] = frozense
     return ""
 
 
-def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str, reads: bool = True) -> str:
-    """The value of a result's records that `reply` states (the order is `result_value`'s); empty
-    when it states none."""
+def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str], said: str, reads: bool = True,
+                 tool: str = "") -> str:
+    """The value of a result's records that `reply` states (the order is `result_value`'s), other
+    than one that only says the tool's name again ("scheduled" from schedule_transfer); empty when
+    it states none."""
     lowered = reply.lower()
+    own = {word_key(w) for w in tool.lower().split("_") if w}
     # each found ends with the value as shown and its field's name; the answer before an id, a figure before a word ('75.00', not 'economy'), then the longest, then
     # the first record's (a list puts the current bill first: its 47.00, not an old bill's 27.00 that the
     # reply states as a payment); a value the call was given last (a search's own query), though a
@@ -60,7 +66,7 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     stated = sorted((str(value).lower() in given, bool(_ID_KEY.search(str(name))), not any(c.isdigit() for c in shown),
                      -len(shown), position, shown, name)
                     for position, record in enumerate(records) for name, value in record.items()
-                    if (shown := _stated_as(value, lowered, reply)))
+                    if (shown := _stated_as(value, lowered, reply)) and not _names_only(shown, own))
     fresh = [found for found in stated if not found[0]]
     # a value the user did not bring: the title they asked about ("Sales 2025 quarterly report") is
     # not the owner the file names (a write's result confirms what was asked: that is its answer)
@@ -94,6 +100,12 @@ def stated_value(records: list[dict[str, Any]], reply: str, given: frozenset[str
     if fresh:
         return fresh[0][-2]
     return stated[0][-2] if stated else ""
+
+
+def _names_only(shown: str, own: set[str]) -> bool:
+    """Whether every word of a value shown is one of the tool name's (`own`, compared by word_key)."""
+    words = {word_key(w) for w in words_of(shown)}
+    return bool(own) and bool(words) and words <= own
 
 
 def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = frozenset()) -> str:

@@ -425,3 +425,16 @@ def test_a_reply_trace_adds_the_other_result_of_a_step_whose_first_value_is_a_fa
                {"role": "tool", "tool_call_id": "c2", "content": json.dumps([{"bill_id": "B1", "amount": 203.6, "status": "open"}])}]
     traces = _reply_traces("telecom", ["Standard 15", "$203.60"], results, "You're on the Standard 15 plan, and your latest bill is $203.60.")
     assert all('"Standard 15"' in t and "list_bills returned 203.6" in t and 'returned "Standard 15"' not in t for t in traces), sorted(traces)[:3]
+
+
+def test_a_value_that_only_says_the_tools_name_again_is_not_cited():
+    """'send_direct_message returned "direct message"' came before "your direct message to Kyle
+    Moody is sent": the result's "where" field only says the tool's name again (as "scheduled" does
+    for schedule_transfer); the trace names the record the call made instead."""
+    sent = {"message_id": "H000961", "where": "direct message", "author": "toni.ballard@brightwell.example",
+            "text": "Hey Kyle, the client liked the proposal.", "sent_at": "2025-03-11 04:00"}
+    results = _called("c1", "send_direct_message", {"email": "kyle.moody@brightwell.example",
+                                                    "text": "Hey Kyle, the client liked the proposal."}, sent)
+    traces = _reply_traces("workplace", [], results, "Your direct message to Kyle Moody is sent.")
+    assert not [t for t in traces if '"direct message"' in t], sorted(traces)[:3]
+    assert any("send_direct_message returned H000961" in t for t in traces), sorted(traces)[:3]
