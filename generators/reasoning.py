@@ -53,6 +53,8 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
             echoes[call.get("id")] = argument_values(call)
     by_source: dict[str, list[str]] = {}  # 'the user gave' -> the values it showed, quoted, in order
+    # a step of several calls names one value of each (three searches, three names), else a few
+    most = max(MAX_CLAUSES, len(step.calls))
 
     def cite(found: tuple[str, str] | None) -> None:
         if found is not None and found[1] not in (values := by_source.setdefault(found[0], [])):
@@ -87,7 +89,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
         for found in sightings:
             cite(found)
-            if sum(map(len, by_source.values())) >= MAX_CLAUSES:
+            if sum(map(len, by_source.values())) >= most:
                 return _cited(by_source)
     return _cited(by_source)
 

@@ -81,6 +81,21 @@ def test_an_ask_for_what_picks_the_answer_names_no_tool_as_taking_it():
     assert not [t for t in traces if "records" in t or "words in the user's mouth" in t], sorted(traces)[:3]
 
 
+def test_a_step_of_three_calls_cites_a_value_for_each():
+    """'the user gave "Rego Scanner" and "Raimio Watch"' came before three web searches: the third
+    search's name was left out by the two-fact limit. A step of several calls names one value of each."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    names = ["Rego Scanner", "Raimio Watch", "Tehaibior Speaker"]
+    step = Step(calls=[ToolCall(name="web_search", arguments={"query": name}) for name in names])
+    messages = [{"role": "user", "content": "Who makes the Rego Scanner, the Raimio Watch and the Tehaibior Speaker?"}]
+    assert evidence_for(step, messages) == 'the user gave "Rego Scanner", "Raimio Watch" and "Tehaibior Speaker"'
+    # one call still names at most two of its values
+    single = Step(calls=[ToolCall(name="find_customer", arguments={"first": "Rego", "last": "Scanner", "zip": "Raimio"})])
+    assert evidence_for(single, messages).count('"') == 4
+
+
 def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for
