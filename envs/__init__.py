@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         Utterance,
         WorldEdit,
     )
-    from .tools import Tool, tool
+    from .tools import Tool, shown_as, tool
     from .trajectory import Trajectory
     from .world import World, WorldTemplate
     from .world_index import world_index
@@ -54,7 +54,7 @@ _WHERE = {
     ".registry": ["list_domains", "load_domain"],
     ".task": ["ACTION_KINDS", "ALL_KINDS", "NO_TOOL_KINDS", "Fact", "Forbidden", "NoToolSpec", "Scenario", "Step",
               "Task", "ToolCall", "Utterance", "WorldEdit"],
-    ".tools": ["Tool", "tool"],
+    ".tools": ["Tool", "shown_as", "tool"],
     ".trajectory": ["Trajectory"],
     ".world": ["World", "WorldTemplate"],
     ".world_index": ["world_index"],
@@ -78,6 +78,7 @@ __all__ = [
     "Scenario",
     "Segment",
     "Step",
+    "shown_as",
     "Task",
     "Tool",
     "ToolCall",

@@ -243,7 +243,18 @@ class Tool:
                     world.end_read()
         except ToolError as exc:
             return _error(f"{self.name}: {exc}")
-        return ToolOutcome(content=to_json(value, serialize_unknown=True).decode())
+        return ToolOutcome(content=result_text(value))
+
+
+def result_text(value: Any) -> str:
+    """A tool's return value as the agent reads it: compact JSON."""
+    return to_json(value, serialize_unknown=True).decode()
+
+
+def shown_as(**fields: Any) -> str:
+    """How a tool result writes these fields side by side ('"zone":"rear_left","temperature_c":19.0'):
+    a `Step.evidence` fragment kept in step with the results' own encoding."""
+    return result_text(fields)[1:-1]
 
 
 def _records(acts_on: Any) -> list[Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from toolgym.envs.phrasing import dates_in_words
 from toolgym.envs.seen import word_key, words_of
+from toolgym.envs.tools import shown_as
 
 _ID_KEY = re.compile(r"(?:^|_)(?:id|number|ref|reference|code)$")
 
@@ -123,7 +124,7 @@ def changed_field(content: str, earlier: Sequence[str], named: frozenset[str] = 
         if isinstance(value, dict | list):
             continue
         if (key in before and before[key] != value) if before is not None else _named_by(str(key), named):
-            fragment = _fragment(key, value)
+            fragment = shown_as(**{key: value})
             if fragment in content:  # quoted as the result writes it
                 return fragment
     return ""
@@ -157,7 +158,7 @@ def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) 
     for changed in (lambda key, value: key in before and before[key] != value, lambda key, value: key not in before):
         for key, value in data.items():
             if changed(key, value) and not isinstance(value, dict | list) and _stated_as(value, lowered, reply):
-                fragment = _fragment(key, value)
+                fragment = shown_as(**{key: value})
                 if fragment in content:
                     return fragment
     return found
@@ -175,10 +176,6 @@ def _with_record_before(content: str, earlier: Sequence[str]) -> tuple[dict[str,
     before = next((record for text in reversed(earlier) for record in records_of(json_or_none(text))
                    if record.get(ident[0]) == ident[1]), None)
     return data, before
-
-
-def _fragment(key: str, value: Any) -> str:
-    return json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
 
 
 def json_or_none(content: str) -> Any:

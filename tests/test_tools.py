@@ -135,3 +135,18 @@ def test_unknown_tool_gets_did_you_mean(toy_domain):
     assert "did you mean 'close_account'" in outcome.error
     hidden = run_call(toy_domain, world, ["find_account"], "close_account", {})
     assert "unknown tool 'close_account'" in hidden.error  # withheld tools are not callable
+
+
+def test_an_evidence_fragment_is_written_as_the_tools_results_write_it():
+    """`shown_as` gives fields side by side as a tool result encodes them, so a step's evidence is
+    found in the result (a vehicle zone's reading, a phone's switch)."""
+    import toolgym
+    from toolgym.envs import shown_as
+
+    domain = toolgym.load_domain("vehicle")
+    task = next(iter(domain.generate_tasks(1, seed=5, kinds=["single"], size="small")))
+    result = domain.tool("get_climate").run(domain.new_world(task), {}).content
+    zone = json.loads(result)["zones"][0]
+    fragment = shown_as(zone=zone["zone"], temperature_c=zone["temperature_c"])
+    assert fragment.startswith('"zone":') and fragment in result
+    assert shown_as(locked=False, level=2, name="Ann") == '"locked":false,"level":2,"name":"Ann"'

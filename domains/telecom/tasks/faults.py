@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit, call, money
+from toolgym.envs import Fact, Forbidden, GenContext, Step, WorldEdit, call, money, shown_as
 
 from ..catalogue import OUTAGE_MESSAGES, PLAN_BY_ID, REFILLS, WRONG_APNS
 from ..network import NETWORK_LABELS
@@ -36,13 +36,12 @@ SETTING_SHOWN = {"airplane_mode": "airplane mode is on", "mobile_data": "mobile 
                  "data_saver": "data saver is on", "roaming_switch": "data roaming is off"}  # fmt: skip
 NETWORK_MODE_SHOWN = "network mode is {label} only"
 # The same faults as the phone's own reading shows them, for a customer who relays it as read.
-DEVICE_SHOWN = {"airplane_mode": '"airplane_mode":true', "mobile_data": '"mobile_data":false',
-                "data_saver": '"data_saver":true', "roaming_switch": '"data_roaming":false'}  # fmt: skip
-DEVICE_NETWORK_MODE_SHOWN = '"network_mode":"{mode}"'
+DEVICE_SHOWN = {"airplane_mode": shown_as(airplane_mode=True), "mobile_data": shown_as(mobile_data=False),
+                "data_saver": shown_as(data_saver=True), "roaming_switch": shown_as(data_roaming=False)}  # fmt: skip
 # What the status bar and the agent's reads show of the other faults.
 SIM_MISSING, NO_SIGNAL = "No SIM card", "No signal"
-OVERDUE, SUSPENDED_UNPAID = '"status":"overdue"', '"suspension_reason":"unpaid_bill"'
-DATA_USED_UP, ROAMING_OFF = '"data_remaining_gb":0.0', '"roaming_enabled":false'
+OVERDUE, SUSPENDED_UNPAID = shown_as(status="overdue"), shown_as(suspension_reason="unpaid_bill")
+DATA_USED_UP, ROAMING_OFF = shown_as(data_remaining_gb=0.0), shown_as(roaming_enabled=False)
 ACCOUNT_WRITES = (
     "suspend_line", "resume_line", "change_plan", "add_data_refill", "enable_roaming",
     "disable_roaming", "make_payment", "refund_payment",
@@ -130,7 +129,7 @@ def _slow_network_mode(ctx: GenContext, sub: Subscriber) -> Fix:
         steps=[
             # the handset's best mode is read, not assumed: 5G only where the device has it
             (DIAGNOSE, agent(call("get_device_details", device_id=sub.device_id))),
-            (PHONE, user(ctx, "set_network_mode", "do_network_mode", {"mode": sub.network_mode}, evidence=(shown, DEVICE_NETWORK_MODE_SHOWN.format(mode=slow)), label=label)),
+            (PHONE, user(ctx, "set_network_mode", "do_network_mode", {"mode": sub.network_mode}, evidence=(shown, shown_as(network_mode=slow)), label=label)),
         ],
         done=[ctx.say("done_network_mode", label=label)],
         settings_check=True,

@@ -9,7 +9,18 @@ of an outage can help).
 
 from __future__ import annotations
 
-from toolgym.envs import Fact, Forbidden, GenContext, Piece, Step, Utterance, call, money, structures
+from toolgym.envs import (
+    Fact,
+    Forbidden,
+    GenContext,
+    Piece,
+    Step,
+    Utterance,
+    call,
+    money,
+    shown_as,
+    structures,
+)
 
 from ..catalogue import DESTINATIONS, REFILLS
 from .faults import (
@@ -33,7 +44,7 @@ LOCATION_FACT = "location"
 UNPLACED_SHARE = 0.4  # of problems at home, reported without saying where the customer is
 SPEED_TEST_PASSED = "passed"  # the outcome every fixed connection reports (see `troubleshoot_done`)
 RESTART_NEEDED = "restart is needed"  # what the customer reports after resetting the APN
-DEVICE_RESTART_NEEDED = '"restart_needed_to_apply":true'  # the phone's own reading of it
+DEVICE_RESTART_NEEDED = shown_as(restart_needed_to_apply=True)  # the phone's own reading of it
 ALWAYS_FORBIDDEN = (
     Forbidden(reason="troubleshooting never changes the plan without the customer asking", tool="change_plan"),
     Forbidden(reason="nothing here calls for a refund", tool="refund_payment"),

@@ -3,9 +3,7 @@ windows, lights, media and volume. One builder per request; None when the car of
 
 from __future__ import annotations
 
-import json
-
-from toolgym.envs import GenContext, Piece, Step, Utterance, call
+from toolgym.envs import GenContext, Piece, Step, Utterance, call, shown_as
 
 from .. import rules
 from ..units import convert, number
@@ -83,7 +81,7 @@ def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
         derived["zone"] = "the driver's zone: the policy says the person talking is the driver"
     # the zone's reading is what the new temperature is computed from: the trace cites it, and a
     # policy that sets the zone without reading it has guessed
-    reading = f'"zone":"{zone}","temperature_c":{json.dumps(current)}'
+    reading = shown_as(zone=zone, temperature_c=current)
     steps = [agent(call("get_climate")),
              agent(call("set_climate", zone=zone, temperature_c=value), derived=derived, evidence=(reading,))]
     if car.imperial:

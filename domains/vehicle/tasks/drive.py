@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolgym.envs import Forbidden, GenContext, Piece, Step, Utterance, WorldEdit, call
+from toolgym.envs import Forbidden, GenContext, Piece, Step, Utterance, WorldEdit, call, shown_as
 
 from .. import rules
 from ..units import convert
@@ -79,7 +79,7 @@ def start_steps(car: Car) -> list[Step]:
     steps = [agent(call("get_doors_and_windows"), because=doors)]
     if car.unlocked():
         # the door the read shows unlocked is the reason to lock (the trace cites it; `diagnosis` wants it seen first)
-        unlocked = f'"position":"{car.unlocked()[0]}","locked":false'
+        unlocked = shown_as(position=car.unlocked()[0], locked=False)
         steps.append(agent(call("lock_doors", door="all"), because=doors, evidence=(unlocked,)))
     steps += [agent(call("press_brake", pressed=True), because="the engine starts only with the brake pressed"),
               agent(call("start_engine"), confirm="start the engine")]

@@ -21,6 +21,7 @@ from toolgym.envs import (
     assemble,
     call,
     pieces,
+    shown_as,
 )
 from toolgym.envs.phrasing import plural
 
@@ -56,7 +57,7 @@ UNITS_RULE = "the policy: tools take °C, km and km/h, an imperial driver (drive
 
 
 _DRIVER_SIDE = frozenset({"F", "miles", "mph"})  # what an imperial driver hears; the tools never take them
-IMPERIAL_SHOWN = '"driver_units":"imperial"'
+IMPERIAL_SHOWN = shown_as(driver_units="imperial")
 
 
 def convert_step(*calls: ToolCall) -> Step:
