@@ -30,7 +30,7 @@ from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import normalize_text, output_stated
 
-from .last_said import ASKED, FOUND_NOTHING, MAX_CLAUSES, argument_values, last_said, reported_by_user, whole
+from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turn, planted_order, without_planted
 
@@ -40,6 +40,9 @@ def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
     else the step's first; said about the user, as a trace speaks ('a file the user owns')."""
     # every use the first sentence names: a flag set by mark_message is not "mark ... as read or unread"
     return about_the_user(tool_purpose(load_domain(task.domain), (call or step.calls[0]).name, whole=True)) or "take the next step"
+
+
+MOST_CITED = 3  # the argument values a call trace names at most: short, and a call's usual arguments
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
@@ -53,8 +56,9 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             tool_names[call.get("id")] = (call.get("function") or {}).get("name", "a tool")
             echoes[call.get("id")] = argument_values(call)
     by_source: dict[str, list[str]] = {}  # 'the user gave' -> the values it showed, quoted, in order
-    # a step of several calls names one value of each (three searches, three names), else a few
-    most = max(MAX_CLAUSES, len(step.calls))
+    # a few values (a call's three arguments: the three identity details), or one of each call of a
+    # step of more (four shares, four addresses)
+    most = max(MOST_CITED, len(step.calls))
 
     def cite(found: tuple[str, str] | None) -> None:
         if found is not None and found[1] not in (values := by_source.setdefault(found[0], [])):
@@ -179,7 +183,9 @@ def _as_named_field(number: str, argument: str) -> re.Pattern[str]:
 
 
 def _cited(by_source: dict[str, list[str]]) -> str:
-    return ", and ".join(f"{source} {join_words(values)}" for source, values in by_source.items() if values)
+    """'the user gave "a" and "b"', 'x returned "1", y returned "2", and the user gave "c"'."""
+    clauses = [f"{source} {join_words(values)}" for source, values in by_source.items() if values]
+    return ", and ".join(clauses) if len(clauses) < 3 else f"{', '.join(clauses[:-1])}, and {clauses[-1]}"
 
 
 _SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")

@@ -256,7 +256,7 @@ def test_a_small_number_is_cited_from_the_user_over_a_field_that_only_shares_a_w
 
 def test_calls_made_together_are_cited_by_what_tells_them_apart():
     """'the user gave "#support" and "Reminder: ..."' was the trace of posting to #support and
-    #offsite: the two facts a trace names were the first call's, and #offsite went uncited."""
+    #offsite: the first facts a trace names were the first call's, and #offsite went uncited."""
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for
 
@@ -264,7 +264,7 @@ def test_calls_made_together_are_cited_by_what_tells_them_apart():
     chat = [{"role": "user", "content": f'Can you put "{text}" in both #support and #offsite?'}]
     both = Step(calls=[ToolCall(name="post_to_channel", arguments={"channel": channel, "text": text})
                        for channel in ("#support", "#offsite")])
-    assert evidence_for(both, chat) == 'the user gave "#support" and "#offsite"'
+    assert evidence_for(both, chat) == f'the user gave "#support", "#offsite" and "{text}"'
     # one call names its own values in the order it takes them
     assert evidence_for(Step(calls=both.calls[:1]), chat) == f'the user gave "#support" and "{text}"'
     # calls to different tools share nothing: each is cited in turn
