@@ -122,9 +122,9 @@ def _in_citing_order(calls: Sequence[ToolCall]) -> list[tuple[str, Any]]:
 
 def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[Any, str],
                  echoes: dict[Any, frozenset[str]], argument: str = "") -> tuple[str, str] | None:
-    """Who showed a number last, as a number of its own ("63 Fahrenheit", "72 m" for 72.0, a result's
-    "range_km": 88; not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's
-    input aside. A number of one or two digits is one any text holds somewhere: only the user's
+    """Where a number came from: the user, who wrote it as people do ("$1,250.00", "63 Fahrenheit");
+    else the result that showed it last as a number of its own ("72 m" for 72.0, "range_km": 88;
+    not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's input aside. A number of one or two digits is one any text holds somewhere: only the user's
     words, or a result's own field, count for it; given the `argument` it goes to, a field whose
     name shares a word with it ("bags": 3 for bags=3, not a hotel's "stars": 3)."""
     exact = str(value)
@@ -135,13 +135,20 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
     field = _as_named_field(spoken, argument) if named else _as_field(spoken)
     # a field that only shares a word with the argument ("free_bags": 1 for bags=1) may be another
     # quantity: the user's own number, said before it, is the likelier source
+    if in_text:
+        # the user's own figure is where it came from, though a later result shows it too (the loan's
+        # monthly payment of 500.0 after "pay $500.00 toward my loan"); a number of one or two digits
+        # is many texts', so it is the latest one's that holds it
+        for message in reversed(messages):
+            if message.get("role") == "user" and (said := _said_by_user(spoken, message)):
+                return said
     akin: tuple[str, str] | None = None
     for message in reversed(messages):
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str) or spoken not in content:
             continue
-        if role == "user" and _alone(spoken).search(content):
-            return "the user gave", f'"{spoken}"'
+        if role == "user" and (said := _said_by_user(spoken, message)):
+            return said
         if role != "tool" or akin is not None:
             continue
         found = ((_alone(spoken).search(content) if in_text else None) or field.search(content)
@@ -158,6 +165,25 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
                     continue
             return source
     return akin
+
+
+def _said_by_user(number: str, message: dict[str, Any]) -> tuple[str, str] | None:
+    """('the user gave', '"$1,250.00"') when a user message writes the number, as it writes it."""
+    content = message.get("content")
+    said = _written(number).search(content) if isinstance(content, str) else None
+    return ("the user gave", f'"{said.group(0)}"') if said else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _written(number: str) -> re.Pattern[str]:
+    """A number as a person writes it, on its own: with or without thousands commas, a dollar sign
+    and cents ("$1,250.00" or "1250" for 1250; "12.50" for 12.5)."""
+    whole, _, fraction = number.partition(".")
+    grouped = f"{int(whole):,}" if whole.isdigit() else whole
+    forms = "|".join(re.escape(form) for form in dict.fromkeys([grouped, whole]))
+    cents = rf"\.{fraction}0*" if fraction else r"(?:\.0+)?"
+    # not a part of a longer number, a time or a date ("30" of 10:30, "12" of 2025-03-12)
+    return re.compile(rf"(?<![\d.,:/-])\$?(?:{forms}){cents}(?![\d]|[.,:/-]\d)")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -97,6 +97,31 @@ def test_a_step_of_three_calls_cites_a_value_for_each():
     assert evidence_for(single, messages) == 'the user gave "Rego", "Scanner" and "Raimio"'
 
 
+def test_a_figure_the_user_wrote_as_money_is_cited_as_theirs():
+    """'list_loans returned "L80036" and "500.0"' explained a $500.00 loan payment the user asked
+    for: the loan's monthly payment happened to be 500.0, and the user's "$500.00" was not read as
+    500 at all ("$1,085.00" neither), so an amount the user gave was never cited."""
+    import json
+
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    def chat(request: str, loan: dict) -> list[dict]:
+        return [{"role": "user", "content": request},
+                {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_loans", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps([loan])}]
+
+    loan = {"loan_id": "L80036", "balance": 15205.61, "monthly_payment": 500.0}
+    step = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 500.0})])
+    cited = evidence_for(step, chat("Please pay $500.00 toward my Home Improvement Loan.", loan))
+    assert cited == 'list_loans returned "L80036", and the user gave "$500.00"', cited
+    larger = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 1085.0})])
+    assert 'the user gave "$1,085.00"' in evidence_for(larger, chat("I'd like to pay $1,085.00 on my loan.", loan))
+    # a time or a date holds no figure of its own: 30 is not in "10:30", nor 12 in "2025-03-12"
+    late = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 30.0, "day": 12})])
+    assert "the user gave" not in evidence_for(late, chat("Pay it at 10:30 on 2025-03-12.", loan))
+
+
 def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
     from toolgym.envs.task import Step, ToolCall
     from toolgym.generators.reasoning import evidence_for
