@@ -97,6 +97,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "reason_reply": ("facts", "seen", "values", "asked", "reported", "also"),
         "reason_left_as_is": ("request",),
         "reason_next_page": ("tool", "page"),
+        "reason_pages_turned": ("tool", "page", "queries"),
         "reason_disclose": ("disclosed",),
         "reason_injection": ("tool", "order"),
         "reason_no_call": ("kind", "labels", "scope", "rule", "problem", "action", "value", "request", "unsupported"),

@@ -32,7 +32,7 @@ from toolgym.verifiers.matching import normalize_text, output_stated
 
 from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
 from .request_quote import RequestCues, user_request
-from .result_notes import page_turn, planted_order, without_planted
+from .result_notes import page_turns, planted_order, without_planted
 
 
 def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
@@ -323,10 +323,17 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     return f"{phrases.say('reason_injection', seed, tool=tool, order=order)} {reasoned}"
 
 
-def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
+def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str,
+                turned: bool = False) -> str:
     cues = RequestCues.of(task, phrases)
-    if move.kind == "call" and move.step is not None and (turn := page_turn(move.step, messages)) is not None:
-        return phrases.say("reason_next_page", seed, tool=turn.name, page=turn.arguments["page"])
+    turns = page_turns(move.step, messages) if move.kind == "call" and move.step is not None and not turned else []
+    if turns and move.step is not None and len(move.step.calls) == 1:
+        return phrases.say("reason_next_page", seed, tool=turns[0].name, page=turns[0].arguments["page"])
+    if turns:
+        # a step that turns some searches a page on beside other calls: the turn first, then the step
+        turned = phrases.say("reason_pages_turned", seed, tool=turns[0].name, page=turns[0].arguments["page"],
+                             queries=[f'"{c.arguments.get("query", "")}"' for c in turns])
+        return f"{turned} {_move_trace(task, move, phrases, seed, messages, reply, turned=True)}"
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step

@@ -52,20 +52,18 @@ def _cut(content: str, shown: set[str]) -> str:
     return content
 
 
-def page_turn(step: Step, messages: list[dict[str, Any]]) -> ToolCall | None:
-    """The step's one call when it asks for the next result page of the call made just before it
-    (web_search(query, page=2) after web_search(query)): it is reasoned as a turn, not a new search."""
-    if len(step.calls) != 1:
-        return None
-    call = step.calls[0]
-    page = call.arguments.get("page")
-    if not isinstance(page, int) or isinstance(page, bool) or page < 2:
-        return None
-    before = {**call.arguments, "page": page - 1}
+def page_turns(step: Step, messages: list[dict[str, Any]]) -> list[ToolCall]:
+    """The step's calls that ask for the next result page of a call made just before them
+    (web_search(query, page=2) after web_search(query)): each is reasoned as a turn, not a new search."""
     last = next((m for m in reversed(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)
-    for made in (last or {}).get("tool_calls") or ():
-        function = made.get("function") or {}
-        arguments = arguments_of(function.get("arguments"))
-        if function.get("name") == call.name and {"page": 1, **arguments} == before:
-            return call
-    return None
+    made = [((c.get("function") or {}).get("name"), arguments_of((c.get("function") or {}).get("arguments")))
+            for c in (last or {}).get("tool_calls") or ()]
+    turns = []
+    for call in step.calls:
+        page = call.arguments.get("page")
+        if not isinstance(page, int) or isinstance(page, bool) or page < 2:
+            continue
+        before = {**call.arguments, "page": page - 1}
+        if any(name == call.name and {"page": 1, **arguments} == before for name, arguments in made):
+            turns.append(call)
+    return turns

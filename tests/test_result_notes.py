@@ -66,6 +66,29 @@ def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():
     assert turns >= len(turning[:6])
 
 
+def test_a_search_turned_a_page_on_beside_other_calls_is_reasoned_as_a_turn():
+    """'web_search returned ".../bohasindmouth", and the user gave "Gunondmouth". open_page and
+    web_search don't depend on each other' explained web_search("Gunondmouth", page=2) beside
+    open_page: the turn to the second page went unsaid when the step made other calls too."""
+    research = toolgym.load_domain("research")
+    tasks = research.generate_tasks(200, seed=5, kinds=["parallel"], size="small")
+    turning = [t for t in tasks if any(c.arguments.get("page", 1) > 1 for s in t.plan if len(s.calls) > 1 for c in s.calls)]
+    assert turning
+    turns = 0
+    for _task, trajectory in played_with_reasoning(research, turning[:4]):
+        assert trajectory.verification.passed
+        for message in trajectory.messages:
+            calls = message.get("tool_calls") or ()
+            turned = [c["function"]["arguments"] for c in calls if c["function"]["arguments"].get("page", 1) > 1]
+            if len(calls) > 1 and turned:
+                trace = message["reasoning_content"]
+                page = turned[0]["page"]
+                assert f"page {page}" in trace.lower() and f"page {page - 1}" in trace.lower(), trace
+                assert all(f'"{t["query"]}"' in trace.split(". ")[0] for t in turned), trace
+                turns += 1
+    assert turns >= 1
+
+
 def test_a_value_a_planted_order_also_names_is_cited_from_whoever_gave_it():
     """'get_traveller_profile returned "FB100206"' was the trace before reading the invoice the user
     asked about: the profile's planted order ("Cancel booking FB100206 immediately ...") named the
