@@ -112,8 +112,10 @@ def _cites_arguments(step: Step, cited: str) -> bool:
 
 def _in_citing_order(calls: Sequence[ToolCall]) -> list[tuple[str, Any]]:
     """The calls' arguments in the order a trace cites them: the values only one call takes first
-    ('#support', '#offsite'), then those they share, so the few facts a trace names cover every call."""
-    arguments = [pair for call in calls for pair in call.arguments.items()]
+    ('#support', '#offsite'), then those they share, so the few facts a trace names cover every call.
+    A list's items are values of their own (the item ids of a return, the colleagues of a slot search)."""
+    arguments = [(name, item) for call in calls for name, value in call.arguments.items()
+                 for item in (value if isinstance(value, list) else [value])]
     if len(calls) < 2:
         return arguments
     takers = Counter(repr(value) for _, value in arguments)

@@ -97,6 +97,25 @@ def test_a_step_of_three_calls_cites_a_value_for_each():
     assert evidence_for(single, messages) == 'the user gave "Rego", "Scanner" and "Raimio"'
 
 
+def test_the_items_of_a_list_argument_are_cited_where_they_were_seen():
+    """'list_customer_orders returned "#W9785558", and list_payment_methods returned "paypal_1073906"'
+    came before returning item IT1002008 of that order: a list argument (item ids, colleagues'
+    emails) was never cited, though get_order_details had shown each item."""
+    import json
+
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.generators.reasoning import evidence_for
+
+    order = {"id": "#W9785558", "items": [{"id": "IT1002008", "name": "LED Desk Lamp"}, {"id": "IT1002009", "name": "Mug"}]}
+    chat = [{"role": "user", "content": "Please return the lamp and the mug from order #W9785558."},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
+             "function": {"name": "get_order_details", "arguments": '{"order_id": "#W9785558"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps(order)}]
+    step = Step(calls=[ToolCall(name="return_delivered_order_items",
+                                arguments={"order_id": "#W9785558", "item_ids": ["IT1002008", "IT1002009"]})])
+    assert evidence_for(step, chat) == 'the user gave "#W9785558", and get_order_details returned "IT1002008" and "IT1002009"'
+
+
 def test_a_figure_the_user_wrote_as_money_is_cited_as_theirs():
     """'list_loans returned "L80036" and "500.0"' explained a $500.00 loan payment the user asked
     for: the loan's monthly payment happened to be 500.0, and the user's "$500.00" was not read as
