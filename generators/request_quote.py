@@ -166,7 +166,15 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
             # the sentence a short request after it points back to ("I've tried to open the account in
             # the app. What's in it?"): the two together say what is asked (a remark after it, "I really
             # appreciate it." or "I can't find it, but it's at home.", asks nothing)
-            sentence = joined if (joined := _with_referent(after, substantive, cues, content)) != after else sentence
+            together = _with_referent(after, substantive, cues, content)
+            both = f"{chosen} {after}"
+            if (together == after and after.endswith("?") and not _PLAINLY_ASKS.search(chosen)
+                    and len(both) <= _REFERENT_MOST and both in content):
+                # a remark that only holds a request's verb ("We're about to move.") and the question
+                # after it ("Can the address on my account be changed?") say what is asked together
+                # (an order after it, "The window down, please.", is a request of its own)
+                together = both
+            sentence = together if together != after else sentence
         return f'"{quotable(sentence, _REFERENT_MOST if sentence != chosen else _QUOTE_MOST)}"'
 
     return ""

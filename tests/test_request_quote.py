@@ -353,3 +353,24 @@ def test_a_request_of_up_to_ten_words_that_points_back_is_quoted_with_what_it_po
     assert user_request([{"role": "user", "content": remark}], RequestCues([remark])) == '"Can you put a freeze on the Visa ending in 2062?"'
     order = "I've lost my card ending in 7628 and I'm panicking. Block it and replace it."
     assert user_request([{"role": "user", "content": order}], RequestCues([order])) == f'"{order}"'
+
+
+def test_a_remark_and_the_question_after_it_are_quoted_together():
+    """'Request: "We're about to move."' quoted a remark that only holds a request's verb, and left
+    out the question after it ("Can the address on my account be changed?"); "I have two gift cards,
+    numbers 9882581 and 8878557." left out "How much is on each?". The two are quoted together; a
+    sentence that asks plainly is still quoted alone, and so is a remark before an order."""
+    from toolgym.generators.request_quote import user_request
+
+    def quoted(text: str, about: str = "") -> str:
+        return user_request([{"role": "user", "content": text}], about=about)
+
+    assert quoted("Hi! I love your shop, by the way. We're about to move. Can the address on my account be changed?") == (
+        "\"We're about to move. Can the address on my account be changed?\"")
+    # the remark is quoted first where it speaks of the step (a gift card balance read)
+    assert quoted("I have two gift cards, numbers 9882581 and 8878557. How much is on each?", "get gift card balance") == (
+        '"I have two gift cards, numbers 9882581 and 8878557. How much is on each?"')
+    assert quoted("Please cancel order #W1. Can you also send me the receipt?") == '"Please cancel order #W1."'
+    # an order after the remark is a request of its own
+    assert quoted("The zone behind me needs changing. The window down to 20% open, please.", "zone") == (
+        '"The zone behind me needs changing."')
