@@ -184,6 +184,8 @@ def user_request(messages: list[dict[str, Any]], cues: RequestCues | None = None
 # names what it asks about in the sentence before.
 _NEEDS_REFERENT = re.compile(r"\b(?:it|them|this one|that one)\b(?!'s| is\b| was\b)", re.IGNORECASE)  # not "It's too hot"
 _SHORT_REQUEST = 10  # words
+_BARE_REQUEST = 5  # words of a request that may name nothing of its own ("Please open a dispute.")
+_SPECIFIC = re.compile(r"\d|\b[A-Z][a-z]")  # a figure or a name: what a bare request leaves to the sentence before
 
 
 def quotable(text: str, most: int = _QUOTE_MOST) -> str:
@@ -205,9 +207,14 @@ def _with_referent(sentence: str, substantive: list[str], cues: RequestCues, con
     charge), the one before is the request's own words (not an aside or the identity line) and
     the two stand side by side in the message `content` (no link or filler between them)."""
     index = substantive.index(sentence)
-    if index == 0 or len(sentence.split()) > _SHORT_REQUEST or not _NEEDS_REFERENT.search(sentence):
+    if index == 0 or len(sentence.split()) > _SHORT_REQUEST:
         return sentence
     before = substantive[index - 1]
+    # a pronoun points back ("Can I still add it?"); so does a bare request that names nothing
+    # ("Please open a dispute.") after a remark that names what it is about (the charge, its amount)
+    bare = len(sentence.split()) <= _BARE_REQUEST and not _SPECIFIC.search(sentence[1:])
+    if not (_NEEDS_REFERENT.search(sentence) or (bare and _SPECIFIC.search(before[1:]) and not _PLAINLY_ASKS.search(before))):
+        return sentence
     identity, aside, _, _ = cues.rank(before)
     joined = f"{before} {sentence}"
     if identity or aside or len(joined) > _REFERENT_MOST or joined not in content:

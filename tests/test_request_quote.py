@@ -374,3 +374,21 @@ def test_a_remark_and_the_question_after_it_are_quoted_together():
     # an order after the remark is a request of its own
     assert quoted("The zone behind me needs changing. The window down to 20% open, please.", "zone") == (
         '"The zone behind me needs changing."')
+
+
+def test_a_bare_request_is_quoted_with_the_remark_that_names_what_it_is_about():
+    """'the user asked "Please open a dispute."' left out the charge the sentence before named (its
+    merchant, amount and date); "What's each person's share?" left out the $49.74 gift. A short
+    request that names nothing is quoted with such a remark; after a remark that names nothing
+    either, or one that asks on its own, it stands alone."""
+    from toolgym.generators.request_quote import user_request
+
+    def quoted(text: str) -> str:
+        return user_request([{"role": "user", "content": text}])
+
+    charge = "There's a $378.47 charge from eBay on 2025-06-05 on my checking account ending in 0224 and the amount is wrong."
+    assert quoted(f"{charge} Please open a dispute.") == f'"{charge} Please open a dispute."'
+    assert quoted("We're sharing the cost of a $49.74 gift equally. What's each person's share?") == (
+        "\"We're sharing the cost of a $49.74 gift equally. What's each person's share?\"")
+    assert quoted("It's far too quiet in here. Turn on the radio.") == '"Turn on the radio."'
+    assert quoted("Please check order #W1 for me. Turn on the radio.") == '"Please check order #W1 for me."'
