@@ -92,7 +92,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "system_tone": (),
         "reason_call": ("tools", "parallel", "evidence", "purpose", "arguments", "writes", "agreed", "because"),
         "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes", "picks"),
-        "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments"),
+        "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments", "terms"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),
         "reason_reply": ("facts", "seen", "values", "asked", "reported", "also"),
         "reason_left_as_is": ("request",),

@@ -30,6 +30,7 @@ from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
 from toolgym.verifiers.matching import normalize_text, output_stated
 
+from .confirm_terms import terms_stated
 from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turns, planted_order, without_planted
@@ -351,7 +352,8 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             "arguments": "none" if not any(c.arguments for c in step.calls) else "cited" if _cites_arguments(step, cited) else "uncited",
         }
         if move.kind == "confirm":
-            confirm = phrases.say("reason_confirm", seed, **values)
+            terms = terms_stated(since_request(messages, task.scenario.requests), reply, cited)
+            confirm = phrases.say("reason_confirm", seed, **values, terms=terms)
             return f"{confirm} {phrases.say('reason_disclose', seed, disclosed=step.disclose)}" if step.disclose else confirm
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
