@@ -127,9 +127,10 @@ def _number_seen(value: float, messages: list[dict[str, Any]], tool_names: dict[
                  echoes: dict[Any, frozenset[str]], argument: str = "") -> tuple[str, str] | None:
     """Where a number came from: the user, who wrote it as people do ("$1,250.00", "63 Fahrenheit");
     else the result that showed it last as a number of its own ("72 m" for 72.0, "range_km": 88;
-    not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's input aside. A number of one or two digits is one any text holds somewhere: only the user's
-    words, or a result's own field, count for it; given the `argument` it goes to, a field whose
-    name shares a word with it ("bags": 3 for bags=3, not a hotel's "stars": 3)."""
+    not "163", "6.3" or "$1,250.00" for 250), a result that only repeats its call's input aside.
+    A number of one or two digits is one any text holds somewhere: only the user's words, or a
+    result's own field, count for it; given the `argument` it goes to, a field whose name shares a
+    word with it ("bags": 3 for bags=3, not a hotel's "stars": 3)."""
     exact = str(value)
     spoken = str(int(value)) if isinstance(value, float) and value.is_integer() else exact
     in_text = len(spoken) >= 3 or "." in spoken
@@ -318,7 +319,7 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     may cite); after a result that shows an injection's planted order, it first names the order and
     why it is left alone; the order itself is never cited as where a value came from."""
     messages = structured(messages)
-    reasoned = _move_trace(task, move, phrases, seed, without_planted(messages, task), reply)
+    reasoned = _with_page_turns(task, move, phrases, seed, without_planted(messages, task), reply)
     planted = planted_order(task, messages)
     if planted is None:
         return reasoned
@@ -326,17 +327,22 @@ def trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list
     return f"{phrases.say('reason_injection', seed, tool=tool, order=order)} {reasoned}"
 
 
-def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str,
-                turned: bool = False) -> str:
+def _with_page_turns(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
+    """The move's reasoning, where its step turns searches made just before a page on: a step of that
+    one call is reasoned as the turn alone; a step of more calls says which searches turn, then the step."""
+    turns = page_turns(move.step, messages) if move.kind == "call" and move.step is not None else []
+    if not turns:
+        return _move_trace(task, move, phrases, seed, messages, reply)
+    first = turns[0]
+    if move.step is not None and len(move.step.calls) == 1:
+        return phrases.say("reason_next_page", seed, tool=first.name, page=first.arguments["page"])
+    note = phrases.say("reason_pages_turned", seed, tool=first.name, page=first.arguments["page"],
+                       queries=[f'"{c.arguments.get("query", "")}"' for c in turns])
+    return f"{note} {_move_trace(task, move, phrases, seed, messages, reply)}"
+
+
+def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages: list[dict[str, Any]], reply: str) -> str:
     cues = RequestCues.of(task, phrases)
-    turns = page_turns(move.step, messages) if move.kind == "call" and move.step is not None and not turned else []
-    if turns and move.step is not None and len(move.step.calls) == 1:
-        return phrases.say("reason_next_page", seed, tool=turns[0].name, page=turns[0].arguments["page"])
-    if turns:
-        # a step that turns some searches a page on beside other calls: the turn first, then the step
-        turned = phrases.say("reason_pages_turned", seed, tool=turns[0].name, page=turns[0].arguments["page"],
-                             queries=[f'"{c.arguments.get("query", "")}"' for c in turns])
-        return f"{turned} {_move_trace(task, move, phrases, seed, messages, reply, turned=True)}"
     if move.kind in ("call", "instruct", "confirm"):
         assert move.step is not None
         step = move.step
