@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .phrasing import dates_in_words
 from .seen import NUMBER, canonical_number, words_of
-from .task import Fact, Step, Task, Utterance
+from .task import Fact, Step, Task, ToolCall, Utterance
 
 if TYPE_CHECKING:
     from .tools import Tool
@@ -47,7 +47,7 @@ class Move:
     utterance: Utterance | None = None
 
 
-def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact], write_tools: Collection[str]) -> Any:
+def call_taking(step: Step, facts: tuple[Fact, ...] | list[Fact], write_tools: Collection[str]) -> ToolCall | None:
     """The step's call that takes one of the facts asked for: by its value as said (a date the user
     gives in words, "January 21", is the call's 2026-01-21), by the argument's name, by its value in
     the call's own form ("$940.00" for an amount of 940.0, "view only" for a level "view", "8.25%" in
