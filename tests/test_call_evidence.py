@@ -1,0 +1,137 @@
+"""Where a call trace says its argument values came from (generators/reasoning.evidence_for): the
+user or the result that showed each, as it showed it, and how many values a trace names."""
+
+from __future__ import annotations
+
+import json
+
+from toolgym.envs.task import Step, ToolCall
+from toolgym.generators.reasoning import evidence_for, last_said
+
+
+def test_a_step_of_three_calls_cites_a_value_for_each():
+    """'the user gave "Rego Scanner" and "Raimio Watch"' came before three web searches: the third
+    search's name was left out by the two-fact limit. A step of several calls names one value of each."""
+
+    names = ["Rego Scanner", "Raimio Watch", "Tehaibior Speaker"]
+    step = Step(calls=[ToolCall(name="web_search", arguments={"query": name}) for name in names])
+    messages = [{"role": "user", "content": "Who makes the Rego Scanner, the Raimio Watch and the Tehaibior Speaker?"}]
+    assert evidence_for(step, messages) == 'the user gave "Rego Scanner", "Raimio Watch" and "Tehaibior Speaker"'
+    # one call names three of its values (the three identity details), not every one of more
+    single = Step(calls=[ToolCall(name="find_customer", arguments={"first": "Rego", "last": "Scanner", "zip": "Raimio",
+                                                                   "city": "Tehaibior"})])
+    assert evidence_for(single, messages) == 'the user gave "Rego", "Scanner" and "Raimio"'
+
+
+def test_the_items_of_a_list_argument_are_cited_where_they_were_seen():
+    """'list_customer_orders returned "#W9785558", and list_payment_methods returned "paypal_1073906"'
+    came before returning item IT1002008 of that order: a list argument (item ids, colleagues'
+    emails) was never cited, though get_order_details had shown each item."""
+
+    order = {"id": "#W9785558", "items": [{"id": "IT1002008", "name": "LED Desk Lamp"}, {"id": "IT1002009", "name": "Mug"}]}
+    chat = [{"role": "user", "content": "Please return the lamp and the mug from order #W9785558."},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
+             "function": {"name": "get_order_details", "arguments": '{"order_id": "#W9785558"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps(order)}]
+    step = Step(calls=[ToolCall(name="return_delivered_order_items",
+                                arguments={"order_id": "#W9785558", "item_ids": ["IT1002008", "IT1002009"]})])
+    assert evidence_for(step, chat) == 'the user gave "#W9785558", and get_order_details returned "IT1002008" and "IT1002009"'
+
+
+def test_a_figure_the_user_wrote_as_money_is_cited_as_theirs():
+    """'list_loans returned "L80036" and "500.0"' explained a $500.00 loan payment the user asked
+    for: the loan's monthly payment happened to be 500.0, and the user's "$500.00" was not read as
+    500 at all ("$1,085.00" neither), so an amount the user gave was never cited."""
+
+    def chat(request: str, loan: dict) -> list[dict]:
+        return [{"role": "user", "content": request},
+                {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_loans", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps([loan])}]
+
+    loan = {"loan_id": "L80036", "balance": 15205.61, "monthly_payment": 500.0}
+    step = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 500.0})])
+    cited = evidence_for(step, chat("Please pay $500.00 toward my Home Improvement Loan.", loan))
+    assert cited == 'list_loans returned "L80036", and the user gave "$500.00"', cited
+    larger = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 1085.0})])
+    assert 'the user gave "$1,085.00"' in evidence_for(larger, chat("I'd like to pay $1,085.00 on my loan.", loan))
+    # a time or a date holds no figure of its own: 30 is not in "10:30", nor 12 in "2025-03-12"
+    late = Step(calls=[ToolCall(name="make_loan_payment", arguments={"loan_id": "L80036", "amount": 30.0, "day": 12})])
+    assert "the user gave" not in evidence_for(late, chat("Pay it at 10:30 on 2025-03-12.", loan))
+
+
+def test_a_value_put_together_from_seen_numbers_cites_where_each_was_seen():
+
+    messages = [
+        {"role": "user", "content": "What was the combined attendance of the two forums?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "function": {"name": "open_page", "arguments": {"url": "https://x.example/a"}}},
+            {"id": "b", "function": {"name": "open_page", "arguments": {"url": "https://x.example/b"}}},
+        ]},
+        {"role": "tool", "tool_call_id": "a", "content": '{"date": "2023-02-26", "text": "It drew 86,923 visitors."}'},
+        {"role": "tool", "tool_call_id": "b", "content": '{"date": "2023-09-17", "text": "It drew 52,093 visitors."}'},
+    ]
+    step = Step(calls=[ToolCall(name="calculate", arguments={"expression": "86,923 + 52,093"})])
+    assert evidence_for(step, messages) == 'open_page returned "86,923" and "52,093"'
+    # values one source showed are named under it once; each source keeps its own clause
+    found = [{"role": "user", "content": "I'm Tara Williams, order #W2629560."}, *messages]
+    named = Step(calls=[ToolCall(name="find", arguments={"first_name": "Tara", "last_name": "Williams"})])
+    assert evidence_for(named, found) == 'the user gave "Tara" and "Williams"'
+    mixed = Step(calls=[ToolCall(name="calculate", arguments={"order": "#W2629560", "expression": "86,923 + 1"})])
+    assert evidence_for(mixed, found) == 'the user gave "#W2629560", and open_page returned "86,923"'
+    # a fault shown by a fragment of a result's JSON is cited with its own quotes, not doubled ones
+    line = [{"role": "assistant", "tool_calls": [{"id": "l", "function": {"name": "get_line_details"}}]},
+            {"role": "tool", "tool_call_id": "l", "content": '{"line_id":"L1","data_remaining_gb":0.0}'}]
+    fix = Step(calls=[ToolCall(name="add_data_refill", arguments={"line_id": "L1"})], evidence=['"data_remaining_gb":0.0'])
+    assert evidence_for(fix, line) == 'get_line_details showed "data_remaining_gb":0.0'
+    # the setting a fix chooses is no value anyone gave, though a word of the report matches it
+    report = [{"role": "user", "content": "Airplane mode is on, data saver is off."}]
+    toggle = Step(calls=[ToolCall(name="toggle_airplane_mode", arguments={"state": "off"})], evidence=["airplane mode is on"])
+    assert evidence_for(toggle, report) == 'the user reported "airplane mode is on"'
+    refill = Step(calls=[ToolCall(name="add_data_refill", arguments={"line_id": "L10618"})], evidence=['"data_remaining_gb":0.0'])
+    assert evidence_for(refill, [{"role": "user", "content": "My line is L10618."}, *line]) == (
+        'get_line_details showed "data_remaining_gb":0.0, and the user gave "L10618"'
+    )
+    # a value no text showed, whole or in numbers, is cited nowhere (the pages' dates are no evidence)
+    unseen = Step(calls=[ToolCall(name="open_page", arguments={"url": "https://x.example/c"})])
+    assert evidence_for(unseen, messages) == ""
+    # a date the user gave in words is no sum: its parts ("03", "2023") are never cited
+    dated = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2023-09-26"})])
+    assert evidence_for(dated, messages) == ""
+    # a date seen in words is cited as it was written (not the page's own date, cited for want of it)
+    opened = {"role": "assistant", "content": None,
+              "tool_calls": [{"id": "p", "function": {"name": "open_page", "arguments": {"url": "https://x.example/p"}}}]}
+    pages = [opened, {"role": "tool", "tool_call_id": "p", "content": '{"date": "2021-10-09", "text": "It went on sale on 8 November 2016."}'}]
+    launch = Step(calls=[ToolCall(name="days_between", arguments={"start": "2016-11-08", "end": "2016-11-09"})])
+    assert evidence_for(launch, pages) == 'open_page returned "8 November 2016"'
+    asked = [{"role": "user", "content": "A hotel in Denver for February 19 to February 23, please."}]
+    stay = Step(calls=[ToolCall(name="search_hotels", arguments={"check_in": "2026-02-19", "check_out": "2026-02-23"})])
+    assert evidence_for(stay, asked) == 'the user gave "February 19" and "February 23"'
+    # a date with a time is no plain date: nothing is spelled out for it (nor raised)
+    meeting = Step(calls=[ToolCall(name="create_event", arguments={"start": "2025-03-12 15:00"})])
+    assert evidence_for(meeting, asked) == ""
+
+
+def test_a_number_is_cited_where_it_was_said_as_a_number_and_a_word_where_it_was_a_word():
+    """'the user asked "…"' explained convert_units(value=63) after the user said "63 Fahrenheit";
+    'convert_units returned 63.0' (its own input) explained set_climate(17.0) after the result 17.2;
+    'set_charge_limit returned "charger"' cited a word inside a field's name."""
+
+    messages = [
+        {"role": "user", "content": "My preferred temperature is 63 Fahrenheit."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "function": {"name": "convert_units", "arguments": '{"value": 63, "from_unit": "F", "to_unit": "C"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"value": 63.0, "from_unit": "F", "to_unit": "C", "result": 17.2}'},
+    ]
+    convert = Step(calls=[ToolCall(name="convert_units", arguments={"value": 63, "from_unit": "F", "to_unit": "C"})])
+    assert evidence_for(convert, messages[:1]) == 'the user gave "63"'
+    assert last_said(messages) == "convert_units returned 17.2"
+    # a number of two digits inside another ("163", "6.3") or only in a result's text is nobody's
+    assert evidence_for(convert, [{"role": "user", "content": "I'm at 163 Main St, it's 6.3 miles."}]) == ""
+    status = [
+        {"role": "user", "content": "Where's the nearest charger?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "s", "function": {"name": "get_vehicle_status", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "s", "content": '{"charger_connected": false, "range_km": 88, "odometer_km": 1880}'},
+    ]
+    assert evidence_for(Step(calls=[ToolCall(name="find_nearest", arguments={"category": "charger"})]), status) == 'the user gave "charger"'
+    range_miles = Step(calls=[ToolCall(name="convert_units", arguments={"value": 88.0, "from_unit": "km", "to_unit": "miles"})])
+    assert evidence_for(range_miles, status) == 'get_vehicle_status returned "88"'
