@@ -54,6 +54,7 @@ class Domain:
         acting_user: ActingUser | None = None,
         full_text: dict[str, Sequence[str]] | None = None,
         handoff: str | None = None,
+        handoff_for_unavailable: bool = False,
     ):
         self.name = name
         self.version = version
@@ -86,8 +87,13 @@ class Domain:
                 raise DomainError(f"domain {name!r}: two tools are named {t.name!r}")
             self.tools[t.name] = t
         # Who takes over what the agent cannot do, in the words that follow "pass you to" ("a human
-        # agent"); None: nobody, so no refusal offers a hand-off (an in-car assistant has no one to call).
+        # agent"); None: nobody (an in-car assistant has no one to call).
         self.handoff = handoff
+        # Whether the policy sends what a withheld tool would have done to `handoff`. Most policies
+        # list the cases a transfer is for, and a missing tool is not one: then no refusal offers it.
+        if handoff_for_unavailable and not handoff:
+            raise DomainError(f"domain {name!r}: handoff_for_unavailable=True needs handoff= (who takes over)")
+        self.handoff_for_unavailable = handoff_for_unavailable
         # Who the user is and whose record each write acts on (declared, or inferred from names).
         self.authz = Authorization.of(self, acting_user)
         self.generators = dict(generators)
@@ -131,6 +137,12 @@ class Domain:
         from .registry import env_id_for
 
         return env_id_for(self.name, self.version)
+
+    @property
+    def refusal_handoff(self) -> str:
+        """Who a refusal may offer to pass the user to: the hand-off when the policy sends withheld
+        tools' work there (`handoff_for_unavailable`), else nobody ("")."""
+        return self.handoff or "" if self.handoff_for_unavailable else ""
 
     @property
     def kinds(self) -> list[str]:

@@ -180,11 +180,12 @@ def _after_answer(moves: list[Move], turn: int) -> bool:
 
 
 def _domain_values(task: Task) -> dict[str, Any]:
-    """What a reply may offer instead, from the domain (`OPTIONAL_REPLY_VALUES`): its hand-off (unless
-    the withheld tool is the hand-off itself) and its scope. The task's own values take precedence."""
+    """What a reply may offer instead, from the domain (`OPTIONAL_REPLY_VALUES`): the hand-off its
+    policy allows for a refusal (unless the withheld tool is the hand-off itself) and its scope. The
+    task's own values take precedence."""
     domain = load_domain(task.domain)
     withheld = " ".join(task.no_tool.withheld_tools if task.no_tool else ()).lower()
-    handoff = domain.handoff or ""
+    handoff = domain.refusal_handoff
     if "human" in withheld:  # "I can't transfer you; a human agent can help" contradicts itself
         handoff = ""
     return {"handoff": handoff, "scope": domain.scope}

@@ -196,6 +196,39 @@ def test_a_withheld_tool_is_handed_off_only_where_the_domain_has_someone(book):
     assert all("human travel agent" in t for t in offered)
 
 
+@pytest.mark.parametrize("domain", ["retail", "travel"])
+def test_a_withheld_tool_is_not_handed_off_where_the_policy_lists_what_a_transfer_is_for(domain):
+    """"I can point you to a human agent for this." declined a return whose tool was withheld; retail's
+    policy transfers only damaged, missing or disputed goods and a customer who insists, and travel's
+    only group bookings, airport assistance, lost luggage and complaints."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.registry import load_domain
+    from toolgym.generators.inspection.coherence import handoff_without_one
+
+    built = load_domain(domain)
+    know = Knowledge(handoff=lambda _: bool(built.refusal_handoff))
+    rows = [{"domain": domain, "kind": task.kind, "messages": gold_messages(built, task)[0]}
+            for task in built.generate_tasks(40, seed=5, kinds=["no_tool/unavailable"])]
+    assert len(rows) == 40 and built.handoff and not built.refusal_handoff
+    assert [found for row in rows if (found := handoff_without_one(row, know))] == []
+
+
+def test_a_domain_whose_policy_refers_missing_tools_to_people_offers_them(tmp_path):
+    from toolgym.envs.domain import Domain
+    from toolgym.errors import DomainError
+
+    (tmp_path / "policy.md.j2").write_text("Pass what you cannot do to the service desk.")
+
+    def domain(**handoff):
+        return Domain(name="desk", version=0, description="d", scope="s", folder=tmp_path, tables=[], build_world=None,
+                      tools=[], generators={}, now=None, **handoff)
+
+    assert domain(handoff="the service desk", handoff_for_unavailable=True).refusal_handoff == "the service desk"
+    assert domain(handoff="the service desk").refusal_handoff == ""
+    with pytest.raises(DomainError, match="handoff_for_unavailable=True needs handoff="):
+        domain(handoff_for_unavailable=True)
+
+
 def test_an_invalid_value_offers_the_range_end_the_policy_states(book):
     assert said(nearest_bound(31, 16, 30), " °C") == "30 °C"
     assert said(nearest_bound(45, 50, 100), "%") == "50%"

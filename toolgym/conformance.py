@@ -444,7 +444,7 @@ def language(domain: Domain, options: Options) -> Iterator[Finding]:
         rows = [_gold_row(domain, task) for task in tasks]  # each row's task_id names its task
         know = Knowledge(
             writes=lambda _, tool: tool in domain.tools and domain.tools[tool].writes,
-            handoff=lambda _: bool(domain.handoff),
+            handoff=lambda _: bool(domain.refusal_handoff),
             task={task.id: task for task in tasks}.get,
         )
         finding.failures += [

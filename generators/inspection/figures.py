@@ -131,7 +131,7 @@ def knowledge_of(corpus: Corpus) -> Knowledge:
 
     def handoff(name: str) -> bool:
         found = domain(name)
-        return bool(found is not None and getattr(found, "handoff", None))
+        return bool(found is not None and found.refusal_handoff)
 
     def asides(name: str) -> frozenset[str]:
         found = domain(name)

@@ -132,6 +132,16 @@ def test_a_domain_with_a_handoff_may_offer_one():
     assert coherence_findings([row], _know(handoff=True))["handoff_without_one"].rows == 0
 
 
+def test_a_declined_handoff_is_not_an_offer_of_one():
+    declined = _row(("user", "Put me through to someone about my lost bag."),
+                    ("assistant", "Sorry, but right now I can't pass you to a colleague who handles lost bags. I can help with your bookings."),
+                    kind="no_tool/unavailable")
+    assert coherence_findings([declined], _know())["handoff_without_one"].rows == 0
+    offered = _row(("user", "Return #W1."), ("assistant", "I can't process returns now. I can point you to a human agent for this."),
+                   kind="no_tool/unavailable")
+    assert coherence_findings([offered], _know())["handoff_without_one"].rows == 1
+
+
 # A message quoted for sending is the user's cargo: its thanks and sign-offs are not the speaker's,
 # and the sentence around it goes on after its closing quote.
 QUOTED = [

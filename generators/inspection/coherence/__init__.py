@@ -80,7 +80,7 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("delight_after_refusal", delight_after_refusal, "a user delighted by a refusal or an invalid-value notice"),
     Detector("repeated_user_sentence", repeated_user_sentence, "the same user sentence twice in one chat"),
     Detector("register_mismatch", register_mismatch, "a voice that does not fit the customer (age, persona)"),
-    Detector("handoff_without_one", handoff_without_one, "a hand-off to people in a domain that declares none"),
+    Detector("handoff_without_one", handoff_without_one, "a refusal offering people the policy sends no refusal to"),
     Detector("asked_what_user_lacks", asked_what_user_lacks, "asked for a fact the user just said they do not have"),
     Detector("invalid_without_offer", invalid_without_offer, "an invalid value answered without the valid value the task has"),
 )

@@ -18,7 +18,7 @@ class Knowledge:
     """What detectors may know beyond the row: each None when the corpus cannot tell."""
 
     writes: Callable[[str, str], bool] | None = None  # (domain, tool name) -> whether it changes the world
-    handoff: Callable[[str], bool] | None = None  # domain -> whether it declares a hand-off to people
+    handoff: Callable[[str], bool] | None = None  # domain -> whether a refusal may offer people (Domain.refusal_handoff)
     task: Callable[[Any], Any] | None = None  # task id -> its Task (None when not held), when the corpus holds tasks
     asides: Callable[[str], AbstractSet[str]] | None = None  # domain -> its asides (Phrasebook.asides)
 

@@ -37,16 +37,26 @@ _HANDOFF = re.compile(
 )
 
 
+# A clause that says the agent can't do something: a hand-off named there is the declined action
+# ("I can't pass you to a colleague who handles lost bags"), not an offer of one.
+_DECLINING = re.compile(r"\b(?:can't|cannot|can not|unable|not able|no tool)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?:]\s+")
+
+
 def handoff_without_one(row: Row, know: Knowledge) -> list[str] | None:
-    """A refusal that sends the user to people the domain does not have (`Domain(handoff=...)`
-    declares who takes over what the agent cannot do; an acting chat's own hand-off tool is an act)."""
+    """A refusal that offers to send the user to people where the domain's policy sends no refusal
+    there (`Domain.refusal_handoff`); a hand-off named as the thing declined is not an offer."""
     if know.handoff is None:
         return None
     if row.get("kind") not in REFUSING_KINDS or know.handoff(str(row.get("domain"))):
         return []
     found = []
     for _, text in _said(row.get("messages") or [], "assistant"):
-        match = _HANDOFF.search(text)
-        if match:
-            found.append(_quote(text, match.start()))
+        ends = [m.end() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+        for start, end in zip([0, *ends], ends, strict=False):
+            clause = text[start:end]
+            match = _HANDOFF.search(clause)
+            if match and not _DECLINING.search(clause):
+                found.append(_quote(text, start + match.start()))
+                break
     return found
