@@ -192,6 +192,8 @@ def test_a_withheld_tool_is_handed_off_only_where_the_domain_has_someone(book):
     without = {book.say("decline_unavailable", s, action="Set seat heating", handoff="", scope="the car's seats") for s in range(60)}
     assert all("agent" not in t and "later" not in t and "the car's seats" in t for t in without), without
     assert all("set seat heating" in t for t in without)  # the action said mid-sentence, lower case
+    # "I can't process a return ... I'm happy to help with orders, returns, ... instead": what's left is the rest of the scope
+    assert all(re.search(r"\b(?:anything|something) else about the car's seats\b", t) for t in without), without
     offered = {book.say("decline_unavailable", s, action="cancel a booking", handoff="a human travel agent", scope="x") for s in range(60)}
     assert all("human travel agent" in t for t in offered)
 
