@@ -94,7 +94,6 @@ def multi_turn(ctx: GenContext) -> Task:
     parts: list[Piece] = []
     for _ in range(2 if ctx.rng.random() < 0.8 else 3):
         parts.append(draw(ctx, builders, person, index, tries=40, accept=lambda p: independent(parts, p) and structures.asked_apart(parts, p)))
-    parts = [p if i == len(parts) - 1 else _without_outputs(p) for i, p in enumerate(parts)]
     subject = person if any(p.subject for p in parts) else None
     return assemble(ctx, subject, parts)
 

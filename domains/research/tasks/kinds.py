@@ -80,8 +80,7 @@ def multi_turn(ctx: GenContext) -> Task:
     builders = [partial(chain, hops=1), partial(chain, hops=2), conflicting, not_in_corpus, which_one, partial(unnamed, hops=1), days_to_mine]
     first = draw(ctx, builders)
     second = draw(ctx, builders, accept=lambda p: independent([first], p) and not _asks_alike(first, p))
-    # the verifier reads the required outputs in the last reply; the first reply still states its answer
-    return assemble(ctx, [replace(first, outputs=[]), replace(second, request=_without_greeting(second.request))])
+    return assemble(ctx, [first, replace(second, request=_without_greeting(second.request))])
 
 
 def _asks_alike(first: Piece, second: Piece) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from toolgym.envs import (
     Forbidden,
@@ -257,7 +256,6 @@ def multi_turn(ctx: GenContext) -> Task:
             parts.append(more)
     if len(parts) < 2:
         return multi_turn(ctx)
-    parts = [replace(p, outputs=[]) for p in parts[:-1]] + [parts[-1]]
     return on_car(ctx, car, parts)
 
 

@@ -195,7 +195,7 @@ def multi_turn(ctx: GenContext) -> Task:
         ctx, ANY, desk, accept=lambda p: not (p.keys & first.keys) and not (_guarded(p) & _guarded(first)) and not p.withheld
         and _joinable(first, p) and pieces.worded_apart([first], p)
     )
-    return signed_in(ctx, desk, [replace(first, outputs=[]), second])
+    return signed_in(ctx, desk, [first, second])
 
 
 def _guarded(piece: Piece) -> set[str]:
