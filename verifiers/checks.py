@@ -26,6 +26,7 @@ from .matching import (
     subset_matches,
 )
 from .provenance import arguments_grounded, requested
+from .recital import Recitals
 from .replies import reply_content
 from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
@@ -75,14 +76,25 @@ def end_state(task: Task, trajectory: Trajectory) -> Score:
 
 
 def required_outputs(task: Task, trajectory: Trajectory) -> Score:
-    """Every fact the reply must state appears in the agent's text (a date in any format: "3 May 2019", "2019-05-03")."""
+    """Every fact the reply must state appears in the agent's text (a date in any format: "3 May 2019",
+    "2019-05-03"), singled out: a message that states it among the other values of the list it came
+    from (every variant's price, for the cheapest) does not count (verifiers/recital.py)."""
     if not task.required_outputs:
         return vacuous()
     said = agent_text(trajectory)
     text = normalize_text(said)
     missing = [o for o in task.required_outputs if not output_stated(o, said, text)]
-    found = len(task.required_outputs) - len(missing)
-    return Score(found / len(task.required_outputs), not missing, details={"missing": missing} if missing else {})
+    recited = []
+    stated = [o for o in task.required_outputs if o not in missing]
+    if stated:
+        results = [m["content"] for m in trajectory.messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
+        recitals = Recitals(task.required_outputs, results)
+        replies = [m.get("content") or "" for m in trajectory.agent_messages]
+        recited = [o for o in stated if o in recitals.siblings
+                   and not any(output_stated(o, r) and not recitals.recited(o, r) for r in replies)]
+    found = len(task.required_outputs) - len(missing) - len(recited)
+    details = {**({"missing": missing} if missing else {}), **({"recited": recited} if recited else {})}
+    return Score(found / len(task.required_outputs), not missing and not recited, details=details)
 
 
 def tool_calls(task: Task, trajectory: Trajectory) -> Score:

@@ -22,6 +22,8 @@
 - `guessed_choice`: the question naming the candidates of a choice and the user's pick removed;
 - `abandoned_request`: a call of the request the user took back made anyway;
 - `asked_for_lookup`: the user asked for an id a tool finds (all three in verifiers/choice_spoils.py).
+- `recited_list`: the final reply replaced by every value of the list a required output was picked
+  from, the output among them (verifiers/recital.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -42,7 +44,9 @@ from toolgym.envs.task import Task
 from .choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
 from .conduct import final_reply_index
 from .foreign import foreign_record
+from .matching import output_stated
 from .provenance_spoils import swapped_argument, unrequested_write
+from .recital import RECITED, Recitals
 from .regrade import verify
 
 Chat = list[dict[str, Any]]
@@ -172,6 +176,35 @@ def _claimed_check(task: Task, messages: Chat) -> Chat | None:
     return spoiled
 
 
+def _recited_list(task: Task, messages: Chat) -> Chat | None:
+    """The final reply replaced by every value of the list a required output was picked from (all the
+    variants' prices for the cheapest one), the output among them: the answer is in it, unsingled."""
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    results = [m["content"] for m in messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
+    recitals = Recitals(task.required_outputs, results)
+    # an output another reply states (a confirmation naming the slot it books) was told there already
+    earlier = [m.get("content") or "" for i, m in enumerate(messages) if m.get("role") == "assistant" and i != final]
+    output = next((o for o in task.required_outputs if len(recitals.siblings.get(o, ())) >= RECITED
+                   and not any(output_stated(o, text) for text in earlier)), None)
+    if output is None:
+        return None
+    kind = recitals.kinds[output]
+    listed = [_as_figure(v, kind) for v in recitals.siblings[output]] + [output]
+    spoiled = copy.deepcopy(messages)
+    spoiled[final]["content"] = f"Here is everything I found: {', '.join(listed)}."
+    return spoiled
+
+
+def _as_figure(value: Any, kind: str) -> str:
+    if isinstance(value, str):
+        return value
+    if kind == "$":
+        return f"${float(value):,.2f}"
+    return f"{value}%" if kind == "%" else f"{value}"
+
+
 # Spoil kind -> a maker that returns the spoiled chat, or None where the spoil does not apply.
 SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "lazy": _lazy,
@@ -190,6 +223,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "guessed_choice": guessed_choice,
     "abandoned_request": abandoned_request,
     "asked_for_lookup": asked_for_lookup,
+    "recited_list": _recited_list,
 }
 SPOIL_KINDS = tuple(SPOILS)
 

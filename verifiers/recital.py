@@ -1,0 +1,161 @@
+"""An answer singled out, not recited: a reply that states a required output together with the other
+values of the list it came from ("purple $43.67, black $30.05, ..., green $26.04" for the cheapest
+variant) has not told the user which one it is, whatever else it says.
+
+A value's *siblings* are the other values of the same field in the list of records that shows it
+(every variant's "price"), or the other items of a list of plain values (a slot search's
+"free_starts"). A message recites an output when it states the output and two or more of its
+siblings that are not required outputs themselves. Short values (under three characters: a count
+of bags, a flag's 0) are left out on both sides: they turn up in any sentence. An output that a
+result's prose states (a page's text, a mail's body) was read there, not picked from a list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .matching import normalize_text
+
+MIN_CHARACTERS = 3  # a value shorter than this is too common in text to say which record was meant
+RECITED = 2  # siblings stated beside the output that make it one of a list, not an answer
+# a figure as written: its currency sign or percent sign say what it is; one inside a time, a date or
+# a phone number (15:00, 2025-03-19, 303-481-1018) is none
+_FIGURE = re.compile(r"(?<![\w.:/-])([$€£]?)(\d[\d,]*(?:\.\d+)?)(%?)(?![\w:/-]|\.\d)")
+
+
+def _figures(text: str) -> list[tuple[str, float]]:
+    """The figures of a text, each with its kind: '$' (money), '%' or '' (a plain number)."""
+    found = []
+    for sign, digits, percent in _FIGURE.findall(normalize_text(text)):
+        kind = "$" if sign else percent
+        if kind or len(digits) >= MIN_CHARACTERS:
+            found.append((kind, float(digits.replace(",", ""))))
+    return found
+
+
+def _number_of(text: str) -> tuple[str, float] | None:
+    """The one figure a text is ('$26.04', '4.35%', '1,227,052'), with its kind; None for anything else."""
+    found = _figures(text)
+    if len(found) != 1 or re.search(r"[a-z]", normalize_text(text)):
+        return None
+    return found[0]
+
+
+def _is_plain(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= MIN_CHARACTERS
+
+
+PROSE_WORDS = 6  # a text value of this many words is prose (a page, a mail's body), not a field's value
+
+
+def _walk(data: Any, groups: list[list[Any]], prose: list[str]) -> None:
+    """Collect, at any depth, every field's values across a list of records and every list of plain
+    values (`groups`), and the texts that are prose (`prose`: a page's text, a mail's body)."""
+    if isinstance(data, dict):
+        values: Iterable[Any] = data.values()
+    elif isinstance(data, list):
+        records = [item for item in data if isinstance(item, dict)]
+        if len(records) >= 2:
+            for key in dict.fromkeys(k for record in records for k in record):
+                groups.append([record[key] for record in records if key in record and _is_plain(record[key])])
+        plain = [item for item in data if _is_plain(item)]
+        if len(plain) >= 2:
+            groups.append(plain)
+        values = data
+    else:
+        return
+    for value in values:
+        if isinstance(value, dict | list):
+            _walk(value, groups, prose)
+        elif isinstance(value, str) and value.count(" ") >= PROSE_WORDS - 1:
+            prose.append(value)
+
+
+def _key(value: Any) -> tuple[str, Any]:
+    """What a field's value is compared by: its text as normalised, or its number."""
+    return ("text", _text_key(value)) if isinstance(value, str) else ("number", float(value))
+
+
+def _text_key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _keys_of(output: str, number: tuple[str, float] | None) -> frozenset[tuple[str, Any]]:
+    """The values a required output matches: its text, and its figure when it is one ("$26.04": 26.04)."""
+    return frozenset({("text", _text_key(output)), *([("number", number[1])] if number else [])})
+
+
+class _Result:
+    """A tool result as the recital check reads it: its prose, and its lists' values with their keys."""
+
+    def __init__(self, content: str) -> None:
+        groups: list[list[Any]] = []
+        prose: list[str] = []
+        _walk(_json(content), groups, prose)
+        self.prose = normalize_text(" ".join(prose))
+        self.groups = [(group, frozenset(map(_key, group))) for group in groups if len(group) > RECITED]
+
+
+def _stated(value: Any, kind: str, normalized: str, figures: frozenset[tuple[str, float]]) -> bool:
+    """Whether a message states a sibling: a text as a phrase of its own, a number as a figure of the
+    output's kind (a price as money: not the 15 of "Standard 15" or of "15:00")."""
+    if isinstance(value, str):
+        return re.search(rf"(?<!\w){re.escape(normalize_text(value))}(?!\w)", normalized) is not None
+    return (kind, float(value)) in figures
+
+
+def _needles(output: str, number: tuple[str, float] | None) -> tuple[str, ...]:
+    """How a result's raw text would hold `output` (lower case): its words, or its figure as JSON
+    writes it (26.04 for "$26.04", 1227052 for "1,227,052") and with thousands separators."""
+    if number is None:
+        return (normalize_text(output),)
+    value = number[1]
+    plain = str(int(value)) if value.is_integer() else repr(value)
+    return (plain, f"{value:,}".removesuffix(".0"))
+
+
+def _json(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+class Recitals:
+    """The siblings of each required output in a chat's tool results, found once per chat."""
+
+    def __init__(self, outputs: Sequence[str], results: Sequence[str]) -> None:
+        self.siblings: dict[str, list[Any]] = {}
+        self.kinds: dict[str, str] = {}  # an output's kind of figure ('$', '%', ''), when it is one
+        numbers = {output: _number_of(output) for output in outputs}
+        keys = {output: _keys_of(output, numbers[output]) for output in outputs}
+        required = frozenset().union(*keys.values())
+        lowered = [content.lower() if isinstance(content, str) else "" for content in results]
+        read: dict[int, _Result] = {}  # a result's position -> what it holds, read only if it holds an output
+        for output in outputs:
+            if len(output.strip()) < MIN_CHARACTERS:
+                continue
+            needles = _needles(output, numbers[output])
+            holding = [read.setdefault(i, _Result(results[i])) for i, text in enumerate(lowered) if any(n in text for n in needles)]
+            if any(normalize_text(output) in result.prose for result in holding):
+                # an answer a page or a mail states in words was read there: the list beside it (a
+                # page's links, which a chain's answer names again) offered no choice
+                continue
+            found = [value for result in holding for group, held in result.groups if keys[output] & held
+                     for value in group if _key(value) not in required]
+            if found:
+                self.siblings[output] = list(dict.fromkeys(found))
+                self.kinds[output] = numbers[output][0] if numbers[output] else ""
+
+    def recited(self, output: str, message: str) -> bool:
+        """Whether `message` states `output` only as one of a list: beside two or more of its siblings."""
+        siblings = self.siblings.get(output)
+        if not siblings:
+            return False
+        normalized = normalize_text(message)
+        figures = frozenset(_figures(message))
+        kind = self.kinds[output]
+        return sum(_stated(value, kind, normalized, figures) for value in siblings) >= RECITED
