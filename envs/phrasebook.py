@@ -90,7 +90,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "irrelevant_request_slotted": ("city", "topic", "dish", "phrase", "language", "skill", "occasion"),
         "persona": (),
         "system_tone": (),
-        "reason_call": ("tools", "parallel", "evidence", "purpose", "arguments", "writes", "agreed", "because"),
+        "reason_call": ("tools", "parallel", "evidence", "purpose", "arguments", "writes", "agreed", "because", "derived", "how"),
         "reason_ask": ("labels", "tools", "purpose", "request", "lookup", "computes", "picks"),
         "reason_confirm": ("tools", "parallel", "evidence", "purpose", "arguments", "terms"),
         "reason_instruct": ("tools", "parallel", "evidence", "purpose", "arguments"),

@@ -145,8 +145,9 @@ class Step(_Model):
     derived: dict[str, str] = Field(
         default_factory=dict,
         description=(
-            "argument -> how the gold computed its value from what it had seen (one degree above the temperature read); "
-            "argument provenance accepts that very value for that argument though no text shows it"
+            "argument -> how the gold computed its value from what it had seen, as a noun phrase its reasoning says "
+            "('the convert_units result rounded to the nearest 0.5 °C, the car's step'); argument provenance accepts "
+            "that very value for that argument though no text shows it"
         ),
     )
     evidence: list[str] = Field(

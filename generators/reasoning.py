@@ -9,6 +9,7 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -97,6 +98,24 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if sum(map(len, by_source.values())) >= most:
                 return _cited(by_source)
     return _cited(by_source)
+
+
+def worked_out(step: Step) -> tuple[str, str]:
+    """The arguments a step works out rather than copies (`Step.derived`), as the call writes them
+    ('temperature_c=19.0'), and how: ('', '') for a step that copies every argument. Where they are
+    worked out in several ways, each way names its arguments ('...the driver (zone); ...')."""
+    worked: dict[str, list[str]] = {}  # how -> the arguments worked out that way
+    for call in step.calls:
+        for name, value in call.arguments.items():
+            if name in step.derived:
+                worked.setdefault(step.derived[name], []).append(f"{name}={json.dumps(value, ensure_ascii=False)}")
+    if not worked:
+        return "", ""
+    arguments = join_words(list(dict.fromkeys(a for found in worked.values() for a in found)))
+    if len(worked) == 1:
+        return arguments, next(iter(worked))
+    names = {how: ", ".join(dict.fromkeys(a.split("=", 1)[0] for a in found)) for how, found in worked.items()}
+    return arguments, "; ".join(f"{how} ({names[how]})" for how in worked)
 
 
 def _cites_arguments(step: Step, cited: str) -> bool:
@@ -363,10 +382,11 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             return f"{confirm} {phrases.say('reason_disclose', seed, disclosed=step.disclose)}" if step.disclose else confirm
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
+        derived, how = worked_out(step)
         return phrases.say("reason_call", seed, **values,
                            writes=any(name in load_domain(task.domain).write_tools for name in names),
                            agreed=step.confirm is not None,  # its call move comes only after the user's yes
-                           because=step.because)
+                           because=step.because, derived=derived, how=how)
     if move.kind == "ask" and move.utterance is not None and move.step is not None and move.step.choice is not None:
         count = move.utterance.vars.get("count", len(move.step.choice.options))
         options = move.utterance.vars.get("options") or list(move.step.choice.options)

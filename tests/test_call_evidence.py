@@ -135,3 +135,41 @@ def test_a_number_is_cited_where_it_was_said_as_a_number_and_a_word_where_it_was
     assert evidence_for(Step(calls=[ToolCall(name="find_nearest", arguments={"category": "charger"})]), status) == 'the user gave "charger"'
     range_miles = Step(calls=[ToolCall(name="convert_units", arguments={"value": 88.0, "from_unit": "km", "to_unit": "miles"})])
     assert evidence_for(range_miles, status) == 'get_vehicle_status returned "88"'
+
+
+def test_an_argument_worked_out_is_said_with_how():
+    """'Known so far: the user gave "passenger". The tool that fits is set_climate' came before
+    set_climate(temperature_c=19.0) for "66 °F": the 19.0 came from convert_units' 18.9, rounded,
+    and the trace never said so. A step's `derived` notes are said with the values they explain."""
+    from toolgym.generators.reasoning import worked_out
+
+    rounded = "the convert_units result rounded to the nearest 0.5 °C, the car's step"
+    step = Step(calls=[ToolCall(name="set_climate", arguments={"zone": "passenger", "temperature_c": 19.0})],
+                derived={"temperature_c": rounded})
+    assert worked_out(step) == ("temperature_c=19.0", rounded)
+    units = "the units the policy sets"
+    both = Step(calls=[ToolCall(name="convert_units", arguments={"value": 896, "from_unit": "km", "to_unit": "miles"})],
+                derived={"from_unit": units, "to_unit": units})
+    assert worked_out(both) == ('from_unit="km" and to_unit="miles"', units)
+    driver = Step(calls=[ToolCall(name="set_climate", arguments={"zone": "driver", "temperature_c": 20.0})],
+                  derived={"zone": "the driver's zone", "temperature_c": "one step up"})
+    assert worked_out(driver) == ('zone="driver" and temperature_c=20.0', "the driver's zone (zone); one step up (temperature_c)")
+    assert worked_out(Step(calls=[ToolCall(name="get_climate")])) == ("", "")
+
+
+def test_a_converted_setting_trace_says_where_its_value_came_from():
+    from toolgym.envs.registry import load_domain
+
+    from .conftest import played_with_reasoning
+
+    domain = load_domain("vehicle")
+    tasks = [t for t in domain.generate_tasks(60, seed=2, kinds=["single"])
+             if any(s.derived.get("temperature_c", "").startswith("the convert_units result") for s in t.plan)]
+    assert tasks
+    for _, trajectory in played_with_reasoning(domain, tasks):
+        setting = next(m for m in trajectory.messages
+                       if any(c["function"]["name"] == "set_climate" for c in m.get("tool_calls") or ()))
+        arguments = setting["tool_calls"][0]["function"]["arguments"]
+        value = (json.loads(arguments) if isinstance(arguments, str) else arguments)["temperature_c"]
+        assert f"temperature_c={json.dumps(value)}" in setting["reasoning_content"], setting
+        assert "convert_units result rounded to the nearest 0.5 °C" in setting["reasoning_content"], setting

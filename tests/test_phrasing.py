@@ -151,7 +151,8 @@ def test_only_confirmations_read_as_confirmations_and_every_one_does():
               "valid": "#W2", "handoff": "a human agent", "outcome": "pending", "thanked": True, "values": True,
               "arguments": "cited", "checks": True, "reported": False, "again": True, "writes": True, "agreed": True,
               "pending": ["email", "ZIP code"], "tool": "web_search", "page": 2, "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
-              "because": "the engine starts only with the brake pressed", "several": False, "also": "get_invoice returned 1465.0", "picks": False, "queries": ["\"Gunondmouth\""], "terms": ""}
+              "because": "the engine starts only with the brake pressed", "several": False, "also": "get_invoice returned 1465.0", "picks": False, "queries": ["\"Gunondmouth\""], "terms": "",
+              "derived": "", "how": ""}
     for intent in book.intents():
         if intent.split("@")[0] not in ASSISTANT_INTENTS and not intent.startswith(("closer_", "reason_")):
             continue
@@ -176,7 +177,8 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
               "outcome": "refused", "thanked": False, "values": False, "lookup": False,
               "arguments": "none", "checks": False, "reported": True, "again": False, "writes": False, "agreed": False,
               "pending": ["order id"], "tool": "web_search", "page": 3, "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
-              "because": "the trunk does not open above 5 km/h", "several": True, "also": "convert_currency returned 17646.75", "picks": True, "queries": ["\"Rego Scanner\"", "\"Zatu Camera\""], "terms": "quote_cancellation returned 436.0 and 100.0"}
+              "because": "the trunk does not open above 5 km/h", "several": True, "also": "convert_currency returned 17646.75", "picks": True, "queries": ["\"Rego Scanner\"", "\"Zatu Camera\""], "terms": "quote_cancellation returned 436.0 and 100.0",
+              "derived": "temperature_c=19.0", "how": "the convert_units result rounded to the nearest 0.5 °C, the car's step"}
     found = []
     for intent in book.intents():
         if intent.startswith(("slot_", "irrelevant_request")) or intent in ("persona", "system_tone"):

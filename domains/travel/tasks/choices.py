@@ -103,7 +103,7 @@ def bags_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None
 
 
 NIGHTS = (2, 3, 4, 5)
-LEAVING = {"check_out": "the arrival day read, plus the nights the traveller asked for"}
+LEAVING = {"check_out": "the arrival day get_booking shows, plus the nights the traveller asked for"}
 
 
 def hotel_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:

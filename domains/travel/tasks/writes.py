@@ -294,7 +294,7 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
             agent(call("search_flights", origin=origin, destination=destination, date=day.isoformat(), cabin=cabin,
                        direct_only=True)),
             agent(call("book_flight", **args), confirm=clause(ctx, f"action_book_{how}", insured=insurance, **v),
-                  derived={} if points else {"payment": "too few points for the fare read: the policy says book by the default card"},
+                  derived={} if points else {"payment": "the default card, which the policy says to book with when the points do not cover the fare"},
                   disclose=(f"{v['insurance_percent']}%",) if insurance else ()),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_book_{how}", vars={**v, "insured": insurance,
@@ -366,7 +366,7 @@ def price_in_currency(ctx: GenContext, index: Index) -> Piece | None:
     converted = money2(price * RATES_PER_USD[currency])
     piece.request = f"{piece.request} {ctx.say('ask_in_currency', currency=currency)}"
     piece.steps = [*piece.steps, agent(call("convert_currency", amount=price, from_currency="USD", to_currency=currency),
-                                       derived={"from_currency": "the policy: prices are in US dollars"})]  # fmt: skip
+                                       derived={"from_currency": "US dollars, the currency the policy gives prices in"})]  # fmt: skip
     piece.reply = Utterance(intent="answer_cheapest_converted",
                             vars={**piece.reply.vars, "currency": currency, "converted": f"{converted:,.2f}"})  # fmt: skip
     piece.outputs = [best.row.flight_number, f"{converted:,.2f}"]

@@ -45,7 +45,7 @@ def set_temperature(ctx: GenContext, car: Car, ask: bool = False) -> Piece | Non
         steps = [
             convert_step(call("convert_units", value=wanted_f, from_unit="F", to_unit="C")),
             agent(call("set_climate", zone=zone, temperature_c=value),
-                  derived={"temperature_c": "the convert_units result, rounded to the car's step (policy)"}),
+                  derived={"temperature_c": f"the convert_units result rounded to the nearest {rules.TEMP_STEP_C:g} °C, the car's step"}),
         ]
         said, reply = slot(ctx, "temp_f", t=wanted_f), slot(ctx, "temp_set_f", f=wanted_f, c=temp(value))
         output = f"{wanted_f} °F"
@@ -76,9 +76,9 @@ def comfort_nudge(ctx: GenContext, car: Car) -> Piece | None:
     value = current + (rules.COMFORT_STEP_C if warmer else -rules.COMFORT_STEP_C)
     if not rules.TEMP_MIN_C <= value <= rules.TEMP_MAX_C:
         return None
-    derived = {"temperature_c": "one comfort step from the zone's temperature get_climate shows (policy)"}
+    derived = {"temperature_c": f"the zone's temperature get_climate shows, moved by the policy's comfort step of {rules.COMFORT_STEP_C:g} °C"}
     if zone == "driver":  # "I'm cold": the policy says the speaker's zone is the driver's
-        derived["zone"] = "the driver's zone: the policy says the person talking is the driver"
+        derived["zone"] = "the driver's zone, since the policy takes the person talking to be the driver"
     # the zone's reading is what the new temperature is computed from: the trace cites it, and a
     # policy that sets the zone without reading it has guessed
     reading = shown_as(zone=zone, temperature_c=current)

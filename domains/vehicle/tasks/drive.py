@@ -129,7 +129,7 @@ def cruise(ctx: GenContext, car: Car, ask: bool = False) -> Piece | None:
             return None
         steps = [convert_step(call("convert_units", value=mph, from_unit="mph", to_unit="km/h")),
                  agent(call("set_cruise_control", speed_kmh=kmh),
-                       derived={"speed_kmh": "the convert_units result, rounded to the car's step (policy)"})]
+                       derived={"speed_kmh": f"the convert_units result rounded to the nearest {rules.CRUISE_STEP_KMH} km/h, the car's step"})]
         said, stated = f"{mph} mph", f"{kmh} km/h"
     else:
         kmh = ctx.pick(range(rules.CRUISE_MIN_KMH, rules.CRUISE_POLICY_MAX_KMH + 1, rules.CRUISE_STEP_KMH))

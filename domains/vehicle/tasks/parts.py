@@ -53,7 +53,7 @@ def agent(*calls: ToolCall, confirm: str | None = None, derived: dict[str, str] 
 
 
 # The policy's units rule: the units a conversion goes between come from it and the driver's units read.
-UNITS_RULE = "the policy: tools take °C, km and km/h, an imperial driver (driver_units) hears °F, miles and mph"
+UNITS_RULE = "the units the policy sets, °C, km and km/h for the tools and °F, miles and mph for an imperial driver"
 
 
 _DRIVER_SIDE = frozenset({"F", "miles", "mph"})  # what an imperial driver hears; the tools never take them
