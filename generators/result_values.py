@@ -144,8 +144,9 @@ def _named_by(key: str, named: frozenset[str]) -> bool:
 def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) -> str:
     """When `found`, the value of a write's result that the reply states, is a field the write left
     as it was (the card's brand in "I've frozen the Mastercard ending in 6671"), the field it changed
-    or added that the reply states instead ('"status":"frozen"'); else `found`. Only against an earlier read
-    of the same record: without one, nothing tells what stayed."""
+    or added that the reply states instead ('"status":"frozen"'), and the value again inside an object
+    the write added ('"status":"cancelled" and "amount":373.41', a refund of the order's total); else
+    `found`. Only against an earlier read of the same record: without one, nothing tells what stayed."""
     data, before = _with_record_before(content, earlier)
     if data is None or before is None:
         return found
@@ -153,6 +154,11 @@ def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) 
     if not any(str(value) == value_of and before.get(key) == value for key, value in data.items()):
         return found
     lowered = reply.lower()
+    # the value inside what the write added, where it shows it again: a cancelled order's refund of
+    # its total ("refund":{"amount":373.41,...}), which the reply states as the refund
+    added = next((fragment for key, value in data.items() if key not in before and isinstance(value, dict)
+                  for inner, shown in value.items() if str(shown) == value_of
+                  if (fragment := shown_as(**{inner: shown})) in content), "")
     # a field that differs first, then one the read did not show (a cancelled transfer's "status",
     # which the list of pending transfers leaves out)
     for changed in (lambda key, value: key in before and before[key] != value, lambda key, value: key not in before):
@@ -160,8 +166,8 @@ def change_stated(content: str, earlier: Sequence[str], found: str, reply: str) 
             if changed(key, value) and not isinstance(value, dict | list) and _stated_as(value, lowered, reply):
                 fragment = shown_as(**{key: value})
                 if fragment in content:
-                    return fragment
-    return found
+                    return f"{fragment} and {added}" if added else fragment
+    return added or found
 
 
 def _with_record_before(content: str, earlier: Sequence[str]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -438,3 +438,23 @@ def test_a_value_that_only_says_the_tools_name_again_is_not_cited():
     traces = _reply_traces("workplace", [], results, "Your direct message to Kyle Moody is sent.")
     assert not [t for t in traces if '"direct message"' in t], sorted(traces)[:3]
     assert any("send_direct_message returned H000961" in t for t in traces), sorted(traces)[:3]
+
+
+def test_a_write_cites_the_refund_it_added_beside_what_it_changed():
+    """'cancel_pending_order returned "status":"cancelled"' traced "I cancelled order #W9745473, and the
+    refund of $373.41 goes back to your Discover": the refund the write added shows the amount again,
+    and the order's unchanged total was all that stood for it."""
+    from toolgym.generators.reasoning import last_said
+
+    order = {"id": "#W9745473", "status": "pending", "total": 373.41, "payment_method_id": "credit_card_6079302"}
+    done = {**order, "status": "cancelled", "refund": {"amount": 373.41, "payment_method_id": "credit_card_6079302"}}
+    chat = [{"role": "user", "content": "Please cancel order #W9745473, I no longer need it."},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "get_order_details", "arguments": '{"order_id": "#W9745473"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps(order, separators=(",", ":"))},
+            {"role": "assistant", "tool_calls": [{"id": "c2", "function": {"name": "cancel_pending_order", "arguments": '{"order_id": "#W9745473"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": json.dumps(done, separators=(",", ":"))}]
+    writes = frozenset({"cancel_pending_order"})
+    said = "I cancelled order #W9745473, and the refund of $373.41 goes back to your Discover ending in 3483."
+    assert last_said(chat, reply=said, writes=writes) == 'cancel_pending_order returned "status":"cancelled" and "amount":373.41'
+    # a reply that states the refund alone cites it alone
+    assert last_said(chat, reply="$373.41 goes back to your Discover.", writes=writes) == 'cancel_pending_order returned "amount":373.41'
