@@ -173,3 +173,20 @@ def test_a_converted_setting_trace_says_where_its_value_came_from():
         value = (json.loads(arguments) if isinstance(arguments, str) else arguments)["temperature_c"]
         assert f"temperature_c={json.dumps(value)}" in setting["reasoning_content"], setting
         assert "convert_units result rounded to the nearest 0.5 °C" in setting["reasoning_content"], setting
+
+
+def test_a_search_for_a_named_place_says_which_kind_its_name_makes_it():
+    """'Seen so far: the user asked "Directions to Haley Business Park, please.". The next fact I need
+    comes from search_places' left category="office" unexplained: it comes from the name's ending."""
+    from toolgym.envs.registry import load_domain
+
+    from .conftest import played_with_reasoning
+
+    domain = load_domain("vehicle")
+    tasks = [t for t in domain.generate_tasks(60, seed=5, kinds=["multi_step"])
+             if any(s.derived.get("category") for s in t.plan)][:4]
+    assert tasks
+    for task, trajectory in played_with_reasoning(domain, tasks):
+        search = next(m for m in trajectory.messages if any(c["function"]["name"] == "search_places" for c in m.get("tool_calls") or ()))
+        category = next(c.arguments["category"] for s in task.plan for c in s.calls if c.name == "search_places" and s.derived)
+        assert f'category="{category}"' in search["reasoning_content"] and "going by its name" in search["reasoning_content"], search

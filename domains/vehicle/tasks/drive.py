@@ -178,11 +178,18 @@ def navigate(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=request,
         goal=f"Navigate to {place.name}.",
-        steps=[agent(call("search_places", category=category)), agent(call("set_navigation", place_id=place.id))],
+        steps=[agent(call("search_places", category=category), derived={} if nearest else kind_by_name(place.name)),
+               agent(call("set_navigation", place_id=place.id))],
         reply=Utterance(intent="reply_navigation", vars={"name": place.name, "eta": place.drive_min}),
         outputs=[place.name, f"{place.drive_min} minutes"],
         keys=frozenset({"nav"}),
     )
+
+
+def kind_by_name(name: str) -> dict[str, str]:
+    """The category a search for a place the driver named takes: its kind, read off the name's ending
+    ("Haley Business Park" is an office), which the trace says (Step.derived)."""
+    return {"category": f"the kind of place {name} is, going by its name"}
 
 
 def trip_range(ctx: GenContext, car: Car) -> Piece | None:
@@ -197,8 +204,8 @@ def trip_range(ctx: GenContext, car: Car) -> Piece | None:
     return Piece(
         request=ctx.say("req_range_to", name=place.name, energy="charge" if car.electric else "fuel"),
         goal=f"Find out whether the car reaches {place.name} without stopping.",
-        steps=[agent(call("search_places", category=category)), agent(call("estimate_trip_range", place_id=place.id)),
-               *convert_steps],
+        steps=[agent(call("search_places", category=category), derived=kind_by_name(place.name)),
+               agent(call("estimate_trip_range", place_id=place.id)), *convert_steps],
         reply=Utterance(intent="reply_range_ok" if margin >= 0 else "reply_range_short",
                         vars={"name": place.name, "trip": trip, "range": reach}),
         outputs=[trip, reach],
