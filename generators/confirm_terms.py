@@ -1,5 +1,5 @@
 """The amounts a question asking for a yes states, and which results showed them: the trace before
-it names them ('quote_cancellation returned 436.0 and 100.0' before "I'll cancel booking FB100057
+it names them ('quote_cancellation returned "refund":436.0 and "fee":100.0' before "I'll cancel booking FB100057
 with a refund of $436.00 (fee $100.00)"), so a yes is seen to cover the terms as they were read."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from toolgym.envs.phrasing import join_words
 from toolgym.envs.seen import canonical_number
 
 _AMOUNT = re.compile(r"\$\d[\d,]*\.\d\d")  # how a question states money: "$1,286.26"
-_DECIMAL_FIELD = re.compile(r'":\s*(-?\d+\.\d+)')  # a JSON field whose value is a number with decimals
+_DECIMAL_FIELD = re.compile(r'("[^"{}\[\],]+":\s*(-?\d+\.\d+))')  # a JSON field whose value is a number with decimals
 _MOST = 2  # amounts named at most: a refund and its fee, a fare and its card charge
 
 
 def terms_stated(messages: list[dict[str, Any]], question: str, cited: str) -> str:
-    """'get_order_details returned 38.45': each amount `question` states, under the latest result
+    """'get_order_details returned "total":38.45': each amount `question` states, as the field of the latest result
     (of `messages`, the chat since the request) that shows it as a number of its own. An amount the
     user wrote is theirs, not a term a result set (the loan payment they asked for, though the loan's
     monthly payment is the same); one `cited` already names, or none shows, is left out too. Empty
@@ -32,9 +32,10 @@ def terms_stated(messages: list[dict[str, Any]], question: str, cited: str) -> s
             content = message.get("content")
             if message.get("role") != "tool" or not isinstance(content, str):
                 continue
-            shown = next((v for v in _DECIMAL_FIELD.findall(content) if canonical_number(v) == amount), None)
+            # the field as the result writes it ('"refund":436.0'): which of the result's values it is
+            shown = next((field for field, v in _DECIMAL_FIELD.findall(content) if canonical_number(v) == amount), None)
             if shown is not None:
-                if shown not in cited:
+                if shown.rsplit(":", 1)[1].strip() not in cited:
                     by_tool.setdefault(names.get(message.get("tool_call_id"), "a tool"), []).append(shown)
                 break
     return ", and ".join(f"{tool} returned {join_words(values)}" for tool, values in by_tool.items())

@@ -10,7 +10,7 @@ from toolgym.generators.confirm_terms import terms_stated
 
 def _read(call_id: str, name: str, result: object) -> list[dict]:
     return [{"role": "assistant", "content": "", "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}]},
-            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result)}]
+            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result, separators=(",", ":"))}]
 
 
 def test_the_amounts_a_confirmation_states_are_named_under_the_result_that_showed_them():
@@ -20,7 +20,8 @@ def test_the_amounts_a_confirmation_states_are_named_under_the_result_that_showe
             *_read("c1", "get_booking", {"booking_id": "FB100057", "fare_paid": 536.0}),
             *_read("c2", "quote_cancellation", {"booking_id": "FB100057", "fee": 100.0, "refund": 436.0})]
     question = "I'll cancel booking FB100057 with a refund of $436.00 (fee $100.00). Okay to proceed?"
-    assert terms_stated(chat, question, 'the user gave "FB100057"') == "quote_cancellation returned 436.0 and 100.0"
+    # each as the field that shows it: which of the quote's figures is the refund, which the fee
+    assert terms_stated(chat, question, 'the user gave "FB100057"') == 'quote_cancellation returned "refund":436.0 and "fee":100.0'
     # a question that states no amount names none; a whole number that names a card is no amount
     assert terms_stated(chat, "I'll cancel booking FB100057 on the card ending 3726. Okay?", "") == ""
 
@@ -33,7 +34,7 @@ def test_an_amount_the_user_gave_is_not_named_as_a_results_term():
     assert terms_stated(chat, "I'll pay $500.00 toward your loan, leaving $14,705.61. Proceed?", "") == ""
     # an amount shown only as a whole number is not found either (a gigabyte count, not a price)
     refills = [{"role": "user", "content": "I need more data."}, *_read("c1", "list_data_refills", [{"gigabytes": 10, "price": 45.0}])]
-    assert terms_stated(refills, "I can add a 10 GB refill for $45.00. Okay?", "") == "list_data_refills returned 45.0"
+    assert terms_stated(refills, "I can add a 10 GB refill for $45.00. Okay?", "") == 'list_data_refills returned "price":45.0'
 
 
 def test_the_trace_before_a_confirmation_names_its_terms():
@@ -49,4 +50,4 @@ def test_the_trace_before_a_confirmation_names_its_terms():
     step = Step(calls=[ToolCall(name="cancel_booking", arguments={"booking_id": "FB100057"})], confirm="cancel FB100057")
     question = "I'll cancel booking FB100057 with a refund of $436.00 (fee $100.00). Okay to proceed?"
     traces = {trace(task, Move("confirm", step=step), domain.phrasebook, seed, chat, question) for seed in range(40)}
-    assert all("quote_cancellation returned 436.0 and 100.0" in t for t in traces), sorted(traces)[:2]
+    assert all('quote_cancellation returned "refund":436.0 and "fee":100.0' in t for t in traces), sorted(traces)[:2]

@@ -177,7 +177,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
               "outcome": "refused", "thanked": False, "values": False, "lookup": False,
               "arguments": "none", "checks": False, "reported": True, "again": False, "writes": False, "agreed": False,
               "pending": ["order id"], "tool": "web_search", "page": 3, "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
-              "because": "the trunk does not open above 5 km/h", "several": True, "also": "convert_currency returned 17646.75", "picks": True, "queries": ["\"Rego Scanner\"", "\"Zatu Camera\""], "terms": "quote_cancellation returned 436.0 and 100.0",
+              "because": "the trunk does not open above 5 km/h", "several": True, "also": "convert_currency returned 17646.75", "picks": True, "queries": ["\"Rego Scanner\"", "\"Zatu Camera\""], "terms": "quote_cancellation returned \"refund\":436.0 and \"fee\":100.0",
               "derived": "temperature_c=19.0", "how": "the convert_units result rounded to the nearest 0.5 °C, the car's step"}
     found = []
     for intent in book.intents():
