@@ -10,6 +10,7 @@ from toolgym.envs.replay import message_calls
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .attribution import Attribution
 from .authorized import authorized
 from .choices import chosen, looked_up
 from .citations import cited_sources
@@ -84,17 +85,21 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     said = agent_text(trajectory)
     text = normalize_text(said)
     missing = [o for o in task.required_outputs if not output_stated(o, said, text)]
-    recited = []
+    recited: list[str] = []
+    misattributed: list[str] = []
     stated = [o for o in task.required_outputs if o not in missing]
     if stated:
         results = [m["content"] for m in trajectory.messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
-        recitals = Recitals(task.required_outputs, results)
+        recitals, attribution = Recitals(task.required_outputs, results), Attribution(task.required_outputs, results)
         replies = [m.get("content") or "" for m in trajectory.agent_messages]
         recited = [o for o in stated if o in recitals.siblings
                    and not any(output_stated(o, r) and not recitals.recited(o, r) for r in replies)]
-    found = len(task.required_outputs) - len(missing) - len(recited)
-    details = {**({"missing": missing} if missing else {}), **({"recited": recited} if recited else {})}
-    return Score(found / len(task.required_outputs), not missing and not recited, details=details)
+        misattributed = [o for o in stated if o not in recited and o in attribution.names
+                         and not any(output_stated(o, r) and not attribution.misattributed(o, r) for r in replies)]
+    found = len(task.required_outputs) - len(missing) - len(recited) - len(misattributed)
+    details = {**({"missing": missing} if missing else {}), **({"recited": recited} if recited else {}),
+               **({"misattributed": misattributed} if misattributed else {})}
+    return Score(found / len(task.required_outputs), not (missing or recited or misattributed), details=details)
 
 
 def tool_calls(task: Task, trajectory: Trajectory) -> Score:

@@ -36,7 +36,13 @@ def _figures(text: str) -> list[tuple[str, float]]:
     return found
 
 
-def _number_of(text: str) -> tuple[str, float] | None:
+def figure_in(text: str) -> tuple[str, float] | None:
+    """The one figure a text states, whatever its unit ('3.65 GB', '$26.04'); None for none or several."""
+    found = _figures(text)
+    return found[0] if len(found) == 1 else None
+
+
+def number_of(text: str) -> tuple[str, float] | None:
     """The one figure a text is ('$26.04', '4.35%', '1,227,052'), with its kind; None for anything else."""
     found = _figures(text)
     if len(found) != 1 or re.search(r"[a-z]", normalize_text(text)):
@@ -94,7 +100,7 @@ class _Result:
     def __init__(self, content: str) -> None:
         groups: list[list[Any]] = []
         prose: list[str] = []
-        _walk(_json(content), groups, prose)
+        _walk(read_json(content), groups, prose)
         self.prose = normalize_text(" ".join(prose))
         self.groups = [(group, frozenset(map(_key, group))) for group in groups if len(group) > RECITED]
 
@@ -107,7 +113,7 @@ def _stated(value: Any, kind: str, normalized: str, figures: frozenset[tuple[str
     return (kind, float(value)) in figures
 
 
-def _needles(output: str, number: tuple[str, float] | None) -> tuple[str, ...]:
+def needles(output: str, number: tuple[str, float] | None) -> tuple[str, ...]:
     """How a result's raw text would hold `output` (lower case): its words, or its figure as JSON
     writes it (26.04 for "$26.04", 1227052 for "1,227,052") and with thousands separators."""
     if number is None:
@@ -117,7 +123,7 @@ def _needles(output: str, number: tuple[str, float] | None) -> tuple[str, ...]:
     return (plain, f"{value:,}".removesuffix(".0"))
 
 
-def _json(content: str) -> Any:
+def read_json(content: str) -> Any:
     try:
         return json.loads(content)
     except (TypeError, ValueError, RecursionError):
@@ -130,7 +136,7 @@ class Recitals:
     def __init__(self, outputs: Sequence[str], results: Sequence[str]) -> None:
         self.siblings: dict[str, list[Any]] = {}
         self.kinds: dict[str, str] = {}  # an output's kind of figure ('$', '%', ''), when it is one
-        numbers = {output: _number_of(output) for output in outputs}
+        numbers = {output: number_of(output) for output in outputs}
         keys = {output: _keys_of(output, numbers[output]) for output in outputs}
         required = frozenset().union(*keys.values())
         lowered = [content.lower() if isinstance(content, str) else "" for content in results]
@@ -138,8 +144,8 @@ class Recitals:
         for output in outputs:
             if len(output.strip()) < MIN_CHARACTERS:
                 continue
-            needles = _needles(output, numbers[output])
-            holding = [read.setdefault(i, _Result(results[i])) for i, text in enumerate(lowered) if any(n in text for n in needles)]
+            forms = needles(output, numbers[output])
+            holding = [read.setdefault(i, _Result(results[i])) for i, text in enumerate(lowered) if any(n in text for n in forms)]
             if any(normalize_text(output) in result.prose for result in holding):
                 # an answer a page or a mail states in words was read there: the list beside it (a
                 # page's links, which a chain's answer names again) offered no choice

@@ -24,6 +24,8 @@
 - `asked_for_lookup`: the user asked for an id a tool finds (all three in verifiers/choice_spoils.py).
 - `recited_list`: the final reply replaced by every value of the list a required output was picked
   from, the output among them (verifiers/recital.py).
+- `swapped_figures`: two required figures of peer records traded places in the final reply (each
+  line's data use said of the other line; verifiers/attribution.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -41,6 +43,7 @@ from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 
+from .attribution import Attribution
 from .choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
 from .conduct import final_reply_index
 from .foreign import foreign_record
@@ -197,6 +200,26 @@ def _recited_list(task: Task, messages: Chat) -> Chat | None:
     return spoiled
 
 
+def _swapped_figures(task: Task, messages: Chat) -> Chat | None:
+    """The final reply with two required figures of peer records traded places (each line's data use
+    said of the other line): every figure is stated, none of its own record."""
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    reply = messages[final].get("content") or ""
+    results = [m["content"] for m in messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
+    attribution = Attribution(task.required_outputs, results)
+    names = attribution.names
+    # two peers' figures, each said beside its own record's name (where a swap can be told at all)
+    said = [o for o in names if o in reply and attribution.said_of_its_record(o, reply)]
+    pair = next(((a, b) for a in said for b in said if a != b and names[a][0] <= names[b][1] and names[b][0] <= names[a][1]), None)
+    if pair is None:
+        return None
+    spoiled = copy.deepcopy(messages)
+    spoiled[final]["content"] = reply.replace(pair[0], "\0").replace(pair[1], pair[0]).replace("\0", pair[1])
+    return spoiled
+
+
 def _as_figure(value: Any, kind: str) -> str:
     if isinstance(value, str):
         return value
@@ -224,6 +247,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "abandoned_request": abandoned_request,
     "asked_for_lookup": asked_for_lookup,
     "recited_list": _recited_list,
+    "swapped_figures": _swapped_figures,
 }
 SPOIL_KINDS = tuple(SPOILS)
 
