@@ -80,7 +80,11 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         if f'"{value}"' in fault_cited:
             continue  # the fragment cited names it already ('"zone":"rear_left","temperature_c":19.0')
         if argument in step.derived:
-            continue  # computed from what was seen: the same number elsewhere in a result is no source of it
+            # computed from what was seen: the same number elsewhere in a result is no source of it;
+            # words the agent picks are the user's when they said them ("list price")
+            if isinstance(value, str) and len(value) >= 3 and (said := _seen_in(value, messages, tool_names, echoes)) and said[0] == "the user gave":
+                cite(said)
+            continue
         if not isinstance(value, str):
             sightings = [_number_seen(value, messages, tool_names, echoes, argument)]
         elif len(value) < 3:
@@ -100,14 +104,15 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     return _cited(by_source)
 
 
-def worked_out(step: Step) -> tuple[str, str]:
+def worked_out(step: Step, cited: str = "") -> tuple[str, str]:
     """The arguments a step works out rather than copies (`Step.derived`), as the call writes them
     ('temperature_c=19.0'), and how: ('', '') for a step that copies every argument. Where they are
-    worked out in several ways, each way names its arguments ('...the driver (zone); ...')."""
+    worked out in several ways, each way names its arguments ('...the driver (zone); ...'). A value
+    the evidence `cited` quotes (words the user said) is where it came from: not worked out."""
     worked: dict[str, list[str]] = {}  # how -> the arguments worked out that way
     for call in step.calls:
         for name, value in call.arguments.items():
-            if name in step.derived:
+            if name in step.derived and f'"{value}"' not in cited:
                 worked.setdefault(step.derived[name], []).append(f"{name}={json.dumps(value, ensure_ascii=False)}")
     if not worked:
         return "", ""
@@ -382,7 +387,7 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
             return f"{confirm} {phrases.say('reason_disclose', seed, disclosed=step.disclose)}" if step.disclose else confirm
         if move.kind == "instruct":
             return phrases.say("reason_instruct", seed, **values)
-        derived, how = worked_out(step)
+        derived, how = worked_out(step, cited)
         return phrases.say("reason_call", seed, **values,
                            writes=any(name in load_domain(task.domain).write_tools for name in names),
                            agreed=step.confirm is not None,  # its call move comes only after the user's yes

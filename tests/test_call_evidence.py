@@ -190,3 +190,29 @@ def test_a_search_for_a_named_place_says_which_kind_its_name_makes_it():
         search = next(m for m in trajectory.messages if any(c["function"]["name"] == "search_places" for c in m.get("tool_calls") or ()))
         category = next(c.arguments["category"] for s in task.plan for c in s.calls if c.name == "search_places" and s.derived)
         assert f'category="{category}"' in search["reasoning_content"] and "going by its name" in search["reasoning_content"], search
+
+
+def test_search_words_the_agent_picks_are_said_to_be_picked_and_the_users_are_cited():
+    """'What I have: web_search returned "https://.../drobusstad-games-summit". The two find_in_page
+    calls don't depend on each other' left text="organised by" unexplained; words the user said
+    ("list price") are theirs, cited as such, not worked out."""
+    from toolgym.generators.reasoning import worked_out
+
+    picked = "the words the sentence I need would use"
+    url = "https://atlaspedia.example/wiki/mahiond-camera"
+    step = Step(calls=[ToolCall(name="find_in_page", arguments={"url": url, "text": "list price"})], derived={"text": picked})
+    asked = [{"role": "user", "content": f"According to {url}: What is the list price of the Mahiond Camera?"}]
+    cited = evidence_for(step, asked)
+    assert cited == f'the user gave "{url}" and "list price"' and worked_out(step, cited) == ("", "")
+    other = [{"role": "user", "content": f"According to {url}: What does the Mahiond Camera cost?"}]
+    cited = evidence_for(step, other)
+    assert cited == f'the user gave "{url}"' and worked_out(step, cited) == ('text="list price"', picked)
+
+
+def test_every_research_find_in_page_step_says_how_its_words_were_picked():
+    from toolgym.envs.registry import load_domain
+
+    domain = load_domain("research")
+    steps = [s for t in domain.generate_tasks(60, seed=4, kinds=["single", "parallel", "multi_step"]) for s in t.plan
+             if any(c.name == "find_in_page" for c in s.calls)]
+    assert steps and all("the words the sentence I need would use" in s.derived.get("text", "") for s in steps)

@@ -12,7 +12,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
 
 from ..tables import AttributeBase, EntityBase
 from .index import NUMBERS, RELATIONS, Index, index_of
-from .reading import Plan, find, prefer_later, reach, read
+from .reading import PAST_PART_ONE, Plan, find, prefer_later, reach, read
 
 SCALARS = {
     "organisation": ("founded", "employees"), "person": ("born",), "city": ("population", "elevation", "country"),
@@ -179,7 +179,7 @@ def not_in_corpus(ctx: GenContext) -> Piece | None:
     if not find(ctx, plan, f"{city.name} elevation", [city.url]):
         return None
     plan.steps.append(Step(calls=[call("open_page", url=city.url)]))
-    plan.steps.append(Step(calls=[call("find_in_page", url=city.url, text="elevation")]))
+    plan.steps.append(Step(calls=[call("find_in_page", url=city.url, text="elevation")], derived={"text": PAST_PART_ONE}))
     plan.opened.append(city.url)
     return piece_of(
         ctx,
@@ -275,8 +275,10 @@ def together(plans: list[Plan]) -> Plan:
     """Independent reads side by side: the i-th step of each plan made in one parallel step."""
     merged = Plan(opened=[u for p in plans for u in p.opened], searches=sum(p.searches for p in plans))
     for number in range(max(len(p.steps) for p in plans)):
-        calls = [c for p in plans if number < len(p.steps) for c in p.steps[number].calls]
-        merged.steps.append(Step(calls=calls))
+        steps = [p.steps[number] for p in plans if number < len(p.steps)]
+        # what each step rests on and how it works out its arguments go with its calls
+        merged.steps.append(Step(calls=[c for s in steps for c in s.calls], evidence=[e for s in steps for e in s.evidence],
+                                 derived={k: v for s in steps for k, v in s.derived.items()}))
     return merged
 
 

@@ -56,6 +56,12 @@ def find(ctx: GenContext, plan: Plan, query: str, urls: list[str], world: World 
     return False
 
 
+# How a find_in_page search's words are chosen (Step.derived, said by the gold's reasoning): the
+# agent picks them, no one gave them
+PAST_PART_ONE = "the words the sentence I need would use, since the part of the page shown so far does not give it"
+STRAIGHT_TO_IT = "the words the sentence I need would use, to reach it without reading the page part by part"
+
+
 def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None = None,
          linked_by: AttributeBase | None = None) -> None:
     """Open the page that states `attribute` (if not open yet) and reach its sentence.
@@ -73,7 +79,7 @@ def read(ctx: GenContext, plan: Plan, attribute: AttributeBase, body: str | None
     if part == 1:
         return
     if keyword is not None:
-        plan.steps.append(Step(calls=[call("find_in_page", url=url, text=keyword)]))
+        plan.steps.append(Step(calls=[call("find_in_page", url=url, text=keyword)], derived={"text": PAST_PART_ONE}))
     else:  # no keyword singles the sentence out: read on, part by part (each number was shown)
         for number in range(2, part + 1):
             plan.steps.append(Step(calls=[call("open_page", url=url, part=number)]))
@@ -135,7 +141,7 @@ def reach(ctx: GenContext, plan: Plan, attribute: AttributeBase, direct: bool = 
     index = index_of(ctx.world)
     part, keyword = locate(index, attribute, index.pages[attribute.page_url].body)
     if direct and keyword is not None:
-        plan.steps.append(Step(calls=[call("find_in_page", url=attribute.page_url, text=keyword)]))
+        plan.steps.append(Step(calls=[call("find_in_page", url=attribute.page_url, text=keyword)], derived={"text": STRAIGHT_TO_IT}))
         plan.opened.append(attribute.page_url)
     else:
         read(ctx, plan, attribute)
