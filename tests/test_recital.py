@@ -80,3 +80,12 @@ def test_the_recited_list_spoil_fails_where_it_applies_and_the_gold_passes(name,
         score = verify(task, spoiled)
         assert not score.passed and score.value < 1.0, (task.id, spoiled[-1]["content"])
     assert applied, f"no {name} {kind} task picks an answer from a list"
+
+
+def test_the_answer_with_the_range_of_the_rest_is_context_not_a_recital():
+    """Two of five other prices ("the others run from $30.05 to $68.14") tell the user more, not less;
+    three of five, or all, make the answer one of a list."""
+    variants = json.dumps({"variants": [{"variant_id": f"V{i}", "price": price}
+                                        for i, price in enumerate((43.67, 30.05, 62.8, 68.14, 51.2, 26.04))]})
+    assert _graded("Green, 6mm is cheapest at $26.04; the others run from $30.05 to $68.14.", result=variants).passed
+    assert not _graded("It is $26.04, $30.05, $43.67 or $51.20.", result=variants).passed

@@ -4,8 +4,9 @@ variant) has not told the user which one it is, whatever else it says.
 
 A value's *siblings* are the other values of the same field in the list of records that shows it
 (every variant's "price"), or the other items of a list of plain values (a slot search's
-"free_starts"). A message recites an output when it states the output and two or more of its
-siblings that are not required outputs themselves. Short values (under three characters: a count
+"free_starts"). A message recites an output when it states the output and at least half of its
+siblings that are not required outputs themselves, two at the least: the whole list, or half of it
+hedged, not the answer with a word of context ("the others run from $30.05 to $68.14"). Short values (under three characters: a count
 of bags, a flag's 0) are left out on both sides: they turn up in any sentence. An output that a
 result's prose states (a page's text, a mail's body) was read there, not picked from a list.
 """
@@ -157,11 +158,12 @@ class Recitals:
                 self.kinds[output] = numbers[output][0] if numbers[output] else ""
 
     def recited(self, output: str, message: str) -> bool:
-        """Whether `message` states `output` only as one of a list: beside two or more of its siblings."""
+        """Whether `message` states `output` only as one of a list: beside half of its siblings or more."""
         siblings = self.siblings.get(output)
         if not siblings:
             return False
         normalized = normalize_text(message)
         figures = frozenset(_figures(message))
         kind = self.kinds[output]
-        return sum(_stated(value, kind, normalized, figures) for value in siblings) >= RECITED
+        stated = sum(_stated(value, kind, normalized, figures) for value in siblings)
+        return stated >= max(RECITED, (len(siblings) + 1) // 2)
