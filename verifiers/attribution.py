@@ -4,8 +4,8 @@ every figure is in the reply.
 
 A figure's record is the object of a tool result that shows it under a field (a line's
 "data_used_gb"); its peers are the other objects of the chat's results with the same fields (the
-other lines; an order item's price is no peer of a variant's). Their *names* are the short texts each shows and no other does (a phone number, a plan's
-name, a variant's colour). A reply misattributes the figure when every clause that states it names
+other lines; an order item's price is no peer of a variant's). Their *names* are the short texts
+each shows and no other does (a phone number, a plan's name, a variant's colour). A reply misattributes the figure when every clause that states it names
 a peer and not its own record; a clause that names no record leaves the figure unattributed, and
 passes. Only figures are read so: an id or a name that is itself the output is its own record's,
 and a figure a page or a mail states in words was read there, whatever field repeats the number.
@@ -70,42 +70,41 @@ class Attribution:
     def __init__(self, outputs: Sequence[str], results: Sequence[str]) -> None:
         self.names: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # output -> (its record's, its peers')
         self.shared: dict[str, frozenset[str]] = {}  # output -> names its record and a peer both show
-        lowered = [content.lower() if isinstance(content, str) else "" for content in results]
-        parsed: dict[int, list[dict[str, Any]]] = {}
-
-        def objects(i: int) -> list[dict[str, Any]]:
-            if i not in parsed:
-                parsed[i] = list(_objects(read_json(results[i])))
-            return parsed[i]
-
+        self._results = results
+        self._lowered = [content.lower() if isinstance(content, str) else "" for content in results]
+        self._parsed: dict[int, list[dict[str, Any]]] = {}  # a result's position -> its objects, read on first use
         for output in outputs:
             number = figure_in(output)
-            if number is None:
-                continue
-            forms = needles(output, number)
-            holding = [i for i, text in enumerate(lowered) if any(n in text for n in forms)]
-            prose = normalize_text(" ".join(value for i in holding for record in objects(i) for value in record.values()
-                                            if isinstance(value, str) and value.count(" ") >= PROSE_WORDS - 1))
-            if normalize_text(output) in prose:
-                continue  # read in a page's or a mail's words ("It weighs 17.0 kg"), not off a record's field
-            fields = {key for i in holding for record in objects(i) for key, value in record.items() if _figure(value) == number[1]}
-            if len(fields) != 1:
-                continue  # shown under several fields (a total and a refund) or none: no one record's figure
-            field = fields.pop()
-            # peers are records of the same kind (the same fields): a variant's price is not an order item's
-            kinds = {frozenset(record) for i, text in enumerate(lowered) if any(n in text for n in forms)
-                     for record in objects(i) if _figure(record.get(field)) == number[1]}
-            peers = [record for i, text in enumerate(lowered) if f'"{field}"' in text
-                     for record in objects(i) if _figure(record.get(field)) is not None and frozenset(record) in kinds]
-            mine = [record for record in peers if _figure(record[field]) == number[1]]
-            theirs = [record for record in peers if _figure(record[field]) != number[1]]
-            own, others = _names(mine), _names(theirs)
-            if own - others and others - own:
-                self.names[output] = (frozenset(own - others), frozenset(others - own))
-                # what both show, and the other names of the results around them (the product a
-                # variant belongs to: "Memory Foam Pillow" is not the fill "memory foam" of another)
-                around = _names([record for i in holding for record in objects(i)])
-                self.shared[output] = frozenset((own & others) | (around - (own ^ others)))
+            if number is not None:
+                self._find(output, number[1])
+
+    def _objects(self, i: int) -> list[dict[str, Any]]:
+        if i not in self._parsed:
+            self._parsed[i] = list(_objects(read_json(self._results[i])))
+        return self._parsed[i]
+
+    def _find(self, output: str, number: float) -> None:
+        forms = needles(output, figure_in(output))
+        holding = [i for i, text in enumerate(self._lowered) if any(n in text for n in forms)]
+        prose = normalize_text(" ".join(value for i in holding for record in self._objects(i) for value in record.values()
+                                        if isinstance(value, str) and value.count(" ") >= PROSE_WORDS - 1))
+        if normalize_text(output) in prose:
+            return  # read in a page's or a mail's words ("It weighs 17.0 kg"), not off a record's field
+        owners = [(key, record) for i in holding for record in self._objects(i) for key, value in record.items() if _figure(value) == number]
+        if len({key for key, _ in owners}) != 1:
+            return  # shown under several fields (a total and a refund) or none: no one record's figure
+        field = owners[0][0]
+        kinds = {frozenset(record) for _, record in owners}  # peers have the same fields: a variant's price is no order item's
+        peers = [record for i, text in enumerate(self._lowered) if f'"{field}"' in text
+                 for record in self._objects(i) if _figure(record.get(field)) is not None and frozenset(record) in kinds]
+        own = _names([record for record in peers if _figure(record[field]) == number])
+        others = _names([record for record in peers if _figure(record[field]) != number])
+        if own - others and others - own:
+            self.names[output] = (frozenset(own - others), frozenset(others - own))
+            # what both show, and the other names of the results around them (the product a variant
+            # belongs to: "Memory Foam Pillow" is not the fill "memory foam" of another)
+            around = _names([record for i in holding for record in self._objects(i)])
+            self.shared[output] = frozenset((own & others) | (around - (own ^ others)))
 
     def _named(self, output: str, message: str) -> list[set[str]]:
         """For each clause of `message` that states `output`: the names of its record and its peers it says."""

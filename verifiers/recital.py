@@ -155,7 +155,8 @@ class Recitals:
                      for value in group if _key(value) not in required]
             if found:
                 self.siblings[output] = list(dict.fromkeys(found))
-                self.kinds[output] = numbers[output][0] if numbers[output] else ""
+                figure = numbers[output]
+                self.kinds[output] = figure[0] if figure is not None else ""
 
     def recited(self, output: str, message: str) -> bool:
         """Whether `message` states `output` only as one of a list: beside half of its siblings or more."""
