@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .figures import MIN_CHARACTERS, PROSE_WORDS, figure_in, needles, read_json
 from .matching import normalize_text, output_stated
-from .recital import MIN_CHARACTERS, PROSE_WORDS, figure_in, needles, read_json
 
 # a reply's clauses: a record's figure and its name are said together, within one
 _CLAUSE = re.compile(r"[;\n]|(?<=[.!?])\s+|,\s+")

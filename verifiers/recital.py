@@ -6,56 +6,26 @@ A value's *siblings* are the other values of the same field in the list of recor
 (every variant's "price"), or the other items of a list of plain values (a slot search's
 "free_starts"). A message recites an output when it states the output and at least half of its
 siblings that are not required outputs themselves, two at the least: the whole list, or half of it
-hedged, not the answer with a word of context ("the others run from $30.05 to $68.14"). Short values (under three characters: a count
-of bags, a flag's 0) are left out on both sides: they turn up in any sentence. An output that a
-result's prose states (a page's text, a mail's body) was read there, not picked from a list.
+hedged, not the answer with a word of context ("the others run from $30.05 to $68.14"). Short
+values (under three characters: a count of bags, a flag's 0) are left out on both sides: they turn
+up in any sentence. An output that a result's prose states (a page's text, a mail's body) was read
+there, not picked from a list.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .figures import MIN_CHARACTERS, PROSE_WORDS, figures_in, needles, number_of, read_json
 from .matching import normalize_text
 
-MIN_CHARACTERS = 3  # a value shorter than this is too common in text to say which record was meant
 RECITED = 2  # siblings stated beside the output that make it one of a list, not an answer
-# a figure as written: its currency sign or percent sign say what it is; one inside a time, a date or
-# a phone number (15:00, 2025-03-19, 303-481-1018) is none
-_FIGURE = re.compile(r"(?<![\w.:/-])([$€£]?)(\d[\d,]*(?:\.\d+)?)(%?)(?![\w:/-]|\.\d)")
-
-
-def _figures(text: str) -> list[tuple[str, float]]:
-    """The figures of a text, each with its kind: '$' (money), '%' or '' (a plain number)."""
-    found = []
-    for sign, digits, percent in _FIGURE.findall(normalize_text(text)):
-        kind = "$" if sign else percent
-        if kind or len(digits) >= MIN_CHARACTERS:
-            found.append((kind, float(digits.replace(",", ""))))
-    return found
-
-
-def figure_in(text: str) -> tuple[str, float] | None:
-    """The one figure a text states, whatever its unit ('3.65 GB', '$26.04'); None for none or several."""
-    found = _figures(text)
-    return found[0] if len(found) == 1 else None
-
-
-def number_of(text: str) -> tuple[str, float] | None:
-    """The one figure a text is ('$26.04', '4.35%', '1,227,052'), with its kind; None for anything else."""
-    found = _figures(text)
-    if len(found) != 1 or re.search(r"[a-z]", normalize_text(text)):
-        return None
-    return found[0]
 
 
 def _is_plain(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= MIN_CHARACTERS
-
-
-PROSE_WORDS = 6  # a text value of this many words is prose (a page, a mail's body), not a field's value
 
 
 def _walk(data: Any, groups: list[list[Any]], prose: list[str]) -> None:
@@ -114,23 +84,6 @@ def _stated(value: Any, kind: str, normalized: str, figures: frozenset[tuple[str
     return (kind, float(value)) in figures
 
 
-def needles(output: str, number: tuple[str, float] | None) -> tuple[str, ...]:
-    """How a result's raw text would hold `output` (lower case): its words, or its figure as JSON
-    writes it (26.04 for "$26.04", 1227052 for "1,227,052") and with thousands separators."""
-    if number is None:
-        return (normalize_text(output),)
-    value = number[1]
-    plain = str(int(value)) if value.is_integer() else repr(value)
-    return (plain, f"{value:,}".removesuffix(".0"))
-
-
-def read_json(content: str) -> Any:
-    try:
-        return json.loads(content)
-    except (TypeError, ValueError, RecursionError):
-        return None
-
-
 class Recitals:
     """The siblings of each required output in a chat's tool results, found once per chat."""
 
@@ -164,7 +117,7 @@ class Recitals:
         if not siblings:
             return False
         normalized = normalize_text(message)
-        figures = frozenset(_figures(message))
+        figures = frozenset(figures_in(message))
         kind = self.kinds[output]
         stated = sum(_stated(value, kind, normalized, figures) for value in siblings)
         return stated >= max(RECITED, (len(siblings) + 1) // 2)
