@@ -8,12 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolgym.envs.gold import gold_messages
-from toolgym.envs.registry import load_domain
 from toolgym.verifiers.attribution import Attribution
 from toolgym.verifiers.checks import required_outputs
-from toolgym.verifiers.regrade import verify
 from toolgym.verifiers.spoil import SPOILS
+
+from .spoil_checks import spoil_fails_wherever_it_applies
 
 LINES = [json.dumps({"line_id": "L10046", "phone_number": "312-397-4468", "plan_name": "Travel 20", "status": "active", "data_used_gb": 3.65}),
          json.dumps({"line_id": "L10047", "phone_number": "312-837-5699", "plan_name": "Basic 5", "status": "active", "data_used_gb": 1.89})]
@@ -63,15 +62,4 @@ def test_a_cabin_written_with_an_underscore_is_named_as_said():
 
 @pytest.mark.parametrize("name", ["telecom", "travel"])
 def test_the_swapped_figures_spoil_fails_where_it_applies_and_the_gold_passes(name):
-    domain = load_domain(name)
-    applied = 0
-    for task in domain.generate_tasks(40, seed=3, kinds=["parallel"]):
-        messages = gold_messages(domain, task)[0]
-        spoiled = SPOILS["swapped_figures"](task, messages)
-        if spoiled is None:
-            continue
-        applied += 1
-        assert verify(task, messages).passed
-        score = verify(task, spoiled)
-        assert not score.passed and score.value < 1.0, (task.id, spoiled[-1]["content"])
-    assert applied, f"no {name} parallel task says two peers' figures beside their names"
+    assert spoil_fails_wherever_it_applies(name, "parallel", SPOILS["swapped_figures"]), f"no {name} parallel task applies"

@@ -8,12 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolgym.envs.gold import gold_messages
-from toolgym.envs.registry import load_domain
 from toolgym.verifiers.checks import required_outputs
 from toolgym.verifiers.recital import Recitals
-from toolgym.verifiers.regrade import verify
 from toolgym.verifiers.spoil import SPOILS
+
+from .spoil_checks import spoil_fails_wherever_it_applies
 
 VARIANTS = json.dumps({"id": "P1045", "name": "Non-Slip Yoga Mat", "variants": [
     {"variant_id": "V100469", "options": {"color": "purple", "size": "4mm"}, "price": 43.67},
@@ -68,18 +67,7 @@ def test_every_required_output_of_a_list_is_no_sibling_of_another():
 
 @pytest.mark.parametrize(("name", "kind"), [("retail", "single"), ("telecom", "parallel"), ("workplace", "parallel"), ("vehicle", "multi_step")])
 def test_the_recited_list_spoil_fails_where_it_applies_and_the_gold_passes(name, kind):
-    domain = load_domain(name)
-    applied = 0
-    for task in domain.generate_tasks(40, seed=3, kinds=[kind]):
-        messages = gold_messages(domain, task)[0]
-        spoiled = SPOILS["recited_list"](task, messages)
-        if spoiled is None:
-            continue
-        applied += 1
-        assert verify(task, messages).passed
-        score = verify(task, spoiled)
-        assert not score.passed and score.value < 1.0, (task.id, spoiled[-1]["content"])
-    assert applied, f"no {name} {kind} task picks an answer from a list"
+    assert spoil_fails_wherever_it_applies(name, kind, SPOILS["recited_list"]), f"no {name} {kind} task picks an answer from a list"
 
 
 def test_the_answer_with_the_range_of_the_rest_is_context_not_a_recital():
