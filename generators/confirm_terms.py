@@ -12,6 +12,7 @@ from toolgym.envs.seen import canonical_number
 
 _AMOUNT = re.compile(r"\$\d[\d,]*\.\d\d")  # how a question states money: "$1,286.26"
 _DECIMAL_FIELD = re.compile(r'("[^"{}\[\],]+":\s*(-?\d+\.\d+))')  # a JSON field whose value is a number with decimals
+_MONEY_KEY = re.compile(r"fee|price|amount|cost|refund|total|balance|payment|charge|fare|rate|paid", re.IGNORECASE)
 _MOST = 2  # amounts named at most: a refund and its fee, a fare and its card charge
 
 
@@ -32,8 +33,10 @@ def terms_stated(messages: list[dict[str, Any]], question: str, cited: str) -> s
             content = message.get("content")
             if message.get("role") != "tool" or not isinstance(content, str):
                 continue
-            # the field as the result writes it ('"refund":436.0'): which of the result's values it is
-            shown = next((field for field, v in _DECIMAL_FIELD.findall(content) if canonical_number(v) == amount), None)
+            # the field as the result writes it ('"refund":436.0'): which of the result's values it is;
+            # the question states money, so a field of money before a plan's "data_gb": 5.0
+            fields = [field for field, v in _DECIMAL_FIELD.findall(content) if canonical_number(v) == amount]
+            shown = next((f for f in fields if _MONEY_KEY.search(f.split(":", 1)[0])), fields[0] if fields else None)
             if shown is not None:
                 if shown.rsplit(":", 1)[1].strip() not in cited:
                     by_tool.setdefault(names.get(message.get("tool_call_id"), "a tool"), []).append(shown)

@@ -51,3 +51,13 @@ def test_the_trace_before_a_confirmation_names_its_terms():
     question = "I'll cancel booking FB100057 with a refund of $436.00 (fee $100.00). Okay to proceed?"
     traces = {trace(task, Move("confirm", step=step), domain.phrasebook, seed, chat, question) for seed in range(40)}
     assert all('quote_cancellation returned "refund":436.0 and "fee":100.0' in t for t in traces), sorted(traces)[:2]
+
+
+def test_an_amount_is_named_by_a_field_of_money_where_another_field_shows_the_same_number():
+    """'list_plans returned "data_gb":5.0' named the roaming fee of "$5.00 for each day you use it
+    abroad": a plan's 5 GB came first in the result."""
+    plans = [{"plan_id": "basic_5", "data_gb": 5.0, "monthly_price": 25.0, "roaming_daily_fee": 0.0},
+             {"plan_id": "travel_20", "data_gb": 20.0, "monthly_price": 50.0, "roaming_daily_fee": 5.0}]
+    chat = [{"role": "user", "content": "My phone has no service abroad."}, *_read("c1", "list_plans", plans)]
+    question = "I'm ready to enable roaming on line 312-334-8194 ($5.00 for each day you use it abroad). Shall I?"
+    assert terms_stated(chat, question, "") == 'list_plans returned "roaming_daily_fee":5.0'
