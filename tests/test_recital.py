@@ -65,7 +65,7 @@ def test_every_required_output_of_a_list_is_no_sibling_of_another():
     assert _graded("1.07 GB on one line, 19.69 GB on the other.", outputs=("1.07", "19.69"), result=usage).passed
 
 
-@pytest.mark.parametrize(("name", "kind"), [("retail", "single"), ("telecom", "parallel"), ("workplace", "parallel"), ("vehicle", "multi_step")])
+@pytest.mark.parametrize(("name", "kind"), [("retail", "single"), ("telecom", "parallel"), ("workplace", "parallel"), ("vehicle", "parallel")])
 def test_the_recited_list_spoil_fails_where_it_applies_and_the_gold_passes(name, kind):
     assert spoil_fails_wherever_it_applies(name, kind, SPOILS["recited_list"]), f"no {name} {kind} task picks an answer from a list"
 
@@ -77,3 +77,26 @@ def test_the_answer_with_the_range_of_the_rest_is_context_not_a_recital():
                                         for i, price in enumerate((43.67, 30.05, 62.8, 68.14, 51.2, 26.04))]})
     assert _graded("Green, 6mm is cheapest at $26.04; the others run from $30.05 to $68.14.", result=variants).passed
     assert not _graded("It is $26.04, $30.05, $43.67 or $51.20.", result=variants).passed
+
+
+def test_a_figure_a_result_shows_on_its_own_or_another_answers_record_holds_is_no_recital():
+    """Two gold chats of a full run failed: "$49.55 in total" from a calculation was also one pending
+    order's total, listed with the others that were asked for; and the cheapest London hotel came in
+    the same message as three hotels asked about by id, whose names the search listed too."""
+    orders = json.dumps([{"id": "#W5160721", "total": 143.74}, {"id": "#W4165050", "total": 49.55},
+                         {"id": "#W6703058", "total": 298.99}])
+    calculation = json.dumps({"expression": "3 * 19.43 * 0.85", "result": 49.55})
+    said = "With the discount you pay $49.55 in total. Still pending: #W5160721 for $143.74, #W4165050 for $49.55 and #W6703058 for $298.99."
+    outputs = ("$49.55", "#W5160721", "#W4165050", "#W6703058")
+    messages = [{"role": "tool", "content": orders}, {"role": "tool", "content": calculation}, {"role": "assistant", "content": said}]
+    chat = SimpleNamespace(messages=messages, agent_messages=messages[-1:])
+    assert required_outputs(SimpleNamespace(required_outputs=list(outputs)), chat).passed
+    hotels = json.dumps([{"hotel_id": f"H{i}", "name": name, "nightly_rate": rate} for i, (name, rate) in
+                         enumerate([("Hernandez Suites", 213.0), ("Forbes Residences", 79.0), ("Ruiz Hotel", 144.0),
+                                    ("Alvarez Grand Hotel", 67.0), ("Fowler House", 163.0), ("Green Suites", 189.0)])])
+    said = ("Hernandez Suites: $213.00 a night; Forbes Residences: $79.00; Ruiz Hotel: $144.00. "
+            "The cheapest is Alvarez Grand Hotel at $67.00 a night.")
+    outputs = ("$213.00", "$79.00", "$144.00", "Alvarez Grand Hotel", "$67.00")
+    messages = [{"role": "tool", "content": hotels}, {"role": "assistant", "content": said}]
+    chat = SimpleNamespace(messages=messages, agent_messages=messages[-1:])
+    assert required_outputs(SimpleNamespace(required_outputs=list(outputs)), chat).passed

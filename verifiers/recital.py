@@ -8,8 +8,9 @@ A value's *siblings* are the other values of the same field in the list of recor
 siblings that are not required outputs themselves, two at the least: the whole list, or half of it
 hedged, not the answer with a word of context ("the others run from $30.05 to $68.14"). Short
 values (under three characters: a count of bags, a flag's 0) are left out on both sides: they turn
-up in any sentence. An output that a result's prose states (a page's text, a mail's body) was read
-there, not picked from a list.
+up in any sentence. An output that a result's prose states (a page's text, a mail's body), or that
+a result shows outside any list (a calculation's result), was read there, not picked from a list;
+a record that holds another required output is another answer's, and its values are no siblings.
 """
 
 from __future__ import annotations
@@ -28,25 +29,36 @@ def _is_plain(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= MIN_CHARACTERS
 
 
-def _walk(data: Any, groups: list[list[Any]], prose: list[str]) -> None:
+# A list's values of one field, each with the keys of every value of the record it came from (a
+# plain list's item: its own key alone)
+Group = list[tuple[Any, frozenset[tuple[str, Any]]]]
+
+
+def _walk(data: Any, groups: list[Group], prose: list[str], singles: set[tuple[str, Any]], in_list: bool = False) -> None:
     """Collect, at any depth, every field's values across a list of records and every list of plain
-    values (`groups`), and the texts that are prose (`prose`: a page's text, a mail's body)."""
+    values (`groups`), the texts that are prose (`prose`: a page's text, a mail's body), and the
+    keys of the values a result shows outside any list (`singles`: a calculation's result)."""
     if isinstance(data, dict):
         values: Iterable[Any] = data.values()
+        if not in_list:
+            singles.update(_key(v) for v in values if _is_plain(v))
     elif isinstance(data, list):
         records = [item for item in data if isinstance(item, dict)]
         if len(records) >= 2:
+            held = [frozenset(_key(v) for v in record.values() if _is_plain(v)) for record in records]
             for key in dict.fromkeys(k for record in records for k in record):
-                groups.append([record[key] for record in records if key in record and _is_plain(record[key])])
+                groups.append([(record[key], keys) for record, keys in zip(records, held, strict=True)
+                               if key in record and _is_plain(record[key])])
         plain = [item for item in data if _is_plain(item)]
         if len(plain) >= 2:
-            groups.append(plain)
+            groups.append([(item, frozenset({_key(item)})) for item in plain])
         values = data
+        in_list = True
     else:
         return
     for value in values:
         if isinstance(value, dict | list):
-            _walk(value, groups, prose)
+            _walk(value, groups, prose, singles, in_list)
         elif isinstance(value, str) and value.count(" ") >= PROSE_WORDS - 1:
             prose.append(value)
 
@@ -69,11 +81,12 @@ class _Result:
     """A tool result as the recital check reads it: its prose, and its lists' values with their keys."""
 
     def __init__(self, content: str) -> None:
-        groups: list[list[Any]] = []
+        groups: list[Group] = []
         prose: list[str] = []
-        _walk(read_json(content), groups, prose)
+        self.singles: set[tuple[str, Any]] = set()
+        _walk(read_json(content), groups, prose, self.singles)
         self.prose = normalize_text(" ".join(prose))
-        self.groups = [(group, frozenset(map(_key, group))) for group in groups if len(group) > RECITED]
+        self.groups = [(group, frozenset(_key(v) for v, _ in group)) for group in groups if len(group) > RECITED]
 
 
 def _stated(value: Any, kind: str, normalized: str, figures: frozenset[tuple[str, float]]) -> bool:
@@ -100,12 +113,15 @@ class Recitals:
                 continue
             forms = needles(output, numbers[output])
             holding = [read.setdefault(i, _Result(results[i])) for i, text in enumerate(lowered) if any(n in text for n in forms)]
-            if any(normalize_text(output) in result.prose for result in holding):
-                # an answer a page or a mail states in words was read there: the list beside it (a
-                # page's links, which a chain's answer names again) offered no choice
+            if any(normalize_text(output) in result.prose or keys[output] & result.singles for result in holding):
+                # an answer a page or a mail states in words, or a result shows on its own (a
+                # calculation's 49.55), was read there: a list that holds it too (a page's links, an
+                # order's total that happens to match) offered no choice
                 continue
+            # a record that holds another required output is another answer's (three hotels asked
+            # about), not an alternative to this one
             found = [value for result in holding for group, held in result.groups if keys[output] & held
-                     for value in group if _key(value) not in required]
+                     for value, record in group if _key(value) not in required and not record & required]
             if found:
                 self.siblings[output] = list(dict.fromkeys(found))
                 figure = numbers[output]
