@@ -142,7 +142,7 @@ class Domain:
     def refusal_handoff(self) -> str:
         """Who a refusal may offer to pass the user to: the hand-off when the policy sends withheld
         tools' work there (`handoff_for_unavailable`), else nobody ("")."""
-        return self.handoff or "" if self.handoff_for_unavailable else ""
+        return (self.handoff or "") if self.handoff_for_unavailable else ""
 
     @property
     def kinds(self) -> list[str]:

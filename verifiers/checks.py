@@ -78,8 +78,10 @@ def end_state(task: Task, trajectory: Trajectory) -> Score:
 
 def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     """Every fact the reply must state appears in the agent's text (a date in any format: "3 May 2019",
-    "2019-05-03"), singled out: a message that states it among the other values of the list it came
-    from (every variant's price, for the cheapest) does not count (verifiers/recital.py)."""
+    "2019-05-03"), singled out: a message that states it among half or more of the other values of the
+    list it came from (every variant's price, for the cheapest) does not count (verifiers/recital.py),
+    nor a figure said only beside another record's name ("312-397-4468: 1.89 GB used" for the other
+    line's use; verifiers/attribution.py)."""
     if not task.required_outputs:
         return vacuous()
     said = agent_text(trajectory)
