@@ -9,7 +9,6 @@ parts so traces vary; the facts come from the chat, so they are true of it.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from .confirm_terms import terms_stated
 from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turns, planted_order, without_planted
+from .worked_out import worked_out
 
 
 def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
@@ -102,25 +102,6 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             if sum(map(len, by_source.values())) >= most:
                 return _cited(by_source)
     return _cited(by_source)
-
-
-def worked_out(step: Step, cited: str = "") -> tuple[str, str]:
-    """The arguments a step works out rather than copies (`Step.derived`), as the call writes them
-    ('temperature_c=19.0'), and how: ('', '') for a step that copies every argument. Where they are
-    worked out in several ways, each way names its arguments ('...the driver (zone); ...'). A value
-    the evidence `cited` quotes (words the user said) is where it came from: not worked out."""
-    worked: dict[str, list[str]] = {}  # how -> the arguments worked out that way
-    for call in step.calls:
-        for name, value in call.arguments.items():
-            if name in step.derived and f'"{value}"' not in cited:
-                worked.setdefault(step.derived[name], []).append(f"{name}={json.dumps(value, ensure_ascii=False)}")
-    if not worked:
-        return "", ""
-    arguments = join_words(list(dict.fromkeys(a for found in worked.values() for a in found)))
-    if len(worked) == 1:
-        return arguments, next(iter(worked))
-    names = {how: ", ".join(dict.fromkeys(a.split("=", 1)[0] for a in found)) for how, found in worked.items()}
-    return arguments, "; ".join(f"{how} ({names[how]})" for how in worked)
 
 
 def _cites_arguments(step: Step, cited: str) -> bool:

@@ -141,7 +141,7 @@ def test_an_argument_worked_out_is_said_with_how():
     """'Known so far: the user gave "passenger". The tool that fits is set_climate' came before
     set_climate(temperature_c=19.0) for "66 °F": the 19.0 came from convert_units' 18.9, rounded,
     and the trace never said so. A step's `derived` notes are said with the values they explain."""
-    from toolgym.generators.reasoning import worked_out
+    from toolgym.generators.worked_out import worked_out
 
     rounded = "the convert_units result rounded to the nearest 0.5 °C, the car's step"
     step = Step(calls=[ToolCall(name="set_climate", arguments={"zone": "passenger", "temperature_c": 19.0})],
@@ -196,7 +196,7 @@ def test_search_words_the_agent_picks_are_said_to_be_picked_and_the_users_are_ci
     """'What I have: web_search returned "https://.../drobusstad-games-summit". The two find_in_page
     calls don't depend on each other' left text="organised by" unexplained; words the user said
     ("list price") are theirs, cited as such, not worked out."""
-    from toolgym.generators.reasoning import worked_out
+    from toolgym.generators.worked_out import worked_out
 
     picked = "the words the sentence I need would use"
     url = "https://atlaspedia.example/wiki/mahiond-camera"
