@@ -235,3 +235,38 @@ def test_an_ask_for_the_amount_quotes_the_transfer_not_a_fragment_of_it(banking)
         request = book.render("ask_opened_two", index, first="account ending in 0419", second="the checking account")
         quoted = user_request([{"role": "user", "content": request}], RequestCues([request]), identity)
         assert request.startswith(quoted.strip('"').removesuffix(" …")), (request, quoted)
+
+
+def test_a_card_read_for_an_answer_is_not_reported_lost_in_the_same_chat():
+    """"...and the card ending in 0547 is frozen" came after the same card was reported lost: the
+    balance-and-card answer and a write on that card were asked in one message, and the answer,
+    said after both, was stale. The answer's piece keys the card, so the two are not joined."""
+    import random
+
+    from toolgym.domains.banking.tasks.index import index_of
+    from toolgym.domains.banking.tasks.parallel import overview
+    from toolgym.domains.banking.tasks.writes import report_lost
+    from toolgym.envs import World, structures
+    from toolgym.envs.generation import GenContext
+
+    domain = load_domain("banking")
+    world = World(domain.template(4, "default"))
+    joined_tried = 0
+    try:
+        index = index_of(world)
+        for seed in range(200):
+            ctx = GenContext(domain, world, random.Random(seed), seed, "injection", 4, "default")
+            person = ctx.pick([p for p in index.people if p.cards])
+            read = overview(ctx, person, index)
+            if read is None or "list_cards" not in read.tools:
+                continue
+            card = next(c.card_id for c in person.cards if c.last4 == read.reply.vars["card"])
+            lost = next((p for p in (report_lost(ctx, person, index) for _ in range(10))
+                         if p is not None and card in {c.arguments.get("card_id") for s in p.steps for c in s.calls}), None)
+            if lost is None:
+                continue
+            joined_tried += 1
+            assert structures.in_sequence(ctx, read, lost) is None, read.request
+    finally:
+        world.close()
+    assert joined_tried >= 5

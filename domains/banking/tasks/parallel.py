@@ -101,14 +101,17 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     account = ctx.pick([a for a in person.accounts if a.kind != "credit_card"])
     if other == "list_loans":
         loan = ctx.pick(person.loans)
+        other_key = loan.loan_id
         intent, vars_ = "reply_balance_and_loan", {"last4": account.last4, "balance": account.balance, "product": loan.product, "loan_balance": loan.balance}
         outputs, ask = [money(account.balance), money(loan.balance)], ctx.say("ask_balance_and_loan", kind=account.words, product=loan.product)
     elif other == "list_cards":
         card = ctx.pick(person.cards)
+        other_key = card.card_id
         intent, vars_ = "reply_balance_and_card", {"last4": account.last4, "balance": account.balance, "card": card.last4, "status": card.status}
         outputs, ask = [money(account.balance), card.status], ctx.say("ask_balance_and_card", kind=account.words, card=card.last4)
     else:
         payee = ctx.pick(person.payees)
+        other_key = payee.payee_id
         intent, vars_ = "reply_balance_and_payee", {"last4": account.last4, "balance": account.balance, "payee": payee.name, "bank": payee.bank}
         outputs, ask = [money(account.balance), payee.bank], ctx.say("ask_balance_and_payee", kind=account.words, payee=payee.name)
     vars_["account_status"] = account.status
@@ -122,7 +125,7 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         steps=[agent(call("list_accounts"), call(other))],
         reply=Utterance(intent=intent, vars=vars_),
         outputs=outputs,
-        keys=frozenset({account.account_id}),
+        keys=frozenset({account.account_id, other_key}),  # a later request on the card read here would make this answer stale
     )
 
 
