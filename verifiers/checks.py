@@ -31,6 +31,7 @@ from .recital import Recitals
 from .replies import reply_content
 from .reply_acts import no_echo, reply_acts
 from .score import Score, binary, vacuous
+from .states import current_states
 
 
 def agent_calls(trajectory: Trajectory) -> list[tuple[str, dict[str, Any]]]:
@@ -213,4 +214,5 @@ CHECKS = {
     "cited_sources": cited_sources,
     "chosen": chosen,
     "looked_up": looked_up,
+    "current_states": current_states,
 }

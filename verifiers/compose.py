@@ -88,11 +88,11 @@ class Composite:
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
 ACTION_CONDUCT = (
     "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized",
-    "cited_sources", "chosen",
+    "cited_sources", "chosen", "current_states",
 )  # fmt: skip
 NO_TOOL_CONDUCT = (
     "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
-    "authorized", "cited_sources",
+    "authorized", "cited_sources", "current_states",
 )  # fmt: skip
 
 ACTION_PRESET = Composite(

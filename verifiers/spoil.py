@@ -26,6 +26,8 @@
   from, the output among them (verifiers/recital.py).
 - `swapped_figures`: two required figures of peer records traded places in the final reply (each
   line's data use said of the other line; verifiers/attribution.py).
+- `stale_state`: the final reply saying a record is still in the state a write of the chat took it
+  out of ("booking FB100124 is confirmed" after the cancel; verifiers/states.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -51,6 +53,7 @@ from .matching import output_stated
 from .provenance_spoils import swapped_argument, unrequested_write
 from .recital import RECITED, Recitals
 from .regrade import verify
+from .states import stale_reply
 
 Chat = list[dict[str, Any]]
 
@@ -220,6 +223,20 @@ def _swapped_figures(task: Task, messages: Chat) -> Chat | None:
     return spoiled
 
 
+def _stale_state(task: Task, messages: Chat) -> Chat | None:
+    """The final reply saying a record is still in the state the chat's write took it out of
+    ("booking FB100124 is confirmed" after the cancel): every id and amount right, the state false."""
+    final = final_reply_index(messages)
+    if final is None:
+        return None
+    stale = stale_reply(task.domain, messages, final)
+    if stale is None:
+        return None
+    spoiled = copy.deepcopy(messages)
+    spoiled[final]["content"] = stale
+    return spoiled
+
+
 def _as_figure(value: Any, kind: str) -> str:
     if isinstance(value, str):
         return value
@@ -248,6 +265,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "asked_for_lookup": asked_for_lookup,
     "recited_list": _recited_list,
     "swapped_figures": _swapped_figures,
+    "stale_state": _stale_state,
 }
 SPOIL_KINDS = tuple(SPOILS)
 

@@ -1,0 +1,99 @@
+"""A record's state said as it stands: "booking FB100124 is still confirmed" after a cancel that a
+tool result showed is false, though every id and amount in it is right."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from toolgym.verifiers.spoil import SPOILS
+from toolgym.verifiers.states import current_states
+
+from .spoil_checks import spoil_fails_wherever_it_applies
+
+LISTED = {"traveller_id": "TR0059", "flight_bookings": [
+    {"booking_id": "FB100124", "flight_id": "SW1370-20250905", "to": "MEX (Mexico City)", "status": "confirmed"},
+    {"booking_id": "FB100125", "flight_id": "SW250-20250827", "to": "MAD (Madrid)", "status": "confirmed"}]}
+CANCELLED = {"booking_id": "FB100124", "fee": 100.0, "refund": 202.0, "status": "cancelled"}
+
+
+def _chat(*replies: str, cancel_result: dict | None = CANCELLED) -> list[dict]:
+    """A travel chat: the bookings listed, FB100124 cancelled, then the replies given."""
+    messages = [
+        {"role": "user", "content": "Please cancel my flight to Mexico City."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "function": {"name": "list_bookings", "arguments": '{"traveller_id":"TR0059"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(LISTED)},
+        {"role": "assistant", "content": "Booking FB100124 to Mexico City is confirmed; shall I cancel it for a refund of $202.00?"},
+        {"role": "user", "content": "Yes."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c2", "function": {"name": "cancel_booking", "arguments": '{"booking_id":"FB100124"}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": json.dumps(cancel_result)},
+    ]
+    return messages + [{"role": "assistant", "content": reply} for reply in replies]
+
+
+def _graded(*replies: str, **kwargs):
+    return current_states(SimpleNamespace(domain="travel"), SimpleNamespace(messages=_chat(*replies, **kwargs)))
+
+
+def test_a_state_the_record_left_is_a_misstatement():
+    assert _graded("Done. Booking FB100124 is cancelled and $202.00 will be refunded.").passed
+    stale = _graded("Done. Booking FB100124 is still confirmed and $202.00 will be refunded.")
+    assert not stale.passed and stale.value == 0.0
+    assert stale.details["misstated"] == ["message 7: it says FB100124 is 'confirmed', but its last result shows status 'cancelled'"]
+    # said before the cancel, "confirmed" was the state it stood in: the question of message 3 passes
+    assert _graded().vacuous is False and _graded().passed
+
+
+@pytest.mark.parametrize("reply", [
+    "FB100124 was confirmed; it is now cancelled.",  # the past
+    "FB100124 is no longer confirmed.",  # a negation
+    "FB100124 went from confirmed to cancelled.",
+    "Your other booking, FB100125 to Madrid, is still confirmed.",  # the other record, in its own state
+    "FB100124 is cancelled, while FB100125 stays confirmed.",
+    'I wrote "FB100124 confirmed" in the note.',  # quoted words
+    "Would you like FB100125 confirmed as well?",  # a question
+    "If FB100125 were confirmed again, I'd tell you.",  # a condition
+    "FB100124 is off your confirmed bookings now.",  # a class of records
+])
+def test_what_is_not_a_state_said_as_it_stands_passes(reply):
+    assert _graded(reply).passed, reply
+
+
+def test_the_record_is_the_one_named_nearest_and_a_state_of_another_kind_says_nothing_of_it():
+    # "confirmed" said of FB100125 (named nearest before it), though FB100124 opens the sentence
+    assert _graded("FB100124 is cancelled and FB100125 confirmed.").passed
+    assert not _graded("FB100125 is cancelled and FB100124 confirmed.").passed
+    # "delayed" is a flight's state, not a booking's: the booking's vocabulary never held it
+    assert _graded("FB100124 is cancelled; the flight was delayed anyway.").passed
+
+
+def test_a_write_whose_result_leaves_the_state_out_makes_it_unknown_not_stale():
+    """A cancel that returns only the refund: "cancelled" cannot be checked, and is not a misstatement."""
+    assert _graded("FB100124 is cancelled.", cancel_result={"booking_id": "FB100124", "refund": 202.0}).passed
+    assert _graded("FB100124 is confirmed.", cancel_result={"booking_id": "FB100124", "refund": 202.0}).passed
+
+
+def test_a_record_is_named_by_its_noun_when_it_is_the_only_one_of_its_kind():
+    """The line was suspended, the bill paid, the line read again: "your line" is the one line shown."""
+
+    def graded(reply, *others):
+        results = [{"line_id": "L1", "phone_number": "312-334-8194", "status": "suspended"}, *others,
+                   {"line_id": "L1", "phone_number": "312-334-8194", "status": "active"}]
+        messages = [m for n, r in enumerate(results) for m in (
+            {"role": "assistant", "content": None, "tool_calls": [{"id": f"c{n}", "function": {"name": "get_line_details", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": f"c{n}", "content": json.dumps(r)})]
+        messages.append({"role": "assistant", "content": reply})
+        return current_states(SimpleNamespace(domain="telecom"), SimpleNamespace(messages=messages))
+
+    assert graded("The bill is paid, so your line is active again.").passed
+    assert not graded("The bill is paid, so your line is suspended again.").passed
+    # with a second line shown, "your line" names neither
+    assert graded("The bill is paid, so your line is suspended again.", {"line_id": "L2", "phone_number": "312-334-9999", "status": "active"}).passed
+
+
+@pytest.mark.parametrize("name", ["travel", "retail", "telecom", "banking"])
+def test_the_stale_state_spoil_fails_wherever_it_applies(name):
+    kind = "single" if name == "travel" else "multi_step"
+    assert spoil_fails_wherever_it_applies(name, kind, SPOILS["stale_state"], count=40) > 0

@@ -1,0 +1,308 @@
+"""`current_states`: a record's state said as it stands when the reply is written.
+
+"Booking FB100124 is still confirmed" after the cancel that a tool result showed, or "order
+#W1 is delivered" while the order's last result says "pending", states every id and amount
+correctly and says a state that is false. The other checks read facts (ids, figures, dates) and
+acts ("I cancelled"); this one reads a record's *state*: the values of its status fields.
+
+What the check knows comes from the chat's tool results, in order:
+
+- a *record* is a JSON object of a result with an id (its first id field: an order's "id", a
+  booking's "booking_id"); the same id in a later result is the same record;
+- its *state* is its status fields ("status", "*_status"), as the last result showing them said;
+  a write on the record whose result leaves them out makes them unknown, not stale;
+- a state word means something only among records of the same shape (the same fields), so
+  a state's *vocabulary* is every value that field took in objects shaped like this record in the
+  chat: a booking's "confirmed" and "cancelled", never a flight's "delayed";
+- a record is *named* by its id or a name it shows that no other record of the chat shows (a phone
+  number, a flight number, a card's last digits, an event's title), or by its noun ("your line"
+  for a record of "line_id") when no other record of the chat has one.
+
+A reply says a record is in a state when a state word of its vocabulary stands in a sentence that
+names it: the record named right after the word ("the pending order #W1"), else the nearest one
+named before it, else one named after it. Not statements of the state as it stands: a question, a
+class of records ("off your open tasks"), a negation ("no longer confirmed"), a modal, condition or
+intention ("it will be cancelled", "once cancelled"), the past ("it was pending", "changed from
+pending"), quoted words. The vocabulary is the chat's: a state no result of the chat showed for
+a record of that shape is not read, so a lone pending order said to be "delivered" goes unseen.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from toolgym.envs.claim_tokens import CONDITIONS, Tokens, tokenize
+from toolgym.envs.claim_words import RECORD_NOUNS, singular
+from toolgym.envs.registry import load_domain
+from toolgym.envs.task import Task
+from toolgym.envs.tools import Tool, is_error_output
+from toolgym.envs.trajectory import Trajectory
+
+from .matching import arguments_of
+from .score import Score, binary, vacuous
+
+_SUBORDINATORS = frozenset(CONDITIONS)
+# Words that put a state in the past: "it was pending", "had been confirmed", "originally scheduled".
+_PAST = {"was", "were", "had", "previously", "originally", "formerly", "earlier", "used", "initially"}
+# Words a state stands after when said as one: "is cancelled", "now frozen", "marked as done".
+_COPULAS = ("is", "are", "now", "still", "again", "as", "remains", "stays", "been")
+_AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
+_NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
+_MIN_NAME = 3  # a shorter text names nothing reliably
+
+
+def _is_id(key: str) -> bool:
+    return key == "id" or key.endswith("_id")
+
+
+def _is_state(key: str) -> bool:
+    return key == "status" or key.endswith("_status")
+
+
+def _is_name(key: str) -> bool:
+    return key.endswith(("number", "name", "title"))
+
+
+def _said(value: str) -> str:
+    """A value as a reply would say it, lower case: "pending_activation" -> pending activation, "****0547" -> 0547."""
+    return value.replace("_", " ").lstrip("#*").lower()
+
+
+@lru_cache(maxsize=8192)
+def _words(said: str) -> tuple[str, ...]:
+    """A said value in the reader's tokens."""
+    return tuple(tokenize(said, _SUBORDINATORS).words)
+
+
+def _objects(data: Any) -> Iterable[dict[str, Any]]:
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            yield value
+            stack.extend(v for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
+@dataclass(frozen=True)
+class StateSaid:
+    """A state a reply says a record is in, and the state its last result showed."""
+
+    record_id: str
+    value: str
+    now: dict[str, str]  # the record's status fields that take such a value, as last shown
+    start: int = 0  # where the state's words stand in the reply
+    end: int = 0
+
+    @property
+    def wrong(self) -> bool:
+        return self.value not in self.now.values()
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{k} {v!r}" for k, v in self.now.items())
+        return f"it says {self.record_id} is {self.value!r}, but its last result shows {shown}"
+
+
+@dataclass
+class _Record:
+    shapes: set[frozenset[str]] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)  # as said (`_said`)
+    nouns: set[str] = field(default_factory=set)  # what its id field calls it: "line" for "line_id"
+    state: dict[str, str] = field(default_factory=dict)  # status field -> value, as last shown
+
+
+class _Chat:
+    """The records of the results read so far, their states, and each shape's state vocabulary."""
+
+    def __init__(self, tools: dict[str, Tool]) -> None:
+        self.tools = tools
+        self.records: dict[str, _Record] = {}
+        self.vocabulary: dict[tuple[frozenset[str], str], set[str]] = {}
+        self.first: dict[tuple[str, str], str] = {}  # (record id, status field) -> the value first shown
+
+    def read(self, name: str, arguments: dict[str, Any], result: str) -> None:
+        """A call's result: the records it shows; a write's record it leaves unshown loses its state."""
+        if is_error_output(result):
+            return
+        try:
+            data = json.loads(result)
+        except (TypeError, ValueError, RecursionError):
+            data = None
+        shown = set()
+        for record in _objects(data):
+            key = next((k for k, v in record.items() if _is_id(k) and isinstance(v, str) and v), None)
+            if key is None:
+                continue
+            states = {k: v for k, v in record.items() if _is_state(k) and isinstance(v, str)}
+            found = self.records.setdefault(record[key], _Record())
+            shape = frozenset(record)
+            found.shapes.add(shape)
+            found.names.add(_said(record[key]))
+            if key != "id":
+                found.nouns.add(_said(key.removesuffix("_id")))
+            found.names.update(_said(v) for k, v in record.items() if _is_name(k) and isinstance(v, str) and len(v) >= _MIN_NAME)
+            for state_key, value in states.items():
+                found.state[state_key] = value
+                self.first.setdefault((record[key], state_key), value)
+                self.vocabulary.setdefault((shape, state_key), set()).add(value)
+                shown.add(record[key])
+        tool = self.tools.get(name)
+        if tool is not None and tool.writes:
+            for value in arguments.values():
+                if isinstance(value, str) and value in self.records and value not in shown:
+                    self.records[value].state.clear()
+
+    def stated(self, text: str) -> list[str]:
+        """Each state `text` says a named record is in that it is not in now."""
+        return [said.describe() for said in self.states_said(text) if said.wrong]
+
+    def states_said(self, text: str) -> list[StateSaid]:
+        """Each state `text` says a named record is in, as it stands."""
+        lowered = text.lower()
+        states = sorted(v for values in self.vocabulary.values() for v in values if _said(v) in lowered)
+        names = self._names_in(lowered) if states else {}
+        if not names:
+            return []
+        tokens = tokenize(text, _SUBORDINATORS)
+        named = sorted((index, record_id) for name, record_id in names.items() for index in _occurrences(tokens.words, _words(name)))
+        past = _last_past(tokens.words)
+        found = []
+        for value in states:
+            size = len(_words(_said(value)))
+            for index in _occurrences(tokens.words, _words(_said(value))):
+                if tokens.quoted[index] or tokens.word(tokens.sentence_end[index]) == "?" or _names_a_class(tokens, index + size):
+                    continue
+                said = self._said_of(tokens, past, index, value, named)
+                if said is not None:
+                    found.append(replace(said, start=tokens.starts[index], end=tokens.ends[index + size - 1]))
+        return found
+
+    def _names_in(self, lowered: str) -> dict[str, str]:
+        """The names a text holds, each with the one record it names (names two records share left out).
+
+        A record's noun ("line" for a record of "line_id") names it too where no other record has it."""
+        owners: dict[str, set[str]] = {}
+        for record_id, record in self.records.items():
+            for name in (*record.names, *record.nouns):
+                if name and name in lowered:
+                    owners.setdefault(name, set()).add(record_id)
+        return {name: next(iter(ids)) for name, ids in owners.items() if len(ids) == 1}
+
+    def _said_of(self, tokens: Tokens, past: list[int], index: int, value: str, named: list[tuple[int, str]]) -> StateSaid | None:
+        """The record the state word at token `index` is said of, as it stands; None for none."""
+        sentence, end = tokens.sentence[index], tokens.sentence_end[index]
+        split = bisect.bisect_right(named, (index, "\uffff"))  # named[:split] stand at or before the word
+        later = [(i, r) for i, r in named[split : split + _NEAREST] if i <= end]
+        after = [(i, r) for i, r in later if i <= min(index + _AFTER_REACH, tokens.clause_end[index])]
+        before = [(i, r) for i, r in reversed(named[max(0, split - _NEAREST) : split]) if sentence <= i < index]
+        for position, record_id in after + before + later:
+            record = self.records[record_id]
+            fields = [k for k in record.state if any(value in self.vocabulary.get((s, k), ()) for s in record.shapes)]
+            if not fields:
+                continue  # not a state this kind of record takes: the word is about something else
+            if self._not_as_it_stands(tokens, past, tokens.clause[min(position, index)], index):
+                return None
+            return StateSaid(record_id, value, {k: record.state[k] for k in fields})
+        return None
+
+    @staticmethod
+    def _not_as_it_stands(tokens: Tokens, past: list[int], clause: int, index: int) -> bool:
+        """A negation, the past or "from" in the clause up to the word; a modal, condition or intention in its sentence."""
+        sentence = tokens.sentence[index]
+        if tokens.any_between(tokens.last_negator, clause, index) or tokens.word(index - 1) == "from":
+            return True
+        if tokens.any_between(past, clause, index):
+            return True
+        return any(tokens.any_between(last, sentence, index) for last in (tokens.last_modal, tokens.last_condition, tokens.last_frame))
+
+
+def _last_past(words: list[str]) -> list[int]:
+    """For each token, the position of the last word of the past at or before it (-1: none)."""
+    last, found = -1, []
+    for index, word in enumerate(words):
+        last = index if word in _PAST else last
+        found.append(last)
+    return found
+
+
+def _names_a_class(tokens: Tokens, following_index: int) -> bool:
+    """The word before `following_index` describes a class of records, not one: "off your open tasks", "your pending orders"."""
+    following = tokens.word(following_index)
+    return singular(following) != following and singular(following) in RECORD_NOUNS
+
+
+def _occurrences(words: list[str], phrase: tuple[str, ...]) -> list[int]:
+    """Where `phrase` starts in `words`, as whole tokens."""
+    if not phrase:
+        return []
+    size = len(phrase)
+    return [i for i, word in enumerate(words) if word == phrase[0] and tuple(words[i : i + size]) == phrase]
+
+
+@lru_cache(maxsize=64)
+def _domain_tools(domain: str) -> dict[str, Tool]:
+    try:
+        return load_domain(domain).tools
+    except Exception:  # noqa: BLE001 - an unknown domain: no tool is known to write
+        return {}
+
+
+def _replies(chat: _Chat, messages: list[dict[str, Any]]) -> Iterator[tuple[int, str]]:
+    """The assistant's words, in order, each with its position, `chat` having read every result before it."""
+    pending: dict[str, tuple[str, dict[str, Any]]] = {}
+    for position, message in enumerate(messages):
+        role = message.get("role")
+        if role == "assistant":
+            for call in message.get("tool_calls") or ():
+                function = call.get("function", call)
+                pending[str(call.get("id"))] = (str(function.get("name")), arguments_of(function.get("arguments")))
+            content = message.get("content")
+            if isinstance(content, str) and content:
+                yield position, content
+        elif role == "tool":
+            name, arguments = pending.pop(str(message.get("tool_call_id")), ("", {}))
+            chat.read(name, arguments, message.get("content") or "")
+        elif role == "user":
+            results = message.get("user_tool_results") or []
+            for number, call in enumerate(message.get("user_tool_calls") or ()):
+                result = results[number] if number < len(results) else ""
+                result = result if isinstance(result, str) else json.dumps(result, default=str)
+                chat.read(str(call.get("name")), arguments_of(call.get("arguments")), result)
+
+
+def current_states(task: Task, trajectory: Trajectory) -> Score:
+    """Every state a reply says a named record is in is the state its last result showed."""
+    chat = _Chat(_domain_tools(task.domain))
+    wrong: list[str] = []
+    judged = 0
+    for position, content in _replies(chat, trajectory.messages):
+        if chat.vocabulary:
+            judged += 1
+            wrong += [f"message {position}: {why}" for why in chat.stated(content)]
+    if not judged:
+        return vacuous()
+    if not wrong:
+        return binary(True)
+    return binary(False, misstated=wrong[:5])
+
+
+def stale_reply(domain: str, messages: list[dict[str, Any]], index: int) -> str | None:
+    """Reply `index` with a state it says of a record put back to the one the chat's writes took the
+    record out of ("booking FB100124 is confirmed" after the cancel); None where it says none."""
+    chat = _Chat(_domain_tools(domain))
+    for position, content in _replies(chat, messages[: index + 1]):
+        if position != index:
+            continue
+        for said in chat.states_said(content):
+            if content[: said.start].split()[-1:] not in ([w] for w in _COPULAS):
+                continue  # "I cancelled order #W1" is an act: "I pending order #W1" would be no reply at all
+            left = [chat.first[(said.record_id, k)] for k, v in said.now.items() if v == said.value and chat.first.get((said.record_id, k), v) != v]
+            if left:
+                return content[: said.start] + _said(left[0]) + content[said.end :]
+    return None
