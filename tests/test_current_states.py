@@ -97,3 +97,25 @@ def test_a_record_is_named_by_its_noun_when_it_is_the_only_one_of_its_kind():
 def test_the_stale_state_spoil_fails_wherever_it_applies(name):
     kind = "single" if name == "travel" else "multi_step"
     assert spoil_fails_wherever_it_applies(name, kind, SPOILS["stale_state"], count=40) > 0
+
+
+def test_a_title_two_records_share_names_the_one_whose_other_values_the_sentence_says():
+    """A weekly "Support demo": the 19 March one was cancelled, the 13 March one stands."""
+    events = [{"event_id": "EV1", "title": "Support demo", "start": "2025-03-13 15:30", "location": "Room Oak", "status": "confirmed"},
+              {"event_id": "EV2", "title": "Support demo", "start": "2025-03-19 15:30", "location": "Room Aspen", "status": "confirmed"}]
+    cancelled = events[1] | {"status": "cancelled"}
+
+    def graded(reply):
+        messages = [
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "function": {"name": "list_events", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps(events)},
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "c2", "function": {"name": "cancel_event", "arguments": '{"event_id":"EV2"}'}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": json.dumps(cancelled)},
+            {"role": "assistant", "content": reply}]
+        return current_states(SimpleNamespace(domain="workplace"), SimpleNamespace(messages=messages))
+
+    assert graded("The Support demo at 2025-03-19 15:30 is cancelled.").passed
+    assert not graded("The Support demo at 2025-03-19 15:30 is confirmed.").passed
+    assert not graded("The Support demo in Room Aspen is confirmed.").passed
+    assert graded("The Support demo at 2025-03-13 15:30 is confirmed.").passed
+    assert graded("The Support demo is confirmed.").passed  # which one is not said: neither is named

@@ -16,7 +16,9 @@ What the check knows comes from the chat's tool results, in order:
   chat: a booking's "confirmed" and "cancelled", never a flight's "delayed";
 - a record is *named* by its id or a name it shows that no other record of the chat shows (a phone
   number, a flight number, a card's last digits, an event's title), or by its noun ("your line"
-  for a record of "line_id") when no other record of the chat has one.
+  for a record of "line_id") when no other record of the chat has one. A name two records share
+  (a weekly meeting's title) names the one whose other values (its start, its room) the sentence
+  says and the other's do not.
 
 A reply says a record is in a state when a state word of its vocabulary stands in a sentence that
 names it: the record named right after the word ("the pending order #W1"), else the nearest one
@@ -53,7 +55,8 @@ _PAST = {"was", "were", "had", "previously", "originally", "formerly", "earlier"
 _COPULAS = ("is", "are", "now", "still", "again", "as", "remains", "stays", "been")
 _AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
 _NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
-_MIN_NAME = 3  # a shorter text names nothing reliably
+_MIN_NAME = 3
+_MARK_WORDS = 4  # a value of more words is prose (a note, a subject line), not one that tells a record apart  # a shorter text names nothing reliably
 
 
 def _is_id(key: str) -> bool:
@@ -114,6 +117,7 @@ class _Record:
     shapes: set[frozenset[str]] = field(default_factory=set)
     names: set[str] = field(default_factory=set)  # as said (`_said`)
     nouns: set[str] = field(default_factory=set)  # what its id field calls it: "line" for "line_id"
+    marks: set[str] = field(default_factory=set)  # its other short values, as said: a start, a room
     state: dict[str, str] = field(default_factory=dict)  # status field -> value, as last shown
 
 
@@ -146,6 +150,8 @@ class _Chat:
             found.names.add(_said(record[key]))
             if key != "id":
                 found.nouns.add(_said(key.removesuffix("_id")))
+            found.marks.update(_said(v) for k, v in record.items()
+                               if isinstance(v, str) and len(v) >= _MIN_NAME and k not in states and v.count(" ") < _MARK_WORDS)
             found.names.update(_said(v) for k, v in record.items() if _is_name(k) and isinstance(v, str) and len(v) >= _MIN_NAME)
             for state_key, value in states.items():
                 found.state[state_key] = value
@@ -166,11 +172,11 @@ class _Chat:
         """Each state `text` says a named record is in, as it stands."""
         lowered = text.lower()
         states = sorted(v for values in self.vocabulary.values() for v in values if _said(v) in lowered)
-        names = self._names_in(lowered) if states else {}
-        if not names:
+        owners = self._names_in(lowered) if states else {}
+        if not owners:
             return []
         tokens = tokenize(text, _SUBORDINATORS)
-        named = sorted((index, record_id) for name, record_id in names.items() for index in _occurrences(tokens.words, _words(name)))
+        named = self._named(tokens, owners)
         past = _last_past(tokens.words)
         found = []
         for value in states:
@@ -183,8 +189,8 @@ class _Chat:
                     found.append(replace(said, start=tokens.starts[index], end=tokens.ends[index + size - 1]))
         return found
 
-    def _names_in(self, lowered: str) -> dict[str, str]:
-        """The names a text holds, each with the one record it names (names two records share left out).
+    def _names_in(self, lowered: str) -> dict[str, set[str]]:
+        """The names a text holds, each with the records that show it.
 
         A record's noun ("line" for a record of "line_id") names it too where no other record has it."""
         owners: dict[str, set[str]] = {}
@@ -192,7 +198,27 @@ class _Chat:
             for name in (*record.names, *record.nouns):
                 if name and name in lowered:
                     owners.setdefault(name, set()).add(record_id)
-        return {name: next(iter(ids)) for name, ids in owners.items() if len(ids) == 1}
+        return owners
+
+    def _named(self, tokens: Tokens, owners: dict[str, set[str]]) -> list[tuple[int, str]]:
+        """Where the text names a record: (token index, record id), in order.
+
+        A name two records share ("Support demo", a weekly meeting) names the one whose other values
+        (its start, its room) its sentence says and the other's do not; else neither."""
+        found = []
+        for name, ids in owners.items():
+            for index in _occurrences(tokens.words, _words(name)):
+                if len(ids) == 1:
+                    found.append((index, next(iter(ids))))
+                    continue
+                sentence = tokens.text[tokens.starts[tokens.sentence[index]] : tokens.ends[tokens.sentence_end[index]]].lower()
+                told = [r for r in ids if any(m in sentence for m in self.records[r].marks - self._marks_of(ids - {r}))]
+                if len(told) == 1:
+                    found.append((index, told[0]))
+        return sorted(found)
+
+    def _marks_of(self, ids: set[str]) -> set[str]:
+        return {m for r in ids for m in self.records[r].marks}
 
     def _said_of(self, tokens: Tokens, past: list[int], index: int, value: str, named: list[tuple[int, str]]) -> StateSaid | None:
         """The record the state word at token `index` is said of, as it stands; None for none."""
