@@ -46,6 +46,14 @@ def test_a_state_the_record_left_is_a_misstatement():
     assert _graded().vacuous is False and _graded().passed
 
 
+def test_a_state_denied_is_wrong_when_the_record_is_in_it():
+    denied = _graded("Booking FB100124 is not cancelled, and $202.00 will be refunded.")
+    assert not denied.passed and "is not 'cancelled'" in denied.details["misstated"][0]
+    assert not _graded("FB100124 isn't cancelled.").passed
+    assert _graded("FB100124 isn't confirmed any more.").passed
+    assert _graded("FB100124 is cancelled, not confirmed.").passed
+
+
 @pytest.mark.parametrize("reply", [
     "FB100124 was confirmed; it is now cancelled.",  # the past
     "FB100124 is no longer confirmed.",  # a negation

@@ -22,8 +22,9 @@ What the check knows comes from the chat's tool results, in order:
 
 A reply says a record is in a state when a state word of its vocabulary stands in a sentence that
 names it: the record named right after the word ("the pending order #W1"), else the nearest one
-named before it, else one named after it. Not statements of the state as it stands: a question, a
-class of records ("off your open tasks"), a negation ("no longer confirmed"), a modal, condition or
+named before it, else one named after it. A state said with a negation ("is not cancelled", "no
+longer confirmed") is denied: wrong when it is the state the record is in. Not statements of the
+state as it stands: a question, a class of records ("off your open tasks"), a modal, condition or
 intention ("it will be cancelled", "once cancelled"), the past ("it was pending", "changed from
 pending"), quoted words. The vocabulary is the chat's: a state no result of the chat showed for
 a record of that shape is not read, so a lone pending order said to be "delivered" goes unseen.
@@ -100,16 +101,18 @@ class StateSaid:
     record_id: str
     value: str
     now: dict[str, str]  # the record's status fields that take such a value, as last shown
+    denied: bool = False  # said with a negation: "is not cancelled", "no longer confirmed"
     start: int = 0  # where the state's words stand in the reply
     end: int = 0
 
     @property
     def wrong(self) -> bool:
-        return self.value not in self.now.values()
+        """A state affirmed that the record is not in, or denied that it is in."""
+        return (self.value in self.now.values()) == self.denied
 
     def describe(self) -> str:
         shown = ", ".join(f"{k} {v!r}" for k, v in self.now.items())
-        return f"it says {self.record_id} is {self.value!r}, but its last result shows {shown}"
+        return f"it says {self.record_id} is {'not ' if self.denied else ''}{self.value!r}, but its last result shows {shown}"
 
 
 @dataclass
@@ -232,18 +235,18 @@ class _Chat:
             fields = [k for k in record.state if any(value in self.vocabulary.get((s, k), ()) for s in record.shapes)]
             if not fields:
                 continue  # not a state this kind of record takes: the word is about something else
-            if self._not_as_it_stands(tokens, past, tokens.clause[min(position, index)], index):
+            clause = tokens.clause[min(position, index)]
+            if self._not_as_it_stands(tokens, past, clause, index):
                 return None
-            return StateSaid(record_id, value, {k: record.state[k] for k in fields})
+            denied = tokens.any_between(tokens.last_negator, clause, index)
+            return StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=denied)
         return None
 
     @staticmethod
     def _not_as_it_stands(tokens: Tokens, past: list[int], clause: int, index: int) -> bool:
-        """A negation, the past or "from" in the clause up to the word; a modal, condition or intention in its sentence."""
+        """The past or "from" in the clause up to the word; a modal, condition or intention in its sentence."""
         sentence = tokens.sentence[index]
-        if tokens.any_between(tokens.last_negator, clause, index) or tokens.word(index - 1) == "from":
-            return True
-        if tokens.any_between(past, clause, index):
+        if tokens.word(index - 1) == "from" or tokens.any_between(past, clause, index):
             return True
         return any(tokens.any_between(last, sentence, index) for last in (tokens.last_modal, tokens.last_condition, tokens.last_frame))
 
@@ -326,7 +329,7 @@ def stale_reply(domain: str, messages: list[dict[str, Any]], index: int) -> str 
         if position != index:
             continue
         for said in chat.states_said(content):
-            if content[: said.start].split()[-1:] not in ([w] for w in _COPULAS):
+            if said.denied or content[: said.start].split()[-1:] not in ([w] for w in _COPULAS):
                 continue  # "I cancelled order #W1" is an act: "I pending order #W1" would be no reply at all
             left = [chat.first[(said.record_id, k)] for k, v in said.now.items() if v == said.value and chat.first.get((said.record_id, k), v) != v]
             if left:
