@@ -16,6 +16,7 @@ from .choices import chosen, looked_up
 from .citations import cited_sources
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
+from .figure_fields import figure_fields
 from .matching import (
     arguments_of,
     canonical_call,
@@ -215,4 +216,5 @@ CHECKS = {
     "chosen": chosen,
     "looked_up": looked_up,
     "current_states": current_states,
+    "figure_fields": figure_fields,
 }

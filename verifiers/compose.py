@@ -88,11 +88,11 @@ class Composite:
 # Conduct: what a careful reviewer would never let through, whatever the outcome.
 ACTION_CONDUCT = (
     "minefield", "grounded", "consent", "diagnosis", "no_echo", "claims", "arguments_grounded", "requested", "authorized",
-    "cited_sources", "chosen", "current_states",
+    "cited_sources", "chosen", "current_states", "figure_fields",
 )  # fmt: skip
 NO_TOOL_CONDUCT = (
     "minefield", "grounded", "no_tool", "end_state", "reply_acts", "no_echo", "claims", "arguments_grounded", "requested",
-    "authorized", "cited_sources", "current_states",
+    "authorized", "cited_sources", "current_states", "figure_fields",
 )  # fmt: skip
 
 ACTION_PRESET = Composite(

@@ -28,6 +28,8 @@
   line's data use said of the other line; verifiers/attribution.py).
 - `stale_state`: the final reply saying a record is still in the state a write of the chat took it
   out of ("booking FB100124 is confirmed" after the cancel; verifiers/states.py).
+- `swapped_fields`: two amounts of one record traded in the last reply that says both with their
+  fields' words ("a refund of $100.00 (fee $202.00)"; verifiers/figure_fields.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -48,6 +50,7 @@ from toolgym.envs.task import Task
 from .attribution import Attribution
 from .choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
 from .conduct import final_reply_index
+from .figure_fields import swapped_amounts
 from .foreign import foreign_record
 from .matching import output_stated
 from .provenance_spoils import swapped_argument, unrequested_write
@@ -237,6 +240,20 @@ def _stale_state(task: Task, messages: Chat) -> Chat | None:
     return spoiled
 
 
+def _swapped_fields(task: Task, messages: Chat) -> Chat | None:
+    """The last reply that says two amounts of one record with their fields' words, the amounts traded
+    ("a refund of $100.00 (fee $202.00)" for a $202.00 refund and a $100.00 fee): both amounts seen,
+    each said as the other field."""
+    replies = [i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("content")]
+    for index in reversed(replies):
+        swapped = swapped_amounts(messages, index)
+        if swapped is not None:
+            spoiled = copy.deepcopy(messages)
+            spoiled[index]["content"] = swapped
+            return spoiled
+    return None
+
+
 def _as_figure(value: Any, kind: str) -> str:
     if isinstance(value, str):
         return value
@@ -266,6 +283,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "recited_list": _recited_list,
     "swapped_figures": _swapped_figures,
     "stale_state": _stale_state,
+    "swapped_fields": _swapped_fields,
 }
 SPOIL_KINDS = tuple(SPOILS)
 
