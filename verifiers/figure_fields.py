@@ -66,6 +66,7 @@ class _Fields:
     def __init__(self) -> None:
         self.records: list[dict[str, set[float]]] = []
         self.held: dict[str, set[float]] = {}  # field part -> every amount a field with it held
+        self.beside: dict[float, set[str]] = {}  # amount -> the field parts of every record that holds it
 
     def read(self, result: str) -> None:
         for numbers in _records(read_json(result)):
@@ -74,6 +75,8 @@ class _Fields:
                 for part in _parts(key):
                     record.setdefault(part, set()).add(value)
                     self.held.setdefault(part, set()).add(value)
+            for value in numbers.values():
+                self.beside.setdefault(value, set()).update(record)
             self.records.append(record)
 
     def misattributed(self, text: str) -> list[str]:
@@ -89,8 +92,7 @@ class _Fields:
             named = {part for part in self.held for word in words if _names(word, part)}
             if any(amount in self.held[part] for part in named):
                 continue  # some field of that name held it
-            clash = {part for record in self.records if any(amount in held for held in record.values())
-                     for part in named if part in record}
+            clash = named & self.beside.get(amount, set())
             if clash:
                 found.append(f"{match.group(0)} said as the {'/'.join(sorted(clash))} of a record whose {'/'.join(sorted(clash))} is not {match.group(0)}")
         return found
