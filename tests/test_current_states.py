@@ -60,6 +60,7 @@ def test_a_state_denied_is_wrong_when_the_record_is_in_it():
     "FB100124 went from confirmed to cancelled.",
     "Your other booking, FB100125 to Madrid, is still confirmed.",  # the other record, in its own state
     "FB100124 is cancelled, while FB100125 stays confirmed.",
+    "FB100124 is cancelled and booking FB100125 is confirmed.",  # "cancelled" is said of the one before it
     'I wrote "FB100124 confirmed" in the note.',  # quoted words
     "Would you like FB100125 confirmed as well?",  # a question
     "If FB100125 were confirmed again, I'd tell you.",  # a condition
@@ -127,3 +128,32 @@ def test_a_title_two_records_share_names_the_one_whose_other_values_the_sentence
     assert not graded("The Support demo in Room Aspen is confirmed.").passed
     assert graded("The Support demo at 2025-03-13 15:30 is confirmed.").passed
     assert graded("The Support demo is confirmed.").passed  # which one is not said: neither is named
+
+
+def _retail(reply: str, *results: dict):
+    messages = [m for n, (name, r) in enumerate(results) for m in (
+        {"role": "assistant", "content": None, "tool_calls": [{"id": f"c{n}", "function": {"name": name, "arguments": json.dumps(r.pop("_args", {}))}}]},
+        {"role": "tool", "tool_call_id": f"c{n}", "content": json.dumps(r)})]
+    messages.append({"role": "assistant", "content": reply})
+    return current_states(SimpleNamespace(domain="retail"), SimpleNamespace(messages=messages))
+
+
+def _order(status: str, item_status: str, order_id: str = "#W1", item: str = "IT1", name: str = "LED Desk Lamp") -> dict:
+    return {"id": order_id, "status": status, "items": [{"id": item, "order_id": order_id, "name": name, "status": item_status}]}
+
+
+def test_a_state_of_the_order_said_beside_an_item_it_holds_is_the_orders():
+    """An item can be "return requested" too (another order's is): the lamp is named nearer, the order is in that state."""
+    earlier = _order("return requested", "return requested", "#W2", "IT2", "Kettle")
+    reply = "Your latest order #W1, with the LED Desk Lamp, is return requested."
+    assert _retail(reply, ("get_order_details", earlier), ("get_order_details", _order("return requested", "ordered"))).passed
+    assert not _retail(reply, ("get_order_details", earlier), ("get_order_details", _order("delivered", "ordered"))).passed
+
+
+def test_a_write_naming_a_record_in_a_list_argument_makes_its_state_unknown():
+    """The return's result shows the order, not the item: the item's "ordered" is no longer known."""
+    returned = {"id": "#W1", "status": "return requested", "_args": {"order_id": "#W1", "item_ids": ["IT1"]}}
+    reply = "The LED Desk Lamp is return requested; the refund goes to your card."
+    other = _order("return requested", "return requested", "#W2", "IT2", "Kettle")
+    assert _retail(reply, ("get_order_details", other), ("get_order_details", _order("delivered", "ordered")),
+                   ("return_delivered_order_items", returned)).passed

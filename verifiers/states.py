@@ -54,6 +54,8 @@ _SUBORDINATORS = frozenset(CONDITIONS)
 _PAST = {"was", "were", "had", "previously", "originally", "formerly", "earlier", "used", "initially"}
 # Words a state stands after when said as one: "is cancelled", "now frozen", "marked as done".
 _COPULAS = ("is", "are", "now", "still", "again", "as", "remains", "stays", "been")
+_BE = {"was", "were", "be", "being"}
+_JOINS = {"and", "or", "but", "while", "whereas", "nor"}
 _AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
 _NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
 _MIN_NAME = 3
@@ -163,9 +165,10 @@ class _Chat:
                 shown.add(record[key])
         tool = self.tools.get(name)
         if tool is not None and tool.writes:
-            for value in arguments.values():
+            named = [v for value in arguments.values() for v in (value if isinstance(value, list) else [value])]
+            for value in named:
                 if isinstance(value, str) and value in self.records and value not in shown:
-                    self.records[value].state.clear()
+                    self.records[value].state.clear()  # "item_ids": ["IT1"] returned only the order
 
     def stated(self, text: str) -> list[str]:
         """Each state `text` says a named record is in that it is not in now."""
@@ -224,12 +227,18 @@ class _Chat:
         return {m for r in ids for m in self.records[r].marks}
 
     def _said_of(self, tokens: Tokens, past: list[int], index: int, value: str, named: list[tuple[int, str]]) -> StateSaid | None:
-        """The record the state word at token `index` is said of, as it stands; None for none."""
+        """The record the state word at token `index` is said of, as it stands; None for none.
+
+        The nearest record named that takes such a state, unless one of another kind named in the
+        sentence is in it: "order #W1, with the Desk Lamp, is return requested" says it of the order,
+        though the lamp, an item that could be "return requested" too, is named nearer. Of two
+        records of one kind ("FB1 is cancelled and FB2 confirmed"), the nearer one is meant."""
         sentence, end = tokens.sentence[index], tokens.sentence_end[index]
         split = bisect.bisect_right(named, (index, "\uffff"))  # named[:split] stand at or before the word
         later = [(i, r) for i, r in named[split : split + _NEAREST] if i <= end]
-        after = [(i, r) for i, r in later if i <= min(index + _AFTER_REACH, tokens.clause_end[index])]
+        after = [(i, r) for i, r in later if i <= min(index + _AFTER_REACH, tokens.clause_end[index]) and _describes(tokens, index, i)]
         before = [(i, r) for i, r in reversed(named[max(0, split - _NEAREST) : split]) if sentence <= i < index]
+        nearest = None
         for position, record_id in after + before + later:
             record = self.records[record_id]
             fields = [k for k in record.state if any(value in self.vocabulary.get((s, k), ()) for s in record.shapes)]
@@ -238,9 +247,11 @@ class _Chat:
             clause = tokens.clause[min(position, index)]
             if self._not_as_it_stands(tokens, past, clause, index):
                 return None
-            denied = tokens.any_between(tokens.last_negator, clause, index)
-            return StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=denied)
-        return None
+            said = StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=tokens.any_between(tokens.last_negator, clause, index))
+            if not said.wrong and (nearest is None or record.shapes.isdisjoint(self.records[nearest.record_id].shapes)):
+                return said  # a record of another kind is in it: of two peers, the nearer one is meant
+            nearest = nearest or said
+        return nearest
 
     @staticmethod
     def _not_as_it_stands(tokens: Tokens, past: list[int], clause: int, index: int) -> bool:
@@ -249,6 +260,14 @@ class _Chat:
         if tokens.word(index - 1) == "from" or tokens.any_between(past, clause, index):
             return True
         return any(tokens.any_between(last, sentence, index) for last in (tokens.last_modal, tokens.last_condition, tokens.last_frame))
+
+
+def _describes(tokens: Tokens, index: int, name: int) -> bool:
+    """Whether the state word at `index` describes the record named at `name` after it ("the cancelled
+    flight SW1370"), not the subject before it ("item I1 is active and item I2 ..." says it of I1)."""
+    if tokens.word(index - 1) in _COPULAS or tokens.word(index - 1) in _BE:
+        return False
+    return not any(tokens.words[i] in _JOINS for i in range(index + 1, name))
 
 
 def _last_past(words: list[str]) -> list[int]:
