@@ -52,6 +52,9 @@ def test_a_state_denied_is_wrong_when_the_record_is_in_it():
     assert not _graded("FB100124 isn't cancelled.").passed
     assert _graded("FB100124 isn't confirmed any more.").passed
     assert _graded("FB100124 is cancelled, not confirmed.").passed
+    # the negation of another clause denies nothing here: "I haven't cancelled FB1; it's still confirmed"
+    assert _graded("I haven't touched FB100125; it's still confirmed.").passed
+    assert not _graded("I haven't touched FB100124; it's still confirmed.").passed
 
 
 @pytest.mark.parametrize("reply", [
@@ -157,3 +160,12 @@ def test_a_write_naming_a_record_in_a_list_argument_makes_its_state_unknown():
     other = _order("return requested", "return requested", "#W2", "IT2", "Kettle")
     assert _retail(reply, ("get_order_details", other), ("get_order_details", _order("delivered", "ordered")),
                    ("return_delivered_order_items", returned)).passed
+
+
+def test_an_act_is_not_a_state():
+    """"you ordered the lamp": the item's status is "exchange requested", and "ordered" is what the customer did."""
+    exchanged = _order("exchange requested", "exchange requested")
+    other = _order("delivered", "ordered", "#W2", "IT2", "Kettle")
+    reply = "Most recently you ordered the LED Desk Lamp in order #W1, which has an exchange requested."
+    assert _retail(reply, ("get_order_details", other), ("get_order_details", exchanged)).passed
+    assert not _retail("The LED Desk Lamp is ordered.", ("get_order_details", other), ("get_order_details", exchanged)).passed

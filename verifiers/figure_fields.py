@@ -35,6 +35,9 @@ _REACH = 3  # words looked at on each side, links included
 # Key parts that are units or joints, not what a field is: "data_used_gb", "price_per_night".
 _NOT_NAMES = {"id", "gb", "pct", "kwh", "km", "kmh", "per", "at", "of", "to", "and", "the", "is", "new", "old", "usd"}
 _MIN_PART = 3
+# Fields counted in a unit other than money: a line's 20 GB allowance is no "$20.00" ("data_allowance_gb").
+_UNITS = {"gb", "mb", "gigabytes", "pct", "percent", "km", "kmh", "kwh", "kg", "lb", "minutes", "hours", "days", "nights",
+          "count", "level", "year", "pages", "stops", "bags", "points", "seats", "items", "quantity", "volume"}
 
 
 def _records(data: Any) -> Iterable[dict[str, float]]:
@@ -43,7 +46,8 @@ def _records(data: Any) -> Iterable[dict[str, float]]:
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
-            numbers = {k: round(abs(float(v)), 2) for k, v in value.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+            numbers = {k: round(abs(float(v)), 2) for k, v in value.items()
+                       if isinstance(v, int | float) and not isinstance(v, bool) and k.lower().rsplit("_", 1)[-1] not in _UNITS}
             if numbers:
                 yield numbers
             stack.extend(v for v in value.values() if isinstance(v, dict | list))

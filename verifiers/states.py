@@ -24,7 +24,7 @@ A reply says a record is in a state when a state word of its vocabulary stands i
 names it: the record named right after the word ("the pending order #W1"), else the nearest one
 named before it, else one named after it. A state said with a negation ("is not cancelled", "no
 longer confirmed") is denied: wrong when it is the state the record is in. Not statements of the
-state as it stands: a question, a class of records ("off your open tasks"), a modal, condition or
+state as it stands: a question, a class of records ("off your open tasks"), someone's act ("you ordered the lamp"), a modal, condition or
 intention ("it will be cancelled", "once cancelled"), the past ("it was pending", "changed from
 pending"), quoted words. The vocabulary is the chat's: a state no result of the chat showed for
 a record of that shape is not read, so a lone pending order said to be "delivered" goes unseen.
@@ -55,6 +55,8 @@ _PAST = {"was", "were", "had", "previously", "originally", "formerly", "earlier"
 # Words a state stands after when said as one: "is cancelled", "now frozen", "marked as done".
 _COPULAS = ("is", "are", "now", "still", "again", "as", "remains", "stays", "been")
 _BE = {"was", "were", "be", "being"}
+_PERSONS = {"i", "you", "we", "they", "he", "she"}
+_HAVE = {"have", "has", "had", "just", "already", "also"}
 _JOINS = {"and", "or", "but", "while", "whereas", "nor"}
 _AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
 _NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
@@ -188,7 +190,7 @@ class _Chat:
         for value in states:
             size = len(_words(_said(value)))
             for index in _occurrences(tokens.words, _words(_said(value))):
-                if tokens.quoted[index] or tokens.word(tokens.sentence_end[index]) == "?" or _names_a_class(tokens, index + size):
+                if tokens.quoted[index] or tokens.word(tokens.sentence_end[index]) == "?" or _names_a_class(tokens, index + size) or _an_act(tokens, index):
                     continue
                 said = self._said_of(tokens, past, index, value, named)
                 if said is not None:
@@ -247,7 +249,9 @@ class _Chat:
             clause = tokens.clause[min(position, index)]
             if self._not_as_it_stands(tokens, past, clause, index):
                 return None
-            said = StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=tokens.any_between(tokens.last_negator, clause, index))
+            # denied by a negation in the word's own clause: "I haven't cancelled FB1; it's still confirmed" affirms
+            denied = tokens.any_between(tokens.last_negator, tokens.clause[index], index)
+            said = StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=denied)
             if not said.wrong and (nearest is None or record.shapes.isdisjoint(self.records[nearest.record_id].shapes)):
                 return said  # a record of another kind is in it: of two peers, the nearer one is meant
             nearest = nearest or said
@@ -268,6 +272,14 @@ def _describes(tokens: Tokens, index: int, name: int) -> bool:
     if tokens.word(index - 1) in _COPULAS or tokens.word(index - 1) in _BE:
         return False
     return not any(tokens.words[i] in _JOINS for i in range(index + 1, name))
+
+
+def _an_act(tokens: Tokens, index: int) -> bool:
+    """The word is someone's act, not a state: "you ordered the lamp", "I've cancelled FB1" (acts are `claims`' to judge)."""
+    before = tokens.word(index - 1)
+    if before in _HAVE:
+        before = tokens.word(index - 2)
+    return before in _PERSONS
 
 
 def _last_past(words: list[str]) -> list[int]:
