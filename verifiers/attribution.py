@@ -14,27 +14,14 @@ and a figure a page or a mail states in words was read there, whatever field rep
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from .figures import MIN_CHARACTERS, PROSE_WORDS, figure_in, needles, read_json
+from .figures import MIN_CHARACTERS, PROSE_WORDS, figure_in, needles, objects_of, read_json
 from .matching import normalize_text, output_stated
 
 # a reply's clauses: a record's figure and its name are said together, within one
 _CLAUSE = re.compile(r"[;\n]|(?<=[.!?])\s+|,\s+")
-
-
-def _objects(data: Any) -> Iterable[dict[str, Any]]:
-    if isinstance(data, dict):
-        yield data
-        values: Iterable[Any] = data.values()
-    elif isinstance(data, list):
-        values = data
-    else:
-        return
-    for value in values:
-        if isinstance(value, dict | list):
-            yield from _objects(value)
 
 
 def _figure(value: Any) -> float | None:
@@ -80,7 +67,7 @@ class Attribution:
 
     def _objects(self, i: int) -> list[dict[str, Any]]:
         if i not in self._parsed:
-            self._parsed[i] = list(_objects(read_json(self._results[i])))
+            self._parsed[i] = list(objects_of(read_json(self._results[i])))
         return self._parsed[i]
 
     def _find(self, output: str, number: float) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
-from .figures import read_json
+from .figures import objects_of, read_json
 from .score import Score, binary, vacuous
 
 _MONEY = re.compile(r"[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
@@ -41,18 +41,13 @@ _UNITS = {"gb", "mb", "gigabytes", "pct", "percent", "km", "kmh", "kwh", "kg", "
 
 
 def _records(data: Any) -> Iterable[dict[str, float]]:
-    """Every object of a result that has numeric fields: its numeric fields, absolute and rounded to the cent."""
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            numbers = {k: round(abs(float(v)), 2) for k, v in value.items()
-                       if isinstance(v, int | float) and not isinstance(v, bool) and k.lower().rsplit("_", 1)[-1] not in _UNITS}
-            if numbers:
-                yield numbers
-            stack.extend(v for v in value.values() if isinstance(v, dict | list))
-        elif isinstance(value, list):
-            stack.extend(value)
+    """Every object of a result that has amounts: its numeric fields not counted in another unit,
+    absolute and rounded to the cent."""
+    for value in objects_of(data):
+        numbers = {k: round(abs(float(v)), 2) for k, v in value.items()
+                   if isinstance(v, int | float) and not isinstance(v, bool) and k.lower().rsplit("_", 1)[-1] not in _UNITS}
+        if numbers:
+            yield numbers
 
 
 def _parts(key: str) -> set[str]:

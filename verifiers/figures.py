@@ -1,11 +1,12 @@
 """Figures in a reply and values in tool results, as the output checks read them (recital.py,
-attribution.py): a figure with its kind (money, a percentage, a plain number), the forms a result's
-raw JSON would show it in, and a result read as JSON."""
+attribution.py, states.py, figure_fields.py): a figure with its kind (money, a percentage, a plain
+number), the forms a result's raw JSON would show it in, and a result read as JSON and walked."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from .matching import normalize_text
@@ -58,3 +59,19 @@ def read_json(content: str) -> Any:
         return json.loads(content)
     except (TypeError, ValueError, RecursionError):
         return None
+
+
+def objects_of(data: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object of a result, nested ones too, each before those inside it (no recursion:
+    a result nested a thousand deep is walked like any other)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            yield value
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        stack.extend(child for child in reversed(children) if isinstance(child, dict | list))

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -46,6 +46,7 @@ from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool, is_error_output
 from toolgym.envs.trajectory import Trajectory
 
+from .figures import objects_of
 from .matching import arguments_of
 from .score import Score, binary, vacuous
 
@@ -85,17 +86,6 @@ def _said(value: str) -> str:
 def _words(said: str) -> tuple[str, ...]:
     """A said value in the reader's tokens."""
     return tuple(tokenize(said, _SUBORDINATORS).words)
-
-
-def _objects(data: Any) -> Iterable[dict[str, Any]]:
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            yield value
-            stack.extend(v for v in value.values() if isinstance(v, dict | list))
-        elif isinstance(value, list):
-            stack.extend(value)
 
 
 @dataclass(frozen=True)
@@ -146,7 +136,7 @@ class _Chat:
         except (TypeError, ValueError, RecursionError):
             data = None
         shown = set()
-        for record in _objects(data):
+        for record in objects_of(data):
             key = next((k for k, v in record.items() if _is_id(k) and isinstance(v, str) and v), None)
             if key is None:
                 continue
