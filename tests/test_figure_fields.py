@@ -64,3 +64,10 @@ def test_the_swap_is_made_for_the_spoil_only_where_both_amounts_are_said_as_thei
 @pytest.mark.parametrize("name, kind", [("travel", "single"), ("banking", "multi_step"), ("retail", "multi_step")])
 def test_the_swapped_fields_spoil_fails_wherever_it_applies(name, kind):
     assert spoil_fails_wherever_it_applies(name, kind, SPOILS["swapped_fields"], count=60) > 0
+
+
+def test_a_field_counted_in_another_unit_holds_no_amount():
+    """A line's 20 GB allowance and a refill named by the line's "refill_gb": "$20.00" is the 3 GB refill's price."""
+    line = {"line_id": "L1", "data_allowance_gb": 20.0, "refill_gb": 0.0}
+    refills = [{"refill_id": "refill_3gb", "gigabytes": 3, "price": 20.0}]
+    assert _graded("The 3 GB data refill is $20.00, added to your next bill.", line, refills).passed
