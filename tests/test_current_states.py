@@ -63,7 +63,7 @@ def test_a_state_denied_is_wrong_when_the_record_is_in_it():
     "FB100124 went from confirmed to cancelled.",
     "Your other booking, FB100125 to Madrid, is still confirmed.",  # the other record, in its own state
     "FB100124 is cancelled, while FB100125 stays confirmed.",
-    "FB100124 is cancelled and booking FB100125 is confirmed.",  # "cancelled" is said of the one before it
+    "FB100125 is confirmed and booking FB100124 is cancelled.",  # "confirmed" is said of the one before it
     'I wrote "FB100124 confirmed" in the note.',  # quoted words
     "Would you like FB100125 confirmed as well?",  # a question
     "If FB100125 were confirmed again, I'd tell you.",  # a condition
