@@ -46,7 +46,7 @@ from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool, is_error_output
 from toolgym.envs.trajectory import Trajectory
 
-from .figures import objects_of
+from .figures import objects_of, read_json
 from .matching import arguments_of
 from .score import Score, binary, vacuous
 
@@ -61,8 +61,8 @@ _HAVE = {"have", "has", "had", "just", "already", "also"}
 _JOINS = {"and", "or", "but", "while", "whereas", "nor"}
 _AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
 _NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
-_MIN_NAME = 3
-_MARK_WORDS = 4  # a value of more words is prose (a note, a subject line), not one that tells a record apart  # a shorter text names nothing reliably
+_MIN_NAME = 3  # a shorter text names nothing reliably
+_MARK_WORDS = 4  # a value of more words is prose (a note, a subject line), not one that tells a record apart
 
 
 def _is_id(key: str) -> bool:
@@ -131,12 +131,8 @@ class _Chat:
         """A call's result: the records it shows; a write's record it leaves unshown loses its state."""
         if is_error_output(result):
             return
-        try:
-            data = json.loads(result)
-        except (TypeError, ValueError, RecursionError):
-            data = None
         shown = set()
-        for record in objects_of(data):
+        for record in objects_of(read_json(result)):
             key = next((k for k, v in record.items() if _is_id(k) and isinstance(v, str) and v), None)
             if key is None:
                 continue
