@@ -50,6 +50,10 @@ def _records(data: Any) -> Iterable[dict[str, float]]:
             yield numbers
 
 
+def _amount(match: re.Match[str]) -> float:
+    return round(float(match.group(1).replace(",", "")), 2)
+
+
 def _parts(key: str) -> set[str]:
     return {p for p in key.lower().split("_") if len(p) >= _MIN_PART and p not in _NOT_NAMES}
 
@@ -84,7 +88,7 @@ class _Fields:
         found = []
         lowered = text.lower()
         for match in _MONEY.finditer(lowered):
-            amount = round(float(match.group(1).replace(",", "")), 2)
+            amount = _amount(match)
             words = _bound_words(lowered, match.start(), match.end())
             if not words:
                 continue
@@ -145,7 +149,7 @@ def swapped_amounts(messages: list[dict[str, Any]], index: int) -> str | None:
     lowered = text.lower()
     said = []  # (match, the parts its words name under which it was held)
     for match in _MONEY.finditer(lowered):
-        amount = round(float(match.group(1).replace(",", "")), 2)
+        amount = _amount(match)
         words = _bound_words(lowered, match.start(), match.end())
         said.append((match, amount, {p for p in fields.held for w in words if _names(w, p) and amount in fields.held[p]}))
     for record in fields.records:

@@ -57,7 +57,7 @@ _PAST = {"was", "were", "had", "previously", "originally", "formerly", "earlier"
 _COPULAS = ("is", "are", "now", "still", "again", "as", "remains", "stays", "been")
 _BE = {"was", "were", "be", "being"}
 _PERSONS = {"i", "you", "we", "they", "he", "she"}
-_HAVE = {"have", "has", "had", "just", "already", "also"}
+_BETWEEN_PERSON_AND_ACT = {"have", "has", "had", "just", "already", "also"}  # "I've just cancelled"
 _JOINS = {"and", "or", "but", "while", "whereas", "nor"}
 _AFTER_REACH = 3  # "the cancelled flight SW1370": a name this close after the word is what it describes
 _NEAREST = 8  # names looked at on each side of a word: the record meant is named close by, and a long reply stays linear
@@ -165,7 +165,7 @@ class _Chat:
     def states_said(self, text: str) -> list[StateSaid]:
         """Each state `text` says a named record is in, as it stands."""
         lowered = text.lower()
-        states = sorted(v for values in self.vocabulary.values() for v in values if _said(v) in lowered)
+        states = sorted({v for values in self.vocabulary.values() for v in values if _said(v) in lowered})  # each once
         owners = self._names_in(lowered) if states else {}
         if not owners:
             return []
@@ -263,7 +263,7 @@ def _describes(tokens: Tokens, index: int, name: int) -> bool:
 def _an_act(tokens: Tokens, index: int) -> bool:
     """The word is someone's act, not a state: "you ordered the lamp", "I've cancelled FB1" (acts are `claims`' to judge)."""
     before = tokens.word(index - 1)
-    if before in _HAVE:
+    if before in _BETWEEN_PERSON_AND_ACT:
         before = tokens.word(index - 2)
     return before in _PERSONS
 
@@ -346,8 +346,9 @@ def stale_reply(domain: str, messages: list[dict[str, Any]], index: int) -> str 
         if position != index:
             continue
         for said in chat.states_said(content):
-            if said.denied or content[: said.start].split()[-1:] not in ([w] for w in _COPULAS):
-                continue  # "I cancelled order #W1" is an act: "I pending order #W1" would be no reply at all
+            before = content[: said.start].split()
+            if said.denied or not before or before[-1].lower() not in _COPULAS:
+                continue  # said as a state ("is cancelled"), so the state it left reads as a reply would say it
             left = [chat.first[(said.record_id, k)] for k, v in said.now.items() if v == said.value and chat.first.get((said.record_id, k), v) != v]
             if left:
                 return content[: said.start] + _said(left[0]) + content[said.end :]

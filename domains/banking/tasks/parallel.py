@@ -125,7 +125,7 @@ def overview(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         steps=[agent(call("list_accounts"), call(other))],
         reply=Utterance(intent=intent, vars=vars_),
         outputs=outputs,
-        keys=frozenset({account.account_id, other_key}),  # a later request on the card read here would make this answer stale
+        keys=frozenset({account.account_id, other_key}),  # a later request on the card, loan or payee read here would make this answer stale
     )
 
 
