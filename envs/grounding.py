@@ -82,9 +82,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("quantity", re.compile(r"(?<![\w.,$])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?!\d|[.,]\d)")),
     ("quantity", re.compile(r"(?<![\w.$])(?P<value>\d+(?:\.\d+)?)\s?(?:" + _UNITS + r")(?!\w)", re.I)),
     # A whole word of letters, digits, `_` and `-` is read at once (possessive: no backtracking into
-    # it, no retrying from each `-`), and only one with a digit after its first character: the
-    # lookahead turns the other words away in C, where a match per word cost a Python loop each.
-    ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9](?=[\w-]*\d)[\w-]*+)", re.I)),
+    # it, no retrying from each `-`); one without a digit after its first character is dropped later.
+    ("identifier", re.compile(r"(?<![\w#])#?(?P<value>[A-Za-z0-9][\w-]*+|\d{3,})", re.I)),
 ]
 _WORD_ONLY_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind == "brand"]
 # What a seen text is indexed by beside its numbers, digit runs and tokens (see `_index`)
@@ -181,7 +180,10 @@ def _canonical(kind: str, match: re.Match[str]) -> str | None:
         return f"{_hour(groups['h'], groups.get('ampm')):02d}:{minute:02d}"
     if kind == "phone":
         return groups["a"] + groups["b"] + groups["c"]
-    value = groups["value"].rstrip("-_").lower()  # the pattern took only words with a digit past the first ("A1", "12", not "5abc")
+    value = groups["value"]
+    if not _DIGIT.search(value, 1):  # an identifier has a digit past its first character ("A1", "12", not "5abc")
+        return None
+    value = value.rstrip("-_").lower()
     if value.isdigit() and len(value) < 3:
         return None
     return value
