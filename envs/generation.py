@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
 from .difficulty import difficulty_of
-from .gold import check_gold, prove_unfinished
+from .gold import check_gold, gold_chat, prove_unfinished
 from .grounding import ungrounded_facts
 from .phrasing import (
     persona_fits,
@@ -25,6 +25,7 @@ from .phrasing import (
     unrepeated,
 )
 from .replay import calls_with_outputs, replay_plan
+from .rereads import repeated_reads, without_calls
 from .task import NoToolSpec, Step, Task, Utterance
 from .tools import is_error_output
 from .user_turns import tidy_requests
@@ -136,7 +137,8 @@ class GenContext:
 def finalize(domain: Domain, task: Task) -> Task:
     """Replay the gold plan, record the end state it reaches, give the task its id, prove its gold
     conversation sound (grounded, consented, diagnosed, reported: see envs/gold.py), and rate its
-    difficulty (envs/difficulty.py)."""
+    difficulty (envs/difficulty.py). A read the play made again with the same result is left out of
+    the plan, which is proven again without it (envs/rereads.py)."""
     offered = set(task.tools)
     facts = {f.key for f in task.scenario.facts}
     for step in task.plan:
@@ -155,14 +157,12 @@ def finalize(domain: Domain, task: Task) -> Task:
     requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     if domain.enforce_ground_truth:
-        # The gold play runs the plan's calls on a fresh world, as the replay would: one play
-        # finds the end state and proves the chat. The chat reads only whether the task writes.
-        writes = any(domain.tools[c.name].writes for s in task.plan if not s.declined for c in s.calls)
-        # its id only names it in the play's caches (a content hash would cost a JSON dump a task)
-        unfinished = task.model_copy(update={"expected_writes": int(writes), "id": f"unfinished-{next(_UNFINISHED)}"})
-        proven = prove_unfinished(domain, unfinished, lambda played, world, messages: _finished(task, played, world, messages))
+        proven = _proven(domain, task)
         if proven is not None:
-            return proven
+            messages, _ = gold_chat(domain, proven)
+            repeated = repeated_reads(domain, task, messages)
+            # proven again without them: the reads left must still ground every reply
+            return (_proven(domain, without_calls(task, repeated)) if repeated else None) or proven
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)
     try:
@@ -172,6 +172,17 @@ def finalize(domain: Domain, task: Task) -> Task:
     if domain.enforce_ground_truth:
         check_gold(domain, done)
     return done
+
+
+def _proven(domain: Domain, task: Task) -> Task | None:
+    """The task finished and proven by one gold play, or None where the play is no replay of the plan.
+
+    The play runs the plan's calls on a fresh world, as the replay would: it finds the end state and
+    proves the chat. The chat reads only whether the task writes."""
+    writes = any(domain.tools[c.name].writes for s in task.plan if not s.declined for c in s.calls)
+    # its id only names it in the play's caches (a content hash would cost a JSON dump a task)
+    unfinished = task.model_copy(update={"expected_writes": int(writes), "id": f"unfinished-{next(_UNFINISHED)}"})
+    return prove_unfinished(domain, unfinished, lambda played, world, messages: _finished(task, played, world, messages))
 
 
 def _with_end_state(task: Task, world: World, results: list[tuple[int, str]]) -> Task:
