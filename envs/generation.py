@@ -156,13 +156,19 @@ def finalize(domain: Domain, task: Task) -> Task:
     revising = task.scenario.revising_segments()
     requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
+    done = _finished_and_proven(domain, task)
+    if domain.enforce_ground_truth and (repeated := repeated_reads(domain, task, gold_chat(domain, done)[0])):
+        # proven again without them: the reads left must still ground every reply
+        return _finished_and_proven(domain, without_calls(task, repeated))
+    return done
+
+
+def _finished_and_proven(domain: Domain, task: Task) -> Task:
+    """The task with its end state, id and difficulty, its gold chat proven where the domain asks."""
     if domain.enforce_ground_truth:
         proven = _proven(domain, task)
         if proven is not None:
-            messages, _ = gold_chat(domain, proven)
-            repeated = repeated_reads(domain, task, messages)
-            # proven again without them: the reads left must still ground every reply
-            return (_proven(domain, without_calls(task, repeated)) if repeated else None) or proven
+            return proven
     results: list[tuple[int, str]] = []
     world = replay_plan(domain, task, results)
     try:
