@@ -137,6 +137,8 @@ def test_a_task_that_raises_is_recorded_and_the_job_goes_on(toy_domain, tmp_path
     # fail the rollout, not the gold proof: the task is replayed and not played at generation
     monkeypatch.setattr("toolgym.envs.generation.prove_unfinished", lambda domain, task, finish: None)
     monkeypatch.setattr("toolgym.envs.generation.check_gold", lambda domain, task: None)
+    # nor played to find the reads it repeats (envs/rereads.py): no chat, none to leave out
+    monkeypatch.setattr("toolgym.envs.generation.gold_chat", lambda domain, task: ([], None))
     out = tmp_path / "flaky"
     result = run_job(toy_config(out), progress=False)
     assert result["stats"]["task_failures"] == 1
