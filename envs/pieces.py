@@ -122,15 +122,16 @@ def without_repeated_reads(ctx: GenContext, segments: Sequence[S]) -> list[S]:
                 fresh.clear()
                 steps.append(step)
                 continue
-            calls = [c for c in step.calls if _call_key(c) not in fresh]
-            fresh.update(_call_key(c) for c in calls)
+            calls = [c for c in step.calls if call_key(c) not in fresh]
+            fresh.update(call_key(c) for c in calls)
             if calls:
                 steps.append(step if len(calls) == len(step.calls) else step.model_copy(update={"calls": calls}))
         kept.append(replace(segment, steps=steps))
     return kept
 
 
-def _call_key(c: ToolCall) -> str:
+def call_key(c: ToolCall) -> str:
+    """A call as compared for repeats: its name and arguments, in one text."""
     return json.dumps([c.name, c.arguments], sort_keys=True, default=str)
 
 

@@ -9,9 +9,9 @@ reads it again would teach a model to repeat lookups it already has.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
+from .pieces import call_key
 from .replay import calls_with_outputs
 from .task import Task
 
@@ -30,10 +30,10 @@ def repeated_reads(domain: Domain, task: Task, messages: list[dict[str, Any]]) -
         return set()  # not a play of this plan: nothing to say about it
     latest: dict[str, Any] = {}  # a call -> the result it last showed
     repeated = set()
-    for (number, index, step), (caller, name, arguments, output) in zip(planned, played, strict=True):
+    for (number, index, step), (caller, name, _, output) in zip(planned, played, strict=True):
         if caller != "agent" or domain.tools[name].writes:
             continue
-        key = json.dumps([name, arguments], sort_keys=True, default=str)
+        key = call_key(step.calls[index])  # the planned call: the one `pieces.without_repeated_reads` compares
         if key in latest and latest[key] == output and step.confirm is None and step.choice is None:
             repeated.add((number, index))
         latest[key] = output
