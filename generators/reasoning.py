@@ -44,7 +44,7 @@ def purpose_of(task: Task, step: Step, call: ToolCall | None = None) -> str:
     return about_the_user(tool_purpose(load_domain(task.domain), (call or step.calls[0]).name, whole=True)) or "take the next step"
 
 
-MOST_CITED = 3  # the argument values a call trace names at most: short, and a call's usual arguments
+MOST_CITED = 6  # the argument values a call trace names at most: a call's usual arguments (an address's five parts)
 
 
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
@@ -98,9 +98,11 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
             # a sum put together from what was seen ("86,923 + 52,093"): where its numbers were
             sightings = [_seen_in(number, messages, tool_names, echoes) for number in _NUMBER_IN.findall(value)]
         for found in sightings:
-            cite(found)
             if sum(map(len, by_source.values())) >= most:
-                return _cited(by_source)
+                if found is not None and found[1] not in by_source.get(found[0], ()):
+                    return _cited(by_source, more=True)  # a value past the cap: the list is not all there is
+                continue
+            cite(found)
     return _cited(by_source)
 
 
@@ -217,10 +219,12 @@ def _as_named_field(number: str, argument: str) -> re.Pattern[str]:
     return re.compile(rf'"(?P<name>[^"]*(?:{words})[^"]*)"\s*:\s*(?P<value>{re.escape(number)}(?:\.0)?)(?=\s*[,}}\]])')
 
 
-def _cited(by_source: dict[str, list[str]]) -> str:
-    """'the user gave "a" and "b"', 'x returned "1", y returned "2", and the user gave "c"'."""
+def _cited(by_source: dict[str, list[str]], more: bool = False) -> str:
+    """'the user gave "a" and "b"', 'x returned "1", y returned "2", and the user gave "c"'; with
+    `more`, where the step takes values past the few named: '..., among others'."""
     clauses = [f"{source} {join_words(values)}" for source, values in by_source.items() if values]
-    return ", and ".join(clauses) if len(clauses) < 3 else f"{', '.join(clauses[:-1])}, and {clauses[-1]}"
+    cited = ", and ".join(clauses) if len(clauses) < 3 else f"{', '.join(clauses[:-1])}, and {clauses[-1]}"
+    return f"{cited}, among others" if more else cited
 
 
 _SETTING = re.compile(r"^[a-z]+$")  # a plain lowercase word: a state or mode a call sets ("off", "rear", "eco")

@@ -17,10 +17,26 @@ def test_a_step_of_three_calls_cites_a_value_for_each():
     step = Step(calls=[ToolCall(name="web_search", arguments={"query": name}) for name in names])
     messages = [{"role": "user", "content": "Who makes the Rego Scanner, the Raimio Watch and the Tehaibior Speaker?"}]
     assert evidence_for(step, messages) == 'the user gave "Rego Scanner", "Raimio Watch" and "Tehaibior Speaker"'
-    # one call names three of its values (the three identity details), not every one of more
+    # one call names every value of its usual arguments: a hotel search's two dates, an address's parts
     single = Step(calls=[ToolCall(name="find_customer", arguments={"first": "Rego", "last": "Scanner", "zip": "Raimio",
                                                                    "city": "Tehaibior"})])
-    assert evidence_for(single, messages) == 'the user gave "Rego", "Scanner" and "Raimio"'
+    assert evidence_for(single, messages) == 'the user gave "Rego", "Scanner", "Raimio" and "Tehaibior"'
+
+
+def test_a_trace_that_names_only_some_values_says_there_are_others():
+    """'the user gave "Frankfurt", "Hong Kong" and "March 3"' explained a hotel search that also took
+    "March 7", the check-out date: the trace named three values and read as if they were all. It names
+    up to six now, and past those says the list goes on."""
+
+    words = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo"]
+    messages = [{"role": "user", "content": f"Plant {', '.join(words)} along the path."}]
+    all_named = Step(calls=[ToolCall(name="plant", arguments={f"tree_{i}": word for i, word in enumerate(words[:6])})])
+    assert evidence_for(all_named, messages) == 'the user gave "Alder", "Birch", "Cedar", "Dogwood", "Elm" and "Fir"'
+    one_more = Step(calls=[ToolCall(name="plant", arguments={f"tree_{i}": word for i, word in enumerate(words)})])
+    assert evidence_for(one_more, messages) == 'the user gave "Alder", "Birch", "Cedar", "Dogwood", "Elm" and "Fir", among others'
+    # a value past the cap that nobody showed, or one named already, adds nothing to say
+    unseen = Step(calls=[ToolCall(name="plant", arguments={**all_named.calls[0].arguments, "tree_6": "Hazel", "tree_7": "Alder"})])
+    assert evidence_for(unseen, messages) == 'the user gave "Alder", "Birch", "Cedar", "Dogwood", "Elm" and "Fir"'
 
 
 def test_the_items_of_a_list_argument_are_cited_where_they_were_seen():
