@@ -137,8 +137,9 @@ class GenContext:
 def finalize(domain: Domain, task: Task) -> Task:
     """Replay the gold plan, record the end state it reaches, give the task its id, prove its gold
     conversation sound (grounded, consented, diagnosed, reported: see envs/gold.py), and rate its
-    difficulty (envs/difficulty.py). A read the play made again with the same result is left out of
-    the plan, which is proven again without it (envs/rereads.py)."""
+    difficulty (envs/difficulty.py). A read the play made again is left out of the plan, which is
+    proven again without it: always where it showed the same result, where it changed only if the
+    gold still proves without it (envs/rereads.py)."""
     offered = set(task.tools)
     facts = {f.key for f in task.scenario.facts}
     for step in task.plan:
@@ -157,10 +158,17 @@ def finalize(domain: Domain, task: Task) -> Task:
     requests = tidy_requests(task.scenario.requests, domain.phrasebook.fillers, revising, domain.phrasebook.revision_leads)
     task = task.model_copy(update={"scenario": task.scenario.model_copy(update={"requests": requests})})
     done = _finished_and_proven(domain, task)
-    if domain.enforce_ground_truth and (repeated := repeated_reads(domain, task, gold_chat(domain, done)[0])):
-        # proven again without them: the reads left must still ground every reply
-        return _finished_and_proven(domain, without_calls(task, repeated))
-    return done
+    if not domain.enforce_ground_truth:
+        return done
+    played = gold_chat(domain, done)[0]
+    unchanged = repeated_reads(domain, task, played)
+    if (every := repeated_reads(domain, task, played, changed=True)) != unchanged:
+        try:
+            return _finished_and_proven(domain, without_calls(task, every))
+        except GeneratorBug:
+            pass  # a reply needs what changed: the read that showed it stays
+    # proven again without them: the reads left must still ground every reply
+    return _finished_and_proven(domain, without_calls(task, unchanged)) if unchanged else done
 
 
 def _finished_and_proven(domain: Domain, task: Task) -> Task:

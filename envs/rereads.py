@@ -5,6 +5,11 @@ A request that comes second often starts by reading what the first one read ("li
 write came between; after a write, only the play can tell whether the world still answers the
 same. Where it did, word for word, the earlier result is still in the chat, and the gold that
 reads it again would teach a model to repeat lookups it already has.
+
+A read whose result did change (the accounts after a payment, with a new balance) is often made
+only for what did not (the credit card's id for a dispute). `finalize` tries the plan without
+those too, and keeps that plan only where its gold is still proven: a reply or confirmation that
+needs what changed is grounded by no earlier read, and the read stays.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-def repeated_reads(domain: Domain, task: Task, messages: list[dict[str, Any]]) -> set[tuple[int, int]]:
+def repeated_reads(domain: Domain, task: Task, messages: list[dict[str, Any]], changed: bool = False) -> set[tuple[int, int]]:
     """(step number, call number) of each agent read in the played `messages` whose call and result
-    both repeat the latest earlier read of that call. A step that asks the user something (a yes,
-    which of several records) is kept whole: its question needs the result it shows."""
+    both repeat the latest earlier read of that call; with `changed`, whose call does (whatever it
+    returned). A step that asks the user something (a yes, which of several records) is kept
+    whole: its question needs the result it shows."""
     planned = [(number, index, step) for number, step in enumerate(task.plan) if not step.declined
                for index in range(len(step.calls))]
     played = calls_with_outputs(messages)
@@ -34,7 +40,7 @@ def repeated_reads(domain: Domain, task: Task, messages: list[dict[str, Any]]) -
         if caller != "agent" or domain.tools[name].writes:
             continue
         key = call_key(step.calls[index])  # the planned call: the one `pieces.without_repeated_reads` compares
-        if key in latest and latest[key] == output and step.confirm is None and step.choice is None:
+        if key in latest and (changed or latest[key] == output) and step.confirm is None and step.choice is None:
             repeated.add((number, index))
         latest[key] = output
     return repeated
