@@ -270,3 +270,25 @@ def test_a_card_read_for_an_answer_is_not_reported_lost_in_the_same_chat():
     finally:
         world.close()
     assert joined_tried >= 5
+
+
+def test_an_amount_asked_for_two_transfers_is_given_for_each_not_as_a_sum_to_split():
+    """"Please split some money from the checking account evenly into ..." and, asked for the amount,
+    "I'd like to move $545.00": the gold then made two $545.00 transfers, $1,090.00 where the user
+    read as meaning $545.00 split in two. The request asks for the same amount into each, and the
+    user gives the amount as each one's."""
+    banking = load_domain("banking")
+    asked = []  # (task, the amount the user gave when asked)
+    for task in banking.generate_tasks(80, seed=3, kinds=["parallel"]):
+        for step in task.plan:
+            amounts = {c.arguments.get("amount") for c in step.calls if c.name in ("transfer_between_accounts", "pay_payee")}
+            if len(step.calls) == 2 and len(amounts) == 1 and (fact := next((f for f in task.scenario.facts if f.key in step.needs
+                                                                             and f.value == f"${amounts.pop():,.2f}"), None)):
+                asked.append((task, fact.value))
+    assert len(asked) >= 3, f"only {len(asked)} of 80 parallel tasks ask for an amount for two transfers or payments"
+    for task, value in asked:
+        messages = gold_messages(banking, task)[0]
+        requests = " ".join(m["content"] for m in messages if m["role"] == "user")
+        assert "split" not in requests.lower() and "shares" not in requests.lower(), requests
+        given = next(m["content"] for m in messages if m["role"] == "user" and value in m["content"])
+        assert any(word in given.lower() for word in ("each", "per ", "apiece")), given

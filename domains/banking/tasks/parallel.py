@@ -235,7 +235,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
     )
     if later:
         return _asked_for(ctx, piece, "transfer_date", "transfer date", day, "ask_schedule_two_no_date", amount=amount, **said)
-    return _asked_for(ctx, piece, "transfer_amount", "transfer amount", money(amount), "ask_transfer_two_no_amount", **said)
+    return _asked_for(ctx, piece, "transfer_amount_each", "transfer amount", money(amount), "ask_transfer_two_no_amount", **said)
 
 
 def transfer_to_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -270,7 +270,7 @@ def pay_two_payees(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         outputs=[money(amount)],
         keys=frozenset({source.account_id, first.payee_id, second.payee_id}),
     )
-    return _asked_for(ctx, piece, "payment_amount", "payment amount", money(amount), "ask_pay_two_no_amount", **said)
+    return _asked_for(ctx, piece, "payment_amount_each", "payment amount", money(amount), "ask_pay_two_no_amount", **said)
 
 
 def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
