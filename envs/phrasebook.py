@@ -108,7 +108,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "revise_lead_other": (),
         "correct_lead": (),
         "and_also": (),
-        "reply_both": ("first", "second"),
+        "reply_both": ("first", "second", "acted"),
         "reply_left_as_is": (),
         "and_then": (),
     }.items()

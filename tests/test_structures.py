@@ -223,3 +223,20 @@ def test_the_reply_to_a_no_is_said_in_a_hundred_ways():
     assert len(said) >= 100, len(said)
     assert max(said.values()) <= 0.02 * 3000, said.most_common(3)
     assert not [s for s in said if "change" in s.lower()]  # the action may be a hand-off, not a change
+
+
+def test_a_joined_reply_calls_a_second_request_for_a_change_a_request_not_a_question():
+    """"Please open a dispute." came second in one message, and the joined reply answered "As for your
+    other question: your dispute ... is open": a change asked for is no question."""
+    book = Phrasebook(ENGINE_UTTERANCES, ENGINE_STRUCTURES)
+    for index, _ in enumerate(book.variants("reply_both")):
+        acted = book.render("reply_both", index, first="Done.", second="the card is frozen.", acted=True)
+        asked = book.render("reply_both", index, first="Done.", second="the balance is $5.00.", acted=False)
+        assert "question" not in acted and "request" not in asked, (acted, asked)
+    domain = toolgym.load_domain("banking")
+    joined = [t for t in domain.generate_tasks(40, seed=2, kinds=["multi_step"]) if t.replies and t.replies[0].intent == "reply_both"]
+    assert joined, "no banking multi_step task of 40 joins two requests in one reply"
+    for task in joined:
+        last = max(s.part or 0 for s in task.plan)
+        changes = any(domain.tools[c.name].writes for s in task.plan if (s.part or 0) == last for c in s.calls)
+        assert task.replies[0].vars["acted"] == changes, task.id
