@@ -29,10 +29,10 @@ from toolgym.envs.conversation import asks_confirmation
 from toolgym.envs.grounding import SeenFacts, StatedFact
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
-from toolgym.envs.tools import Tool, is_error_output
+from toolgym.envs.tools import Tool
 from toolgym.envs.trajectory import Trajectory
 
-from .matching import arguments_of
+from .chat_calls import chat_calls
 from .score import Score, binary
 
 # Facts that name the record acted on; a card brand or ending names where money went, not what was acted on.
@@ -128,31 +128,7 @@ def _records(text: str) -> tuple[tuple[frozenset[str], str], ...]:
 
 def _calls(messages: list[dict[str, Any]], tools: dict[str, Tool]) -> list[_Call]:
     """Every call of the chat with its result, in order."""
-    calls: list[_Call] = []
-    pending: dict[str, _Call] = {}
-    for index, message in enumerate(messages):
-        role = message.get("role")
-        if role == "assistant":
-            for call in message.get("tool_calls") or ():
-                function = call.get("function", call)
-                found = _Call(index, "agent", tools.get(str(function.get("name"))), arguments_of(function.get("arguments")))
-                calls.append(found)
-                pending[str(call.get("id"))] = found
-        elif role == "tool":
-            answered = pending.pop(str(message.get("tool_call_id")), None)
-            if answered is not None:
-                answered.result = message.get("content") or ""
-                answered.ok = not is_error_output(answered.result)
-        elif role == "user":
-            results = message.get("user_tool_results") or []
-            for number, call in enumerate(message.get("user_tool_calls") or ()):
-                result = results[number] if number < len(results) else ""
-                result = result if isinstance(result, str) else json.dumps(result, default=str)
-                calls.append(
-                    _Call(index, "user", tools.get(str(call.get("name"))), arguments_of(call.get("arguments")), result,
-                          not is_error_output(result))
-                )
-    return calls
+    return [_Call(c.position, c.caller, tools.get(c.name), c.arguments, c.result or "", c.ok) for c in chat_calls(messages)]
 
 
 class _Ledger:

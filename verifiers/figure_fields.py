@@ -24,6 +24,7 @@ from typing import Any
 from toolgym.envs.task import Task
 from toolgym.envs.trajectory import Trajectory
 
+from .chat_calls import as_read
 from .figures import objects_of, read_json
 from .score import Score, binary, vacuous
 
@@ -121,15 +122,10 @@ def figure_fields(task: Task, trajectory: Trajectory) -> Score:
     fields = _Fields()
     wrong: list[str] = []
     judged = False
-    for position, message in enumerate(trajectory.messages):
-        role = message.get("role")
-        content = message.get("content")
-        if role == "tool" and isinstance(content, str):
-            fields.read(content)
-        elif role == "user":
-            for result in message.get("user_tool_results") or ():
-                fields.read(result if isinstance(result, str) else "")
-        elif role == "assistant" and isinstance(content, str) and content and fields.records:
+    for position, arrived, content in as_read(trajectory.messages):
+        for call in arrived:
+            fields.read(call.result or "")
+        if content and fields.records:
             judged = True
             wrong += [f"message {position}: {why}" for why in fields.misattributed(content)]
     if not judged:

@@ -33,7 +33,6 @@ a record of that shape is not read, so a lone pending order said to be "delivere
 from __future__ import annotations
 
 import bisect
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -46,8 +45,8 @@ from toolgym.envs.task import Task
 from toolgym.envs.tools import Tool, is_error_output
 from toolgym.envs.trajectory import Trajectory
 
+from .chat_calls import as_read
 from .figures import objects_of, read_json
-from .matching import arguments_of
 from .score import Score, binary, vacuous
 
 _SUBORDINATORS = frozenset(CONDITIONS)
@@ -301,25 +300,11 @@ def _domain_tools(domain: str) -> dict[str, Tool]:
 
 def _replies(chat: _Chat, messages: list[dict[str, Any]]) -> Iterator[tuple[int, str]]:
     """The assistant's words, in order, each with its position, `chat` having read every result before it."""
-    pending: dict[str, tuple[str, dict[str, Any]]] = {}
-    for position, message in enumerate(messages):
-        role = message.get("role")
-        if role == "assistant":
-            for call in message.get("tool_calls") or ():
-                function = call.get("function", call)
-                pending[str(call.get("id"))] = (str(function.get("name")), arguments_of(function.get("arguments")))
-            content = message.get("content")
-            if isinstance(content, str) and content:
-                yield position, content
-        elif role == "tool":
-            name, arguments = pending.pop(str(message.get("tool_call_id")), ("", {}))
-            chat.read(name, arguments, message.get("content") or "")
-        elif role == "user":
-            results = message.get("user_tool_results") or []
-            for number, call in enumerate(message.get("user_tool_calls") or ()):
-                result = results[number] if number < len(results) else ""
-                result = result if isinstance(result, str) else json.dumps(result, default=str)
-                chat.read(str(call.get("name")), arguments_of(call.get("arguments")), result)
+    for position, arrived, content in as_read(messages):
+        for call in arrived:
+            chat.read(call.name, call.arguments, call.result or "")
+        if content:
+            yield position, content
 
 
 def current_states(task: Task, trajectory: Trajectory) -> Score:
