@@ -481,7 +481,7 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     # value as the last result showed it, beside the facts cited ('"SW426"' alone left the sums out)
     cited = {f.strip('"') for f in facts}
     also = _stated_clauses(seen, reply, cited) if facts and _states_more(task, cited, reply) and _cites_a_value(seen) else ""
-    return phrases.say("reason_reply", seed, facts=facts, seen=seen, also=also, asked=seen.startswith(ASKED),
+    return phrases.say("reason_reply", seed, facts=_named(facts, MOST_REPORTED), seen=seen, also=also, asked=seen.startswith(ASKED),
                        reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
@@ -528,7 +528,7 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     replies = " ".join(m.get("content") or "" for m in since_request(messages, task.scenario.requests) if m.get("role") == "assistant")
     return phrases.say(
         "reason_close", seed, request=join_words(quoted) if quoted else "", several=len(quoted) > 1,
-        facts=_seen_outputs(task, messages, most=2, latest=True, stated_in=replies), outcome=ended,
+        facts=_named(_seen_outputs(task, messages, latest=True, stated_in=replies), MOST_RECALLED), outcome=ended,
         thanked=thanked_last(messages),
     )
 
@@ -560,14 +560,23 @@ def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
     return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
 
 
-def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, latest: bool = False,
-                  stated_in: str | None = None) -> list[str]:
+MOST_REPORTED = 6  # the outputs a reply's trace names ("The reply must carry ...")
+MOST_RECALLED = 2  # the outputs a closing trace names ("I've given the user ...")
+
+
+def _named(values: list[str], most: int) -> list[str]:
+    """At most `most` values, the last of them saying so where more are left out: a trace that names
+    three of six outputs must not read as naming them all."""
+    return values if len(values) <= most else [*values[: most - 1], f"{values[most - 1]}, among others"]
+
+
+def _seen_outputs(task: Task, messages: list[dict[str, Any]], latest: bool = False, stated_in: str | None = None) -> list[str]:
     """The task's required outputs already shown word for word by a tool or the user: what the
     reply is about to state, cited in the trace (an output not seen yet is never named). An output
     the user's request names (the town whose elevation no page gives, the file they asked for) is
-    what they asked about, not what the reply brings them. With `latest`, the `most` shown last (a
-    chat's closing names what its last request brought, not its first). With `stated_in`, only the
-    outputs that text states."""
+    what they asked about, not what the reply brings them. With `latest`, only those shown since the
+    latest request (a chat's closing names what its last request brought, not its first). With
+    `stated_in`, only the outputs that text states."""
     shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
     texts = [t for t in shown if isinstance(t, str)]
     asked = [t for t in texts if t in task.scenario.requests]
@@ -579,9 +588,7 @@ def _seen_outputs(task: Task, messages: list[dict[str, Any]], most: int = 3, lat
     if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
         start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
         found = [o for o in found if last_shown[o] > start]
-        kept = set(sorted(found, key=lambda o: -last_shown[o])[:most])
-        found = [o for o in found if o in kept]
-    return [f'"{o}"' for o in found][:most]
+    return [f'"{o}"' for o in found]
 
 
 def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

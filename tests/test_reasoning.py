@@ -502,3 +502,34 @@ def test_a_comfort_step_cites_the_zone_reading_it_moves_from():
         unread = dataclasses.replace(trajectory, derived={}, messages=[
             m for m in trajectory.messages if not (m.get("role") == "tool" and '"zones"' in str(m.get("content")))])
         assert diagnosis(task, unread).value < 1.0
+
+
+def test_a_reply_trace_names_what_the_reply_brings_or_says_it_names_only_some():
+    """'The key facts: "Non-Slip Yoga Mat", "Adjustable Dumbbell Set" and "Bike Helmet".' came before a
+    reply listing six products, and the closing trace named two of several outputs: both read as the
+    whole. A reply's trace names up to six outputs, a closing one two, and either says when there are more."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.generators.reasoning import with_reasoning
+
+    domain = toolgym.load_domain("retail")
+    traced, many = 0, 0
+    for task in domain.generate_tasks(60, seed=4, kinds=["single", "parallel"]):
+        messages = with_reasoning(task, gold_messages(domain, task)[0])
+        for index, message in enumerate(messages):
+            facts = re.search(r'(?:The key facts: |The reply must carry |What matters here is |exactly: |needs to hear: )(.*?(?:"|among others))\.(?: |$)',
+                              message.get("reasoning_content") or "")
+            if message.get("role") != "assistant" or message.get("tool_calls") or not facts:
+                continue
+            # outputs the reply states that a result showed and the user never said (which a trace cites)
+            said = " ".join(m.get("content") or "" for m in messages[:index] if m.get("role") == "user")
+            stated = [o for o in task.required_outputs if o in (message.get("content") or "") and o not in said
+                      and any(o in (m.get("content") or "") for m in messages[:index] if m.get("role") == "tool")]
+            named = re.findall(r'"([^"]*)"', facts.group(1))
+            traced += 1
+            many += len(stated) > 3
+            assert set(named) <= set(task.required_outputs) and len(named) <= 6, facts.group(1)
+            if facts.group(1).endswith("among others"):
+                assert len(named) == 6, facts.group(1)
+            else:  # all named: at least every output a result showed and the user never said
+                assert set(stated) <= set(named), (facts.group(1), stated)
+    assert traced >= 20 and many >= 2, (traced, many)
