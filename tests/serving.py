@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import socket
 import threading
 import time
@@ -14,6 +15,14 @@ import toolgym
 from tests.conftest import builtin_domains
 
 DO_NOTHING = "OK."
+
+
+def imported(name: str) -> Any:
+    """The module `name`, imported when a test first needs it. Importing OpenEnv (and so gradio) or
+    verifiers takes seconds, which every pytest worker would pay while collecting a module that
+    imports them at its top (and a lazy module object held there is loaded by collection's own
+    look at every attribute); only the worker that runs these tests (one xdist group) pays it now."""
+    return importlib.import_module(name)
 
 
 def free_port() -> int:

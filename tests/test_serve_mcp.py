@@ -6,6 +6,7 @@ does not pass; two sessions at once each have their own world.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import sys
@@ -23,12 +24,17 @@ from toolgym.integrations.episode import TaskPool
 from toolgym.integrations.mcp_server import PROMPT, TASK_URI, VERIFICATION_URI, EpisodeServer, http_app
 
 pytestmark = pytest.mark.xdist_group("mcp")
-PLAYED = [gold("retail", 20)[i] for i in (0, 1, 2)] + [gold("travel", 4)[1]]
+
+
+@functools.cache
+def _played() -> list:
+    """Four gold chats (three retail, one travel), played when a test first needs them, not while collecting."""
+    return [gold("retail", 20)[i] for i in (0, 1, 2)] + [gold("travel", 4)[1]]
 
 
 @pytest.fixture(scope="module")
 def url():
-    episodes = EpisodeServer("retail", pool=TaskPool([task for task, _ in PLAYED]))
+    episodes = EpisodeServer("retail", pool=TaskPool([task for task, _ in _played()]))
     with running(http_app(episodes)) as base:
         yield f"{base}/mcp"
 
@@ -62,18 +68,18 @@ def test_an_mcp_client_lists_the_tools_and_plays_the_gold_to_a_pass(url):
     async def run():
         async with Client(url, mode="legacy", message_handler=notice) as client:
             assert client.server_capabilities.tools.list_changed
-            return [await _play_gold(client, task, moves) for task, moves in PLAYED]
+            return [await _play_gold(client, task, moves) for task, moves in _played()]
 
     played = anyio.run(run)
     assert changed, "the retail to travel switch changes the tools, and the client is told"
-    for (task, _), (last, verification) in zip(PLAYED, played, strict=True):
+    for (task, _), (last, verification) in zip(_played(), played, strict=True):
         assert last.meta["toolgym/done"] and last.meta["toolgym/reward"] == 1.0, (task.id, verification["details"])
         assert verification["passed"] and verification["score"] == 1.0
         assert "has left" in last.content[0].text
 
 
 def test_doing_nothing_does_not_pass(url):
-    task, _ = PLAYED[1]
+    task, _ = _played()[1]
 
     async def run():
         async with Client(url, mode="legacy") as client:
@@ -93,7 +99,7 @@ def test_doing_nothing_does_not_pass(url):
 
 
 def test_two_sessions_at_once_have_their_own_worlds(url):
-    (first, first_moves), (second, _) = PLAYED[0], PLAYED[3]
+    (first, first_moves), (second, _) = _played()[0], _played()[3]
 
     async def run():
         async with Client(url, mode="legacy") as a, Client(url, mode="legacy") as b:

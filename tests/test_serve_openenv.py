@@ -15,21 +15,24 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import builtin_domains
-from tests.serving import DO_NOTHING, all_gold, gold, running
-from toolgym.integrations.openenv import ToolgymEnvClient, create_app
+from tests.serving import DO_NOTHING, all_gold, gold, imported, running
 
 pytestmark = pytest.mark.xdist_group("openenv")
+
+
+def _openenv():
+    return imported("toolgym.integrations.openenv")
 SESSIONS = 100
 
 
 @pytest.fixture(scope="module")
 def server():
-    with running(create_app(max_sessions=SESSIONS)) as url:
+    with running(_openenv().create_app(max_sessions=SESSIONS)) as url:
         yield url
 
 
 async def _play(url: str, task, moves) -> tuple[float, dict]:
-    async with ToolgymEnvClient(base_url=url) as env:
+    async with _openenv().ToolgymEnvClient(base_url=url) as env:
         result = await env.reset(task=task.model_dump(mode="json"))
         assert result.observation.task_id == task.id and result.observation.messages[0]["role"] == "system"
         for move in moves:
@@ -40,7 +43,7 @@ async def _play(url: str, task, moves) -> tuple[float, dict]:
 
 
 async def _do_nothing(url: str, task) -> tuple[float, dict, int]:
-    async with ToolgymEnvClient(base_url=url) as env:
+    async with _openenv().ToolgymEnvClient(base_url=url) as env:
         result = await env.reset(task=task.model_dump(mode="json"))
         steps = 0
         while not result.done:
@@ -88,7 +91,7 @@ def test_hundred_concurrent_sessions_see_only_their_own_episode(server):
         grades[task.id] = env.grade().value
 
     async def session(task, moves, opened: asyncio.Barrier):
-        async with ToolgymEnvClient(base_url=server) as env:
+        async with _openenv().ToolgymEnvClient(base_url=server) as env:
             first = await env.reset(task=task.model_dump(mode="json"))
             await opened.wait()
             seen = [(await env.step(move)).observation.messages for move in moves[:2]]
@@ -110,7 +113,7 @@ def test_session_mcp_tools_complete_a_task(server):
     task, moves = next((t, m) for t, m in gold("retail", 20) if t.kind == "multi_step")
 
     async def run():
-        async with ToolgymEnvClient(base_url=server) as env:
+        async with _openenv().ToolgymEnvClient(base_url=server) as env:
             await env.reset(task=task.model_dump(mode="json"))
             tools = await env.list_tools()
             assert {t["name"] for t in tools} == {*task.tools, "send_message_to_user"}
@@ -133,7 +136,7 @@ def test_bad_input_gets_a_clear_error_and_the_session_goes_on(server):
     task, moves = gold("banking", 20)[0]
 
     async def run():
-        async with ToolgymEnvClient(base_url=server) as env:
+        async with _openenv().ToolgymEnvClient(base_url=server) as env:
             with pytest.raises(RuntimeError, match="reset needs a task"):
                 await env.reset(seed=3)
             with pytest.raises(RuntimeError, match="unknown kind"):
@@ -161,7 +164,7 @@ def test_sessions_are_bounded_and_idle_ones_closed():
     task, _ = gold("retail", 20)[0]
 
     async def run(url):
-        first = ToolgymEnvClient(base_url=url)
+        first = _openenv().ToolgymEnvClient(base_url=url)
         await first.connect()
         await first.reset(task=task.model_dump(mode="json"))
         async with connect(url.replace("http", "ws") + "/ws") as second:  # the server says why, then closes
@@ -171,8 +174,8 @@ def test_sessions_are_bounded_and_idle_ones_closed():
         with pytest.raises(RuntimeError, match="no episode yet"):
             await first.step(DO_NOTHING)
         await first.close()
-        async with ToolgymEnvClient(base_url=url) as third:  # the slot is free again
+        async with _openenv().ToolgymEnvClient(base_url=url) as third:  # the slot is free again
             return (await third.reset(task=task.model_dump(mode="json"))).observation.task_id
 
-    with running(create_app(max_sessions=1, idle_seconds=1.0)) as url:
+    with running(_openenv().create_app(max_sessions=1, idle_seconds=1.0)) as url:
         assert asyncio.run(run(url)) == task.id

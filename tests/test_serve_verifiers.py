@@ -11,17 +11,21 @@ import json
 from contextlib import asynccontextmanager
 
 import pytest
-import verifiers.v1 as vf
-from verifiers.v1.agent import Segment
 
 from tests.conftest import builtin_domains
-from tests.serving import DO_NOTHING, gold, running
+from tests.serving import DO_NOTHING, gold, imported, running
 from toolgym.errors import ConfigError
 from toolgym.generators.chat_format import hermes_text
-from toolgym.integrations.openenv import create_app
-from toolgym.integrations.verifiers_v1 import openenv_env, reset_arguments
 
 pytestmark = pytest.mark.xdist_group("openenv")
+
+
+def _vf():
+    return imported("verifiers.v1")
+
+
+def _adapter():
+    return imported("toolgym.integrations.verifiers_v1")
 
 
 class _Trace:
@@ -42,12 +46,12 @@ class _ScriptedInteraction:
     def __init__(self, replies: list[str]):
         self.replies, self.seen, self.trace = iter(replies), [], _Trace()
 
-    async def turn(self, message: str) -> Segment:
+    async def turn(self, message: str):
         self.seen.append(json.loads(message))
         reply = next(self.replies, None)
         if reply is None:
-            return Segment(messages=[], terminated=True)
-        return Segment(messages=[vf.AssistantMessage(content=reply)])
+            return _vf().Segment(messages=[], terminated=True)
+        return _vf().Segment(messages=[_vf().AssistantMessage(content=reply)])
 
 
 class _ScriptedPlayer:
@@ -66,12 +70,12 @@ class _Agents:
 
 @pytest.fixture(scope="module")
 def server():
-    with running(create_app()) as url:
+    with running(imported("toolgym.integrations.openenv").create_app()) as url:
         yield url
 
 
 def _run(server: str, task, replies: list[str]) -> _ScriptedInteraction:
-    env = openenv_env(server, [task])
+    env = _adapter().openenv_env(server, [task])
     (vf_task,) = list(env.taskset.load())
     agents = _Agents(replies)
     asyncio.run(env.run(vf_task, agents))
@@ -94,7 +98,7 @@ def test_verifiers_openenv_loop_scores_the_gold_full_and_doing_nothing_below(ser
 def test_resets_come_from_tasks_rows_or_ids_once_each():
     task, _ = gold("retail", 4)[0]
     row = {"task": task.model_dump_json(), "prompt": []}
-    assert reset_arguments([row, row, "retail-x"]) == [{"task": row["task"]}, {"task_id": "retail-x"}]
-    assert reset_arguments([task]) == [{"task": task.model_dump(mode="json")}]
+    assert _adapter().reset_arguments([row, row, "retail-x"]) == [{"task": row["task"]}, {"task_id": "retail-x"}]
+    assert _adapter().reset_arguments([task]) == [{"task": task.model_dump(mode="json")}]
     with pytest.raises(ConfigError, match=r"`task` column.*\['prompt'\]"):
-        reset_arguments([{"prompt": []}])
+        _adapter().reset_arguments([{"prompt": []}])
