@@ -169,3 +169,47 @@ def test_an_act_is_not_a_state():
     reply = "Most recently you ordered the LED Desk Lamp in order #W1, which has an exchange requested."
     assert _retail(reply, ("get_order_details", other), ("get_order_details", exchanged)).passed
     assert not _retail("The LED Desk Lamp is ordered.", ("get_order_details", other), ("get_order_details", exchanged)).passed
+
+
+def _order_chat(reply: str, *results: dict) -> list[dict]:
+    """A retail chat: the order's details read (each result given), then the reply."""
+    messages: list[dict] = [{"role": "user", "content": "What's the status of order #W1000001?"}]
+    for number, result in enumerate(results):
+        messages += [{"role": "assistant", "content": None, "tool_calls": [{"id": f"c{number}", "function": {
+                         "name": "get_order_details", "arguments": json.dumps({"order_id": result["id"]})}}]},
+                     {"role": "tool", "tool_call_id": f"c{number}", "content": json.dumps(result)}]
+    return [*messages, {"role": "assistant", "content": reply}]
+
+
+ORDER = {"id": "#W1000001", "customer_id": "C1", "status": "pending", "placed_at": "2025-05-13T05:42", "total": 231.2}
+
+
+@pytest.mark.parametrize("reply", [
+    "Order #W1000001 is delivered.",
+    "Order #W1000001 is pending or processed, or delivered, or cancelled.",  # every state at once: one is right
+    "Right now, order #W1000001 shows as cancelled or pending.",
+])
+def test_a_state_no_result_showed_is_still_read_where_the_world_knows_it(reply):
+    """The chat showed one pending order: "delivered" was no state of its vocabulary, so a reply
+    saying the order was delivered, or hedging over every status, passed. The world's orders table
+    holds the states an order takes."""
+    graded = current_states(SimpleNamespace(domain="retail"), SimpleNamespace(messages=_order_chat(reply, ORDER)))
+    assert not graded.passed and any(f"'{state}'" in graded.details["misstated"][0] for state in ("delivered", "processed", "cancelled"))
+    assert current_states(SimpleNamespace(domain="retail"), SimpleNamespace(messages=_order_chat("Order #W1000001 is pending.", ORDER))).passed
+
+
+def test_a_state_only_the_world_knows_is_said_of_the_record_of_its_kind_that_is_in_it():
+    """"The 2025-07-11 transfer is cancelled and $150.00 is now scheduled to the account ending in
+    4190": the account names the old transfer, but "scheduled" speaks of the new one, which is."""
+    old = {"schedule_id": "S60039", "from_account": "A20236", "to_account_number": "****4190", "amount": 150.0, "run_on": "2025-07-11"}
+    chat = [{"role": "user", "content": "Move my transfer to 2025-07-22."}]
+    for number, (name, result) in enumerate([("list_scheduled_transfers", [old]),
+                                             ("cancel_scheduled_transfer", {"schedule_id": "S60039", "amount": 150.0, "run_on": "2025-07-11", "status": "cancelled"}),
+                                             ("schedule_transfer", {"schedule_id": "S60162", "from_account": "A20236", "to_account": "A20237", "amount": 150.0,
+                                                                   "run_on": "2025-07-22", "status": "scheduled"})]):
+        chat += [{"role": "assistant", "content": None, "tool_calls": [{"id": f"c{number}", "function": {"name": name, "arguments": "{}"}}]},
+                 {"role": "tool", "tool_call_id": f"c{number}", "content": json.dumps(result)}]
+    said = "Done: the 2025-07-11 transfer is cancelled and $150.00 is now scheduled to the account ending in 4190 for 2025-07-22."
+    assert current_states(SimpleNamespace(domain="banking"), SimpleNamespace(messages=[*chat, {"role": "assistant", "content": said}])).passed
+    wrong = "Done: transfer S60039 is scheduled."  # named by its id, it is not
+    assert not current_states(SimpleNamespace(domain="banking"), SimpleNamespace(messages=[*chat, {"role": "assistant", "content": wrong}])).passed

@@ -13,7 +13,8 @@ What the check knows comes from the chat's tool results, in order:
   a write on the record whose result leaves them out makes them unknown, not stale;
 - a state word means something only among records of the same shape (the same fields), so
   a state's *vocabulary* is every value that field took in objects shaped like this record in the
-  chat: a booking's "confirmed" and "cancelled", never a flight's "delayed";
+  chat, and every state the world's table of such records holds (verifiers/state_words.py): a
+  booking's "confirmed" and "cancelled", never a flight's "delayed";
 - a record is *named* by its id or a name it shows that no other record of the chat shows (a phone
   number, a flight number, a card's last digits, an event's title), or by its noun ("your line"
   for a record of "line_id") when no other record of the chat has one. A name two records share
@@ -26,14 +27,16 @@ named before it, else one named after it. A state said with a negation ("is not 
 longer confirmed") is denied: wrong when it is the state the record is in. Not statements of the
 state as it stands: a question, a class of records ("off your open tasks"), someone's act ("you ordered the lamp"), a modal, condition or
 intention ("it will be cancelled", "once cancelled"), the past ("it was pending", "changed from
-pending"), quoted words. The vocabulary is the chat's: a state no result of the chat showed for
-a record of that shape is not read, so a lone pending order said to be "delivered" goes unseen.
+pending"), quoted words. A state only the world knows for a record's shape (no result showed it)
+that another record of its kind is in is said of that one: "the old transfer is cancelled and
+$150.00 is now scheduled" speaks of the new transfer. So a lone pending order said to be
+"delivered", or "pending or processed, or delivered", is wrong, and hedging over states does not pay.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -48,6 +51,7 @@ from toolgym.envs.trajectory import Trajectory
 from .chat_calls import as_read
 from .figures import objects_of, read_json
 from .score import Score, binary, vacuous
+from .state_words import world_states
 
 _SUBORDINATORS = frozenset(CONDITIONS)
 # Words that put a state in the past: "it was pending", "had been confirmed", "originally scheduled".
@@ -115,15 +119,18 @@ class _Record:
     nouns: set[str] = field(default_factory=set)  # what its id field calls it: "line" for "line_id"
     marks: set[str] = field(default_factory=set)  # its other short values, as said: a start, a room
     state: dict[str, str] = field(default_factory=dict)  # status field -> value, as last shown
+    keys: set[str] = field(default_factory=set)  # its id field: records with one are of one kind
 
 
 class _Chat:
     """The records of the results read so far, their states, and each shape's state vocabulary."""
 
-    def __init__(self, tools: dict[str, Tool]) -> None:
+    def __init__(self, tools: dict[str, Tool], known: Callable[[frozenset[str], str], frozenset[str]] | None = None) -> None:
         self.tools = tools
+        self.known = known  # a record's keys and status field -> the states its kind takes in the world
         self.records: dict[str, _Record] = {}
         self.vocabulary: dict[tuple[frozenset[str], str], set[str]] = {}
+        self.shown: dict[tuple[frozenset[str], str], set[str]] = {}  # of the vocabulary, what the chat's results showed
         self.first: dict[tuple[str, str], str] = {}  # (record id, status field) -> the value first shown
 
     def read(self, name: str, arguments: dict[str, Any], result: str) -> None:
@@ -137,6 +144,7 @@ class _Chat:
                 continue
             states = {k: v for k, v in record.items() if _is_state(k) and isinstance(v, str)}
             found = self.records.setdefault(record[key], _Record())
+            found.keys.add(key)
             shape = frozenset(record)
             found.shapes.add(shape)
             found.names.add(_said(record[key]))
@@ -148,7 +156,11 @@ class _Chat:
             for state_key, value in states.items():
                 found.state[state_key] = value
                 self.first.setdefault((record[key], state_key), value)
-                self.vocabulary.setdefault((shape, state_key), set()).add(value)
+                vocabulary = self.vocabulary.get((shape, state_key))
+                if vocabulary is None:
+                    vocabulary = self.vocabulary[(shape, state_key)] = set(self.known(shape, state_key) if self.known else ())
+                vocabulary.add(value)
+                self.shown.setdefault((shape, state_key), set()).add(value)
                 shown.add(record[key])
         tool = self.tools.get(name)
         if tool is not None and tool.writes:
@@ -237,10 +249,23 @@ class _Chat:
             # denied by a negation in the word's own clause: "I haven't cancelled FB1; it's still confirmed" affirms
             denied = tokens.any_between(tokens.last_negator, tokens.clause[index], index)
             said = StateSaid(record_id, value, {k: record.state[k] for k in fields}, denied=denied)
+            if said.wrong and not denied and not _id_in_sentence(tokens, index, record_id) and self._another_is(record_id, value):
+                continue  # a state no result showed for this record's shape, that another of its kind is in: said of that one
             if not said.wrong and (nearest is None or record.shapes.isdisjoint(self.records[nearest.record_id].shapes)):
                 return said  # a record of another kind is in it: of two peers, the nearer one is meant
             nearest = nearest or said
         return nearest
+
+    def _another_is(self, record_id: str, value: str) -> bool:
+        """Whether `value` is a state only the world knows for this record's shapes (no result of the
+        chat showed it for them), and another record of its kind is in it: "... is cancelled and $150.00
+        is now scheduled to the account ending in 4190" says "scheduled" of the new transfer, though the
+        old one is the one the account names."""
+        record = self.records[record_id]
+        if any(value in self.shown.get((shape, key), ()) for shape in record.shapes for key in record.state):
+            return False
+        return any(other_id != record_id and other.keys & record.keys and value in other.state.values()
+                   for other_id, other in self.records.items())
 
     @staticmethod
     def _not_as_it_stands(tokens: Tokens, past: list[int], clause: int, index: int) -> bool:
@@ -249,6 +274,12 @@ class _Chat:
         if tokens.word(index - 1) == "from" or tokens.any_between(past, clause, index):
             return True
         return any(tokens.any_between(last, sentence, index) for last in (tokens.last_modal, tokens.last_condition, tokens.last_frame))
+
+
+def _id_in_sentence(tokens: Tokens, index: int, record_id: str) -> bool:
+    """Whether the sentence of the word at `index` names the record by its id ("transfer S60039")."""
+    sentence = tokens.words[tokens.sentence[index] : tokens.sentence_end[index] + 1]
+    return bool(_occurrences(sentence, _words(_said(record_id))))
 
 
 def _describes(tokens: Tokens, index: int, name: int) -> bool:
@@ -309,7 +340,7 @@ def _replies(chat: _Chat, messages: list[dict[str, Any]]) -> Iterator[tuple[int,
 
 def current_states(task: Task, trajectory: Trajectory) -> Score:
     """Every state a reply says a named record is in is the state its last result showed."""
-    chat = _Chat(_domain_tools(task.domain))
+    chat = _Chat(_domain_tools(task.domain), world_states(task.domain, getattr(task, "world_seed", None), getattr(task, "world_size", None)))
     wrong: list[str] = []
     judged = 0
     for position, content in _replies(chat, trajectory.messages):
@@ -326,7 +357,7 @@ def current_states(task: Task, trajectory: Trajectory) -> Score:
 def stale_reply(domain: str, messages: list[dict[str, Any]], index: int) -> str | None:
     """Reply `index` with a state it says of a record put back to the one the chat's writes took the
     record out of ("booking FB100124 is confirmed" after the cancel); None where it says none."""
-    chat = _Chat(_domain_tools(domain))
+    chat = _Chat(_domain_tools(domain), world_states(domain))
     for position, content in _replies(chat, messages[: index + 1]):
         if position != index:
             continue
