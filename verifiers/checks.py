@@ -17,6 +17,7 @@ from .citations import cited_sources
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .figure_fields import figure_fields
+from .hedges import hedged
 from .matching import (
     arguments_of,
     canonical_call,
@@ -83,7 +84,8 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     "2019-05-03"), singled out: a message that states it among half or more of the other values of the
     list it came from (every variant's price, for the cheapest) does not count (verifiers/recital.py),
     nor a figure said only beside another record's name ("312-397-4468: 1.89 GB used" for the other
-    line's use; verifiers/attribution.py)."""
+    line's use; verifiers/attribution.py), nor one only offered beside alternatives of its kind
+    ("$372.48 (or $173.01 or $468.10)"; verifiers/hedges.py)."""
     if not task.required_outputs:
         return vacuous()
     said = agent_text(trajectory)
@@ -91,6 +93,7 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     missing = [o for o in task.required_outputs if not output_stated(o, said, text)]
     recited: list[str] = []
     misattributed: list[str] = []
+    hedged_outputs: list[str] = []
     stated = [o for o in task.required_outputs if o not in missing]
     if stated:
         results = [m["content"] for m in trajectory.messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
@@ -100,10 +103,12 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
                    and not any(output_stated(o, r) and not recitals.recited(o, r) for r in replies)]
         misattributed = [o for o in stated if o not in recited and o in attribution.names
                          and not any(output_stated(o, r) and not attribution.misattributed(o, r) for r in replies)]
-    found = len(task.required_outputs) - len(missing) - len(recited) - len(misattributed)
+        hedged_outputs = [o for o in stated if o not in recited and o not in misattributed
+                          and not any(output_stated(o, r) and not hedged(o, r) for r in replies)]
+    found = len(task.required_outputs) - len(missing) - len(recited) - len(misattributed) - len(hedged_outputs)
     details = {**({"missing": missing} if missing else {}), **({"recited": recited} if recited else {}),
-               **({"misattributed": misattributed} if misattributed else {})}
-    return Score(found / len(task.required_outputs), not (missing or recited or misattributed), details=details)
+               **({"misattributed": misattributed} if misattributed else {}), **({"hedged": hedged_outputs} if hedged_outputs else {})}
+    return Score(found / len(task.required_outputs), not (missing or recited or misattributed or hedged_outputs), details=details)
 
 
 def tool_calls(task: Task, trajectory: Trajectory) -> Score:
