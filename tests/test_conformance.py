@@ -12,7 +12,9 @@ from toolgym import conformance
 from .conftest import builtin_domains, heavy_domains
 
 DOMAINS = heavy_domains()  # a sample beyond six domains: the suite's cost stays flat
-OPTIONS = conformance.Options(tasks_per_kind=200, spoil_tasks_per_kind=100)  # every spoil on 1,000 tasks a domain (`toolgym check`: 20 a kind)
+# every spoil on 1,000 tasks a domain (`toolgym check`: 20 a kind); 5,000 random actions (`toolgym check`: 10,000),
+# beside the 100,000 hostile ones of tests/test_hostile_actions.py, which also fail any action that escapes `step`
+OPTIONS = conformance.Options(tasks_per_kind=200, spoil_tasks_per_kind=100, random_steps=5_000)
 # The domains the sample leaves out still pass every check on every commit, on a few tasks.
 LIGHT_DOMAINS = [name for name in builtin_domains() if name not in DOMAINS]
 LIGHT_OPTIONS = conformance.Options(tasks_per_kind=10, spoil_tasks_per_kind=10, random_steps=1_000)
