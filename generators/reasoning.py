@@ -28,10 +28,11 @@ from toolgym.envs.registry import load_domain
 from toolgym.envs.structures import LEFT_AS_IS
 from toolgym.envs.task import Step, Task, ToolCall
 from toolgym.envs.user_turns import thanked_last
-from toolgym.verifiers.matching import normalize_text, output_stated
+from toolgym.verifiers.matching import output_stated
 
 from .confirm_terms import terms_stated
 from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
+from .outputs_seen import MOST_RECALLED, MOST_REPORTED, named, seen_outputs
 from .request_quote import RequestCues, user_request
 from .result_notes import page_turns, planted_order, without_planted
 from .worked_out import worked_out
@@ -476,12 +477,12 @@ def _reply_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict
     seen = last_said(messages, RequestCues.of(task, phrases), reply, load_domain(task.domain).write_tools)
     # only what the reply states: a later request's output shown in a search's snippet is not quoted
     # now ('I'll quote "29 August 1997"' before a reply giving "12 February 1992")
-    facts = [f for f in _seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
+    facts = [f for f in seen_outputs(task, current) if not reply or output_stated(f.strip('"'), reply)]
     # a reply that also states what no result showed word for word ("17,646.75" for 17646.75): the
     # value as the last result showed it, beside the facts cited ('"SW426"' alone left the sums out)
     cited = {f.strip('"') for f in facts}
     also = _stated_clauses(seen, reply, cited) if facts and _states_more(task, cited, reply) and _cites_a_value(seen) else ""
-    return phrases.say("reason_reply", seed, facts=_named(facts, MOST_REPORTED), seen=seen, also=also, asked=seen.startswith(ASKED),
+    return phrases.say("reason_reply", seed, facts=named(facts, MOST_REPORTED), seen=seen, also=also, asked=seen.startswith(ASKED),
                        reported=reported_by_user(messages),  # the user's own check, not a tool, showed it
                        # the trace cites a value (not the request, nor a search that came back empty)
                        values=bool(facts) or bool(seen and not seen.startswith(ASKED) and FOUND_NOTHING not in seen))
@@ -528,7 +529,7 @@ def close_trace(task: Task, phrases: Phrasebook, seed: int, messages: list[dict[
     replies = " ".join(m.get("content") or "" for m in since_request(messages, task.scenario.requests) if m.get("role") == "assistant")
     return phrases.say(
         "reason_close", seed, request=join_words(quoted) if quoted else "", several=len(quoted) > 1,
-        facts=_named(_seen_outputs(task, messages, latest=True, stated_in=replies), MOST_RECALLED), outcome=ended,
+        facts=named(seen_outputs(task, messages, latest=True, stated_in=replies), MOST_RECALLED), outcome=ended,
         thanked=thanked_last(messages),
     )
 
@@ -558,37 +559,6 @@ def _carried_out(task: Task, segment: int) -> list[int | None]:
 
 def _shown_by_user(value: str, messages: list[dict[str, Any]]) -> bool:
     return any(m.get("role") == "user" and value.lower() in str(m.get("content") or "").lower() for m in messages)
-
-
-MOST_REPORTED = 6  # the outputs a reply's trace names ("The reply must carry ...")
-MOST_RECALLED = 2  # the outputs a closing trace names ("I've given the user ...")
-
-
-def _named(values: list[str], most: int) -> list[str]:
-    """At most `most` values, the last of them saying so where more are left out: a trace that names
-    three of six outputs must not read as naming them all."""
-    return values if len(values) <= most else [*values[: most - 1], f"{values[most - 1]}, among others"]
-
-
-def _seen_outputs(task: Task, messages: list[dict[str, Any]], latest: bool = False, stated_in: str | None = None) -> list[str]:
-    """The task's required outputs already shown word for word by a tool or the user: what the
-    reply is about to state, cited in the trace (an output not seen yet is never named). An output
-    the user's request names (the town whose elevation no page gives, the file they asked for) is
-    what they asked about, not what the reply brings them. With `latest`, only those shown since the
-    latest request (a chat's closing names what its last request brought, not its first). With
-    `stated_in`, only the outputs that text states."""
-    shown = [m.get("content") for m in messages if m.get("role") in ("tool", "user")]
-    texts = [t for t in shown if isinstance(t, str)]
-    asked = [t for t in texts if t in task.scenario.requests]
-    # a whole token: the status "delivered" is not shown again by a later result's key "delivered_at"
-    last_shown = {o: max((i for i, t in enumerate(texts) if whole(o, t)), default=-1) for o in task.required_outputs}
-    normalized = normalize_text(stated_in) if stated_in is not None else None  # one text, read once for every output
-    found = [o for o in task.required_outputs if last_shown[o] >= 0 and not any(whole(o, t) for t in asked)
-             and (stated_in is None or output_stated(o, stated_in, normalized))]
-    if latest:  # shown since the latest request: an earlier request's outputs are not what this one brought
-        start = max((i for i, t in enumerate(texts) if t in task.scenario.requests), default=-1)
-        found = [o for o in found if last_shown[o] > start]
-    return [f'"{o}"' for o in found]
 
 
 def with_reasoning(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

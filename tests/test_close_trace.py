@@ -107,22 +107,22 @@ def test_a_closing_names_what_the_latest_request_brought_or_nothing():
     test: an output shown before the latest request is not what that request brought."""
     from types import SimpleNamespace
 
-    from toolgym.generators.reasoning import _seen_outputs
+    from toolgym.generators.outputs_seen import seen_outputs
 
     first, second = "My phone has no service.", "Is there an outage in St. Louis?"
     task = SimpleNamespace(scenario=SimpleNamespace(requests=[first, second]), required_outputs=["passed", "Plus 40"])
     chat = [{"role": "user", "content": first}, {"role": "user", "content": "The speed test passed."},
             {"role": "user", "content": second}, {"role": "tool", "content": '{"active_outages": []}'}]
-    assert _seen_outputs(task, chat, latest=True) == []
-    assert _seen_outputs(task, chat) == ['"passed"']  # a reply's trace still cites it
+    assert seen_outputs(task, chat, latest=True) == []
+    assert seen_outputs(task, chat) == ['"passed"']  # a reply's trace still cites it
     shown = [*chat, {"role": "tool", "content": '{"plan_name": "Plus 40"}'}]
-    assert _seen_outputs(task, shown, latest=True) == ['"Plus 40"']
+    assert seen_outputs(task, shown, latest=True) == ['"Plus 40"']
     # a later result's key is not the value: "delivered_at" does not show the status "delivered" again
     task.required_outputs = ["delivered"]
     revised = [{"role": "user", "content": first}, {"role": "tool", "content": '{"status": "delivered"}'},
                {"role": "user", "content": second}, {"role": "tool", "content": '{"status": "exchange requested", "delivered_at": "2025-03-04"}'}]
-    assert _seen_outputs(task, revised, latest=True) == []
-    assert _seen_outputs(task, revised) == ['"delivered"']
+    assert seen_outputs(task, revised, latest=True) == []
+    assert seen_outputs(task, revised) == ['"delivered"']
 
 
 def test_a_closing_trace_quotes_the_last_of_the_things_a_request_asked_in_turn():
