@@ -10,6 +10,7 @@ columns it shares most ("booking_id" with "flight_id": a flight booking, not a h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,9 +44,11 @@ def _tables(domain: str, seed: int | None, size: str | None) -> tuple[_Table, ..
     return tuple(found)
 
 
-def world_states(domain: str, seed: int | None = None, size: str | None = None):
+@lru_cache(maxsize=32)
+def world_states(domain: str, seed: int | None = None, size: str | None = None) -> Callable[[frozenset[str], str], frozenset[str]]:
     """A function of (a result record's keys, one of its status keys) to the states that field takes
-    in the domain's world (none where no one table matches the record)."""
+    in the domain's world (none where no one table matches the record); one per world, so the
+    tables a shape matches are found once, not once per graded chat."""
     try:
         tables = _tables(domain, seed, size)
     except Exception:  # noqa: BLE001 - an unknown domain or world: the chat's own states only
