@@ -4,6 +4,7 @@ naming every figure it read as "the answer, or ..." does not earn the outputs it
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 import toolgym
 from toolgym.envs.gold import gold_messages
 from toolgym.verifiers import verify
-from toolgym.verifiers.hedges import hedged
+from toolgym.verifiers.hedges import Hedges, hedged
 
 
 @pytest.mark.parametrize("reply", [
@@ -63,4 +64,104 @@ def test_a_hedged_figure_does_not_earn_its_output_and_the_gold_still_does():
         score = verify(task, spoiled)
         assert not score.passed and score.value < 1.0, (task.id, spoiled[at]["content"])
         tried += 1
+    assert tried >= 4, tried
+
+
+@pytest.mark.parametrize(("output", "reply"), [
+    ("2026-03-05", "Your flight leaves on March 5, 2026 or March 15, 2026."),  # a date in words
+    ("2026-03-05", "It leaves on 15 March 2026 or 5 March 2026."),
+    ("22.38 GB", "You have used 22.38 GB or 0.84 GB this month."),  # a figure and its unit
+    ("13.5%", "The rate is 13.5% (or 9.9%)."),
+    ("level 1", "The seat heater is on level 1 or level 3."),
+])
+def test_dates_in_words_and_figures_with_units_are_hedged_by_their_kind(output, reply):
+    assert hedged(output, reply), reply
+
+
+def test_a_figure_is_not_hedged_by_another_unit_or_a_plain_statement():
+    # an amount converted: the dollar price is the same value, another currency's amount too
+    assert not hedged("288,077.50", "Your best option is SW696 for $3,475.00, or 288,077.50 INR.")
+    assert not hedged("288,077.50", "That is 288,077.50 INR, or 3,475.00 USD.")
+    assert hedged("288,077.50", "That is 288,077.50 INR or 300,112.00 INR.")
+    assert hedged("10,346", "It has 10,346 or 13,855 employees.")
+    assert not hedged("22.38 GB", "You have used 22.38 GB, or 51% of your allowance.")
+    assert not hedged("2026-03-05", "It leaves on March 5, 2026 (or in three weeks).")
+    assert not hedged("2026-03-05", "It leaves on March 15, 2026 or March 5, 2026? No: it is March 5, 2026.")
+
+
+def _field_results(**fields: list[str]) -> list[str]:
+    return [json.dumps([{key: value} for value in values]) for key, values in fields.items()]
+
+
+def test_a_name_is_hedged_by_another_value_of_its_field_and_not_by_other_words():
+    results = _field_results(owner=["Paul Henderson", "Martha Matthews"], folder=["Planning"])
+    hedges = Hedges(["Paul Henderson"], results)
+    assert hedges.alternatives["Paul Henderson"] == {"martha matthews"}
+    assert hedges.hedged("Paul Henderson", "The owner is Paul Henderson or Martha Matthews.")
+    assert hedges.hedged("Paul Henderson", 'The owner is "Martha Matthews" or "Paul Henderson".')
+    assert not hedges.hedged("Paul Henderson", "The owner is Paul Henderson, or his team.")
+    assert not hedges.hedged("Paul Henderson", "Is it Paul Henderson or Martha Matthews you mean?")
+    assert not hedges.hedged("Paul Henderson", "The owner is Paul Henderson or Martha Matthews. To be exact: Paul Henderson.")
+    # a plan name with a number: another plan is its alternative, not the number in it
+    plans = Hedges(["Travel 20"], _field_results(plan_name=["Travel 20", "Basic 5"]))
+    assert plans.hedged("Travel 20", "Your line is now on the Travel 20 or Basic 5 plan.")
+    assert not plans.hedged("Travel 20", "Your line is now on the Travel 20 plan, or 20 GB of data.")
+
+
+def test_other_answers_joined_by_or_are_a_list_not_a_hedge():
+    hedges = Hedges(["Travel 20", "Plus 40", "$50.00"], _field_results(plan_name=["Travel 20", "Plus 40", "Basic 5"]))
+    assert not hedges.hedged("Travel 20", "Roaming comes with Travel 20 or Plus 40.")
+    assert hedges.hedged("Travel 20", "Roaming comes with Travel 20 or Basic 5.")
+    assert not hedged("$10.00", "Either refill costs $10.00 or $20.00.", answers=["$20.00"])
+
+
+def _values_of_its_fields(output: str, messages: list[dict]) -> list[str]:
+    """Other texts the chat's results show in a field that shows `output` (the test's own reading)."""
+    found: list[tuple[str, str]] = []
+
+    def walk(data, key=None):
+        if isinstance(data, dict):
+            for k, v in data.items():
+                walk(v, k)
+        elif isinstance(data, list):
+            for v in data:
+                walk(v, key)
+        elif isinstance(data, str):
+            found.append((key, data))
+
+    for m in messages:
+        if m["role"] == "tool":
+            try:
+                walk(json.loads(m["content"]))
+            except ValueError:
+                pass
+    keys = {k for k, v in found if v.lower() == output.lower()}
+    return sorted({v for k, v in found if k in keys and v.lower() != output.lower() and len(v) >= 3})
+
+
+@pytest.mark.parametrize("domain_name", ["telecom", "workplace", "travel"])
+def test_a_name_hedged_in_gold_chats_does_not_earn_its_output(domain_name):
+    """'Your line is now on the Travel 20 or Basic 5 plan', 'The owner is ... or ...': each named a
+    value the chat's results showed, and scored 1.0."""
+    domain = toolgym.load_domain(domain_name)
+    tried = 0
+    for task in domain.generate_tasks(60, seed=11):
+        messages = gold_messages(domain, task)[0]
+        replies = [i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content")]
+        for output in task.required_outputs:
+            others = [v for v in _values_of_its_fields(output, messages)
+                      if not any(v.lower() == o.lower() for o in task.required_outputs)]
+            at = [i for i in replies if output.lower() in messages[i]["content"].lower()]
+            if re.match(r"^[$#\d]", output) or not others or not at:
+                continue
+            spoiled = copy.deepcopy(messages)
+            for i in at:
+                content = spoiled[i]["content"]
+                start = content.lower().index(output.lower())
+                spoiled[i]["content"] = f"{content[:start]}{output} or {others[0]}{content[start + len(output):]}"
+            assert verify(task, messages).value == 1.0
+            score = verify(task, spoiled)
+            assert not score.passed and score.value < 1.0, (task.id, spoiled[at[-1]]["content"])
+            tried += 1
+            break
     assert tried >= 4, tried

@@ -17,7 +17,7 @@ from .citations import cited_sources
 from .claims import claims
 from .conduct import consent, diagnosis, final_answer, grounded, repeats
 from .figure_fields import figure_fields
-from .hedges import hedged
+from .hedges import Hedges
 from .matching import (
     arguments_of,
     canonical_call,
@@ -85,7 +85,7 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     list it came from (every variant's price, for the cheapest) does not count (verifiers/recital.py),
     nor a figure said only beside another record's name ("312-397-4468: 1.89 GB used" for the other
     line's use; verifiers/attribution.py), nor one only offered beside alternatives of its kind
-    ("$372.48 (or $173.01 or $468.10)"; verifiers/hedges.py)."""
+    ("$372.48 (or $173.01 or $468.10)", "on the Travel 20 or Basic 5 plan"; verifiers/hedges.py)."""
     if not task.required_outputs:
         return vacuous()
     said = agent_text(trajectory)
@@ -98,13 +98,14 @@ def required_outputs(task: Task, trajectory: Trajectory) -> Score:
     if stated:
         results = [m["content"] for m in trajectory.messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
         recitals, attribution = Recitals(task.required_outputs, results), Attribution(task.required_outputs, results)
+        hedges = Hedges(task.required_outputs, results)
         replies = [m.get("content") or "" for m in trajectory.agent_messages]
         recited = [o for o in stated if o in recitals.siblings
                    and not any(output_stated(o, r) and not recitals.recited(o, r) for r in replies)]
         misattributed = [o for o in stated if o not in recited and o in attribution.names
                          and not any(output_stated(o, r) and not attribution.misattributed(o, r) for r in replies)]
         hedged_outputs = [o for o in stated if o not in recited and o not in misattributed
-                          and not any(output_stated(o, r) and not hedged(o, r) for r in replies)]
+                          and not any(output_stated(o, r) and not hedges.hedged(o, r) for r in replies)]
     found = len(task.required_outputs) - len(missing) - len(recited) - len(misattributed) - len(hedged_outputs)
     details = {**({"missing": missing} if missing else {}), **({"recited": recited} if recited else {}),
                **({"misattributed": misattributed} if misattributed else {}), **({"hedged": hedged_outputs} if hedged_outputs else {})}
