@@ -1,0 +1,37 @@
+"""A frustrated customer says so in their first message: the gold's first reply, in that register,
+apologises for the trouble ("I'm sorry for the trouble. How warm should it be?"), and it answered
+"Hey. Could you switch on seat heating for the driver seat?" when the opening's frustrated words
+could all be drawn empty."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import toolgym
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.phrasing import register_of
+
+# where each domain's first message voices a frustrated customer's mood
+OPENING = {"retail": ("opener@frustrated", None), "banking": ("opening@frustrated", "context"),
+           "telecom": ("opening@frustrated", "context"), "travel": ("opening@frustrated", "context"),
+           "vehicle": ("opening@frustrated", "context"), "workplace": ("opening@frustrated", "context")}
+
+
+@pytest.mark.parametrize("domain_name", sorted(OPENING))
+def test_a_frustrated_customer_voices_it_in_the_first_message(domain_name):
+    domain = toolgym.load_domain(domain_name)
+    intent, part = OPENING[domain_name]
+    variants = yaml.safe_load((Path(__file__).parents[1] / "domains" / domain_name / "utterances.yaml").read_text())[intent]
+    voiced = variants[part] if part else variants
+    assert voiced and "" not in voiced  # no draw leaves the mood unsaid
+    frustrated = 0
+    for task in domain.generate_tasks(40, seed=19, kinds=["single", "multi_turn"]):
+        if register_of(task.scenario.persona) != "frustrated":
+            continue
+        first = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "user")
+        assert any(v in first for v in voiced), first
+        frustrated += 1
+    assert frustrated >= 2, frustrated
