@@ -22,6 +22,7 @@ from toolgym.verifiers.hedges import Hedges, hedged
     "Your flight leaves on 2026-03-05 or 2026-03-15.",
     "Your order is #W7016304 or #W7016305.",
     "It was paid either $372.48 or $12.00.",
+    "Is it $372.48 or $173.01 you're after?",  # a question offering the answer among others answers nothing
 ])
 def test_a_value_offered_with_alternatives_of_its_kind_is_hedged(reply):
     output = next(o for o in ("$372.48", "2026-03-05", "#W7016304") if o.lower() in reply.lower())
@@ -31,7 +32,6 @@ def test_a_value_offered_with_alternatives_of_its_kind_is_hedged(reply):
 @pytest.mark.parametrize("reply", [
     "The rug is priced at $372.48.",
     "The rug is $372.48, or about a third of your budget.",  # "or" before words, not a value
-    "Should I refund $372.48 or $12.00?",  # a question offers a choice
     "The rug is $372.48 (or $173.01 in blue). To be exact: $372.48 for the rust one.",  # said plainly once
     "Refills come in 1 GB or 3 GB sizes.",  # no output of its kind here
     "SW302 costs $372.48, or 510.54 SGD.",  # the same value in another unit
@@ -100,7 +100,7 @@ def test_a_name_is_hedged_by_another_value_of_its_field_and_not_by_other_words()
     assert hedges.hedged("Paul Henderson", "The owner is Paul Henderson or Martha Matthews.")
     assert hedges.hedged("Paul Henderson", 'The owner is "Martha Matthews" or "Paul Henderson".')
     assert not hedges.hedged("Paul Henderson", "The owner is Paul Henderson, or his team.")
-    assert not hedges.hedged("Paul Henderson", "Is it Paul Henderson or Martha Matthews you mean?")
+    assert hedges.hedged("Paul Henderson", "Is it Paul Henderson or Martha Matthews you mean?")
     assert not hedges.hedged("Paul Henderson", "The owner is Paul Henderson or Martha Matthews. To be exact: Paul Henderson.")
     # a plan name with a number: another plan is its alternative, not the number in it
     plans = Hedges(["Travel 20"], _field_results(plan_name=["Travel 20", "Basic 5"]))

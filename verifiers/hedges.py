@@ -10,8 +10,9 @@ A value's kind: money to money, a date to a date (in any format: "March 5 or Mar
 ("22.38 GB or 0.84 GB"), and a text (a name, a title, a plan) to another value that the chat's
 results show in a field of the same name as the output (another "owner", another "plan_name").
 
-Not hedges: a question offering a choice ("FB1 or FB2?") asks rather than answers; one value said
-again in another unit ("$381.00, or 510.54 SGD"): money is only money's alternative; and other
+A question offering the value among others ("Is it FB1 or FB2 you mean?") answers nothing either:
+where the reply says it plainly elsewhere, it is stated there. Not hedges: one value said again in
+another unit ("$381.00, or 510.54 SGD"): money is only money's alternative; and other
 answers joined by "or" ("$10 or $20" when both are outputs to state) list what was asked for.
 """
 
@@ -38,7 +39,6 @@ _CURRENCY_CODE = re.compile(r"\s?([A-Z]{3})\b")  # "288,077.50 INR": an amount, 
 _NO_CURRENCY = rf"(?!(?-i:{_CURRENCY_CODE.pattern}))"
 _OPEN, _CLOSE = r"[\"'“‘(]?", r"[\"'”’)]?"  # a value may stand in quotes or brackets
 _OR = re.compile(r"\b(?:or|either)\b", re.I)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _REACH = 80  # characters looked at on each side of a statement
 
 
@@ -100,15 +100,9 @@ def _offers(value: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[st
     return after, before, re.compile(value, re.I)
 
 
-def _asks(text: str, end: int) -> bool:
-    """Whether the sentence holding position `end` ends in a question mark."""
-    found = _SENTENCE_END.search(text, end)
-    return found is not None and text[found.start()] == "?"
-
-
 def hedged(output: str, reply: str, alternatives: Collection[str] = (), answers: Collection[str] = ()) -> bool:
     """Whether `reply` says `output` and every time joins it by "or" to another value of its kind
-    outside a question; False where it says it plainly once, or not at all.
+    (in a question too); False where it says it plainly once, or not at all.
 
     `alternatives`: the values a text output's kind takes in the chat (others of its fields);
     `answers`: the other outputs to state, which may be joined to it by "or" without hedging."""
@@ -128,8 +122,6 @@ def hedged(output: str, reply: str, alternatives: Collection[str] = (), answers:
         others = [v.group(0) for v in values.finditer(offered.group(0))] if offered else []
         if not any(not _same(other, output) and not any(_same(other, answer) for answer in answers) for other in others):
             return False  # said plainly here, or beside other answers only
-        if _asks(reply, end):
-            return False  # asked about
         stated = True
     return stated
 
