@@ -282,3 +282,22 @@ def test_a_one_night_stay_is_priced_once_and_a_converted_fare_has_thousands_sepa
     for task in converted:
         amount = task.required_outputs[-1]
         assert re.fullmatch(r"\d{1,3}(,\d{3})*\.\d\d", amount), (task.id, amount)
+
+
+def test_too_many_bags_are_refused_by_the_policy_and_three_offered_only_where_three_fit(domain, index):
+    """'7 bags is not valid: at most 3 checked bags can be added to a booking. I could use 3 bags
+    instead, the nearest value that works' was said of bookings already holding bags, which the
+    agent had not read: the policy caps a traveller's checked bags, not what one request adds."""
+    bags_of = {b.booking_id: b.bags for b in index.bookings}
+    offered = 0
+    for task in domain.generate_tasks(120, seed=7, kinds=["no_tool/invalid_value"], size="small"):
+        messages = _rollout(task).messages
+        request = messages[1]["content"]
+        if "bag" not in request:
+            continue
+        reply = next(m["content"] for m in messages if m["role"] == "assistant" and m.get("content"))
+        booking = re.search(r"FB\d+", request).group(0)
+        assert bags_of[booking] == 0, (request, reply)
+        assert "3 bags" in reply and "3 checked bags" in reply and "added to a booking" not in reply, reply
+        offered += 1
+    assert offered >= 3, offered

@@ -42,7 +42,7 @@ def missing_info(ctx: GenContext) -> Task:
 # a cabin we do not sell -> the one we sell that comes nearest to it
 BAD_CABINS = {"first class": "business", "premium economy": "economy", "first": "business", "economy comfort": "economy",
               "premium": "business", "main cabin extra": "economy"}  # fmt: skip
-MAX_ADDED_BAGS = 3  # what problem_bags says
+MAX_ADDED_BAGS = 3  # what problem_bags says: the policy's most checked bags per traveller
 
 
 def _bad_seat(ctx: GenContext) -> tuple[str, str]:
@@ -65,6 +65,9 @@ def invalid_value(ctx: GenContext) -> Task:
         request = ctx.say("ask_seat", booking=b.booking_id, seat=bad, side="")
         parameter, label, problem = "seat", "seat", clause(ctx, "problem_seat", rows=SEAT_ROWS)
     elif draw_ < 0.7:
+        # a booking with no checked bag yet: the policy's most per traveller is then what still fits
+        # ("I could use 3 bags instead" was said of bookings already holding two)
+        b = ctx.pick(index.confirmed("no_bags", lambda b: b.bags == 0))
         bags = ctx.rng.randint(MAX_ADDED_BAGS + 1, 7)
         bad, valid = bags, f"{MAX_ADDED_BAGS} bags"
         request = ctx.say("ask_bags", booking=b.booking_id, bags=bags)
