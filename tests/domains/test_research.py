@@ -153,6 +153,20 @@ def test_answers_cite_opened_pages_and_questions_go_deep(domain, tasks):
     assert {2, 3, 4, 5} <= hops, hops
 
 
+def test_a_chain_answer_cites_every_page_its_facts_come_from(domain):
+    """'The Vakiholm Science Festival is held in Vakiholm. About 673,569 people live there. The page
+    I used: .../wiki/vakiholm': the festival's page, which says where it is held, went uncited."""
+    chains = 0
+    for task in domain.generate_tasks(40, seed=5, kinds=["multi_step"], size="small"):
+        if [r.intent for r in task.replies] != ["reply_answer"]:
+            continue
+        read = [c.arguments["url"] for c in task.gold_calls("agent") if c.name in ("open_page", "find_in_page")]
+        cited = [u for reply in task.replies for u in named_urls(str(reply.vars["sources"]))]
+        assert sorted(cited) == sorted(set(read)), (task.id, cited, read)
+        chains += len(cited) >= 2
+    assert chains >= 10, chains
+
+
 def test_a_chain_answer_hands_on_things_as_it_but_names_people_again(domain):
     from toolgym.domains.research.tasks.index import RELATIONS, index_of
     from toolgym.domains.research.tasks.questions import chained_account

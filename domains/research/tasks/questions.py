@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
+from toolgym.envs.phrasing import join_words
 
 from ..tables import AttributeBase, EntityBase
 from .index import NUMBERS, RELATIONS, Index, index_of
@@ -84,7 +85,8 @@ def chain(ctx: GenContext, hops: int, start: EntityBase | None = None, named: st
         ctx.say("ask_request", question=question),
         f"Find out from the web: {question}",
         plan,
-        Utterance(intent="reply_answer", vars={"answer": answer, "sources": final.page_url}),
+        # every page the account's facts come from: the link followed is a fact the reply states too
+        Utterance(intent="reply_answer", vars={"answer": answer, "sources": join_words(dict.fromkeys(a.page_url for a in (*path, final)))}),
         [value.removeprefix("the ")],
         {start.id, *(a.value for a in path)},
     )
