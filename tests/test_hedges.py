@@ -13,6 +13,9 @@ import toolgym
 from toolgym.envs.gold import gold_messages
 from toolgym.verifiers import verify
 from toolgym.verifiers.hedges import Hedges, hedged
+from toolgym.verifiers.spoil import SPOILS
+
+from .spoil_checks import spoil_fails_wherever_it_applies
 
 
 @pytest.mark.parametrize("reply", [
@@ -73,6 +76,7 @@ def test_a_hedged_figure_does_not_earn_its_output_and_the_gold_still_does():
     ("22.38 GB", "You have used 22.38 GB or 0.84 GB this month."),  # a figure and its unit
     ("13.5%", "The rate is 13.5% (or 9.9%)."),
     ("level 1", "The seat heater is on level 1 or level 3."),
+    ("26", "I've set the media volume to 26 or 4."),  # a count: any number is its alternative
 ])
 def test_dates_in_words_and_figures_with_units_are_hedged_by_their_kind(output, reply):
     assert hedged(output, reply), reply
@@ -165,3 +169,10 @@ def test_a_name_hedged_in_gold_chats_does_not_earn_its_output(domain_name):
             tried += 1
             break
     assert tried >= 4, tried
+
+
+@pytest.mark.parametrize(("name", "kind"), [("telecom", "single"), ("workplace", "parallel"), ("vehicle", "multi_step"),
+                                            ("research", "single")])
+def test_the_hedged_answer_spoil_fails_where_it_applies_and_the_gold_passes(name, kind):
+    """With the checks of before, 26 of 40 such spoils of 50 tasks a domain scored 1.0."""
+    assert spoil_fails_wherever_it_applies(name, kind, SPOILS["hedged_answer"]), f"no {name} {kind} final reply has an output to hedge"

@@ -49,7 +49,7 @@ def _value_pattern(output: str, alternatives: Collection[str], currency: str = "
     carry too; a bare number said without one has no amount of money for its alternative."""
     said = output.strip().lower()
     for kind, pattern in _KINDS:
-        if kind.match(said):
+        if kind.match(said) and not (pattern == _TOKEN and _NUMBER_ONLY.match(said)):  # a count's alternative: any number ("26 or 4")
             return pattern
     patterns = []
     if re.search(r"\d", said):  # a figure with its unit ("22.38 gb", "13.5%", "level 1"): the same words, any number

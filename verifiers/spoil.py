@@ -30,6 +30,8 @@
   out of ("booking FB100124 is confirmed" after the cancel; verifiers/states.py).
 - `swapped_fields`: two amounts of one record traded in the last reply that says both with their
   fields' words ("a refund of $100.00 (fee $202.00)"; verifiers/figure_fields.py).
+- `hedged_answer`: a required output of the final reply offered "or" another value of its kind the
+  results show ("$372.48 or $173.01", "the Travel 20 or Basic 5 plan"; verifiers/hedge_spoils.py).
 
 `spoil_failures(domain_name, tasks)` grades each variant on a fresh world and describes any that
 still scores 1.0 or still passes, and any task kind no variant applies to. It needs nothing but
@@ -52,6 +54,7 @@ from .choice_spoils import abandoned_request, asked_for_lookup, guessed_choice
 from .conduct import final_reply_index
 from .figure_fields import swapped_amounts
 from .foreign import foreign_record
+from .hedge_spoils import hedged_answer
 from .matching import output_stated
 from .provenance_spoils import swapped_argument, unrequested_write
 from .recital import RECITED, Recitals
@@ -284,6 +287,7 @@ SPOILS: dict[str, Callable[[Task, Chat], Chat | None]] = {
     "swapped_figures": _swapped_figures,
     "stale_state": _stale_state,
     "swapped_fields": _swapped_fields,
+    "hedged_answer": hedged_answer,
 }
 SPOIL_KINDS = tuple(SPOILS)
 
