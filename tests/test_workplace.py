@@ -245,3 +245,13 @@ def test_two_requests_of_a_chat_ask_no_question_in_the_same_words():
     again = type("Asked", (), {"request": 'Someone wrote about "builds" in #platform recently. Who was it?'})
     other = type("Asked", (), {"request": 'Who last mentioned "builds" in #platform?'})
     assert not worded_apart([asked], again) and worded_apart([asked], other)
+
+
+def test_a_file_or_channel_reply_says_nothing_the_tools_do_not_show(domain):
+    """'According to "Data autumn quarterly report", it's due 2025-05-05. You'll find it in the latest
+    version.': files have no versions; 'Here's its topic.' opened a reply before any channel was named."""
+    book = domain.phrasebook
+    for intent in ("reply_doc_deadline", "reply_doc_budget", "reply_doc_status", "reply_doc_owner", "reply_channel_topic"):
+        for index in range(book.combinations(intent)):
+            said = book.render(intent, index, title="Plan", value="2025-05-05", channel="#finance", topic="Budgets")
+            assert "version" not in said and not said.startswith("Here's its"), said
