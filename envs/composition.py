@@ -23,7 +23,7 @@ def _hash(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
-_WORD = re.compile(r"[a-z']{4,}")
+_WORD = re.compile(r"[a-z']{4,}|\bnow\b")  # 'now' too: 'nothing more for now ... Bye for now!'
 _SLOTS = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 # Words a sentence may well say twice: they carry the grammar, not what is said.
 _GRAMMAR_WORDS = frozenset(

@@ -39,6 +39,13 @@ def test_a_composed_turn_never_says_a_word_again_when_its_part_has_another_fragm
     assert book.say("bye", 3) == "Happy to help. Ask for help anytime."
 
 
+def test_a_composed_turn_says_now_once(tmp_path):
+    """'There's nothing more for you to do for now. Goodbye for now!': a word of three letters, but
+    one a closing says twice where it can."""
+    book = _book(tmp_path, 'bye:\n  rest: ["Nothing more is needed for now."]\n  wish: ["Bye for now!", "Take care!"]\n')
+    assert {book.say("bye", seed) for seed in range(100)} == {"Nothing more is needed for now. Take care!"}
+
+
 def test_an_engine_intent_may_use_only_what_the_engine_passes(tmp_path):
     with pytest.raises(DomainError, match=r"'confirm' .* uses \['actoin'\], which the engine does not pass; it passes \['action'\]"):
         _book(tmp_path, 'confirm:\n  - "Shall I {{ actoin }} (yes/no)?"\n')
