@@ -200,3 +200,17 @@ def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
             assert "overdue" in step.confirm and "suspended" in step.confirm, step.confirm
         else:
             assert "suspended" not in step.confirm, step.confirm
+
+
+def test_the_phone_fixes_a_summary_lists_together_say_again_once_at_most(domain):
+    """'So, your SIM card is seated properly again and your phone uses LTE again. The speed test
+    passed, which means data is flowing again.': each fix's done line said "again" of its own."""
+    from pathlib import Path
+
+    import yaml
+
+    lines = yaml.safe_load((Path(__file__).parents[2] / "domains" / "telecom" / "utterances.yaml").read_text())
+    # the fixes on the phone, which one summary lists together
+    phone = ("done_airplane", "done_mobile_data", "done_data_saver", "done_apn", "done_sim", "done_network_mode", "done_roaming_switch")
+    done = [v for intent in phone for v in lines[intent]]
+    assert len(done) == 14 and sum(" again" in v for v in done) <= 1, [v for v in done if " again" in v]
