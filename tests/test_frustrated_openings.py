@@ -5,6 +5,7 @@ could all be drawn empty."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ OPENING = {"retail": ("opener@frustrated", None), "banking": ("opening@frustrate
 def test_a_frustrated_customer_voices_it_in_the_first_message(domain_name):
     domain = toolgym.load_domain(domain_name)
     intent, part = OPENING[domain_name]
-    variants = yaml.safe_load((Path(__file__).parents[1] / "domains" / domain_name / "utterances.yaml").read_text())[intent]
+    package = importlib.import_module(f"toolgym.domains.{domain_name}")
+    variants = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())[intent]
     voiced = variants[part] if part else variants
     assert voiced and "" not in voiced  # no draw leaves the mood unsaid
     frustrated = 0

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
+import yaml
 
 import toolgym
+import toolgym.domains.telecom as telecom
 from toolgym.envs import ALL_KINDS
 from toolgym.envs.phrasing import register_of
 from toolgym.generators.inspection.grammar import find_grammar
@@ -205,11 +208,7 @@ def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
 def test_the_phone_fixes_a_summary_lists_together_say_again_once_at_most(domain):
     """'So, your SIM card is seated properly again and your phone uses LTE again. The speed test
     passed, which means data is flowing again.': each fix's done line said "again" of its own."""
-    from pathlib import Path
-
-    import yaml
-
-    lines = yaml.safe_load((Path(__file__).parents[2] / "domains" / "telecom" / "utterances.yaml").read_text())
+    lines = yaml.safe_load((Path(telecom.__file__).parent / "utterances.yaml").read_text())
     # the fixes on the phone, which one summary lists together
     phone = ("done_airplane", "done_mobile_data", "done_data_saver", "done_apn", "done_sim", "done_network_mode", "done_roaming_switch")
     done = [v for intent in phone for v in lines[intent]]
