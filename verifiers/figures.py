@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .matching import normalize_text
@@ -75,3 +75,14 @@ def objects_of(data: Any) -> Iterator[dict[str, Any]]:
         else:
             continue
         stack.extend(child for child in reversed(children) if isinstance(child, dict | list))
+
+
+def result_fields(results: Iterable[str]) -> Iterator[tuple[str, Any]]:
+    """Every plain field of some tool results, at any depth, a list's items one by one: (its name, its
+    value), the value a text or a number."""
+    for content in results:
+        for record in objects_of(read_json(content)):
+            for key, value in record.items():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, str | int | float) and not isinstance(item, bool):
+                        yield key, item

@@ -6,26 +6,17 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from toolgym.envs.task import Task
 
 from .conduct import final_reply_index
-from .figures import MIN_CHARACTERS, PROSE_WORDS, objects_of, read_json
+from .figures import MIN_CHARACTERS, PROSE_WORDS, result_fields
 from .matching import normalize_text, output_stated
 
 Chat = list[dict[str, Any]]
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def _fields(results: Sequence[str]) -> Iterator[tuple[str, Any]]:
-    """Every plain field of the results, at any depth: (its name, its value)."""
-    for content in results:
-        for record in objects_of(read_json(content)):
-            for key, value in record.items():
-                items = value if isinstance(value, list) else [value]
-                yield from ((key, item) for item in items if isinstance(item, str | int | float) and not isinstance(item, bool))
 
 
 def _as_number(value: Any) -> float | None:
@@ -35,7 +26,7 @@ def _as_number(value: Any) -> float | None:
 def alternative(output: str, results: Sequence[str], answers: Sequence[str]) -> str | None:
     """Another value that a field showing `output` holds in the results, said as the output is
     ("$173.01" for "$372.48", "0.84 GB" for "22.38 GB", "Basic 5" for "Travel 20"); None if none."""
-    fields = list(_fields(results))
+    fields = list(result_fields(results))
     said = output.strip()
     taken = {normalize_text(a) for a in answers} | {normalize_text(said)}
     # a value a text field shows (a name, a title, a plan, an id): another value of those fields

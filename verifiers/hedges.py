@@ -21,11 +21,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any
 
 from toolgym.envs.grounding import extract_facts
 
-from .figures import MIN_CHARACTERS, objects_of, read_json
+from .figures import MIN_CHARACTERS, result_fields
 from .matching import normalize_text
 
 _MONEY = r"\$\d[\d,]*(?:\.\d+)?"
@@ -126,16 +125,6 @@ def hedged(output: str, reply: str, alternatives: Collection[str] = (), answers:
     return stated
 
 
-def _leaves(data: Any) -> Iterator[tuple[str, str]]:
-    """Every field of a result that holds a text, at any depth: (its name, its text)."""
-    for record in objects_of(data):
-        for key, item in record.items():
-            if isinstance(item, str):
-                yield key, item
-            elif isinstance(item, list):
-                yield from ((key, text) for text in item if isinstance(text, str))
-
-
 class Hedges:
     """The alternatives of a chat's text outputs (the other values of the fields that show each),
     found once per chat, and whether a reply hedges an output among them."""
@@ -151,9 +140,9 @@ class Hedges:
         if not texts:
             return {}
         by_field: dict[str, set[str]] = {}
-        for content in self.results:
-            for key, text in _leaves(read_json(content)):
-                by_field.setdefault(key, set()).add(normalize_text(text))
+        for key, value in result_fields(self.results):
+            if isinstance(value, str):
+                by_field.setdefault(key, set()).add(normalize_text(value))
         answers = {normalize_text(o) for o in self.outputs}
         found = {}
         for output in texts:

@@ -66,7 +66,8 @@ def invalid_value(ctx: GenContext) -> Task:
         parameter, label, problem = "seat", "seat", clause(ctx, "problem_seat", rows=SEAT_ROWS)
     elif draw_ < 0.7:
         # a booking with no checked bag yet: the policy's most per traveller is then what still fits
-        # ("I could use 3 bags instead" was said of bookings already holding two)
+        # ("I could use 3 bags instead" was said of bookings already holding two); drawn after the
+        # first pick, so the seat and cabin tasks draw as they did
         b = ctx.pick(index.confirmed("no_bags", lambda b: b.bags == 0))
         bags = ctx.rng.randint(MAX_ADDED_BAGS + 1, 7)
         bad, valid = bags, f"{MAX_ADDED_BAGS} bags"
