@@ -205,7 +205,8 @@ def _line(account_id, position, plan, device_id, region, rng, ids, numbers, firs
         plan_id=plan.plan_id,
         status=status,
         suspension_reason=reason,
-        data_used_gb=0.0 if status == "pending_activation" else round(allowance * rng.uniform(0.05, 0.75), 2),
+        # up to 97% of the allowance: some customers are running low, the ones who ask for a refill
+        data_used_gb=0.0 if status == "pending_activation" else round(allowance * rng.uniform(0.05, 0.97), 2),
         refill_gb=float(refill),
         roaming_enabled=plan.roaming_supported and rng.random() < 0.4,
         device_id=device_id,

@@ -6,6 +6,7 @@ import copy
 import datetime as dt
 import json
 import random
+import re
 from typing import get_args
 
 import pytest
@@ -595,3 +596,27 @@ def test_an_unavailable_tool_is_one_the_request_asks_for_never_a_fix_found_by_lo
     assert fixes >= 10  # troubleshooting that changes the account was drawn, and its fix never withheld
     for task in domain.generate_tasks(60, seed=21, kinds=["no_tool/unavailable"], size="small"):
         assert task.no_tool.withheld_tools != ["transfer_to_technician"]  # only ever a fix for a fault found
+
+
+# A customer who says their data is nearly gone (in any request of the chat) asks about a line the world has close to its cap.
+SAYS_LOW = re.compile(r"running out|almost gone|nearly|hitting the cap|run low|(?<!run )out of data|almost run out|ran out|used up|close to (my|its) data", re.I)
+
+
+def test_a_customer_who_says_data_is_low_has_a_line_close_to_its_cap(domain):
+    from toolgym.domains.telecom.catalogue import PLAN_BY_ID
+
+    low = neutral = 0
+    for task in domain.generate_tasks(600, seed=31, kinds=["single", "multi_step", "multi_turn"]):
+        refilled = [c.arguments["line_id"] for c in task.gold_calls() if c.name == "add_data_refill"]
+        if not refilled:
+            continue
+        says_low = any(SAYS_LOW.search(r) for r in task.scenario.requests)
+        low += says_low
+        neutral += not says_low
+        world = domain.new_world(task)
+        for line_id in refilled:
+            [(used, plan_id, refill)] = world.query("SELECT data_used_gb, plan_id, refill_gb FROM line WHERE line_id = ?", [line_id])
+            share = used / (PLAN_BY_ID[plan_id].data_gb + refill)
+            if says_low:
+                assert share >= 0.88, (task.seed, task.scenario.requests, round(share, 2))
+    assert low >= 15 and neutral >= 15, (low, neutral)  # both kinds of request are made

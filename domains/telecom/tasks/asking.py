@@ -28,8 +28,9 @@ MOST_LINES = 3
 
 
 def refill_unsized(ctx: GenContext, sub: Subscriber) -> Piece | None:
-    """A refill without its size: the sizes read from the catalogue are the candidates, the customer picks."""
-    if sub.plan.unlimited:
+    """A refill without its size, asked by a customer running low on data (every phrasing says so):
+    the sizes read from the catalogue are the candidates, the customer picks."""
+    if not sub.runs_low:
         return None
     refill = ctx.pick(REFILLS)
     piece = Piece(
@@ -105,10 +106,11 @@ def _ending(number: str) -> str:
     return number[-4:]
 
 
-def _lines(sub: Subscriber) -> list[tuple[str, str, str, float, str]]:
-    """Every line of the account as (line id, number, status, data used, plan id), the customer's own first."""
-    own = (sub.line_id, sub.phone_number, "active", sub.data_used_gb, sub.plan_id)
-    return [own, *((o.line_id, o.phone_number, o.status, o.data_used_gb, o.plan_id) for o in sub.other_lines)][:MOST_LINES]
+def _lines(sub: Subscriber) -> list[tuple[str, str, str, float, str, bool]]:
+    """Every line of the account as (line id, number, status, data used, plan id, runs low), the customer's own first."""
+    own = (sub.line_id, sub.phone_number, "active", sub.data_used_gb, sub.plan_id, sub.runs_low)
+    others = ((o.line_id, o.phone_number, o.status, o.data_used_gb, o.plan_id, o.runs_low) for o in sub.other_lines)
+    return [own, *others][:MOST_LINES]
 
 
 def _which_line(piece: Piece, lines: list, chosen: tuple, step: int = -1) -> Piece | None:
@@ -148,11 +150,11 @@ def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
     refillable = [line for line in lines if not next(p for p in PLANS if p.plan_id == line[4]).unlimited]
     if len(lines) < 2 or not refillable:
         return None
-    chosen = ctx.pick(refillable)
+    chosen = ctx.pick([line for line in refillable if line[5]] or refillable)  # most refills are for a line running low
     refill = ctx.pick(REFILLS)
     piece = Piece(
         subject=sub.customer_id,
-        request=ctx.say("ask_refill_which_line", gb=refill.gigabytes),
+        request=ctx.say("ask_refill_which_line_low" if chosen[5] else "ask_refill_which_line", gb=refill.gigabytes),
         goal=ctx.say("goal_refill_which_line", gb=refill.gigabytes, ending=_ending(chosen[1])),
         steps=[
             agent(call("get_customer_details", customer_id=sub.customer_id)),

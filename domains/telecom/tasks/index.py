@@ -26,6 +26,15 @@ class BillInfo:
     paid_at: dt.datetime | None
 
 
+LOW_DATA_SHARE = 0.88  # a line that has used this share of its allowance is running low
+
+
+def runs_low(data_used_gb: float, plan_id: str, refill_gb: float) -> bool:
+    """Whether a line is close to its data cap: a customer can truly say "my data is almost gone"."""
+    plan = PLAN_BY_ID[plan_id]
+    return not plan.unlimited and data_used_gb >= LOW_DATA_SHARE * (plan.data_gb + refill_gb)
+
+
 @dataclass(frozen=True)
 class OtherLine:
     line_id: str
@@ -34,6 +43,11 @@ class OtherLine:
     suspension_reason: str | None
     data_used_gb: float
     plan_id: str
+    refill_gb: float
+
+    @property
+    def runs_low(self) -> bool:
+        return runs_low(self.data_used_gb, self.plan_id, self.refill_gb)
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,10 @@ class Subscriber:
     @property
     def plan(self) -> PlanSpec:
         return PLAN_BY_ID[self.plan_id]
+
+    @property
+    def runs_low(self) -> bool:
+        return runs_low(self.data_used_gb, self.plan_id, self.refill_gb)
 
     @property
     def open_bill(self) -> BillInfo:
@@ -139,10 +157,11 @@ def index_of(world: World) -> Index:
             BillInfo(bill_id, amount, status, dt.date.fromisoformat(due), payment, paid_at)
         )
     lines: dict[str, list[OtherLine]] = {}
-    for line_id, account, number, status, reason, used, plan in world.query(
-        "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb, plan_id FROM line ORDER BY line_id"
+    for line_id, account, number, status, reason, used, plan, refill in world.query(
+        "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb, plan_id, refill_gb"
+        " FROM line ORDER BY line_id"
     ):
-        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used, plan))
+        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used, plan, refill))
     subscribers = []
     for row in world.query(
         """SELECT c.customer_id, c.full_name, a.account_id, l.line_id, l.phone_number, l.plan_id,

@@ -34,7 +34,7 @@ TRIES = 8
 
 # Account requests that need a question: a value only the customer has, or a pick among records.
 ASKING = {
-    "refill_unsized": Service(refill_unsized, lambda sub: not sub.plan.unlimited),
+    "refill_unsized": Service(refill_unsized, lambda sub: sub.runs_low),
     "plan_unnamed": Service(plan_unnamed),
     "pay_with_which": Service(CHOICES["pay_with_which"], lambda sub: len(sub.methods) >= 2),
     "refill_which_line": Service(CHOICES["refill_which_line"], lambda sub: bool(sub.other_lines)),
@@ -180,7 +180,7 @@ FOLLOW_UPS = {
     ),
     "refill_unsized": FollowUp(
         lambda c, s, i: refill_unsized(c, s),
-        fits=lambda s: not s.plan.unlimited,
+        fits=lambda s: s.runs_low,
         conflicts=frozenset({"change_plan", "add_data_refill"}),
     ),
     "plan_unnamed": FollowUp(lambda c, s, i: plan_unnamed(c, s), conflicts=frozenset({"change_plan", "add_data_refill"})),

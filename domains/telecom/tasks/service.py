@@ -191,7 +191,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
         reply = Utterance(intent="declined_refill", vars={"gb": refill.gigabytes, "price": refill.price})
     return Piece(
         subject=sub.customer_id,
-        request=ctx.say("ask_refill", gb=refill.gigabytes),
+        request=ctx.say("ask_refill_low" if sub.runs_low else "ask_refill", gb=refill.gigabytes),
         goal=ctx.say("goal_refill", gb=refill.gigabytes),
         facts=[refill_fact(refill.gigabytes)],
         steps=steps,
