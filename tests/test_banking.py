@@ -292,3 +292,20 @@ def test_an_amount_asked_for_two_transfers_is_given_for_each_not_as_a_sum_to_spl
         assert "split" not in requests.lower() and "shares" not in requests.lower(), requests
         given = next(m["content"] for m in messages if m["role"] == "user" and value in m["content"])
         assert any(word in given.lower() for word in ("each", "per ", "apiece")), given
+
+
+def test_a_fraud_hand_off_promises_the_call_back_the_fraud_team_gave(banking):
+    """"They'll contact you on your registered number." closed a hand-off whose result said only
+    "callback: within 2 hours": every wording of the reply promises the call as the result times it."""
+    phrases = banking.phrasebook
+    tasks = banking.generate_tasks(200, seed=5, kinds=["single", "multi_step"], size="small")
+    frauds = [t for t in tasks if any(r.intent == "done_fraud" for r in t.replies)]  # the hand-off's reply alone
+    assert frauds, "a fraud report should be among 200 tasks"
+    for task in frauds[:5]:
+        messages, result = gold_messages(banking, task)
+        assert result.passed
+        handed = next(json.loads(m["content"]) for m in messages if m["role"] == "tool" and '"callback"' in m["content"])
+        reply = next(r for r in task.replies if r.intent == "done_fraud")
+        closes = [phrases.say_swapping("done_fraud", 0, {"ack": "", "fact": "", "close": line}, **reply.vars)
+                  for line in phrases.closing_lines("done_fraud")]  # fmt: skip
+        assert closes and all(handed["callback"] in close for close in closes), closes

@@ -17,6 +17,7 @@ PAYEE_COOLING_OFF_HOURS = 24
 CARD_LIMIT_MIN = 100
 CARD_LIMIT_MAX = 3000
 STATEMENT_MONTHS = 12  # statements can be requested for this many past months
+FRAUD_CALLBACK = "within 2 hours"  # when the fraud team calls a customer back, as `transfer_to_human` says
 
 
 def statement_window(today: dt.date) -> tuple[str, str]:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
-from ..rules import DISPUTE_WINDOW_DAYS, PAYEE_COOLING_OFF_HOURS
+from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
 from .parts import account_said, agent, card_said, leaves_out, phrase
@@ -405,7 +405,8 @@ def fraud(ctx: GenContext, person: Person, index: Index) -> Piece | None:
             agent(call("transfer_to_human", reason="suspected_fraud", txn_id=txn.txn_id),
                   confirm=phrase(ctx, "action_fraud_team", merchant=txn.merchant, amount=txn.amount)),  # fmt: skip
         ],
-        reply=Utterance(intent="done_fraud", vars={"last4": card.last4, "case_id": "F300001", "merchant": txn.merchant}),
+        reply=Utterance(intent="done_fraud", vars={"last4": card.last4, "case_id": "F300001", "merchant": txn.merchant,
+                                                      "callback": FRAUD_CALLBACK}),
         outputs=["F300001", "frozen"],
         forbidden=[Forbidden(reason="suspected fraud goes to the fraud team, not a dispute", tool="open_dispute")],
         keys=frozenset({txn.txn_id, card.card_id, "new_fraud_case"}),

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..rules import STATEMENT_MONTHS, statement_window
+from ..rules import FRAUD_CALLBACK, STATEMENT_MONTHS, statement_window
 from ..tables import Card, Customer, Dispute, FraudCase, StatementRequest, Transaction
 from .common import card_view, mask, own_account, own_card, verified
 
@@ -167,4 +167,4 @@ def transfer_to_human(world: World, reason: Literal["suspected_fraud"], txn_id: 
         own_account(world, txn.account_id)
     case_id = f"F{world.new_id('fraud_case', start=300001)}"
     world.insert(FraudCase, {"case_id": case_id, "customer_id": customer.customer_id, "reason": reason, "txn_id": txn_id})
-    return {"case_id": case_id, "status": "with the fraud team", "callback": "within 2 hours"}
+    return {"case_id": case_id, "status": "with the fraud team", "callback": FRAUD_CALLBACK}
