@@ -159,10 +159,9 @@ def test_a_name_hedged_in_gold_chats_does_not_earn_its_output(domain_name):
             if re.match(r"^[$#\d]", output) or not others or not at:
                 continue
             spoiled = copy.deepcopy(messages)
-            for i in at:
-                content = spoiled[i]["content"]
-                start = content.lower().index(output.lower())
-                spoiled[i]["content"] = f"{content[:start]}{output} or {others[0]}{content[start + len(output):]}"
+            for i in at:  # every statement of it, or one said plainly elsewhere still states it
+                spoiled[i]["content"] = re.sub(re.escape(output), lambda found: f"{found.group(0)} or {others[0]}",
+                                               spoiled[i]["content"], flags=re.I)  # fmt: skip
             assert verify(task, messages).value == 1.0
             score = verify(task, spoiled)
             assert not score.passed and score.value < 1.0, (task.id, spoiled[at[-1]]["content"])
