@@ -160,7 +160,7 @@ def test_a_name_hedged_in_gold_chats_does_not_earn_its_output(domain_name):
                 continue
             spoiled = copy.deepcopy(messages)
             for i in at:  # every statement of it, or one said plainly elsewhere still states it
-                spoiled[i]["content"] = re.sub(re.escape(output), lambda found: f"{found.group(0)} or {others[0]}",
+                spoiled[i]["content"] = re.sub(re.escape(output), lambda found, other=others[0]: f"{found.group(0)} or {other}",
                                                spoiled[i]["content"], flags=re.I)  # fmt: skip
             assert verify(task, messages).value == 1.0
             score = verify(task, spoiled)
