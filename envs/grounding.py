@@ -1,7 +1,7 @@
 """Grounding: the checkable facts an assistant states, and which of them it had not seen.
 
 A fact is an identifier (order, line or account id, phone number), a money amount, a number with
-a unit, a date, a time, a card ending ("ending in 1234") or a card brand. A fact is *grounded*
+a unit, a date, a month of a year, a time, a card ending ("ending in 1234") or a card brand. A fact is *grounded*
 when the same value appears in what the assistant had seen before the turn that states it: the
 system prompt, the user's turns, tool results and its own earlier tool-call arguments. Values
 are compared in a canonical form, so `$1,234.50` matches `1234.5` in a tool result and
@@ -74,6 +74,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?=T\d|\b)")),
     ("date", re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?\b", re.I)),
     ("date", re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s+(?P<year>\d{4}))?\b", re.I)),
+    # a month of a year, after the dates took theirs: "March 2025" is "2025-03" (a statement month)
+    ("month", re.compile(r"(?<![\w-])(?P<y>\d{4})-(?P<m>\d{2})(?![\w-])")),
+    ("month", re.compile(_MONTH + r",?\s+(?P<year>\d{4})(?![\w,.]\d)", re.I)),
     ("time", re.compile(r"\b(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2})?\s*(?P<ampm>[ap]\.?m\.?)?(?![\w:])", re.I)),
     ("time", re.compile(r"\b(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)(?!\w)", re.I)),
     ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
@@ -87,7 +90,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _WORD_ONLY_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind == "brand"]
 # What a seen text is indexed by beside its numbers, digit runs and tokens (see `_index`)
-_SHOWN_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind in ("date", "time", "phone")]
+_SHOWN_PATTERNS = [(kind, pattern) for kind, pattern in _PATTERNS if kind in ("date", "month", "time", "phone")]
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _DIGITS = re.compile(r"\d+")
@@ -173,6 +176,10 @@ def _canonical(kind: str, match: re.Match[str]) -> str | None:
             return None
         year = groups.get("year")
         return f"{year}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+    if kind == "month":
+        month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["month"].lower()]
+        year = groups.get("y") or groups["year"]
+        return f"{year}-{month:02d}" if 1 <= month <= 12 else None
     if kind == "time":
         minute = int(groups.get("mi") or 0)
         if int(groups["h"]) > 24 or minute > 59:
@@ -205,7 +212,7 @@ class _TextIndex:
         self._lowered: str | None = None
         self._numbers: frozenset[str] | None = None
         self._tokens: frozenset[str] | None = None
-        self._shown: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None
+        self._shown: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]] | None = None
 
     @property
     def lowered(self) -> str:
@@ -237,14 +244,19 @@ class _TextIndex:
     def times(self) -> frozenset[str]:
         return self._read_shown()[2]
 
-    def _read_shown(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-        """Digit runs, dates and times: one pass of the date, time and phone patterns (a phone is a
-        digit run too, and a span an earlier kind took is not read again)."""
+    @property
+    def months(self) -> frozenset[str]:
+        return self._read_shown()[3]
+
+    def _read_shown(self) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+        """Digit runs, dates, times and months: one pass of the date, month, time and phone patterns (a
+        phone is a digit run too, and a span an earlier kind took is not read again)."""
         if self._shown is None:
             text = self.text
             digit_runs = set(_DIGITS.findall(text))
             dates: set[str] = set()
             times: set[str] = set()
+            months: set[str] = set()
             # Only dates, times and phones are read as facts here (numbers, digit runs and tokens cover
             # the other kinds): the long policy and schema texts skip the identifier and money patterns.
             # Without the spans of those kinds a text shows a date or time it might not as a stated
@@ -252,6 +264,10 @@ class _TextIndex:
             for fact in _extract_with(text, _SHOWN_PATTERNS) if _DIGIT.search(text) else ():
                 if fact.kind == "date":
                     dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
+                    if len(fact.value) == 10:
+                        months.add(fact.value[:7])  # a day shows its month
+                elif fact.kind == "month":
+                    months.add(fact.value)
                 elif fact.kind == "time":
                     times.add(fact.value)
                 elif fact.kind == "phone":
@@ -259,7 +275,7 @@ class _TextIndex:
             times.update(f"{h}:{m}" for h, m in _ISO_TIME.findall(text))
             # A phone number written with separators is also seen as its bare digits.
             digit_runs.update(re.sub(r"\D", "", run) for run in _SEPARATED_DIGITS.findall(text))
-            self._shown = (frozenset(digit_runs), frozenset(dates), frozenset(times))
+            self._shown = (frozenset(digit_runs), frozenset(dates), frozenset(times), frozenset(months))
         return self._shown
 
 
@@ -319,6 +335,8 @@ def _shows(index: _TextIndex, fact: StatedFact) -> bool:
         return value in index.dates
     if kind == "time":
         return value in index.times
+    if kind == "month":
+        return value in index.months
     if kind == "phone":
         return any(value in run for run in index.digit_runs)
     return value in index.tokens or (value in index.digit_runs and value.isdigit())  # a set lookup first: isdigit reads it all

@@ -309,3 +309,24 @@ def test_a_fraud_hand_off_promises_the_call_back_the_fraud_team_gave(banking):
         closes = [phrases.say_swapping("done_fraud", 0, {"ack": "", "fact": "", "close": line}, **reply.vars)
                   for line in phrases.closing_lines("done_fraud")]  # fmt: skip
         assert closes and all(handed["callback"] in close for close in closes), closes
+
+
+def test_a_statement_month_is_said_in_words_and_taken_by_the_tool_as_yyyy_mm(banking):
+    """"Can I get the statement for my savings account for 2025-03 by email?": people name a month in
+    words; the tool's YYYY-MM is the agent's to write."""
+    import re
+
+    from toolgym.domains.banking.rules import month_said
+
+    checked = 0
+    for task in banking.generate_tasks(300, seed=8, kinds=["single", "parallel", "multi_step"], size="small"):
+        months = {c.arguments["month"] for c in task.gold_calls() if c.name == "request_statement"}
+        if not months:
+            continue
+        messages, result = gold_messages(banking, task)
+        assert result.passed, result.details
+        said = " ".join(m["content"] for m in messages if m["role"] in ("user", "assistant") and m.get("content"))
+        assert not re.search(r"\b\d{4}-\d{2}\b(?!-)", said), said
+        assert all(month_said(month) in said for month in months), (months, said)
+        checked += 1
+    assert checked >= 5, checked

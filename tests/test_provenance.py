@@ -243,3 +243,10 @@ def test_a_request_in_other_words_still_counts_and_an_unrelated_write_does_not()
     extra = [*messages[:-1], _call(name, **arguments), {"role": "tool", "tool_call_id": f"c_{name}", "content": "{}"}, messages[-1]]
     score = verify(task, extra)
     assert not score.passed and any("none of the user's requests" in p for p in score.details["requested"]["unrequested"])
+
+
+def test_a_month_said_in_words_grounds_the_month_a_tool_takes():
+    """A statement month the user said as "March 2025" is the argument "2025-03"; another month is not."""
+    asked = {"role": "user", "content": "Please book P0042 for the first Monday of March 2025."}
+    assert _unseen([SYSTEM, asked, _call("find_provider", name="2025-03")]) == []
+    assert _unseen([SYSTEM, asked, _call("find_provider", name="2025-04")]) == ["find_provider at message 2: name='2025-04' was never seen"]

@@ -140,3 +140,28 @@ def test_a_time_after_a_date_is_checked_on_its_own():
     assert [u.fact for u in ungrounded_facts([asked, said])] == ["13:00"]
     shown = {"role": "tool", "content": '{"event_id": "EV00046", "start": "2025-03-20 13:00", "status": "cancelled"}'}
     assert ungrounded_facts([asked, shown, said]) == []
+
+
+def test_a_month_of_a_year_is_one_fact_in_any_format():
+    """"Can I get my statement for March 2025?" then request_statement(month="2025-03"): the month
+    in words was the year "2025" alone, so the argument went unseen and a reply saying "your March
+    2025 statement" did not state the output "2025-03"."""
+    from toolgym.envs.grounding import extract_facts, ungrounded_facts
+    from toolgym.verifiers.hedges import hedged
+    from toolgym.verifiers.matching import output_stated
+
+    def facts(text):
+        return [(f.kind, f.value) for f in extract_facts(text)]
+
+    assert facts("your March 2025 statement") == facts("the 2025-03 statement") == facts("Mar. 2025") == [("month", "2025-03")]
+    assert facts("on March 5, 2025") == [("date", "2025-03-05")]  # a day stays a date
+    assert facts("flight SW205-20260315, 2025-13") == [("identifier", "sw205-20260315"), ("identifier", "2025-13")]
+    asked = {"role": "user", "content": "Can I get my statement for March 2025?"}
+    assert ungrounded_facts([asked, {"role": "assistant", "content": "The 2025-03 statement is on its way."}]) == []
+    assert [u.fact for u in ungrounded_facts([asked, {"role": "assistant", "content": "The April 2025 statement is on its way."}])] == ["April 2025"]
+    shown = {"role": "tool", "content": '{"request_id": "R500001", "month": "2025-03"}'}
+    assert ungrounded_facts([shown, {"role": "assistant", "content": "Your March 2025 statement is on its way."}]) == []
+    assert output_stated("2025-03", "Your March 2025 statement is on its way by post.")
+    assert not output_stated("2025-03", "Your April 2025 statement is on its way by post.")
+    assert hedged("2025-03", "Your March 2025 or April 2025 statement is on its way.")
+    assert not hedged("2025-03", "Your March 2025 statement is on its way, by email or post.")

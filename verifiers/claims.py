@@ -36,7 +36,7 @@ from .chat_calls import chat_calls
 from .score import Score, binary
 
 # Facts that name the record acted on; a card brand or ending names where money went, not what was acted on.
-_SUBJECT_FACTS = {"identifier", "money", "date", "time", "phone", "quantity"}
+_SUBJECT_FACTS = {"identifier", "money", "date", "month", "time", "phone", "quantity"}
 # Verbs that may mean reading as well as acting: "I opened the two files".
 _READING_VERBS = {"open"}
 # In a message asking for a yes, only explicit first-person or perfect claims count: the rest describe the proposal.

@@ -6,7 +6,7 @@ name them all, and every output it had to state is then "stated". A reply commit
 each statement of an output joins it by "or" to another value of its kind, it names no answer.
 
 A value's kind: money to money, a date to a date (in any format: "March 5 or March 15" hedges
-"2026-03-05"), an id or a bare number to another, a figure with a unit to one with the same unit
+"2026-03-05"; a month too, "March 2025 or April 2025"), an id or a bare number to another, a figure with a unit to one with the same unit
 ("22.38 GB or 0.84 GB"), and a text (a name, a title, a plan) to another value that the chat's
 results show in a field of the same name as the output (another "owner", another "plan_name").
 
@@ -25,11 +25,13 @@ from collections.abc import Collection, Iterator, Sequence
 from toolgym.envs.grounding import extract_facts
 
 from .figures import MIN_CHARACTERS, result_fields
-from .matching import normalize_text
+from .matching import CALENDAR_KINDS, calendar_fact, normalize_text
 
 _MONEY = r"\$\d[\d,]*(?:\.\d+)?"
-_DATE = (r"(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?"
-         r"|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?: \d{4})?)")
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# a date or a month of a year ("2025-03", "March 2025"), in any of the formats grounding reads
+_DATE = (rf"(?:\d{{4}}-\d{{2}}(?:-\d{{2}})?|{_MONTH_NAME},? \d{{4}}|{_MONTH_NAME} \d{{1,2}}(?:st|nd|rd|th)?(?:, \d{{4}})?"
+         rf"|\d{{1,2}} {_MONTH_NAME}(?: \d{{4}})?)")
 _TOKEN = r"(?<![$\w.,])[#*]?[a-z0-9][a-z0-9._:/-]*\d[a-z0-9._:/-]*"  # a number or an id (has a digit), no amount of money
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _NUMBER_ONLY = re.compile(rf"^{_NUMBER}$")
@@ -64,10 +66,10 @@ def _value_pattern(output: str, alternatives: Collection[str], currency: str = "
 
 def _statements(output: str, reply: str) -> Iterator[tuple[int, int]]:
     """Where `reply` states `output`: as written (case aside), or (a date) the same date in any format."""
-    facts = extract_facts(output)
-    if len(facts) == 1 and facts[0].kind == "date" and facts[0].text == output.strip():
+    wanted = calendar_fact(output)
+    if wanted is not None:
         for fact in extract_facts(reply):
-            if fact.kind == "date" and fact.value == facts[0].value:
+            if fact.kind == wanted.kind and fact.value == wanted.value:
                 for found in re.finditer(rf"(?<!\w){re.escape(fact.text)}(?!\w)", reply):
                     yield found.span()
         return
@@ -85,7 +87,7 @@ def _statements(output: str, reply: str) -> Iterator[tuple[int, int]]:
 def _same(value: str, other: str) -> bool:
     if normalize_text(value) == normalize_text(other):
         return True
-    dates = [[f.value for f in extract_facts(v) if f.kind == "date"] for v in (value, other)]
+    dates = [[(f.kind, f.value) for f in extract_facts(v) if f.kind in CALENDAR_KINDS] for v in (value, other)]
     return bool(dates[0]) and dates[0] == dates[1]
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from toolgym.envs.grounding import extract_facts
+from toolgym.envs.grounding import StatedFact, extract_facts
 
 _SPACES = re.compile(r"\s+")
 _NUMBER_COMMAS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -18,17 +18,27 @@ def normalize_text(text: str) -> str:
     return _SPACES.sub(" ", _NUMBER_COMMAS.sub("", text.lower())).strip()
 
 
-def same_date_stated(output: str, said: str) -> bool:
-    """Whether `output` is one date and `said` states that date, in any format ("3 May 2019", "2019-05-03")."""
+CALENDAR_KINDS = ("date", "month")  # facts people write in many formats: "3 May 2019" is "2019-05-03"
+
+
+def calendar_fact(output: str) -> StatedFact | None:
+    """The date or month `output` is, and nothing else (None: it is something else)."""
     facts = extract_facts(output)
-    if len(facts) != 1 or facts[0].kind != "date" or facts[0].text != output.strip():
-        return False
-    return any(f.kind == "date" and f.value == facts[0].value for f in extract_facts(said))
+    if len(facts) == 1 and facts[0].kind in CALENDAR_KINDS and facts[0].text == output.strip():
+        return facts[0]
+    return None
+
+
+def same_date_stated(output: str, said: str) -> bool:
+    """Whether `output` is one date (or month) and `said` states it, in any format ("3 May 2019",
+    "2019-05-03"; "March 2025", "2025-03")."""
+    fact = calendar_fact(output)
+    return fact is not None and any(f.kind == fact.kind and f.value == fact.value for f in extract_facts(said))
 
 
 def output_stated(output: str, said: str, normalized: str | None = None) -> bool:
     """Whether `said` states a required output: its words (case, spaces and thousands separators
-    aside), or the same date in any format. `normalized`: `normalize_text(said)`, when the caller
+    aside), or the same date or month in any format. `normalized`: `normalize_text(said)`, when the caller
     checks many outputs against one text."""
     return normalize_text(output) in (normalize_text(said) if normalized is None else normalized) or same_date_stated(output, said)
 

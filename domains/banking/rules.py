@@ -28,6 +28,12 @@ def statement_window(today: dt.date) -> tuple[str, str]:
     return f"{earliest // 12}-{earliest % 12 + 1:02d}", f"{latest:%Y-%m}"
 
 
+def past_month(today: dt.date, back: int) -> str:
+    """The month (YYYY-MM) `back` months before `today`'s: `past_month(2025-06-16, 1)` is '2025-05'."""
+    months = today.year * 12 + today.month - 1 - back  # months since year 0
+    return f"{months // 12}-{months % 12 + 1:02d}"
+
+
 def month_said(month: str) -> str:
     """A YYYY-MM month as people say it: '2024-06' -> 'June 2024'."""
     return f"{dt.datetime.strptime(month, '%Y-%m'):%B %Y}"

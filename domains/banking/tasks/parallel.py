@@ -11,6 +11,7 @@ from typing import Any
 
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
+from ..rules import month_said, past_month
 from .index import CardInfo, Index, Person
 from .parts import account_said, account_state, agent, card_said, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
@@ -183,25 +184,25 @@ def statements_for_two(ctx: GenContext, person: Person, index: Index) -> Piece |
         return None
     first, second = ctx.rng.sample(person.accounts, 2)
     back = ctx.rng.randrange(1, 12)
-    today = ctx.world.now.date().replace(day=1)
-    month = f"{(today.year * 12 + today.month - 1 - back) // 12}-{(today.month - 1 - back) % 12 + 1:02d}"
+    month = past_month(ctx.world.now.date(), back)  # the tool's YYYY-MM
+    in_words = month_said(month)  # as people say it: "March 2025"
     delivery = ctx.pick(("email", "post"))
     said = {"first": account_said(ctx, person, first), "second": account_said(ctx, person, second), "delivery": delivery}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_statements_two", month=month, **said),
-        goal=f"Get the {month} statements of your {first.words} and your {second.words} by {delivery}.",
+        request=ctx.say("ask_statements_two", month=in_words, **said),
+        goal=f"Get the {in_words} statements of your {first.words} and your {second.words} by {delivery}.",
         steps=[
             agent(call("list_accounts")),
             agent(call("request_statement", account_id=first.account_id, month=month, delivery=delivery),
                   call("request_statement", account_id=second.account_id, month=month, delivery=delivery),
-                  confirm=phrase(ctx, "action_statements_two", month=month, first=first.last4, second=second.last4, delivery=delivery)),
+                  confirm=phrase(ctx, "action_statements_two", month=in_words, first=first.last4, second=second.last4, delivery=delivery)),
         ],  # fmt: skip
-        reply=Utterance(intent="done_statements_two", vars={"month": month, "first": first.last4, "second": second.last4, "delivery": delivery}),
+        reply=Utterance(intent="done_statements_two", vars={"month": in_words, "first": first.last4, "second": second.last4, "delivery": delivery}),
         outputs=[month],
         keys=frozenset({first.account_id + ":statement", second.account_id + ":statement", "new_statement"}),
     )
-    return _asked_for(ctx, piece, "statement_month", "statement month", month, "ask_statements_two_no_month", **said)
+    return _asked_for(ctx, piece, "statement_month", "statement month", in_words, "ask_statements_two_no_month", **said)
 
 
 def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:

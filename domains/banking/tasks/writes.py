@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money, structures
 
-from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS
+from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS, month_said, past_month
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
 from .parts import account_said, agent, card_said, leaves_out, phrase
@@ -342,26 +342,25 @@ def loan_payment(ctx: GenContext, person: Person, index: Index) -> Piece | None:
 
 def statement(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     account = ctx.pick(person.accounts)
-    back = ctx.rng.randrange(1, 12)
-    first = ctx.world.now.date().replace(day=1)
-    month = f"{(first.year * 12 + first.month - 1 - back) // 12}-{(first.month - 1 - back) % 12 + 1:02d}"
+    month = past_month(ctx.world.now.date(), ctx.rng.randrange(1, 12))  # the tool's YYYY-MM
+    said = month_said(month)  # as people say it: "March 2025"
     delivery = ctx.pick(("email", "post"))
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say(f"ask_statement_{delivery}", month=month, account=account_said(ctx, person, account)),
-        goal=f"Get the {month} statement of your {account.words} by {delivery}.",
+        request=ctx.say(f"ask_statement_{delivery}", month=said, account=account_said(ctx, person, account)),
+        goal=f"Get the {said} statement of your {account.words} by {delivery}.",
         steps=[
             agent(call("list_accounts")),
             agent(call("request_statement", account_id=account.account_id, month=month, delivery=delivery),
-                  confirm=phrase(ctx, "action_statement", month=month, last4=account.last4, delivery=delivery)),  # fmt: skip
+                  confirm=phrase(ctx, "action_statement", month=said, last4=account.last4, delivery=delivery)),  # fmt: skip
         ],
-        reply=Utterance(intent="done_statement", vars={"month": month, "last4": account.last4, "delivery": delivery}),
+        reply=Utterance(intent="done_statement", vars={"month": said, "last4": account.last4, "delivery": delivery}),
         outputs=[month],
         keys=frozenset({account.account_id + ":statement", "new_statement"}),
     )
     if leaves_out(ctx):
         request = ctx.say(f"ask_statement_{delivery}_no_month", account=account_said(ctx, person, account))
-        return structures.left_out(piece, key="statement_month", label="statement month", value=month, request=request)
+        return structures.left_out(piece, key="statement_month", label="statement month", value=said, request=request)
     return piece
 
 
