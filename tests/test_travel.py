@@ -301,3 +301,30 @@ def test_too_many_bags_are_refused_by_the_policy_and_three_offered_only_where_th
         assert "3 bags" in reply and "3 checked bags" in reply and "added to a booking" not in reply, reply
         offered += 1
     assert offered >= 3, offered
+
+
+def test_a_second_answer_joined_into_one_message_opens_with_no_lead_of_its_own(domain):
+    """"At $562.00, SW954 is the cheapest basic economy seat; it departs at 18:30 local time. I've
+    searched for you, and here's what I found. SW1169 is scheduled ...": the second answer's opener
+    stood in the middle of the message."""
+    import importlib
+    from pathlib import Path
+
+    import yaml
+
+    package = importlib.import_module("toolgym.domains.travel")
+    phrases = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())
+    shared = [phrases[lead] for lead in ("found_lead", "done_lead")]
+    # the engine leaves out a joined answer's `ack`: every reply that opens with a shared opener names it so
+    opening = {(intent, part) for intent, parts in phrases.items() if isinstance(parts, dict)
+               for part, variants in parts.items() if any(variants is lead for lead in shared)}  # fmt: skip
+    assert len(opening) >= 15 and {part for _, part in opening} == {"ack"}, opening
+    openers = {w for lead in shared for v in lead if isinstance(v, dict) for w in v["word"]}
+    joined = 0
+    for task in domain.generate_tasks(300, seed=23, kinds=["parallel", "multi_step"]):
+        for reply in task.replies:
+            if reply.intent == "reply_both":
+                second = reply.vars["second"]
+                assert not any(second.startswith(w) for w in openers), second
+                joined += 1
+    assert joined >= 20, joined
