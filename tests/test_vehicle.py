@@ -230,3 +230,19 @@ def test_a_reading_converted_to_miles_rests_on_the_driver_units_read():
               for m in messages]  # fmt: skip
     spoiled = verify(task, unsaid)
     assert not spoiled.passed and spoiled.details["diagnosis"]["problems"], spoiled.details.get("diagnosis")
+
+
+def test_a_route_request_asks_for_nothing_the_navigation_tool_cannot_do():
+    """"Set the route to Lakeside Airport. Fastest way, please." was routed with no word of the
+    fastest way: `set_navigation` takes a place and nothing else, so a request asking for a kind of
+    route taught the agent to let a wish pass unanswered."""
+    import re
+
+    domain = toolgym.load_domain("vehicle")
+    wishes = re.compile(r"fastest|shortest|quickest route|avoid|tolls|motorway|highway|scenic", re.I)
+    routed = 0
+    for task in domain.generate_tasks(400, seed=41, kinds=["single", "multi_step", "multi_turn"]):
+        if any(c.name == "set_navigation" for c in task.gold_calls()):
+            routed += 1
+            assert not any(wishes.search(r) for r in task.scenario.requests), task.scenario.requests
+    assert routed >= 20, routed
