@@ -56,3 +56,11 @@ def test_language_check_passes_varied_clean_chats(toy_domain, monkeypatch):
     ]))
     [finding] = conformance.run(toy_domain, conformance.Options(tasks_per_kind=40, kinds=("single",)), only=["language"])
     assert finding.checked == 20 and finding.passed, finding.failures
+
+
+def test_the_phrasings_check_reads_an_output_as_the_verifier_does():
+    """A statement month is the output '2025-03' and replies say 'the March 2025 statement': the check
+    compared the words literally and failed banking where the verifier pays."""
+    findings = conformance.run("banking", conformance.Options(tasks_per_kind=200), only=["phrasings"])
+    assert sum(f.checked for f in findings) >= 100
+    assert not [failure for f in findings for failure in f.failures]

@@ -334,6 +334,7 @@ def random_actions(domain: Domain, options: Options) -> Iterator[Finding]:
 def phrasings(domain: Domain, options: Options) -> Iterator[Finding]:
     """Every reply of generated tasks renders in every variant, and states its required outputs."""
     from toolgym.envs.generation import check_phrasings
+    from toolgym.verifiers.matching import output_stated
 
     for kind in _kinds(domain, options):
         finding = Finding("phrasings", kind)
@@ -351,8 +352,9 @@ def phrasings(domain: Domain, options: Options) -> Iterator[Finding]:
                 [book.render(r.intent, i, **r.vars) for i in range(len(book.variants(r.intent)))] for r in task.replies
             ]
             for output in task.required_outputs:
-                # whatever variant the oracle draws, some reply states the output (in any case, as the verifier reads it)
-                if not any(all(output.lower() in text.lower() for text in texts) for texts in renders):
+                # whatever variant the oracle draws, some reply states the output (as the verifier reads it: in any
+                # case, a date or a month in any format)
+                if not any(all(output_stated(output, text) for text in texts) for texts in renders):
                     finding.failures.append(f"{task.id}: not every variant of its replies states the required output {output!r}")
         yield finding
 
