@@ -252,6 +252,9 @@ _MY_AFTER_COLON = re.compile(r"(:\s+)my\b")
 _MARKS = ",.!?;:"  # no space before them
 _EMPTY_CLAUSE = re.compile(r"([.!?])[.,]+")  # spaces before marks are gone by then
 _EMPTY_CLAUSE_PAIRS = tuple(end + mark for end in ".!?" for mark in ".,")
+# a quotation that ends its sentence takes no second stop: 'the message "Hi Ana, thanks.". Shall I' -> '"Hi Ana, thanks." Shall I'
+_STOP_AFTER_QUOTE = re.compile(r"([.!?][\"”])\.(?=\s|$)")
+_STOP_AFTER_QUOTE_PAIRS = tuple(end + quote + "." for end in ".!?" for quote in "\"”")
 _LETTERS = re.compile(r"[a-z]+")  # in lower case: a doubled word is two equal runs in a row
 
 
@@ -285,7 +288,10 @@ def polish(text: str) -> str:
     if ": my" in text:
         text = _MY_AFTER_COLON.sub(r"\1My", text)
     fragment = not _SENTENCE_END.search(text)
-    return _OPENING.sub(lambda m: m.group(0) if fragment and not m.group(1) else m.group(1) + m.group(2).upper() + m.group(3), text)
+    text = _OPENING.sub(lambda m: m.group(0) if fragment and not m.group(1) else m.group(1) + m.group(2).upper() + m.group(3), text)
+    if any(pair in text for pair in _STOP_AFTER_QUOTE_PAIRS):  # last: the stop has opened the next sentence
+        text = _STOP_AFTER_QUOTE.sub(r"\1", text)
+    return text
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?:\s*###STOP###)?\s*$")
