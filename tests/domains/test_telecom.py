@@ -620,3 +620,24 @@ def test_a_customer_who_says_data_is_low_has_a_line_close_to_its_cap(domain):
             if says_low:
                 assert share >= 0.88, (task.seed, task.scenario.requests, round(share, 2))
     assert low >= 15 and neutral >= 15, (low, neutral)  # both kinds of request are made
+
+
+def test_a_plan_change_never_turns_off_roaming_the_customer_has_on():
+    """'I just landed in Lisbon ... no service': the gold turned roaming on, then moved the line to
+    Starter 2 at the customer's next request, which has no roaming: change_plan switched it off
+    again, unsaid, with the customer abroad."""
+    domain = toolgym.load_domain(TELECOM)
+    changed = 0
+    for task in domain.generate_tasks(500, seed=13, kinds=["multi_turn"]):
+        if not any(c.name == "change_plan" for c in task.gold_calls()):
+            continue
+        messages = _gold(task).messages
+        for at, message in enumerate(messages):
+            if message["role"] != "tool" or '"plan_name"' not in message["content"] or '"line"' not in message["content"]:
+                continue
+            line = json.loads(message["content"])["line"]
+            shown = [json.loads(m["content"]) for m in messages[:at] if m["role"] == "tool" and '"roaming_enabled"' in m["content"]]
+            was_on = [s.get("roaming_enabled") for s in shown if isinstance(s, dict) and s.get("line_id") == line["line_id"]]
+            assert not (was_on and was_on[-1]) or line["roaming_enabled"], (task.id, task.scenario.requests)
+            changed += 1
+    assert changed >= 20, changed

@@ -156,8 +156,9 @@ def _read_after(read: Read) -> FollowUp:
 
 FOLLOW_UPS = {
     "pay_open_bill": FollowUp(lambda c, s, i: pay_open_bill(c, s), conflicts=frozenset({"make_payment"})),
-    # not after a refill (or a data-cap fix): the warning of data a smaller plan cuts off reads the index's usage
-    "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan", "add_data_refill"})),
+    # not after a refill (or a data-cap fix): the warning of data a smaller plan cuts off reads the index's usage;
+    # not after roaming was turned on: the plans offered keep roaming where the index has it on (`service.change_plan`)
+    "change_plan": FollowUp(lambda c, s, i: change_plan(c, s), conflicts=frozenset({"change_plan", "add_data_refill", "enable_roaming"})),
     "buy_refill": FollowUp(
         lambda c, s, i: buy_refill(c, s),
         fits=lambda s: not s.plan.unlimited,
@@ -183,7 +184,8 @@ FOLLOW_UPS = {
         fits=lambda s: s.runs_low,
         conflicts=frozenset({"change_plan", "add_data_refill"}),
     ),
-    "plan_unnamed": FollowUp(lambda c, s, i: plan_unnamed(c, s), conflicts=frozenset({"change_plan", "add_data_refill"})),
+    "plan_unnamed": FollowUp(lambda c, s, i: plan_unnamed(c, s),
+                             conflicts=frozenset({"change_plan", "add_data_refill", "enable_roaming"})),
     "line_usage_which": FollowUp(
         lambda c, s, i: line_usage_which(c, s), fits=lambda s: bool(s.other_lines), conflicts=frozenset({"add_data_refill"})
     ),
