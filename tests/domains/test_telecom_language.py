@@ -207,9 +207,14 @@ def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
 
 def test_the_phone_fixes_a_summary_lists_together_say_again_once_at_most(domain):
     """'So, your SIM card is seated properly again and your phone uses LTE again. The speed test
-    passed, which means data is flowing again.': each fix's done line said "again" of its own."""
+    passed, which means data is flowing again.': each fix's done line said "again" of its own; and 'the
+    phone detects the SIM card again. Your speed test passed, so your connection is working again.'"""
     lines = yaml.safe_load((Path(telecom.__file__).parent / "utterances.yaml").read_text())
     # the fixes on the phone, which one summary lists together
     phone = ("done_airplane", "done_mobile_data", "done_data_saver", "done_apn", "done_sim", "done_network_mode", "done_roaming_switch")
     done = [v for intent in phone for v in lines[intent]]
     assert len(done) == 14 and sum(" again" in v for v in done) <= 1, [v for v in done if " again" in v]
+    # a summary: any done lines (the phone's and the account's), one result and one closing
+    listed = [v for intent, variants in lines.items() if intent.startswith("done_") and isinstance(variants, list) for v in variants]
+    said = [*listed, *lines["troubleshoot_done"]["result"], *lines["troubleshoot_done"]["close"]]
+    assert len(listed) >= 20 and sum(" again" in v for v in said) <= 1, [v for v in said if " again" in v]
