@@ -264,8 +264,6 @@ class _TextIndex:
             for fact in _extract_with(text, _SHOWN_PATTERNS) if _DIGIT.search(text) else ():
                 if fact.kind == "date":
                     dates.update((fact.value, fact.value[-5:]))  # with the month and day alone
-                    if len(fact.value) == 10:
-                        months.add(fact.value[:7])  # a day shows its month
                 elif fact.kind == "month":
                     months.add(fact.value)
                 elif fact.kind == "time":

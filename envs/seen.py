@@ -205,17 +205,21 @@ class Seen:
     today: dt.date | None = None  # the world's date, for "tomorrow" and weekdays
     texts: list[_Text] = field(default_factory=list)
     facts: SeenFacts = field(default_factory=SeenFacts)  # every source, for facts inside values
+    named_facts: SeenFacts = field(default_factory=SeenFacts)  # the user's turns, results and the agent's own calls
 
     def add(self, text: str | None, *, named: bool) -> None:
         if text:
             self.texts.append(_Text(lambda: text, named, self.today))
             self.facts.add(text)
+            if named:
+                self.named_facts.add(text)
 
     def add_result(self, content: str | None) -> None:
         """A tool result: its values name things; grounding's fact index reads it whole."""
         if content:
             self.texts.append(_Text(lambda: tool_result_values(content), True, self.today))
             self.facts.add(content)
+            self.named_facts.add(content)
 
     def sources(self, named_only: bool) -> Iterator[_Text]:
         for text in reversed(self.texts):  # the newest first: a value is usually seen just before its use
@@ -245,6 +249,8 @@ class Seen:
         our own); dates, times, phone numbers and card endings through grounding's fact index."""
         if fact.kind in ("money", "quantity"):
             return self.number(fact.value)
+        if fact.kind == "month":  # the policy's "statements from June 2024 to May 2025" picks no month for anyone
+            return self.named_facts.has(fact)
         if fact.kind == "identifier" and self.phrase(fact.value):
             return True
         if self.facts.has(fact):

@@ -250,3 +250,7 @@ def test_a_month_said_in_words_grounds_the_month_a_tool_takes():
     asked = {"role": "user", "content": "Please book P0042 for the first Monday of March 2025."}
     assert _unseen([SYSTEM, asked, _call("find_provider", name="2025-03")]) == []
     assert _unseen([SYSTEM, asked, _call("find_provider", name="2025-04")]) == ["find_provider at message 2: name='2025-04' was never seen"]
+    # the policy's window ("from June 2024 to May 2025") names months nobody asked for
+    policy = {"role": "system", "content": f"{SYSTEM['content']} Statements can be ordered from June 2024 to May 2025."}
+    unasked = {"role": "user", "content": "Please book P0042 for me."}
+    assert _unseen([policy, unasked, _call("find_provider", name="2025-05")]) == ["find_provider at message 2: name='2025-05' was never seen"]
