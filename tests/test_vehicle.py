@@ -246,3 +246,26 @@ def test_a_route_request_asks_for_nothing_the_navigation_tool_cannot_do():
             routed += 1
             assert not any(wishes.search(r) for r in task.scenario.requests), task.scenario.requests
     assert routed >= 20, routed
+
+
+def test_the_assistant_asks_the_driver_to_say_a_value_not_to_send_it():
+    """"Can you send your preferred station?" asked a driver, who speaks to the car, to send a
+    setting; the engine's questions for a person at a keyboard are left out."""
+    import re
+
+    from toolgym.envs.conversation import asks_confirmation
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain("vehicle")
+    typed = re.compile(r"\b(share|send|provide|handy)\b", re.I)
+    asked = 0
+    for task in domain.generate_tasks(300, seed=43, kinds=["single", "parallel", "multi_step", "multi_turn"]):
+        if not set(task.scenario.withheld) - set(task.scenario.identity):
+            continue
+        for message in gold_messages(domain, task)[0]:
+            text = message.get("content") or ""
+            if message["role"] == "assistant" and text.rstrip().endswith(("?", ".")) and not message.get("tool_calls"):
+                if "?" in text and not asks_confirmation(text):
+                    asked += 1
+                    assert not typed.search(text), text
+    assert asked >= 30, asked
