@@ -328,3 +328,24 @@ def test_a_second_answer_joined_into_one_message_opens_with_no_lead_of_its_own(d
                 assert not any(second.startswith(w) for w in openers), second
                 joined += 1
     assert joined >= 20, joined
+
+
+def test_a_reply_that_may_open_with_here_s_what_i_found_says_here_once():
+    """"I've searched for you, and here's what I found. Here you go: FB100072 lands in Sao Paulo ...":
+    the shared opener and the list each said "here"."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    package = importlib.import_module("toolgym.domains.travel")
+    phrases = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())
+    lead = phrases["found_lead"]
+    opened = [(intent, parts) for intent, parts in phrases.items() if isinstance(parts, dict) and any(v is lead for v in parts.values())]
+    assert len(opened) >= 8
+    for intent, parts in opened:
+        for name, variants in parts.items():
+            if variants is not lead:
+                said = [v for v in variants if isinstance(v, str) and re.search(r"\bhere\b", v, re.I)]
+                assert not said, (intent, name, said)
