@@ -641,3 +641,23 @@ def test_a_plan_change_never_turns_off_roaming_the_customer_has_on():
             assert not (was_on and was_on[-1]) or line["roaming_enabled"], (task.id, task.scenario.requests)
             changed += 1
     assert changed >= 20, changed
+
+
+def test_a_refill_for_one_of_the_account_s_lines_names_the_line_it_went_to():
+    """"I have found three lines on your account ... The one ending in 1184, please." was answered
+    "Done: 5 GB added to your line for $30.00.": the caller's own line is 305-929-2208."""
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain(TELECOM)
+    named = 0
+    for task in domain.generate_tasks(300, seed=17, kinds=["single", "multi_step"]):
+        names = [c.name for c in task.gold_calls()]
+        if "add_data_refill" not in names or not any(s.choice is not None and s.choice.fact == "which_line" for s in task.plan):
+            continue  # not a refill for a line the customer picks among the account's
+        messages = gold_messages(domain, task)[0]
+        line_id = next(c.arguments["line_id"] for c in task.gold_calls() if c.name == "add_data_refill")
+        [(number,)] = domain.new_world(task).query("SELECT phone_number FROM line WHERE line_id = ?", [line_id])
+        final = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
+        assert number in final, (number, final)
+        named += 1
+    assert named >= 5, named

@@ -164,7 +164,7 @@ def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
                 confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=chosen[1]),
             ),
         ],
-        reply=Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price}),
+        reply=Utterance(intent="done_refill_line", vars={"gb": refill.gigabytes, "price": refill.price, "number": chosen[1]}),
         outputs=[money(refill.price)],
         facts=[refill_fact(refill.gigabytes)],
         keys=frozenset({"refill", "lines", *(line[0] for line in lines)}),
