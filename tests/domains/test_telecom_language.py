@@ -218,3 +218,5 @@ def test_the_phone_fixes_a_summary_lists_together_say_again_once_at_most(domain)
     listed = [v for intent, variants in lines.items() if intent.startswith("done_") and isinstance(variants, list) for v in variants]
     said = [*listed, *lines["troubleshoot_done"]["result"], *lines["troubleshoot_done"]["close"]]
     assert len(listed) >= 20 and sum(" again" in v for v in said) <= 1, [v for v in said if " again" in v]
+    # nor "now" twice: "international roaming is now enabled on your line, the phone recognises the SIM card now"
+    assert not [v for v in listed if " now" in v]
