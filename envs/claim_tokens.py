@@ -112,7 +112,11 @@ def _mark_spans(tokens: Tokens) -> None:
         tokens.sentence.append(sentence)
         tokens.clause.append(clause)
         if tokens.quoted[index]:
-            continue  # a quoted title's colon or stop ends nothing of the agent's own sentence
+            # a quoted title's colon or stop ends nothing of the agent's own sentence, unless the quotation
+            # closes on the stop and a capital follows: 'has your email "Thanks!" It's in your sent items.'
+            if word in SENTENCE_END and _closes_a_sentence(tokens, index):
+                sentence = clause = index + 1
+            continue
         if word in SENTENCE_END:
             sentence = clause = index + 1
         elif word in CLAUSE_END:
@@ -128,6 +132,12 @@ def _mark_spans(tokens: Tokens) -> None:
             clause_end = index
         tokens.sentence_end[index] = sentence_end
         tokens.clause_end[index] = clause_end
+
+
+def _closes_a_sentence(tokens: Tokens, index: int) -> bool:
+    """Whether the quoted stop at `index` is the quotation's last token and a capitalised word follows it."""
+    after = index + 1
+    return after < len(tokens.words) and not tokens.quoted[after] and tokens.text[tokens.starts[after]].isupper()
 
 
 def _mark_scopes(tokens: Tokens, subordinators: frozenset[str]) -> None:

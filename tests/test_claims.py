@@ -324,3 +324,19 @@ def test_a_state_before_is_not_made_an_act_by_the_next_sentences_now():
     assert [(c.verbs, c.strong) for c in read_claims(said, vocabulary) if "lock" in c.verbs] == [(("lock",), False)]
     # in its own sentence, "now" still makes the state a claim of an act
     assert [c.strong for c in read_claims("The doors were locked just now.", vocabulary) if "lock" in c.verbs] == [True]
+
+
+def test_a_quotation_that_closes_on_a_stop_ends_the_sentence_before_a_capital():
+    """'Carl Miller has your email "Thanks!" It's saved in your sent items.' read as one sentence, and
+    the email's arrival made a claim of the save; a stop inside a quotation still ends nothing else."""
+    from toolgym.envs.claim_tokens import tokenize
+
+    said = tokenize('Carl Miller has your email "Thanks!" It\'s saved in your sent items.', frozenset())
+    at = said.words.index("saved")
+    assert said.words[said.sentence[at]] == "it"  # "It's saved ..." is a sentence of its own
+    inside = tokenize('I posted "Done. All good" in #general for you.', frozenset())
+    assert inside.sentence[inside.words.index("general")] == 0  # the quotation's stop ends nothing of the agent's
+    task, messages = _gold("workplace", "single", n=80, calls="send_email")
+    sent = next(c.arguments for c in task.gold_calls() if c.name == "send_email")
+    reply = f'Your colleague has your email "{sent["subject"]}!" It\'s saved in your sent items.'
+    assert _judged(task, _with_final(messages, reply)).passed, reply
