@@ -255,3 +255,35 @@ def test_a_file_or_channel_reply_says_nothing_the_tools_do_not_show(domain):
         for index in range(book.combinations(intent)):
             said = book.render(intent, index, title="Plan", value="2025-05-05", channel="#finance", topic="Budgets")
             assert "version" not in said and not said.startswith("Here's its"), said
+
+
+def test_an_email_s_subject_and_words_and_a_file_s_title_and_text_are_about_one_thing():
+    """'Please make a file "Sales Question about the plan notes" containing "FYI: the vendor call is
+    cancelled. Thanks!"': the title and the text were drawn apart, as an email's subject and body were."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    package = importlib.import_module("toolgym.domains.workplace")
+    phrases = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())
+
+    def topic_of(kind: str, value: str) -> set[str]:
+        return {name.rsplit("_", 1)[-1] for name, variants in phrases.items() if name.startswith(kind)
+                and any(re.fullmatch(re.escape(v).replace(re.escape("{{ first }}"), r"\w+"), value) for v in variants)}
+
+    domain = toolgym.load_domain("workplace")
+    seen = 0
+    for task in domain.generate_tasks(400, seed=29):
+        for call in task.gold_calls():
+            if call.name == "send_email":
+                subject, words = topic_of("mail_subject_", call.arguments["subject"]), topic_of("mail_text_", call.arguments["body"])
+            elif call.name == "create_file":
+                team, _, title = call.arguments["title"].partition(" ")
+                subject, words = topic_of("note_title_", title), topic_of("note_text_", call.arguments["content"])
+            else:
+                continue
+            assert subject and words and subject & words, (call.arguments, subject, words)
+            seen += 1
+    assert seen >= 10, seen

@@ -542,13 +542,19 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
     )
 
 
+# What an email or a new file is about: its subject (title) and words come from one topic's phrasings.
+MAIL_TOPICS = ("numbers", "sync", "draft", "thanks", "handover", "agenda", "questions", "timeline")
+NOTE_TOPICS = ("numbers", "sync", "draft", "handover", "agenda", "questions", "timeline")
+
+
 def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
     """A new email to a colleague named by the user, with the subject and words the user gives."""
     to = ctx.pick(list(index_of(ctx.world).people.values()))
     if to.id == desk.person.id:
         return None
-    subject = ctx.say("mail_subject")
-    text = ctx.say("dm_text", first=first_name(to))
+    topic = ctx.pick(MAIL_TOPICS)  # the subject and the words are about one thing
+    subject = ctx.say(f"mail_subject_{topic}")
+    text = ctx.say(f"mail_text_{topic}", first=first_name(to))
     ask = leaves_out(ctx)
     said = [named_fact("mail_subject", subject, "subject line", "subject"), named_fact("mail_text", quoted(text), "email text", "text", "say")]
     return Piece(
@@ -572,9 +578,10 @@ def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
 
 def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
     """A new file with the title, folder and text the user gives."""
-    title = f"{desk.person.team} {ctx.say('mail_subject')} notes"
+    topic = ctx.pick(NOTE_TOPICS)  # the title and the text are about one thing
+    title = f"{desk.person.team} {ctx.say(f'note_title_{topic}')}"
     folder = ctx.pick(("Shared", "Planning", "Reports", "Drafts", "Projects"))
-    text = ctx.say("post_text")
+    text = ctx.say(f"note_text_{topic}")
     ask = leaves_out(ctx) and folder.lower() not in text.lower()  # "the shared drive" would read as the folder said
     where = named_fact("folder", folder, "folder for the file", "folder")
     return Piece(
