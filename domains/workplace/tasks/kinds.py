@@ -45,16 +45,15 @@ from .parts import (
     direct_message,
     file_mail,
     forward_mail,
-    new_file,
     post_channel,
     reply_mail,
     reschedule,
     schedule,
-    send_mail,
     session_edit,
     share_from_mail,
     share_with_two,
 )
+from .written import new_file, send_mail
 
 Builder = Callable[[GenContext, Desk], Piece | None]
 SINGLE: Sequence[Builder] = (
