@@ -19,7 +19,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, call, mo
 
 from ..catalogue import PLANS, REFILLS
 from .faults import refill_fact
-from .index import Index, Subscriber
+from .index import AccountLine, Index, Subscriber
 from .lookups import outage_answer, pick_region
 from .parts import agent, gb, plan_change
 
@@ -106,68 +106,66 @@ def _ending(number: str) -> str:
     return number[-4:]
 
 
-def _lines(sub: Subscriber) -> list[tuple[str, str, str, float, str, bool]]:
-    """Every line of the account as (line id, number, status, data used, plan id, runs low), the customer's own first."""
-    own = (sub.line_id, sub.phone_number, "active", sub.data_used_gb, sub.plan_id, sub.runs_low)
-    others = ((o.line_id, o.phone_number, o.status, o.data_used_gb, o.plan_id, o.runs_low) for o in sub.other_lines)
-    return [own, *others][:MOST_LINES]
+def _active_lines(sub: Subscriber) -> list[AccountLine]:
+    """The account's active lines (of its first `MOST_LINES`), the customer's own first."""
+    return [line for line in [sub.own_line, *sub.other_lines][:MOST_LINES] if line.status == "active"]
 
 
-def _which_line(piece: Piece, lines: list, chosen: tuple, step: int = -1) -> Piece | None:
+def _which_line(piece: Piece, lines: list[AccountLine], chosen: AccountLine, step: int = -1) -> Piece | None:
     """`piece` asks which of the account's `lines` (named by number) is meant, and finds its id."""
-    if len({_ending(n) for _, n, *_ in lines}) < len(lines):
+    if len({_ending(line.phone_number) for line in lines}) < len(lines):
         return None  # the customer tells them apart by the last four digits
     piece = structures.ask_which(
-        piece, label="line", what="lines on your account", options=[n for _, n, *_ in lines],
-        answer=f"the one ending in {_ending(chosen[1])}", step=step,
+        piece, label="line", what="lines on your account", options=[line.phone_number for line in lines],
+        answer=f"the one ending in {_ending(chosen.phone_number)}", step=step,
     )  # fmt: skip
-    return structures.looked_up(piece, label="line id", value=chosen[0], keywords=LINE_ID_WORDS)
+    return structures.looked_up(piece, label="line id", value=chosen.line_id, keywords=LINE_ID_WORDS)
 
 
 def line_usage_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
-    lines = [line for line in _lines(sub) if line[2] == "active"]
+    lines = _active_lines(sub)
     if len(lines) < 2:
         return None
     chosen = ctx.pick(lines)
     piece = Piece(
         subject=sub.customer_id,
         request=ctx.say("ask_line_usage_which"),
-        goal=ctx.say("goal_line_usage_which", ending=_ending(chosen[1])),
+        goal=ctx.say("goal_line_usage_which", ending=_ending(chosen.phone_number)),
         steps=[
             agent(call("get_customer_details", customer_id=sub.customer_id)),
-            agent(call("get_line_details", line_id=chosen[0])),
+            agent(call("get_line_details", line_id=chosen.line_id)),
         ],
-        reply=Utterance(intent="answer_line_usage_which", vars={"number": chosen[1], "used": gb(chosen[3])}),
-        outputs=[gb(chosen[3])],
-        keys=frozenset({"lines", *(line[0] for line in lines)}),
+        reply=Utterance(intent="answer_line_usage_which", vars={"number": chosen.phone_number, "used": gb(chosen.data_used_gb)}),
+        outputs=[gb(chosen.data_used_gb)],
+        keys=frozenset({"lines", *(line.line_id for line in lines)}),
     )
     return _which_line(piece, lines, chosen)
 
 
 def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
     """A refill of a named size for one of the account's lines: every active line is a candidate."""
-    lines = [line for line in _lines(sub) if line[2] == "active"]
-    refillable = [line for line in lines if not next(p for p in PLANS if p.plan_id == line[4]).unlimited]
+    lines = _active_lines(sub)
+    refillable = [line for line in lines if not line.plan.unlimited]
     if len(lines) < 2 or not refillable:
         return None
-    chosen = ctx.pick([line for line in refillable if line[5]] or refillable)  # most refills are for a line running low
+    chosen = ctx.pick([line for line in refillable if line.runs_low] or refillable)  # most refills are for a line running low
     refill = ctx.pick(REFILLS)
     piece = Piece(
         subject=sub.customer_id,
-        request=ctx.say("ask_refill_which_line_low" if chosen[5] else "ask_refill_which_line", gb=refill.gigabytes),
-        goal=ctx.say("goal_refill_which_line", gb=refill.gigabytes, ending=_ending(chosen[1])),
+        request=ctx.say("ask_refill_which_line_low" if chosen.runs_low else "ask_refill_which_line", gb=refill.gigabytes),
+        goal=ctx.say("goal_refill_which_line", gb=refill.gigabytes, ending=_ending(chosen.phone_number)),
         steps=[
             agent(call("get_customer_details", customer_id=sub.customer_id)),
             agent(call("list_data_refills")),
             agent(
-                call("add_data_refill", line_id=chosen[0], gigabytes=refill.gigabytes),
-                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=chosen[1]),
+                call("add_data_refill", line_id=chosen.line_id, gigabytes=refill.gigabytes),
+                confirm=ctx.say("action_refill", gb=refill.gigabytes, price=refill.price, number=chosen.phone_number),
             ),
         ],
-        reply=Utterance(intent="done_refill_line", vars={"gb": refill.gigabytes, "price": refill.price, "number": chosen[1]}),
+        reply=Utterance(intent="done_refill_line", vars={"gb": refill.gigabytes, "price": refill.price, "number": chosen.phone_number}),
         outputs=[money(refill.price)],
         facts=[refill_fact(refill.gigabytes)],
-        keys=frozenset({"refill", "lines", *(line[0] for line in lines)}),
+        keys=frozenset({"refill", "lines", *(line.line_id for line in lines)}),
         forbidden=[Forbidden(reason="the customer asked for a refill, not a new plan", tool="change_plan")],
     )
     return _which_line(piece, lines, chosen)

@@ -36,7 +36,9 @@ def runs_low(data_used_gb: float, plan_id: str, refill_gb: float) -> bool:
 
 
 @dataclass(frozen=True)
-class OtherLine:
+class AccountLine:
+    """A line of an account, as the world was built (the caller's own, or another on the account)."""
+
     line_id: str
     phone_number: str
     status: str
@@ -44,6 +46,10 @@ class OtherLine:
     data_used_gb: float
     plan_id: str
     refill_gb: float
+
+    @property
+    def plan(self) -> PlanSpec:
+        return PLAN_BY_ID[self.plan_id]
 
     @property
     def runs_low(self) -> bool:
@@ -85,7 +91,7 @@ class Subscriber:
     method_kind: str
     method_last4: str
     bills: tuple[BillInfo, ...]  # oldest first; the last is the open one
-    other_lines: tuple[OtherLine, ...] = field(default=())
+    other_lines: tuple[AccountLine, ...] = field(default=())
     methods: tuple[Method, ...] = field(default=())  # every payment method on the account, default first
 
     @property
@@ -95,6 +101,11 @@ class Subscriber:
     @property
     def runs_low(self) -> bool:
         return runs_low(self.data_used_gb, self.plan_id, self.refill_gb)
+
+    @property
+    def own_line(self) -> AccountLine:
+        """The caller's line, as an account's line (an active one: the phone in the caller's hand works)."""
+        return AccountLine(self.line_id, self.phone_number, "active", None, self.data_used_gb, self.plan_id, self.refill_gb)
 
     @property
     def open_bill(self) -> BillInfo:
@@ -156,12 +167,12 @@ def index_of(world: World) -> Index:
         bills.setdefault(account, []).append(
             BillInfo(bill_id, amount, status, dt.date.fromisoformat(due), payment, paid_at)
         )
-    lines: dict[str, list[OtherLine]] = {}
+    lines: dict[str, list[AccountLine]] = {}
     for line_id, account, number, status, reason, used, plan, refill in world.query(
         "SELECT line_id, account_id, phone_number, status, suspension_reason, data_used_gb, plan_id, refill_gb"
         " FROM line ORDER BY line_id"
     ):
-        lines.setdefault(account, []).append(OtherLine(line_id, number, status, reason, used, plan, refill))
+        lines.setdefault(account, []).append(AccountLine(line_id, number, status, reason, used, plan, refill))
     subscribers = []
     for row in world.query(
         """SELECT c.customer_id, c.full_name, a.account_id, l.line_id, l.phone_number, l.plan_id,
