@@ -1,11 +1,11 @@
 """Grounding: the checkable facts an assistant states, and which of them it had not seen.
 
 A fact is an identifier (order, line or account id, phone number), a money amount, a number with
-a unit, a date, a month of a year, a time, a card ending ("ending in 1234") or a card brand. A fact is *grounded*
-when the same value appears in what the assistant had seen before the turn that states it: the
-system prompt, the user's turns, tool results and its own earlier tool-call arguments. Values
-are compared in a canonical form, so `$1,234.50` matches `1234.5` in a tool result and
-`March 4, 2026` matches `2026-03-04`.
+a unit, a date, a month of a year, a time, a card ending ("ending in 1234") or a card brand. A
+fact is *grounded* when the same value appears in what the assistant had seen before the turn
+that states it: the system prompt, the user's turns, tool results and its own earlier tool-call
+arguments. Values are compared in a canonical form, so `$1,234.50` matches `1234.5` in a tool
+result, `March 4, 2026` matches `2026-03-04` and `March 2025` matches `2025-03`.
 
 Everything here is a handful of compiled regular expressions over short texts: it runs on every
 gold conversation at generation time.
@@ -257,7 +257,7 @@ class _TextIndex:
             dates: set[str] = set()
             times: set[str] = set()
             months: set[str] = set()
-            # Only dates, times and phones are read as facts here (numbers, digit runs and tokens cover
+            # Only dates, months, times and phones are read as facts here (numbers, digit runs and tokens cover
             # the other kinds): the long policy and schema texts skip the identifier and money patterns.
             # Without the spans of those kinds a text shows a date or time it might not as a stated
             # fact: a lenient reading of what was seen, never a stricter one.

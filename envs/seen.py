@@ -246,7 +246,8 @@ class Seen:
 
     def fact(self, fact: StatedFact) -> bool:
         """A fact in canonical form: amounts and quantities as numbers, ids as tokens (cheap indexes of
-        our own); dates, times, phone numbers and card endings through grounding's fact index."""
+        our own); dates, times, phone numbers and card endings through grounding's fact index; a month
+        only where the user, a result or the agent's own call named it."""
         if fact.kind in ("money", "quantity"):
             return self.number(fact.value)
         if fact.kind == "month":  # the policy's "statements from June 2024 to May 2025" picks no month for anyone

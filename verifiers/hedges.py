@@ -5,10 +5,11 @@ Paul Henderson or Martha Matthews": a reply unsure which of the values it read i
 name them all, and every output it had to state is then "stated". A reply commits to a value: where
 each statement of an output joins it by "or" to another value of its kind, it names no answer.
 
-A value's kind: money to money, a date to a date (in any format: "March 5 or March 15" hedges
-"2026-03-05"; a month too, "March 2025 or April 2025"), an id or a bare number to another, a figure with a unit to one with the same unit
-("22.38 GB or 0.84 GB"), and a text (a name, a title, a plan) to another value that the chat's
-results show in a field of the same name as the output (another "owner", another "plan_name").
+A value's kind: money to money, a date or a month to a date or a month (in any format: "March 5
+or March 15" hedges "2026-03-05", "March 2025 or April 2025" hedges "2025-03"), an id or a bare
+number to another, a figure with a unit to one with the same unit ("22.38 GB or 0.84 GB"), and a
+text (a name, a title, a plan) to another value that the chat's results show in a field of the
+same name as the output (another "owner", another "plan_name").
 
 A question offering the value among others ("Is it FB1 or FB2 you mean?") answers nothing either:
 where the reply says it plainly elsewhere, it is stated there. Not hedges: one value said again in
@@ -65,7 +66,7 @@ def _value_pattern(output: str, alternatives: Collection[str], currency: str = "
 
 
 def _statements(output: str, reply: str) -> Iterator[tuple[int, int]]:
-    """Where `reply` states `output`: as written (case aside), or (a date) the same date in any format."""
+    """Where `reply` states `output`: as written (case aside), or (a date or a month) the same one in any format."""
     wanted = calendar_fact(output)
     if wanted is not None:
         for fact in extract_facts(reply):
