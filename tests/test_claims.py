@@ -336,6 +336,7 @@ def test_a_quotation_that_closes_on_a_stop_ends_the_sentence_before_a_capital():
     assert said.words[said.sentence[at]] == "it"  # "It's saved ..." is a sentence of its own
     inside = tokenize('I posted "Done. All good" in #general for you.', frozenset())
     assert inside.sentence[inside.words.index("general")] == 0  # the quotation's stop ends nothing of the agent's
+    # a reply of that shape passes the check (the chat whose gold failed was a workplace multi_turn)
     task, messages = _gold("workplace", "single", n=80, calls="send_email")
     sent = next(c.arguments for c in task.gold_calls() if c.name == "send_email")
     reply = f'Your colleague has your email "{sent["subject"]}!" It\'s saved in your sent items.'

@@ -264,10 +264,9 @@ def test_the_assistant_asks_the_driver_to_say_a_value_not_to_send_it():
             continue
         for message in gold_messages(domain, task)[0]:
             text = message.get("content") or ""
-            if message["role"] == "assistant" and text.rstrip().endswith(("?", ".")) and not message.get("tool_calls"):
-                if "?" in text and not asks_confirmation(text):
-                    asked += 1
-                    assert not typed.search(text), text
+            if message["role"] == "assistant" and "?" in text and not asks_confirmation(text):  # a question for a value
+                asked += 1
+                assert not typed.search(text), text
     assert asked >= 30, asked
 
 
