@@ -72,5 +72,8 @@ def test_a_refill_for_one_of_the_account_s_lines_names_the_line_it_went_to():
         [(number,)] = domain.new_world(task).query("SELECT phone_number FROM line WHERE line_id = ?", [line_id])
         final = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
         assert number in final, (number, final)
+        # "Can you put a 10 GB data refill on one of my family's lines?" ... "the one ending in 0100", the caller's own
+        caller = next(m["content"] for m in messages if m["role"] == "tool" and '"customer_id"' in m["content"])
+        assert f'"line_id":"{line_id}"' not in caller.replace(" ", ""), (task.scenario.requests, caller)
         named += 1
     assert named >= 5, named

@@ -143,12 +143,14 @@ def line_usage_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
 
 
 def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
-    """A refill of a named size for one of the account's lines: every active line is a candidate."""
+    """A refill of a named size for another line of the account: every active line is a candidate the
+    agent names, the customer picks one that is not their own."""
     lines = _active_lines(sub)
-    refillable = [line for line in lines if not line.plan.unlimited]
+    # another's line ("one of my family's lines"): the caller would name their own; most are running low
+    refillable = [line for line in lines if not line.plan.unlimited and line.line_id != sub.line_id]
     if len(lines) < 2 or not refillable:
         return None
-    chosen = ctx.pick([line for line in refillable if line.runs_low] or refillable)  # most refills are for a line running low
+    chosen = ctx.pick([line for line in refillable if line.runs_low] or refillable)
     refill = ctx.pick(REFILLS)
     piece = Piece(
         subject=sub.customer_id,
