@@ -29,20 +29,9 @@ class BillInfo:
 LOW_DATA_SHARE = 0.88  # a line that has used this share of its allowance is running low
 
 
-def runs_low(data_used_gb: float, plan_id: str, refill_gb: float) -> bool:
-    """Whether a line is close to its data cap: a customer can truly say "my data is almost gone"."""
-    plan = PLAN_BY_ID[plan_id]
-    return not plan.unlimited and data_used_gb >= LOW_DATA_SHARE * (plan.data_gb + refill_gb)
+class _LineUse:
+    """The plan and data use of a line record (the caller's, or another line of the account)."""
 
-
-@dataclass(frozen=True)
-class AccountLine:
-    """A line of an account, as the world was built (the caller's own, or another on the account)."""
-
-    line_id: str
-    phone_number: str
-    status: str
-    suspension_reason: str | None
     data_used_gb: float
     plan_id: str
     refill_gb: float
@@ -53,7 +42,22 @@ class AccountLine:
 
     @property
     def runs_low(self) -> bool:
-        return runs_low(self.data_used_gb, self.plan_id, self.refill_gb)
+        """Whether the line is close to its data cap: a customer can truly say "my data is almost gone"."""
+        plan = self.plan
+        return not plan.unlimited and self.data_used_gb >= LOW_DATA_SHARE * (plan.data_gb + self.refill_gb)
+
+
+@dataclass(frozen=True)
+class AccountLine(_LineUse):
+    """A line of an account, as the world was built (the caller's own, or another on the account)."""
+
+    line_id: str
+    phone_number: str
+    status: str
+    suspension_reason: str | None
+    data_used_gb: float
+    plan_id: str
+    refill_gb: float
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class Method:
 
 
 @dataclass(frozen=True)
-class Subscriber:
+class Subscriber(_LineUse):
     """A customer with the phone in their hand and its line, as the world was built."""
 
     customer_id: str
@@ -93,14 +97,6 @@ class Subscriber:
     bills: tuple[BillInfo, ...]  # oldest first; the last is the open one
     other_lines: tuple[AccountLine, ...] = field(default=())
     methods: tuple[Method, ...] = field(default=())  # every payment method on the account, default first
-
-    @property
-    def plan(self) -> PlanSpec:
-        return PLAN_BY_ID[self.plan_id]
-
-    @property
-    def runs_low(self) -> bool:
-        return runs_low(self.data_used_gb, self.plan_id, self.refill_gb)
 
     @property
     def own_line(self) -> AccountLine:
