@@ -140,3 +140,23 @@ def test_a_worked_out_sum_is_answered_as_what_was_asked(domain):
             assert re.search(named[reply.vars["shape"]], text, re.I), (task.scenario.requests[0], text)
             assert task.required_outputs[0] in text or any(o in text for o in task.required_outputs), text
     assert shapes == set(named), shapes
+
+
+def test_two_item_changes_say_where_one_ends_and_the_next_begins(domain):
+    """Options hold commas: "the Rechargeable Headlamp is now blue, 300 lumen, the 10-inch Tablet is
+    now silver, 64GB, Wi-Fi" and "change the Headlamp from ... to blue, 300 lumen; the 10-inch Tablet
+    from ..." ran two changes together. The second is joined with "and" in what the gold says."""
+    checked = 0
+    for task in domain.generate_tasks(400, seed=5, kinds=["single", "multi_step"]):
+        for reply in task.replies:
+            changes = reply.vars.get("changes") or []
+            if reply.intent not in ("reply_items_modified", "reply_exchanged") or len(changes) != 2:
+                continue
+            second = changes[1]["name"]
+            confirms = [s.confirm for s in task.plan if s.confirm and second in s.confirm]
+            said = [domain.phrasebook.say(reply.intent, seed, **reply.vars) for seed in range(40)] + confirms
+            for text in said:
+                assert f", the {second}" not in text and f", {second}" not in text and f"; the {second} from" not in text, text
+            assert any(f"and the {second}" in text for text in confirms), confirms
+            checked += 1
+    assert checked >= 3

@@ -42,6 +42,14 @@ def _figure(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _one_by_one(changes: list[str]) -> str:
+    """Item changes in one clause. Options hold commas ("blue, 300 lumen"), so a bare comma or a
+    semicolon between two changes blurs where one ends: "..., and the 10-inch Tablet from ..."."""
+    if len(changes) <= 2:
+        return ", and ".join(changes)
+    return "; ".join(changes[:-1]) + "; and " + changes[-1]
+
+
 def _settled(value: float, method: str) -> str:
     """What happens to a price difference, in the words of a confirmation."""
     if value > 0:
@@ -285,7 +293,7 @@ def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = 
         return None
     order = swap.order
     total = round(order.total + swap.difference, 2)
-    said = "; ".join(f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes)
+    said = _one_by_one([f"the {c['name']} from {c['old']} to {c['new']}" for c in swap.changes])
     method = s.method_name(swap.method.id)
     ask = _option_asked(ctx, swap, like)
     piece = order_piece(
@@ -391,7 +399,7 @@ def exchange_items(ctx: GenContext, customer_id: str | None, like: _Swap | None 
     if swap is None:
         return None
     order = swap.order
-    said = "; ".join(f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes)
+    said = _one_by_one([f"the {c['name']} in {c['old']} for {c['new']}" for c in swap.changes])
     method = s.method_name(swap.method.id)
     ask = _option_asked(ctx, swap, like)
     piece = order_piece(
