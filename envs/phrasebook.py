@@ -208,7 +208,8 @@ class Phrasebook:
         self._registered: dict[str, bool] = {}  # intent -> whether it has @register wordings
 
     def _exclude(self, source: Path, exclusions: Any) -> None:
-        """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`."""
+        """Drop engine variants a domain does not use: `intent: [variant, ...]`, or `intent: all`. A list
+        may hold lists (YAML aliases of variants several intents drop): they are read as one."""
         if not isinstance(exclusions, dict):
             raise DomainError(f"{source}: {EXCLUDE_KEY} must map intents to a list of variants or 'all'")
         for intent, dropped in exclusions.items():
@@ -217,7 +218,8 @@ class Phrasebook:
             if dropped == "all":
                 self._raw[intent], self._all[intent], self._parts[intent] = [], [], Composition([])
                 continue
-            dropped = [dropped] if isinstance(dropped, str) else list(dropped)
+            dropped = [dropped] if isinstance(dropped, str) else [
+                variant for item in dropped for variant in ([item] if isinstance(item, str) else item)]
             unknown = [d for d in dropped if d not in self._all[intent]]
             if unknown:
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")

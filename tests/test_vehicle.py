@@ -270,22 +270,30 @@ def test_the_assistant_asks_the_driver_to_say_a_value_not_to_send_it():
     assert asked >= 30, asked
 
 
-def test_the_assistant_never_asks_the_driver_to_message_or_write_to_it():
-    """"If you think of anything else, send us a message." closed a chat with a driver who talks to
-    the car; the closings that ask for a message or a letter are left out, the others remain."""
+def test_the_assistant_speaks_as_itself_to_a_driver_in_the_car():
+    """"If you think of anything else, send us a message.", "For anything else, come back to us.",
+    "Everything is done on our side.", "Thank you for reaching out to us.": a service desk's words to
+    a driver who talks to the car. The assistant is an "I" the driver asks; nor does the driver say
+    they will write to it again."""
     import re
 
     from toolgym.envs.gold import gold_messages
     from toolgym.generators.rows import with_closer
 
     domain = toolgym.load_domain("vehicle")
-    typed = re.compile(r"message us|write to us|send us a message|write again|a message away|drop us a line", re.I)
+    desk = re.compile(r"message us|write to us|send us a message|write again|a message away|drop us a line|\bus\b|"
+                      r"\bour side\b|the team is|we're (?:always|around|here)|get in touch|got in touch|reach(?:ing)? out|"
+                      r"come back to us|your message|contacting", re.I)
+    writes = re.compile(r"write again|message (?:you )?again|contact you again", re.I)
     closings = 0
     for task in domain.generate_tasks(150, seed=47):
         chat = gold_messages(domain, task)[0]
         if chat[-1]["role"] != "user":  # the user's last words, which the closing line answers
             chat = [*chat, {"role": "user", "content": "Thanks, that's all."}]
-        said = [m.get("content") or "" for m in with_closer(task, chat) if m["role"] == "assistant"]
-        assert not any(typed.search(text) for text in said), [text for text in said if typed.search(text)]
-        closings += any(re.search(r"reach out|get in touch|come back|here anytime|always here", text) for text in said)
+        chat = with_closer(task, chat)
+        said = [m.get("content") or "" for m in chat if m["role"] == "assistant"]
+        assert not any(desk.search(text) for text in said), [text for text in said if desk.search(text)]
+        heard = [m.get("content") or "" for m in chat if m["role"] == "user"]
+        assert not any(writes.search(text) for text in heard), [text for text in heard if writes.search(text)]
+        closings += any(re.search(r"\bask\b|I'm here|happy to help|always here|here anytime|I'm around", text) for text in said)
     assert closings >= 30, closings
