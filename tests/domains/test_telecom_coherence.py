@@ -77,3 +77,23 @@ def test_a_refill_for_one_of_the_account_s_lines_names_the_line_it_went_to():
         assert f'"line_id":"{line_id}"' not in caller.replace(" ", ""), (task.scenario.requests, caller)
         named += 1
     assert named >= 5, named
+
+
+def test_one_of_the_account_s_lines_is_never_the_one_the_caller_named():
+    """"In case you need it, it's the line 305-929-2208. How much data has one of the lines on my
+    account used this month?" ... "I mean the one ending in 2208.": the caller's own line, which they
+    would have asked about as theirs."""
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain(TELECOM)
+    asked = 0
+    for task in domain.generate_tasks(300, seed=19, kinds=["single", "multi_step", "multi_turn"]):
+        picked = [s for s in task.plan if s.choice is not None and s.choice.fact == "which_line"]
+        if not picked:
+            continue
+        messages = gold_messages(domain, task)[0]
+        found = next(json.loads(m["content"]) for m in messages if m["role"] == "tool" and '"customer_id"' in m["content"])
+        answers = [m["content"] for m in messages if m["role"] == "user" and "one ending in" in m["content"].lower()]
+        assert answers and not any(f"ending in {found['phone_number'][-4:]}" in a for a in answers), (found, answers)
+        asked += 1
+    assert asked >= 10, asked

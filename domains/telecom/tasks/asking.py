@@ -122,11 +122,18 @@ def _which_line(piece: Piece, lines: list[AccountLine], chosen: AccountLine, ste
     return structures.looked_up(piece, label="line id", value=chosen.line_id, keywords=LINE_ID_WORDS)
 
 
+def _others(sub: Subscriber, lines: list[AccountLine]) -> list[AccountLine]:
+    """The lines a customer means by "one of the lines on my account": the caller, who gave their
+    own number to be found, would have named it."""
+    return [line for line in lines if line.line_id != sub.line_id]
+
+
 def line_usage_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
+    """Data use of another line of the account: every active line is a candidate the agent names."""
     lines = _active_lines(sub)
     if len(lines) < 2:
         return None
-    chosen = ctx.pick(lines)
+    chosen = ctx.pick(_others(sub, lines))
     piece = Piece(
         subject=sub.customer_id,
         request=ctx.say("ask_line_usage_which"),
@@ -146,8 +153,8 @@ def refill_which_line(ctx: GenContext, sub: Subscriber) -> Piece | None:
     """A refill of a named size for another line of the account: every active line is a candidate the
     agent names, the customer picks one that is not their own."""
     lines = _active_lines(sub)
-    # another's line ("one of my family's lines"): the caller would name their own; most are running low
-    refillable = [line for line in lines if not line.plan.unlimited and line.line_id != sub.line_id]
+    # most are running low
+    refillable = [line for line in _others(sub, lines) if not line.plan.unlimited]
     if len(lines) < 2 or not refillable:
         return None
     chosen = ctx.pick([line for line in refillable if line.runs_low] or refillable)
