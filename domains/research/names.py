@@ -4,6 +4,7 @@ their facts from pretraining, so an answer must come from the pages."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 _ONSETS = ("b", "br", "c", "d", "dr", "f", "g", "h", "k", "kr", "l", "m", "n", "p", "r", "s", "st", "t", "tr", "v", "z")
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "ea", "io")
@@ -15,7 +16,34 @@ INDUSTRIES = {
     "Foods": "food", "Freight": "logistics", "Textiles": "textile", "Instruments": "electronics",
     "Energy": "energy", "Studios": "design",
 }  # fmt: skip
-PRODUCT_NOUNS = ("Kettle", "Drone", "Lamp", "Scanner", "Bicycle", "Speaker", "Router", "Heater", "Camera", "Tent", "Watch", "Press")
+
+
+
+@dataclass(frozen=True)
+class ProductKind:
+    """What a kind of product weighs and costs, and which kinds of organisation make it: a made-up
+    world is still one a reader believes (no 24 kg watch, no camera from a food company)."""
+
+    makers: tuple[str, ...]  # organisation suffixes (ORG_SUFFIXES)
+    tenths_of_kg: tuple[int, int]  # weight range, in tenths of a kilogram
+    dollars: tuple[int, int]  # list price range
+
+
+PRODUCTS = {
+    "Kettle": ProductKind(("Works", "Foods", "Studios", "Instruments"), (8, 22), (19, 180)),
+    "Drone": ProductKind(("Dynamics", "Instruments", "Labs", "Systems"), (3, 45), (90, 2_400)),
+    "Lamp": ProductKind(("Studios", "Works", "Energy", "Instruments"), (4, 60), (19, 450)),
+    "Scanner": ProductKind(("Instruments", "Labs", "Systems"), (12, 90), (60, 1_500)),
+    "Bicycle": ProductKind(("Works", "Dynamics", "Studios"), (70, 190), (250, 2_400)),
+    "Speaker": ProductKind(("Instruments", "Studios", "Systems"), (3, 80), (29, 1_200)),
+    "Router": ProductKind(("Systems", "Instruments", "Labs"), (2, 15), (35, 600)),
+    "Heater": ProductKind(("Energy", "Works", "Dynamics"), (15, 120), (39, 700)),
+    "Camera": ProductKind(("Instruments", "Studios", "Labs"), (3, 25), (99, 2_400)),
+    "Tent": ProductKind(("Textiles", "Works", "Studios"), (12, 95), (49, 900)),
+    "Watch": ProductKind(("Instruments", "Studios", "Works", "Labs"), (1, 3), (29, 2_400)),
+    "Press": ProductKind(("Works", "Foods", "Studios"), (4, 40), (19, 400)),
+}
+PRODUCT_NOUNS = tuple(PRODUCTS)
 EVENT_THEMES = ("Robotics", "Food", "Design", "Music", "Book", "Energy", "Film", "Craft", "Games", "Science")
 EVENT_KINDS = ("Fair", "Summit", "Festival", "Expo", "Forum")
 

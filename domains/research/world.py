@@ -28,6 +28,7 @@ from .names import (
     INDUSTRIES,
     ORG_SUFFIXES,
     PRODUCT_NOUNS,
+    PRODUCTS,
     UniqueNames,
 )
 from .tables import Attribute, Entity, Link, Page
@@ -121,12 +122,13 @@ class WebBuilder:
             person.facts["employer"] = rng.choice(orgs)
         staff = {org.id: [p for p in people if p.facts.get("employer") is org] for org in orgs}
         for product in self._things("product", lambda: f"{self.names.coined()} {rng.choice(PRODUCT_NOUNS)}"):
-            maker = rng.choice(orgs)
+            kind = PRODUCTS[product.name.rsplit(" ", 1)[1]]
+            maker = rng.choice([o for o in orgs if o.name.rsplit(" ", 1)[1] in kind.makers] or orgs)
             product.facts["maker"] = maker
             product.facts["designer"] = rng.choice(staff[maker.id] or [maker.facts["ceo"]])
             product.facts["launched"] = long_date(self._day(dt.date(2005, 1, 1), today - dt.timedelta(days=60)))
-            product.facts["weight"] = f"{rng.randrange(2, 400) / 10:.1f}"
-            product.facts["price"] = f"{rng.randrange(19, 2_400):,}"
+            product.facts["weight"] = f"{rng.randint(*kind.tenths_of_kg) / 10:.1f}"
+            product.facts["price"] = f"{rng.randint(*kind.dollars):,}"
         for org in orgs:
             made = [p for p in self.things["product"] if p.facts["maker"] is org]
             if made:

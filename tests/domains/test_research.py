@@ -61,6 +61,31 @@ def test_world_is_seeded_and_holds_every_kind_of_page(domain):
         default.close()
 
 
+def test_a_product_weighs_costs_and_is_made_as_its_kind_is(domain):
+    """"The Rukaci Watch has a weight of 24.4 kg." and "Trediox Foods manufactures the Giotrioth
+    Camera.": a made-up world a reader would not believe. Every product's weight and price lie in
+    its kind's range, and its maker is of an industry that makes such things."""
+    from toolgym.domains.research.names import PRODUCTS
+
+    world = World(domain.template(0, "default"))
+    try:
+        found = world.query("SELECT e.name, a.name, a.value FROM entity e JOIN attribute a ON a.entity_id = e.id "
+                            "WHERE e.kind = 'product' AND a.current AND a.name IN ('weight', 'price', 'maker')")
+        makers = dict(world.query("SELECT id, name FROM entity WHERE kind = 'organisation'"))
+    finally:
+        world.close()
+    products = {name for name, _, _ in found}
+    assert len(products) > 300
+    for name, attribute, value in found:
+        kind = PRODUCTS[name.rsplit(" ", 1)[1]]
+        if attribute == "weight":
+            assert kind.tenths_of_kg[0] <= round(float(value) * 10) <= kind.tenths_of_kg[1], (name, value)
+        elif attribute == "price":
+            assert kind.dollars[0] <= int(value.replace(",", "")) <= kind.dollars[1], (name, value)
+        else:
+            assert makers[value].rsplit(" ", 1)[1] in kind.makers, (name, makers[value])
+
+
 def test_search_ranks_by_bm25_pages_results_and_reads_any_text_as_words(domain, world):
     article = world.query("SELECT title, url FROM page WHERE kind = 'article' AND subject_id LIKE 'OR%' LIMIT 1")[0]
     name = article[0].removesuffix(" - Atlaspedia")
