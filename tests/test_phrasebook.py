@@ -141,3 +141,18 @@ def test_a_reply_said_unclosed_keeps_its_words_and_drops_only_its_closing_line(t
         closed += bool(ending)
         assert unclosed == (whole[: -len(ending[0])].rstrip() if ending else whole), (whole, unclosed)
     assert closed >= 20
+
+
+@pytest.mark.parametrize("name", ["banking", "workplace"])
+def test_a_confirmation_never_says_set_to_set(name):
+    """"I'm set to set the daily limit of the card ending in 7230 to $1,650.00.": an action that
+    begins with "set" is announced as ready, never as "set to"."""
+    import toolgym
+
+    book = toolgym.load_domain(name).phrasebook
+    intents = [i for i in ("confirm", "confirm@frustrated", "confirm@terse", "confirm@elderly", "confirm@formal")
+               if book.has(i)]
+    said = {book.say(intent, seed, action="set the daily limit of the card ending in 7230 to $1,650.00")
+            for intent in intents for seed in range(400)}
+    assert not [text for text in said if "set to set" in text]
+    assert [text for text in said if "ready to set" in text]
