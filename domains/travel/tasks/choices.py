@@ -19,7 +19,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 
 from ..tools.common import money2
 from .index import BookingInfo, Index
-from .parts import agent, city, clause, day_text
+from .parts import agent, city, clause, clock, day_text, leaving
 from .reads import booking_fact
 from .writes import add_bags, cancel, select_seat
 
@@ -62,7 +62,7 @@ def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, *
         return None  # the traveller tells them apart by the day
     trips.sort(key=lambda t: t[1])
     destination = city(b.flight.row.destination)
-    day = b.flight.view["departs_local"][:10]
+    day = clock(b.flight.view["departs_local"])[1]
     steps = [agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps]
     piece = replace(
         piece,
@@ -75,7 +75,7 @@ def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, *
     )
     piece = structures.ask_which(
         piece, label="flight", what=f"flights to {destination}", options=[i for i, _ in trips],
-        described=[f"{i}, leaving {d}" for i, d in trips], answer=f"the one leaving on {day}", step=1,
+        described=[f"{i}, {leaving(d)}" for i, d in trips], answer=f"the one leaving on {day}", step=1,
     )  # fmt: skip
     return structures.looked_up(piece, label="booking id", value=b.booking_id, keywords=BOOKING_WORDS)
 

@@ -42,6 +42,12 @@ def clock(local: str) -> tuple[str, str]:
     return f"{stamp:%H:%M}", day_text(stamp.date())
 
 
+def leaving(local: str) -> str:
+    """'2026-03-06 16:25 America/Denver' -> 'leaving March 6 at 16:25 local time': a flight as a question names it."""
+    time, day = clock(local)
+    return f"leaving {day} at {time} local time"
+
+
 def city(code: str) -> str:
     return AIRPORT_BY_CODE[code].city
 

@@ -26,7 +26,7 @@ from ..catalogue import (
 )
 from ..tools.common import money2
 from .index import BookingInfo, Index, StayInfo, TravellerInfo, can_pay_points, cheapest
-from .parts import agent, cabin_label, city, clause, day_text, flight_vars, leaves_out
+from .parts import agent, cabin_label, city, clause, clock, day_text, flight_vars, leaves_out, leaving
 from .reads import booking_fact
 
 SEAT_LETTERS = "ABCDEF"
@@ -101,10 +101,11 @@ def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
     if piece is None or any(o.bags >= MAX_BAGS for o in trips) or len({o.flight.view["departs_local"][:10] for o in trips}) < len(trips):
         return None
     bags = next(c.arguments["bags"] for c in piece.steps[-1].calls)
+    day = clock(b.flight.view["departs_local"])[1]
     piece = replace(
         piece,
         request=ctx.say("ask_bags_for_trip", city=city, bags=bags),
-        goal=f"Add {counted(bags, 'checked bag')} to your flight to {city} (leaving {b.flight.view['departs_local'][:10]}); you do not know the booking id.",
+        goal=f"Add {counted(bags, 'checked bag')} to your flight to {city} (leaving {day}); you do not know the booking id.",
         facts=[],
         steps=[agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps],
         keys=frozenset(o.booking_id for o in trips),
@@ -112,8 +113,8 @@ def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
     if len(trips) > 1:
         piece = structures.ask_which(
             piece, label="flight", what=f"flights to {city}", options=[o.booking_id for o in trips],
-            described=[f"{o.booking_id} leaving {o.flight.view['departs_local']}" for o in trips],
-            answer=f"the one leaving on {b.flight.view['departs_local'][:10]}", step=1,
+            described=[f"{o.booking_id}, {leaving(o.flight.view['departs_local'])}" for o in trips],
+            answer=f"the one leaving on {day}", step=1,
         )  # fmt: skip
     return structures.looked_up(piece, label="booking id", value=b.booking_id, keywords=["booking id", "booking number", "booking reference"])
 
