@@ -160,3 +160,22 @@ def test_two_item_changes_say_where_one_ends_and_the_next_begins(domain):
             assert any(f"and the {second}" in text for text in confirms), confirms
             checked += 1
     assert checked >= 3
+
+
+def test_a_returned_item_is_named_with_its_article(domain):
+    """"The return of LED Desk Lamp (white, with wireless charger) from order #W9785558 is requested."
+    and "Can I return Tennis Racket (grip 2, control) from my order?": an item takes "the"."""
+    checked = 0
+    for task in domain.generate_tasks(300, seed=8, kinds=["single", "multi_step"]):
+        reply = next((r for r in task.replies if r.intent == "reply_returned"), None)
+        if reply is None:
+            continue
+        names = [item.split(" (")[0].removeprefix("the ") for item in reply.vars["items"]]
+        said = [*task.scenario.requests, *(s.confirm for s in task.plan if s.confirm),
+                *(domain.phrasebook.say("reply_returned", seed, **reply.vars) for seed in range(20))]
+        for text in said:
+            for name in names:
+                if f"{name} (" in text:
+                    assert f"the {name} (" in text, text
+        checked += 1
+    assert checked >= 10, checked

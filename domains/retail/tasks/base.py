@@ -56,8 +56,8 @@ def order_piece(
 
 
 def item_text(item: OrderItemBase) -> str:
-    """How the user names an item of an order: 'T-Shirt (red, L)'."""
-    return f"{item.name} ({item.options})"
+    """How an item of an order is named in a sentence: 'the T-Shirt (red, L)'."""
+    return f"the {item.name} ({item.options})"
 
 
 def any_customer(ctx: GenContext) -> str:

@@ -109,14 +109,14 @@ def return_by_item(ctx: GenContext, customer_id: str | None) -> Piece | None:
     method = s.methods[order.payment_method_id]
     piece = Piece(
         request=ctx.say("req_return_item_no_order", item=item.name),
-        goal=f"Return the {item_text(item)} you bought (you do not know the order number); refund to the original payment method.",
+        goal=f"Return {item_text(item)} you bought (you do not know the order number); refund to the original payment method.",
         steps=[
             Step(calls=[call("list_customer_orders", customer_id=customer_id)]),
             Step(calls=[*(call("get_order_details", order_id=o.id) for o in delivered),
                         call("list_payment_methods", customer_id=customer_id)]),  # fmt: skip
             Step(
                 calls=[call("return_delivered_order_items", order_id=order.id, item_ids=[item.id], payment_method_id=method.id)],
-                confirm=f"return the {item_text(item)} from order {order.id} and refund {money(item.price)} to your {s.method_name(method.id)}",
+                confirm=f"return {item_text(item)} from order {order.id} and refund {money(item.price)} to your {s.method_name(method.id)}",
             ),
         ],
         reply=Utterance(intent="reply_returned", vars={"order_id": order.id, "items": [item_text(item)], "amount": item.price,

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgym.envs import Fact, GenContext, Step, Utterance, call, money, pieces, structures
+from toolgym.envs.phrasing import join_words
 
 from ..access import options_of
 from ..rules import CANCEL_REASONS
@@ -356,7 +357,7 @@ def return_items(
     return order_piece(
         order,
         request=ctx.say("req_return_ask", order_id=order.id, items=names) if ask else ctx.say("req_return", order_id=order.id, items=names, gift_card=to_card),
-        goal=f"Return {', '.join(names)} from order {order.id}"
+        goal=f"Return {join_words(names)} from order {order.id}"
         + (
             " with the refund on your gift card."
             if to_card
@@ -376,7 +377,7 @@ def return_items(
                 ],
                 needs=[where.key] if ask else [],
                 confirm=(
-                    f"return {', '.join(names)} from order {order.id} and refund {money(refund)} to your "
+                    f"return {join_words(names)} from order {order.id} and refund {money(refund)} to your "
                     f"{s.method_name(method.id)}"
                 ),
             ),
