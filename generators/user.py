@@ -85,10 +85,11 @@ class ScriptedUser(UserSimulator):
             if unknown:
                 return _final(say("user_unknown", labels=unknown))
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
-            # a fact whose value another fact shares (a travel date that is also the check-in date) is
-            # said when its own label is asked for, though the value was said before under the other
+            # a fact whose value another fact holds (a travel date that is also the check-in date, a day
+            # inside "the one leaving on March 9") is said when its own label is asked for, though the
+            # value was said before under the other
             wanted = [f for f in asked if not said_before(f.value, said)] or [
-                f for f in asked if any(g is not f and g.value == f.value for g in scenario.facts)
+                f for f in asked if any(g is not f and said_before(f.value, g.value) for g in scenario.facts)
             ]
             if wanted:
                 # each in the domain's own words where it has them ("it goes in Projects"), else "my X is Y"

@@ -375,3 +375,19 @@ def test_flights_to_one_city_are_told_apart_in_words():
         assert not raw.search(answer), answer
         asked += 1
     assert asked >= 5, asked
+
+
+def test_a_day_said_to_name_a_flight_is_given_again_as_a_travel_date(domain):
+    """The traveller named the flight to cancel as "the one leaving on March 9", then asked for
+    flights Paris to Frankfurt; asked "What travel date do you have in mind?", they said goodbye:
+    "March 9" had been said before, inside the other answer. A value another fact holds is said
+    again when its own label is asked for."""
+    from toolgym.envs.gold import gold_messages
+
+    task = domain.generate_tasks(1, seed=1296473393, kinds=["multi_turn"], size="small")[0]
+    messages = gold_messages(domain, task)[0]
+    user = [m["content"] for m in messages if m["role"] == "user"]
+    assert any("the one leaving on March 9" in text for text in user), user
+    asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "travel date" in (m.get("content") or ""))
+    assert "March 9" in messages[asked + 1]["content"], messages[asked + 1]
+    assert any(c.name == "search_flights" and c.arguments["date"].endswith("-03-09") for c in task.gold_calls())

@@ -58,8 +58,8 @@ def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, *
             return None
         trips.append((added["booking_id"], added.pop("departs_local")))
         setup = [WorldEdit(table="flight_booking", insert=added)]
-    if len({d[:10] for _, d in trips}) < len(trips):
-        return None  # the traveller tells them apart by the day
+    if len({clock(d)[1] for _, d in trips}) < len(trips):
+        return None  # the traveller tells them apart by the day, as said ("March 6": a year apart is no help)
     trips.sort(key=lambda t: t[1])
     destination = city(b.flight.row.destination)
     day = clock(b.flight.view["departs_local"])[1]

@@ -98,7 +98,7 @@ def bags_by_trip(ctx: GenContext, index: Index) -> Piece | None:
     piece = add_bags(ctx, index, b)
     city = b.flight.view["to"]
     trips = [o for o in index.confirmed("any") if o.traveller_id == b.traveller_id and o.flight.view["to"] == city]
-    if piece is None or any(o.bags >= MAX_BAGS for o in trips) or len({o.flight.view["departs_local"][:10] for o in trips}) < len(trips):
+    if piece is None or any(o.bags >= MAX_BAGS for o in trips) or len({clock(o.flight.view["departs_local"])[1] for o in trips}) < len(trips):
         return None
     bags = next(c.arguments["bags"] for c in piece.steps[-1].calls)
     day = clock(b.flight.view["departs_local"])[1]
