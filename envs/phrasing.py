@@ -437,3 +437,26 @@ def dates_in_words(iso: str) -> list[str]:
         return []
     name, day, year = calendar.month_name[int(date[2])], int(date[3]), date[1]
     return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]
+
+
+def month_day(day: dt.date | str) -> str:
+    """A day as people name one this year: 'March 13' (from a date or '2025-03-13')."""
+    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    return f"{date:%B} {date.day}"
+
+
+def day_in_words(day: dt.date | str) -> str:
+    """'2025-03-13' -> 'Thursday, March 13'."""
+    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    return f"{date:%A}, {month_day(date)}"
+
+
+def moment_in_words(local: str) -> str:
+    """A local time as tools write it, '2025-03-13 09:00', as people do: 'Thursday, March 13 at 09:00'."""
+    day, _, time = local.partition(" ")
+    return f"{day_in_words(day)} at {time}" if time else day_in_words(day)
+
+
+def zone_in_words(zone: str) -> str:
+    """A time zone id as people name it: 'America/New_York' -> 'New York time'."""
+    return zone.rsplit("/", 1)[-1].replace("_", " ") + " time"

@@ -68,3 +68,16 @@ def test_the_trace_of_a_warning_question_says_why_it_warns(plan_changes):
         (used,) = next(s.disclose for s in task.plan if s.disclose)
         asked = next(m for m in trajectory.messages if m["role"] == "assistant" and used in (m.get("content") or ""))
         assert used in (asked.get("reasoning_content") or ""), asked
+
+
+def test_a_question_names_a_time_argument_in_words():
+    """"Shall I move the Data 1:1 to Thursday, March 13 at 09:00?" names reschedule_event(start=
+    "2025-03-13 09:00"): a day and a time said as people say them. Another day or time does not."""
+    from toolgym.envs.task import Step, ToolCall
+    from toolgym.verifiers.conduct import _names_action
+
+    step = Step(calls=[ToolCall(name="reschedule_event", arguments={"event_id": "EV1", "start": "2025-03-13 09:00"})])
+    assert _names_action("Shall I move the Data 1:1 to Thursday, March 13 at 09:00?", step)
+    assert _names_action("Shall I move it to 2025-03-13 09:00?", step)
+    assert not _names_action("Shall I move the Data 1:1 to Friday, March 14 at 09:00?", step)
+    assert not _names_action("Shall I move the Data 1:1 to Thursday, March 13 at 10:00?", step)

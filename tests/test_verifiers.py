@@ -142,6 +142,21 @@ def test_a_time_after_a_date_is_checked_on_its_own():
     assert ungrounded_facts([asked, shown, said]) == []
 
 
+def test_an_output_without_its_year_is_stated_by_its_day_and_a_dated_one_only_with_its_year():
+    """"It's due Thursday, March 27." states the output "March 27" (the task says the year goes
+    without saying), as "2025-03-27" does; a dated output "2018-08-03" is not stated by "opened on
+    August 3", whose year was the answer. "March 27 or March 28" names no day."""
+    from toolgym.verifiers.hedges import hedged
+    from toolgym.verifiers.matching import output_stated
+
+    assert output_stated("March 27", "It's due Thursday, March 27.") and output_stated("March 27", "due 2025-03-27")
+    assert not output_stated("March 27", "It's due March 28.")
+    assert not output_stated("2018-08-03", "The account was opened on August 3.")
+    assert output_stated("2018-08-03", "The account was opened on August 3, 2018.")
+    assert hedged("March 27", "It's due March 27 or March 28.")
+    assert not hedged("March 27", "It's due March 27; send it by email or post.")
+
+
 def test_a_month_of_a_year_is_one_fact_in_any_format():
     """"Can I get my statement for March 2025?" then request_statement(month="2025-03"): the month
     in words was the year "2025" alone, so the argument went unseen and a reply saying "your March

@@ -287,3 +287,36 @@ def test_an_email_s_subject_and_words_and_a_file_s_title_and_text_are_about_one_
             assert subject and words and subject & words, (call.arguments, subject, words)
             seen += 1
     assert seen >= 10, seen
+
+
+def test_a_meeting_s_time_and_a_task_s_day_are_said_as_people_say_them(domain):
+    """"Here's the plan: send a decline for the Platform workshop event at 2025-03-20 17:30." and
+    "rescheduled to 2025-03-12 15:00 (Europe/Berlin)": the tools' formats, said to a person. What the
+    gold says of a meeting or a task's due day reads "on Thursday, March 20 at 17:30 (Berlin time)",
+    and a start it must state is its day and its time, each in any format."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers.matching import output_stated
+
+    raw = re.compile(r"\b\d{4}-\d\d-\d\d\b|\b[A-Z][a-z]+/[A-Z][A-Za-z_]+\b")
+    said_as_people = re.compile(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}")
+    intents = {"reply_scheduled", "reply_rescheduled", "reply_cancelled", "reply_task_added", "reply_first_due",
+               "reply_respond_declined", "reply_respond_accepted", "reply_respond_tentative"}
+    seen = 0
+    for task in domain.generate_tasks(300, seed=31, kinds=["single", "multi_step"]):
+        replies = [r for r in task.replies if r.intent in intents]
+        if not replies:
+            continue
+        chat = gold_messages(domain, task)[0]
+        said = [m["content"] for m in chat if m["role"] == "assistant" and m.get("content") and said_as_people.search(m["content"])]
+        assert said, [m.get("content") for m in chat if m["role"] == "assistant"]
+        for text in said:
+            assert not raw.search(text), text
+        if any(r.intent in ("reply_scheduled", "reply_rescheduled") for r in replies):
+            call = next(c for c in task.gold_calls() if c.name in ("create_event", "reschedule_event"))
+            day, time = call.arguments["start"].split(" ")
+            assert set(task.required_outputs) >= {time}, task.required_outputs
+            assert output_stated(next(o for o in task.required_outputs if re.fullmatch(r"[A-Z][a-z]+ \d{1,2}", o)), day)
+        seen += 1
+    assert seen >= 20, seen

@@ -109,9 +109,19 @@ def _names_action(text: str, step: Step, siblings: Sequence[Step] = ()) -> bool:
     for call in step.calls:
         for value in call.arguments.values():
             if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3:
-                if str(value).lower() in lowered:
+                if str(value).lower() in lowered or _moment_named(str(value), text):
                     return True
     return any(len(w) >= 4 and w in lowered for call in step.calls for w in call.name.split("_"))
+
+
+def _moment_named(value: str, text: str) -> bool:
+    """Whether an argument that is a day or a time ("2025-03-13 09:00") is named in words ("Thursday,
+    March 13 at 09:00"): each of its facts is said, a day with or without its year."""
+    wanted = extract_facts(value)
+    if not wanted or any(f.kind not in ("date", "time") for f in wanted):
+        return False
+    said = [(f.kind, f.value[-5:] if f.kind == "date" else f.value) for f in extract_facts(text)]
+    return all((f.kind, f.value[-5:] if f.kind == "date" else f.value) in said for f in wanted)
 
 
 def consent(task: Task, trajectory: Trajectory) -> Score:

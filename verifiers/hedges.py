@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterator, Sequence
 from toolgym.envs.grounding import extract_facts
 
 from .figures import MIN_CHARACTERS, result_fields
-from .matching import CALENDAR_KINDS, calendar_fact, normalize_text
+from .matching import CALENDAR_KINDS, calendar_fact, normalize_text, states_day
 
 _MONEY = r"\$\d[\d,]*(?:\.\d+)?"
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -70,7 +70,7 @@ def _statements(output: str, reply: str) -> Iterator[tuple[int, int]]:
     wanted = calendar_fact(output)
     if wanted is not None:
         for fact in extract_facts(reply):
-            if fact.kind == wanted.kind and fact.value == wanted.value:
+            if states_day(fact, wanted):
                 for found in re.finditer(rf"(?<!\w){re.escape(fact.text)}(?!\w)", reply):
                     yield found.span()
         return
@@ -88,8 +88,8 @@ def _statements(output: str, reply: str) -> Iterator[tuple[int, int]]:
 def _same(value: str, other: str) -> bool:
     if normalize_text(value) == normalize_text(other):
         return True
-    dates = [[(f.kind, f.value) for f in extract_facts(v) if f.kind in CALENDAR_KINDS] for v in (value, other)]
-    return bool(dates[0]) and dates[0] == dates[1]
+    said, output = ([f for f in extract_facts(v) if f.kind in CALENDAR_KINDS] for v in (value, other))
+    return len(said) == len(output) > 0 and all(states_day(a, b) for a, b in zip(said, output, strict=True))
 
 
 @functools.lru_cache(maxsize=256)  # a chat's outputs are looked for in every reply

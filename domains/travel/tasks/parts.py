@@ -9,7 +9,7 @@ from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
-from toolgym.envs.phrasing import register_of
+from toolgym.envs.phrasing import month_day, register_of
 
 from ..catalogue import AIRPORT_BY_CODE, FARE_RULE_BY_CABIN
 from .index import FlightInfo, TravellerInfo, index_of
@@ -32,8 +32,7 @@ def leaves_out(ctx: GenContext) -> bool:
     return ctx.rng.random() < LEAVE_OUT_SHARE
 
 
-def day_text(date: dt.date) -> str:
-    return f"{date:%B} {date.day}"
+day_text = month_day  # "March 15"
 
 
 def clock(local: str) -> tuple[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call, structures
+from toolgym.envs.phrasing import day_in_words, month_day
 
 from .answers import channel_topic, chat_search
 from .index import Desk, index_of
@@ -25,8 +26,8 @@ def first_due(ctx: GenContext, desk: Desk) -> Piece | None:
         request=ctx.say("req_first_due"),
         goal="Find out which of your open tasks is due first.",
         steps=[Step(calls=[call("list_tasks", status="open")])],
-        reply=Utterance(intent="reply_first_due", vars={"title": todo.title, "due": due}),
-        outputs=[todo.title, due],
+        reply=Utterance(intent="reply_first_due", vars={"title": todo.title, "due": day_in_words(due)}),
+        outputs=[todo.title, month_day(due)],  # a day this spring: its year goes without saying
         keys=frozenset({f"todos:{desk.person.id}"}),
     )
 

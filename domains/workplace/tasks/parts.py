@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, WorldEdit, call
+from toolgym.envs.phrasing import day_in_words, moment_in_words, month_day, zone_in_words
 
 from ..catalogue import DURATIONS, MEETING_TOPICS, NOW
 from ..tables import EmployeeBase
@@ -59,6 +60,13 @@ def when_words(ctx: GenContext, day: str) -> str:
     if day == TOMORROW.isoformat() and ctx.rng.random() < 0.7:
         return fragment(ctx, "day_tomorrow")
     return fragment(ctx, "day_on", day=day)
+
+
+def said_start(start: str) -> list[str]:
+    """The outputs of a meeting's start ('2025-03-13 09:00'), as a reply says it ("Thursday, March 13
+    at 09:00"): its day, whose year goes without saying, and its time."""
+    day, _, time = start.partition(" ")
+    return [month_day(day), time]
 
 
 def named_fact(key: str, value: str, label: str, *keywords: str) -> Fact:
@@ -183,14 +191,14 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
                 calls=[
                     call("create_event", title=title, start=start, duration_minutes=minutes, attendees=emails)
                 ],
-                confirm=fragment(ctx, "do_schedule", title=title, start=start, minutes=minutes, names=names),
+                confirm=fragment(ctx, "do_schedule", title=title, start=moment_in_words(start), minutes=minutes, names=names),
             ),
         ],
         reply=Utterance(
             intent="reply_scheduled",
-            vars={"title": title, "start": start, "names": names, "zone": me.time_zone},
+            vars={"title": title, "start": moment_in_words(start), "names": names, "zone": zone_in_words(me.time_zone)},
         ),
-        outputs=[start],
+        outputs=said_start(start),
         facts=[date],
         withheld=asked([date], ask),
         keys=frozenset(calendar_keys([me, *guests], day.isoformat())),
@@ -307,10 +315,10 @@ def cancel_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("list_events", date=m.day)]),
             Step(
                 calls=[call("cancel_event", event_id=m.event.id)],
-                confirm=fragment(ctx, "do_cancel", meeting=m.event.title, start=m.start),
+                confirm=fragment(ctx, "do_cancel", meeting=m.event.title, start=moment_in_words(m.start)),
             ),
         ],
-        reply=Utterance(intent="reply_cancelled", vars={"meeting": m.event.title, "start": m.start}),
+        reply=Utterance(intent="reply_cancelled", vars={"meeting": m.event.title, "start": moment_in_words(m.start)}),
         outputs=[m.event.title],
         keys=frozenset({m.event.id} | calendar_keys([desk.person, *m.others], m.day)),
     )
@@ -335,12 +343,12 @@ def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(
                 calls=[call("respond_to_event", event_id=m.event.id, response=answer)],
                 needs=[choice.key],
-                confirm=fragment(ctx, f"do_respond_{answer}", meeting=m.event.title, start=m.start),
+                confirm=fragment(ctx, f"do_respond_{answer}", meeting=m.event.title, start=moment_in_words(m.start)),
             ),
         ],
         reply=Utterance(
             intent=f"reply_respond_{answer}",
-            vars={"meeting": m.event.title, "organiser": organiser.name, "start": m.start},
+            vars={"meeting": m.event.title, "organiser": organiser.name, "start": moment_in_words(m.start)},
         ),
         outputs=[m.event.title],
         facts=[choice],
@@ -381,10 +389,10 @@ def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(
                 calls=[call("create_task", title=title, due=due)],
                 needs=[when.key],
-                confirm=fragment(ctx, "do_add_task", title=title, due=due),
+                confirm=fragment(ctx, "do_add_task", title=title, due=day_in_words(due)),
             )
         ],
-        reply=Utterance(intent="reply_task_added", vars={"title": title, "due": due}),
+        reply=Utterance(intent="reply_task_added", vars={"title": title, "due": day_in_words(due)}),
         outputs=[title],
         facts=[when],
         withheld=asked([when], ask),
@@ -527,13 +535,15 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("reschedule_event", event_id=m.event.id, start=start)],
-                confirm=fragment(ctx, "do_reschedule", meeting=m.event.title, old=m.start, start=start),
+                confirm=fragment(ctx, "do_reschedule", meeting=m.event.title, old=moment_in_words(m.start),
+                                 start=moment_in_words(start)),
             ),
         ],
         reply=Utterance(
-            intent="reply_rescheduled", vars={"meeting": m.event.title, "start": start, "zone": me.time_zone}
+            intent="reply_rescheduled",
+            vars={"meeting": m.event.title, "start": moment_in_words(start), "zone": zone_in_words(me.time_zone)},
         ),
-        outputs=[start],
+        outputs=said_start(start),
         facts=[date],
         withheld=asked([date], ask),
         keys=frozenset(
