@@ -85,12 +85,12 @@ class ScriptedUser(UserSimulator):
             if unknown:
                 return _final(say("user_unknown", labels=unknown))
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
-            # a fact whose value another fact holds (a travel date that is also the check-in date, a day
-            # inside "the one leaving on March 9") is said when its own label is asked for, though the
-            # value was said before under the other
+            # what was not said yet; and asked for what the chat holds already, the user says it again,
+            # for it may have been said as something else (a travel date that is also the check-in date,
+            # the day inside "the one leaving on March 9", a home town inside "the Diodreathwick fair"),
+            # unless the question names it: "W6814264 isn't a valid order id" asks for another one
             wanted = [f for f in asked if not said_before(f.value, said)] or [
-                f for f in asked if any(g is not f and said_before(f.value, g.value) for g in scenario.facts)
-            ]
+                f for f in asked if not said_before(f.value, text)]
             if wanted:
                 # each in the domain's own words where it has them ("it goes in Projects"), else "my X is Y"
                 chosen = {s.choice.fact for s in task.plan if s.choice is not None}

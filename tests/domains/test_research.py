@@ -349,3 +349,20 @@ def test_following_a_link_rests_on_the_sentence_that_names_it(domain):
             {**m, "content": m["content"].replace(sentence, "")} if m.get("role") == "tool" else m for m in trajectory.messages])
         assert diagnosis(task, unread).value < 1.0
     assert hops >= 5
+
+
+def test_a_home_town_said_inside_an_event_s_name_is_given_when_asked(domain):
+    """"Which organisation runs the Diodreathwick fair?" then "In which country is my home town?":
+    asked for the city's name, the user said goodbye, for "Diodreathwick" had been said (as part of
+    the fair's name). Asked for what the chat holds already, the user says it again."""
+    from toolgym.envs.generation import draw
+
+    world = World(domain.template(domain.world_seed, domain.default_size))
+    try:
+        task = draw(domain, world, 0, "multi_turn", 628, 0)
+    finally:
+        world.close()
+    messages = gold_messages(domain, task)[0]
+    asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "city's name" in (m.get("content") or ""))
+    home = next(f.value for f in task.scenario.facts if f.label.endswith("name") or "city" in f.label)
+    assert home in messages[1]["content"] and home in messages[asked + 1]["content"], messages[asked + 1]
