@@ -87,9 +87,11 @@ class ScriptedUser(UserSimulator):
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
             # what was not said yet; and asked for what the chat holds already, the user says it again,
             # for it may have been said as something else (a travel date that is also the check-in date,
-            # the day inside "the one leaving on March 9", a home town inside "the Diodreathwick fair");
-            # but told a value is invalid or missing, the user goes to find the right one
-            wanted = [f for f in asked if not said_before(f.value, said)] or ([] if outcome(task) == "pending" else asked)
+            # the day inside "the one leaving on March 9", a home town inside "the Diodreathwick fair").
+            # Not a value the agent's words hold (it has it: "I can't send the message "Are we on?"..."),
+            # and told a value is invalid or missing, the user goes to find the right one.
+            again = [] if outcome(task) == "pending" else [f for f in asked if not said_before(f.value, text)]
+            wanted = [f for f in asked if not said_before(f.value, said)] or again
             if wanted:
                 # each in the domain's own words where it has them ("it goes in Projects"), else "my X is Y"
                 chosen = {s.choice.fact for s in task.plan if s.choice is not None}

@@ -134,17 +134,19 @@ def test_a_value_with_a_nearer_valid_one_offered_is_chosen_again_not_found():
     assert checked >= 10
 
 
-@pytest.mark.parametrize("name", ["retail", "banking", "travel"])
-def test_a_user_told_a_value_is_invalid_never_gives_it_again(name):
-    """"My order id is W6814264." answered an agent that had just said W6814264 is no order id: a
-    user asked again for a value they gave goes to find the right one when the chat is about a value
-    that is invalid or missing, and says it again only in a chat that acts on it."""
+@pytest.mark.parametrize(("name", "kind"), [("retail", "no_tool/invalid_value"), ("banking", "no_tool/invalid_value"),
+                                          ("travel", "no_tool/invalid_value"), ("workplace", "no_tool/unavailable")])
+def test_a_user_never_gives_a_value_again_to_an_agent_that_has_it_or_called_it_invalid(name, kind):
+    """"My order id is W6814264." answered an agent that had just said W6814264 is no order id, and
+    'Tell them "Hey Michael, are we still on for the sync?" from me.' one that had just quoted the
+    message it could not send. A user says a value again only to a question that does not hold it,
+    in a chat that acts on it."""
     import toolgym
     from toolgym.envs.gold import gold_messages
 
     domain = toolgym.load_domain(name)
     checked = 0
-    for task in domain.generate_tasks(40, seed=5, kinds=["no_tool/invalid_value"]):
+    for task in domain.generate_tasks(40, seed=5, kinds=[kind]):
         chat = gold_messages(domain, task)[0]
         users = [m["content"] for m in chat if m["role"] == "user" and m.get("content")]
         for fact in task.scenario.facts:
