@@ -320,3 +320,25 @@ def test_a_meeting_s_time_and_a_task_s_day_are_said_as_people_say_them(domain):
             assert output_stated(next(o for o in task.required_outputs if re.fullmatch(r"[A-Z][a-z]+ \d{1,2}", o)), day)
         seen += 1
     assert seen >= 20, seen
+
+
+def test_the_user_names_a_day_in_words_and_the_call_still_reads_it(domain):
+    """"The Marketing retro on 2025-03-17 needs to move to 2025-03-12.": nobody names a day so. The
+    user says "on Monday, March 17" or "March 12" (its year goes without saying); the gold's calls
+    take the dated day, and the verifier reads them as the day the user named."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers import verify
+
+    iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+    named = 0
+    for task in domain.generate_tasks(200, seed=37, kinds=["single", "multi_step", "multi_turn"]):
+        chat, verification = gold_messages(domain, task)
+        users = [m["content"] for m in chat if m["role"] == "user" and m.get("content")]
+        assert not [u for u in users if iso.search(u)], users
+        dated = [c for c in task.gold_calls() if any(iso.fullmatch(str(v)) for v in c.arguments.values())]
+        if dated and any(re.search(r"\b(?:March|April) \d{1,2}\b", u) for u in users):
+            assert verification.components["arguments_grounded"] == 1.0, verification.details
+            named += 1
+    assert named >= 10, named

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, call, draw, pieces
+from toolgym.envs.phrasing import month_day
 
 from ..catalogue import DURATIONS
 from .index import Desk, index_of
@@ -91,7 +92,7 @@ def _bad_date(ctx: GenContext, desk: Desk) -> Piece:
 def _bad_length(ctx: GenContext, desk: Desk) -> Piece:
     who = _colleague(ctx, desk)
     minutes = ctx.pick(BAD_LENGTHS)
-    day = ctx.pick(WORKDAYS).isoformat()
+    day = month_day(ctx.pick(WORKDAYS))
     return pieces.invalid_value(
         ctx.say("req_schedule_length", name=who.name, minutes=minutes, day=day),
         f"Book a {minutes}-minute meeting with {who.name} on {day}.",

@@ -56,10 +56,11 @@ def first_name(person: EmployeeBase) -> str:
 
 
 def when_words(ctx: GenContext, day: str) -> str:
-    """How the user names a day: 'tomorrow' for tomorrow (sometimes), else its date."""
+    """How the user names a day ('2025-03-13'): 'tomorrow' for tomorrow (sometimes), else 'on March 13'
+    or 'on Thursday, March 13' (its year goes without saying)."""
     if day == TOMORROW.isoformat() and ctx.rng.random() < 0.7:
         return fragment(ctx, "day_tomorrow")
-    return fragment(ctx, "day_on", day=day)
+    return fragment(ctx, "day_on", day=month_day(day), weekday=f"{dt.date.fromisoformat(day):%A}")
 
 
 def said_start(start: str) -> list[str]:
@@ -177,10 +178,10 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
     title = f"{ctx.pick(MEETING_TOPICS).capitalize()}: {ctx.say('meeting_subject')}"
     names, emails = [g.name for g in guests], [g.email for g in guests]
     ask = leaves_out(ctx)
-    date = named_fact("day", day.isoformat(), "preferred date", "date", "day", "when")
+    date = named_fact("day", month_day(day), "preferred date", "date", "day", "when")
     return Piece(
-        request=ctx.say("req_schedule_ask" if ask else "req_schedule", names=names, day=day.isoformat(), minutes=minutes, title=title),
-        goal=f"Book '{title}', {minutes} minutes with {', '.join(names)} on {day.isoformat()}, at the first time everyone is free.",
+        request=ctx.say("req_schedule_ask" if ask else "req_schedule", names=names, day=month_day(day), minutes=minutes, title=title),
+        goal=f"Book '{title}', {minutes} minutes with {', '.join(names)} on {month_day(day)}, at the first time everyone is free.",
         steps=[
             Step(calls=[call("lookup_colleague", query=n) for n in names]),
             Step(
@@ -310,7 +311,7 @@ def cancel_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
     m = ctx.pick(desk.organised)
     return Piece(
         request=ctx.say("req_cancel", meeting=m.event.title, when=when_words(ctx, m.day)),
-        goal=f"Cancel your {m.event.title} on {m.day}.",
+        goal=f"Cancel your {m.event.title} on {month_day(m.day)}.",
         steps=[
             Step(calls=[call("list_events", date=m.day)]),
             Step(
@@ -337,7 +338,7 @@ def decline_meeting(ctx: GenContext, desk: Desk) -> Piece | None:
     choice = named_fact("response", answer, "answer to the invitation", "answer", "accept", "decline")
     return Piece(
         request=ctx.say("req_respond_ask" if ask else f"req_respond_{answer}", meeting=m.event.title, when=when_words(ctx, m.day)),
-        goal=f"Answer the invitation to the {m.event.title} on {m.day}: {answer}.",
+        goal=f"Answer the invitation to the {m.event.title} on {month_day(m.day)}: {answer}.",
         steps=[
             Step(calls=[call("list_events", date=m.day)]),
             Step(
@@ -381,10 +382,10 @@ def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
     title = ctx.say("todo_title")
     due = ctx.pick(WORKDAYS + [NOW.date() + dt.timedelta(days=d) for d in range(9, 30)]).isoformat()
     ask = leaves_out(ctx)
-    when = named_fact("due", due, "due date", "due date", "deadline")
+    when = named_fact("due", month_day(due), "due date", "due date", "deadline")
     return Piece(
-        request=ctx.say("req_add_task_ask" if ask else "req_add_task", title=title, due=due),
-        goal=f"Add '{title}' to your task list, due {due}.",
+        request=ctx.say("req_add_task_ask" if ask else "req_add_task", title=title, due=month_day(due)),
+        goal=f"Add '{title}' to your task list, due {month_day(due)}.",
         steps=[
             Step(
                 calls=[call("create_task", title=title, due=due)],
@@ -513,12 +514,12 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     start = local_text(starts[0], me.time_zone)
     ask = leaves_out(ctx)
-    date = named_fact("day", day.isoformat(), "new date", "date", "day", "when")
+    date = named_fact("day", month_day(day), "new date", "date", "day", "when")
     return Piece(
         request=ctx.say(
-            "req_reschedule_ask" if ask else "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=day.isoformat()
+            "req_reschedule_ask" if ask else "req_reschedule", meeting=m.event.title, when=when_words(ctx, m.day), day=month_day(day)
         ),
-        goal=f"Move your {m.event.title} on {m.day} to the first time on {day.isoformat()} when everyone invited is free.",
+        goal=f"Move your {m.event.title} on {month_day(m.day)} to the first time on {month_day(day)} when everyone invited is free.",
         steps=[
             Step(calls=[call("list_events", date=m.day)]),
             Step(
