@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +137,8 @@ class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as
 # carry (`valid`).
 OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
+VOICES_KEY = "exclude_voices"  # in a domain's utterances.yaml: voices its assistant lacks (templates/voices.yaml)
+ENGINE_VOICES = Path(__file__).parent / "templates" / "voices.yaml"
 # The intents (and their `@register` wordings) a domain frames a user's turn with, around the
 # request itself, and the parts of a request intent that do the same ("aside: [It's for a report.]"):
 # their sentences are asides, which a reasoning trace never quotes as the request.
@@ -166,6 +168,40 @@ def _failure(source: Path, intent: str) -> Callable[[str], Exception]:
     return lambda problem: DomainError(f"{source}: intent {intent!r} {problem}")
 
 
+def _flat(variants: Any) -> Iterator[str]:
+    """The variants of a list that may hold lists (YAML aliases), in order."""
+    if isinstance(variants, str):
+        yield variants
+        return
+    for item in variants:
+        yield from _flat(item)
+
+
+@functools.cache
+def _voices() -> dict[str, dict[str, Any]]:
+    loaded: dict[str, dict[str, Any]] = yaml.load(ENGINE_VOICES.read_text(), Loader=_YAML_LOADER)
+    return loaded
+
+
+def _with_voices(source: Path, exclusions: Any, voices: Any) -> Any:
+    """A domain's exclusions with the variants of the voices it names (templates/voices.yaml) added."""
+    if not voices:
+        return exclusions
+    known = _voices()
+    if not isinstance(voices, list) or not isinstance(exclusions, dict):
+        raise DomainError(f"{source}: {VOICES_KEY} must list voice names, such as [{', '.join(known)}]")
+    merged = {intent: dropped for intent, dropped in exclusions.items()}
+    for voice in voices:
+        if voice not in known:
+            raise UnknownNameError(f"voice in {source.name}'s {VOICES_KEY}", voice, known)
+        for intent, dropped in known[voice].items():
+            if merged.get(intent) == "all":
+                continue
+            mine = merged.get(intent) or []
+            merged[intent] = [*([mine] if isinstance(mine, str) else mine), dropped]
+    return merged
+
+
 class Phrasebook:
     def __init__(self, *sources: Path):
         self._raw: dict[str, list[str]] = {}
@@ -182,7 +218,8 @@ class Phrasebook:
                 data = yaml.load(source.read_text(), Loader=_YAML_LOADER) or {}
             except yaml.YAMLError as exc:
                 raise DomainError(f"{source}: {exc}") from None
-            self._exclude(source, data.pop(EXCLUDE_KEY, None) or {})
+            exclusions = data.pop(EXCLUDE_KEY, None) or {}
+            self._exclude(source, _with_voices(source, exclusions, data.pop(VOICES_KEY, None) or []))
             for intent in [i for i in data if "@" not in i and i in self._raw]:
                 for voiced in [v for v in self._raw if v.startswith(f"{intent}@") and v not in data]:
                     del self._raw[voiced], self._parts[voiced]  # a replaced intent's engine registers go too
@@ -218,8 +255,7 @@ class Phrasebook:
             if dropped == "all":
                 self._raw[intent], self._all[intent], self._parts[intent] = [], [], Composition([])
                 continue
-            dropped = [dropped] if isinstance(dropped, str) else [
-                variant for item in dropped for variant in ([item] if isinstance(item, str) else item)]
+            dropped = list(_flat(dropped))
             unknown = [d for d in dropped if d not in self._all[intent]]
             if unknown:
                 raise DomainError(f"{source}: {EXCLUDE_KEY} {intent!r} names variants the engine does not have: {unknown}")

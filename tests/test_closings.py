@@ -115,3 +115,16 @@ def test_what_a_pending_chat_waits_on_is_it_or_them_as_it_is_one_or_several(book
     asks = [book.say("ask_missing", seed, labels=["check-in and check-out dates"]) for seed in range(300)]
     assert not [a for a in asks if re.search(r"without it\b|What is |for it\b|one thing", a)]
     assert any("without them" in a for a in asks) and any("What are" in a for a in asks)
+
+
+@pytest.mark.parametrize("name", ["workplace", "research"])
+def test_a_personal_assistant_closes_as_itself_not_as_a_company(name):
+    """"The team is always here for anything else.", "If something else crops up, come back to us.":
+    a personal work assistant and a research assistant are an "I", not a service desk."""
+    import toolgym
+
+    book = toolgym.load_domain(name).phrasebook
+    said = [book.say(intent, seed, thanked=seed % 2 == 0, pending=["file name"]) for intent in CLOSERS for seed in range(200)]
+    company = re.compile(r"\bus\b|\bour side\b|The team is|We're (?:always|around|here|just)")
+    assert not [s for s in said if company.search(s)]
+    assert [s for s in said if re.search(r"I'm (?:always )?(?:here|around)", s)]

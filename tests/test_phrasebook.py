@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolgym.envs.phrasebook import CLOSING_PARTS, ENGINE_UTTERANCES, Phrasebook
@@ -156,3 +158,15 @@ def test_a_confirmation_never_says_set_to_set(name):
             for intent in intents for seed in range(400)}
     assert not [text for text in said if "set to set" in text]
     assert [text for text in said if "ready to set" in text]
+
+
+def test_a_domain_leaves_out_a_voice_its_assistant_lacks(tmp_path):
+    """`exclude_voices: [company]` drops the engine's company voice ("come back to us", "the team is
+    here") from every intent that has it; a voice the engine does not know is named with those it does."""
+    book = _book(tmp_path, "exclude_voices: [company]\n")
+    said = [book.say(intent, seed, thanked=seed % 2 == 0) for intent in ("closer_done", "closer_answered", "farewell")
+            for seed in range(300)]
+    assert not [s for s in said if re.search(r"\bus\b|\bour side\b|The team is|We're", s)]
+    assert [s for s in said if "I'm" in s]
+    with pytest.raises(UnknownNameError, match="correspondence"):
+        _book(tmp_path, "exclude_voices: [companny]\n")

@@ -329,7 +329,6 @@ def test_the_user_names_a_day_in_words_and_the_call_still_reads_it(domain):
     import re
 
     from toolgym.envs.gold import gold_messages
-    from toolgym.verifiers import verify
 
     iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
     named = 0
