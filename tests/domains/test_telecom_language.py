@@ -220,3 +220,14 @@ def test_the_phone_fixes_a_summary_lists_together_say_again_once_at_most(domain)
     assert len(listed) >= 20 and sum(" again" in v for v in said) <= 1, [v for v in said if " again" in v]
     # nor "now" twice: "international roaming is now enabled on your line, the phone recognises the SIM card now"
     assert not [v for v in listed if " now" in v]
+
+
+def test_roaming_ready_for_a_trip_names_the_trip_once():
+    """"Roaming is enabled for your trip to Portugal ($5.00 for each day you use it), so you're set
+    for the trip.": the trip twice in one sentence, and a promise the phone's own switch may break."""
+    import toolgym
+
+    book = toolgym.load_domain("telecom").phrasebook
+    said = {book.say("done_roaming_trip", seed, country="Portugal", fee=5.0) for seed in range(200)}
+    assert not [s for s in said if s.count("trip") > 1]
+    assert all("data roaming on in your phone" in s for s in said)
