@@ -231,3 +231,17 @@ def test_roaming_ready_for_a_trip_names_the_trip_once():
     said = {book.say("done_roaming_trip", seed, country="Portugal", fee=5.0) for seed in range(200)}
     assert not [s for s in said if s.count("trip") > 1]
     assert all("data roaming on in your phone" in s for s in said)
+
+
+def test_a_speed_test_is_asked_for_without_saying_now_twice():
+    """"Now, on your phone. Please run a speed test on your phone now.": the instruction's lead may say
+    "now"; the speed test itself does not."""
+    import re
+
+    import toolgym
+
+    book = toolgym.load_domain("telecom").phrasebook
+    asked = [book.say("instruct", seed, instruction=book.say("do_speed_test", seed), checks=True, reported=seed % 2 == 0,
+                      again=seed % 3 == 0) for seed in range(400)]
+    assert not [a for a in asked if len(re.findall(r"\bnow\b", a, re.I)) > 1]
+    assert [a for a in asked if re.search(r"\bnow\b", a, re.I)]  # the leads that say it remain
