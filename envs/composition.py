@@ -33,7 +33,7 @@ _GRAMMAR_WORDS = frozenset(
 
 
 @functools.cache  # fragments are the phrasebooks' own: a few thousand
-def _words(fragment: str) -> frozenset[str]:
+def words_of(fragment: str) -> frozenset[str]:
     """The words a template fragment says itself (not its slots), four letters or more, grammar aside."""
     return frozenset(_WORD.findall(_SLOTS.sub(" ", fragment).lower())) - _GRAMMAR_WORDS
 
@@ -122,15 +122,15 @@ class Composition:
                 continue
             here = f"{path}{index}" if not path else f"{path}.{index}"
             variant = part[choose(here, len(part))]
-            if not isinstance(variant, Composition) and not said.isdisjoint(_words(variant)):
-                fresh = [v for v in part if isinstance(v, Composition) or said.isdisjoint(_words(v))]
+            if not isinstance(variant, Composition) and not said.isdisjoint(words_of(variant)):
+                fresh = [v for v in part if isinstance(v, Composition) or said.isdisjoint(words_of(v))]
                 if fresh:
                     variant = fresh[choose(f"{here}~", len(fresh))]
             if isinstance(variant, Composition):
                 chosen += variant._draw(choose, here, said)
             else:
                 chosen.append(variant)
-                said.update(_words(variant))
+                said.update(words_of(variant))
         return chosen
 
     def by_index(self, index: int) -> list[str]:

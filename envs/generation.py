@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from toolgym.errors import DomainError, GeneratorBug, UnknownNameError
 
+from .composition import words_of
 from .difficulty import difficulty_of
 from .gold import check_gold, gold_chat, prove_unfinished
 from .grounding import ungrounded_facts
 from .phrasing import (
+    apart,
     persona_fits,
     register_of,
     sentences_of,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 
 MAX_ATTEMPTS = 20  # draws per task before giving up on finding one not yet generated
 _UNFINISHED = itertools.count()
+APART_WORDINGS = 48  # wordings tried for a sentence said beside others (say_apart)
 
 
 @dataclass
@@ -73,6 +76,20 @@ class GenContext:
             text = said[key] = unrepeated(lambda seed: phrases.say(intent, seed, **values), self.seed, used)
             used.update(sentences_of(text))
         return text
+
+    def say_apart(self, intent: str, after: frozenset[str], /, **values: Any) -> str:
+        """`say`, for a sentence that follows others in one turn: drawn again while it says a word they
+        said (`after`) that its own values do not hold, so results said side by side do not each say
+        "now"."""
+        if not after:
+            return self.say(intent, **values)
+        intent, phrases = self._voiced(intent, values), self.domain.phrasebook
+        own = words_of(" ".join(str(v) for v in values.values()))
+        count = phrases.combinations(intent)
+        # the usual draw, then every wording (a few dozen at most), else other draws
+        others = (phrases.render(intent, i, **values) for i in range(count)) if count <= APART_WORDINGS else (
+            phrases.say(intent, self.seed + 7919 * attempt, **values) for attempt in range(1, APART_WORDINGS))
+        return apart(itertools.chain([phrases.say(intent, self.seed, **values)], others), after, own)
 
     def say_without(self, intent: str, parts: frozenset[str], **values: Any) -> str:
         """`say` without the intent's parts of those names (see `Phrasebook.say_without`)."""

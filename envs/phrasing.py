@@ -13,9 +13,10 @@ import calendar
 import datetime as dt
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from .composition import words_of
 from .user_turns import NOT_AFTER_TITLE
 
 # Words whose first letter is a vowel but whose sound is not ("a unit", "a one-off", "a European").
@@ -427,6 +428,20 @@ def unrepeated(draw: Callable[[int], str], seed: int, said: set[str]) -> str:
             return text
         text = draw(seed + _REDRAW_STRIDE * attempt)
     return first
+
+
+def apart(candidates: Iterable[str], said: frozenset[str], own: frozenset[str] = frozenset()) -> str:
+    """The first of `candidates` (wordings of one sentence, the usual draw first) that says no word of
+    `said` (what the turn said before it: "Seat heating is now level 2. Cruise control is off now.")
+    other than its own values' words (`own`); failing one, the first that repeats the fewest."""
+    best, fewest = "", -1
+    for text in candidates:
+        repeated = len((words_of(text) & said) - own)
+        if fewest < 0 or repeated < fewest:
+            best, fewest = text, repeated
+        if not repeated:
+            break
+    return best
 
 
 def dates_in_words(iso: str) -> list[str]:

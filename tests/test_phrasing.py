@@ -261,3 +261,13 @@ def test_a_quotation_that_ends_its_sentence_takes_no_second_stop():
     assert polish('The file is "v1.2".') == 'The file is "v1.2".'
     assert polish('The user asked "Why?". the two reads are apart.') == 'The user asked "Why?" The two reads are apart.'
     assert polish('Can you put "Reminder: moved!" in #support?') == 'Can you put "Reminder: moved!" in #support?'
+
+
+def test_a_sentence_said_beside_others_takes_the_first_wording_that_repeats_none_of_their_words():
+    from toolgym.envs.phrasing import apart
+
+    said = frozenset({"now", "volume"})
+    assert apart(["The defrost is now on.", "I've turned the defrost on."], said) == "I've turned the defrost on."
+    # a word its own values hold may come again; failing a clean one, the fewest repeated
+    assert apart(["The volume is now 24."], said, own=frozenset({"volume"})) == "The volume is now 24."
+    assert apart(["The volume is now 24.", "It is 24 now."], said) == "It is 24 now."

@@ -297,3 +297,21 @@ def test_the_assistant_speaks_as_itself_to_a_driver_in_the_car():
         assert not any(writes.search(text) for text in heard), [text for text in heard if writes.search(text)]
         closings += any(re.search(r"\bask\b|I'm here|happy to help|always here|here anytime|I'm around", text) for text in said)
     assert closings >= 30, closings
+
+
+def test_results_said_together_say_now_once():
+    """"All done! Starting Science Weekly on the car speakers now. Seat heating for the rear left seat
+    is now level 2. Cruise control is off now, as asked.": each result of a parallel request is drawn
+    in words the ones before it did not use."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain("vehicle")
+    joined = 0
+    for task in domain.generate_tasks(120, seed=53, kinds=["parallel"]):
+        reply = next(m["content"] for m in reversed(gold_messages(domain, task)[0]) if m["role"] == "assistant" and m.get("content")
+                     and any(r.intent.startswith("reply_together") for r in task.replies))
+        joined += 1
+        assert len(re.findall(r"\bnow\b", reply, re.I)) <= 1, reply
+    assert joined >= 60, joined

@@ -16,6 +16,7 @@ from toolgym.envs import (
     injected,
     structures,
 )
+from toolgym.envs.composition import words_of
 from toolgym.envs.conversation import said_before
 from toolgym.errors import GeneratorBug
 
@@ -164,7 +165,9 @@ def together(ctx: GenContext, parts: list[Piece]) -> Piece:
     request = parts[0].request
     for part in parts[1:]:
         request = f"{request} {ctx.say('and_also')} {part.request}"
-    said = [_result_only(ctx, p.reply) for p in parts]
+    said: list[str] = []
+    for part in parts:  # each result in words the ones before it did not use ("now" once)
+        said.append(_result_only(ctx, part.reply, frozenset().union(*(words_of(text) for text in said))))
     calls = [c for p in parts for c in p.steps[0].calls]
     acted = any(ctx.domain.tools[c.name].writes for c in calls)  # "Both done" only when something was done
     return Piece(
@@ -180,11 +183,11 @@ def together(ctx: GenContext, parts: list[Piece]) -> Piece:
     )
 
 
-def _result_only(ctx: GenContext, reply: Utterance) -> str:
+def _result_only(ctx: GenContext, reply: Utterance, said: frozenset[str] = frozenset()) -> str:
     """A reply's sentence that states the result (`result_*`), without its acknowledgement and aside:
     several are said together under one acknowledgement."""
     name = f"result_{reply.intent.removeprefix('reply_')}"
-    return ctx.say(name if name in ctx.domain.phrasebook.intents() else reply.intent, **reply.vars)
+    return ctx.say_apart(name if name in ctx.domain.phrasebook.intents() else reply.intent, said, **reply.vars)
 
 
 MULTI_STEP = [comfort_nudge, set_temperature, cruise, navigate, trip_range, start_engine, airport_ready, load_profile,
