@@ -509,3 +509,21 @@ def test_generation_takes_about_a_millisecond_per_task(domain, monkeypatch):
     domain.generate_tasks(300, seed=9)
     per_task = (time.perf_counter() - started) / 300
     assert per_task < 0.01, f"{per_task * 1000:.2f} ms per task (replay included)"
+
+
+def test_a_product_s_name_never_contradicts_its_options():
+    """"change the Wireless Gaming Mouse from white, wireless + charging dock to pink, wired": a
+    product named wireless that comes wired. No option of a product denies a word of its name."""
+    from pathlib import Path
+
+    import yaml
+
+    import toolgym.domains.retail as retail
+
+    catalog = yaml.safe_load((Path(retail.__file__).parent / "catalog.yaml").read_text())
+    products = catalog if isinstance(catalog, list) else catalog["products"]
+    opposite = {"wireless": "wired", "cordless": "corded", "waterproof": "not waterproof"}
+    clashes = [(p["name"], value) for p in products for values in p["options"].values() for value in values
+               for word, other in opposite.items() if word in p["name"].lower() and value.lower() == other]
+    assert not clashes
+    assert len(products) > 40
