@@ -44,7 +44,14 @@ PRODUCTS = {
     "Press": ProductKind(("Works", "Foods", "Studios"), (4, 40), (19, 400)),
 }
 PRODUCT_NOUNS = tuple(PRODUCTS)
-EVENT_THEMES = ("Robotics", "Food", "Design", "Music", "Book", "Energy", "Film", "Craft", "Games", "Science")
+# Each event theme and the kinds of organisation (ORG_SUFFIXES) that would run such an event.
+EVENT_ORGANISERS = {
+    "Robotics": ("Dynamics", "Labs", "Instruments", "Systems"), "Food": ("Foods", "Freight"),
+    "Design": ("Studios", "Works", "Textiles"), "Music": ("Studios", "Instruments"), "Book": ("Studios", "Freight"),
+    "Energy": ("Energy", "Dynamics", "Labs"), "Film": ("Studios", "Systems"), "Craft": ("Textiles", "Works", "Studios"),
+    "Games": ("Systems", "Studios"), "Science": ("Labs", "Instruments", "Dynamics"),
+}  # fmt: skip
+EVENT_THEMES = tuple(EVENT_ORGANISERS)
 EVENT_KINDS = ("Fair", "Summit", "Festival", "Expo", "Forum")
 
 

@@ -24,6 +24,7 @@ from toolgym.envs.fakes import person_name, seeded_faker
 from .names import (
     CITY_SUFFIXES,
     EVENT_KINDS,
+    EVENT_ORGANISERS,
     EVENT_THEMES,
     INDUSTRIES,
     ORG_SUFFIXES,
@@ -139,7 +140,8 @@ class WebBuilder:
             event.facts["held_in"] = next(c for c in cities if event.name.startswith(c.name + " "))
             event.facts["date"] = long_date(self._day(dt.date(2016, 1, 1), today - dt.timedelta(days=20)))
             event.facts["attendance"] = f"{rng.randrange(300, 90_000):,}"
-            event.facts["organiser"] = rng.choice(orgs)
+            theme = event.name.rsplit(" ", 2)[-2]  # "<city> <theme> <kind>"
+            event.facts["organiser"] = rng.choice([o for o in orgs if o.name.rsplit(" ", 1)[1] in EVENT_ORGANISERS[theme]] or orgs)
 
     # ---- the pages ---------------------------------------------------------------------------
     def _page(self, url: str, title: str, published: dt.date, kind: str, subject: str, body: str, links: dict[str, str]) -> None:

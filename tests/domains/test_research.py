@@ -366,3 +366,20 @@ def test_a_home_town_said_inside_an_event_s_name_is_given_when_asked(domain):
     asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "city's name" in (m.get("content") or ""))
     home = next(f.value for f in task.scenario.facts if f.label.endswith("name") or "city" in f.label)
     assert home in messages[1]["content"] and home in messages[asked + 1]["content"], messages[asked + 1]
+
+
+def test_an_event_is_organised_by_an_organisation_of_its_theme(domain):
+    """"Geastuvi Textiles organises the Bohasindmouth Games Fair.": every organiser ran any event. A
+    games fair is run by a software company or a studio, a food festival by a food or freight firm."""
+    from toolgym.domains.research.names import EVENT_ORGANISERS
+
+    world = World(domain.template(0, "default"))
+    try:
+        found = world.query("SELECT e.name, o.name FROM entity e JOIN attribute a ON a.entity_id = e.id "
+                            "JOIN entity o ON o.id = a.value WHERE e.kind = 'event' AND a.name = 'organiser' AND a.current")
+    finally:
+        world.close()
+    assert len(found) > 150
+    for event, organiser in found:
+        theme = event.rsplit(" ", 2)[-2]
+        assert organiser.rsplit(" ", 1)[1] in EVENT_ORGANISERS[theme], (event, organiser)
