@@ -179,3 +179,25 @@ def test_a_returned_item_is_named_with_its_article(domain):
                     assert f"the {name} (" in text, text
         checked += 1
     assert checked >= 10, checked
+
+
+def test_orders_to_choose_from_are_told_apart_by_a_day_in_words(domain):
+    """"#W9745473 (placed 2025-05-14, $373.41)" and "the one placed on 2025-05-14": a day as the
+    tools write it. The question and the answer say "May 14"."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+
+    iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+    asked = 0
+    for task in domain.generate_tasks(300, seed=41, kinds=["single", "multi_step"]):
+        choice = next((s.choice for s in task.plan if s.choice is not None and s.choice.label == "order"), None)
+        if choice is None:
+            continue
+        chat = gold_messages(domain, task)[0]
+        question = next(m["content"] for m in chat if m["role"] == "assistant" and all(o in (m.get("content") or "") for o in choice.options))
+        answer = chat[chat.index(next(m for m in chat if m.get("content") == question)) + 1]["content"]
+        assert not iso.search(question) and "placed " in question, question
+        assert re.search(r"placed on [A-Z][a-z]+ \d{1,2}\b", answer), answer
+        asked += 1
+    assert asked >= 3, asked

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from toolgym.envs import GenContext, Step, Utterance, call, money
+from toolgym.envs.phrasing import month_day
 from toolgym.envs.structures import ask_which, looked_up
 
 from ..rules import CANCEL_REASONS
@@ -26,7 +27,8 @@ MOST_CANDIDATES = 3
 
 
 def _day(order: OrderBase) -> str:
-    return str(order.placed_at)[:10]
+    """The day an order was placed, as a customer says it: 'May 14' (candidates differ in it)."""
+    return month_day(str(order.placed_at)[:10])
 
 
 def _summary(order: OrderBase) -> str:
