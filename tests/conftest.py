@@ -127,3 +127,17 @@ def played_with_reasoning(domain, tasks):
             _, _, terminated, truncated, _ = env.step(teacher.act_sync(env.messages, info["tools"], task))
             done = terminated or truncated
         yield task, env.trajectory()
+
+
+def choice_exchanges(domain, tasks, label: str):
+    """Per task whose gold asks which `label` the user means ("Which flight do you mean?"): the gold
+    chat's question naming every candidate, and the user's answer to it (question, answer)."""
+    from toolgym.envs.gold import gold_messages
+
+    for task in tasks:
+        choice = next((s.choice for s in task.plan if s.choice is not None and s.choice.label == label), None)
+        if choice is None:
+            continue
+        chat = gold_messages(domain, task)[0]
+        at = next(i for i, m in enumerate(chat) if m["role"] == "assistant" and all(o in (m.get("content") or "") for o in choice.options))
+        yield chat[at]["content"], next(m["content"] for m in chat[at:] if m["role"] == "user")

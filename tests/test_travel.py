@@ -357,20 +357,12 @@ def test_flights_to_one_city_are_told_apart_in_words():
     2026-03-06". Both say the day as people do ("March 6 at 16:25 local time", "the one leaving on March 6")."""
     import re
 
-    from toolgym.envs.gold import gold_messages
+    from tests.conftest import choice_exchanges
 
     domain = toolgym.load_domain("travel")
     raw = re.compile(r"\d{4}-\d\d-\d\d|[A-Z][a-z]+/[A-Z][a-z_]+")
     asked = 0
-    for task in domain.generate_tasks(400, seed=23, kinds=["single", "multi_step"]):
-        choice = next((s.choice for s in task.plan if s.choice is not None and s.choice.label == "flight"), None)
-        if choice is None:
-            continue
-        messages = gold_messages(domain, task)[0]
-        question = next(m["content"] for m in messages
-                        if m["role"] == "assistant" and all(o in (m.get("content") or "") for o in choice.options))
-        at = next(i for i, m in enumerate(messages) if m.get("content") == question)
-        answer = next(m["content"] for m in messages[at:] if m["role"] == "user")
+    for question, answer in choice_exchanges(domain, domain.generate_tasks(400, seed=23, kinds=["single", "multi_step"]), "flight"):
         assert not raw.search(question) and "local time" in question, question
         assert not raw.search(answer), answer
         asked += 1

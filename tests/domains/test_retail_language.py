@@ -186,17 +186,11 @@ def test_orders_to_choose_from_are_told_apart_by_a_day_in_words(domain):
     tools write it. The question and the answer say "May 14"."""
     import re
 
-    from toolgym.envs.gold import gold_messages
+    from tests.conftest import choice_exchanges
 
     iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
     asked = 0
-    for task in domain.generate_tasks(300, seed=41, kinds=["single", "multi_step"]):
-        choice = next((s.choice for s in task.plan if s.choice is not None and s.choice.label == "order"), None)
-        if choice is None:
-            continue
-        chat = gold_messages(domain, task)[0]
-        question = next(m["content"] for m in chat if m["role"] == "assistant" and all(o in (m.get("content") or "") for o in choice.options))
-        answer = chat[chat.index(next(m for m in chat if m.get("content") == question)) + 1]["content"]
+    for question, answer in choice_exchanges(domain, domain.generate_tasks(300, seed=41, kinds=["single", "multi_step"]), "order"):
         assert not iso.search(question) and "placed " in question, question
         assert re.search(r"placed on [A-Z][a-z]+ \d{1,2}\b", answer), answer
         asked += 1
