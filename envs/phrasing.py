@@ -460,6 +460,13 @@ def month_day(day: dt.date | str) -> str:
     return f"{date:%B} {date.day}"
 
 
+def said_day(day: dt.date | str, today: dt.date) -> str:
+    """A day as one writes it to someone: 'June 20' this year, 'October 21, 2023' in another (its
+    year tells something then, and a required output keeps it)."""
+    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    return month_day(date) if date.year == today.year else f"{month_day(date)}, {date.year}"
+
+
 def day_in_words(day: dt.date | str) -> str:
     """'2025-03-13' -> 'Thursday, March 13'."""
     date = dt.date.fromisoformat(day) if isinstance(day, str) else day

@@ -330,3 +330,33 @@ def test_a_statement_month_is_said_in_words_and_taken_by_the_tool_as_yyyy_mm(ban
         assert all(month_said(month) in said for month in months), (months, said)
         checked += 1
     assert checked >= 5, checked
+
+
+def test_the_agent_says_a_day_as_people_write_it_and_keeps_a_year_that_tells_something():
+    """"On 2025-06-20, $83.33 is due on your Auto Loan.", "You opened the account ending 0132 on
+    2023-10-21": the tools' format, written to a customer. The agent writes "June 20" in the world's
+    year and "October 21, 2023" in another, and a day it must state is required in those words (a
+    reply that leaves out the year 2023 does not state it)."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers.matching import output_stated
+
+    domain = toolgym.load_domain("banking")
+    iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+    dated = other_year = 0
+    for task in domain.generate_tasks(300, seed=61, kinds=["single", "multi_step", "parallel"]):
+        chat = gold_messages(domain, task)[0]
+        said = [m["content"] for m in chat if m["role"] == "assistant" and m.get("content")]
+        assert not [s for s in said if iso.search(s)], said
+        year = domain.clock(task.world_seed).year
+        for output in task.required_outputs:
+            found = re.fullmatch(r"([A-Z][a-z]+ \d{1,2})(?:, (\d{4}))?", output)
+            if found is None:
+                continue
+            dated += 1
+            if found[2] is not None:
+                other_year += 1
+                assert int(found[2]) != year, output
+                assert not output_stated(output, f"It was on {found[1]}.")
+    assert dated >= 20 and other_year >= 5, (dated, other_year)

@@ -18,7 +18,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Utterance, WorldEdit, cal
 
 from ..rules import DISPUTE_WINDOW_DAYS
 from .index import DELIVERED, Index, Person
-from .parts import account_said, agent, phrase
+from .parts import account_said, agent, on_day, phrase
 from .people import LAST_NAMES, OTHER_BANKS
 from .writes import draw_amount, room_in, source_and_target
 
@@ -109,7 +109,7 @@ def cancel_schedule_which(ctx: GenContext, person: Person, index: Index) -> Piec
     twin = {"schedule_id": f"S{ADDED_ID}", "customer_id": person.customer_id, "from_account": sched.from_account,
             "to_account": target.account_id, "amount": amount, "run_on": day, "status": "scheduled"}  # fmt: skip
     planned = sorted([(sched.schedule_id, sched.amount, sched.run_on), (twin["schedule_id"], amount, day)], key=lambda p: p[2])
-    date = sched.run_on.isoformat()
+    date = on_day(ctx, sched.run_on)
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_cancel_schedule_to_kind", kind=target.words),
@@ -128,7 +128,7 @@ def cancel_schedule_which(ctx: GenContext, person: Person, index: Index) -> Piec
     )
     return structures.ask_which(
         piece, label="transfer", what=f"transfers planned to your {target.words}", options=[i for i, _, _ in planned],
-        described=[f"{money(a)} on {d.isoformat()}" for _, a, d in planned], answer=f"the one on {date}",
+        described=[f"{money(a)} on {on_day(ctx, d)}" for _, a, d in planned], answer=f"the one on {date}",
     )  # fmt: skip
 
 
@@ -150,7 +150,7 @@ def dispute_which(ctx: GenContext, person: Person, index: Index) -> Piece | None
     reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
     account = person.account(txn.account_id)
     txn_id, amount, posted = disputed
-    date = posted.isoformat()
+    date = on_day(ctx, posted)
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say(f"ask_dispute_which_{reason}", merchant=txn.merchant, account=account_said(ctx, person, account)),
@@ -169,7 +169,7 @@ def dispute_which(ctx: GenContext, person: Person, index: Index) -> Piece | None
     )
     piece = structures.ask_which(
         piece, label="charge", what=f"charges from {txn.merchant}", options=[i for i, _, _ in both],
-        described=[f"{money(a)} on {d.isoformat()}" for _, a, d in both], answer=f"the one on {date}",
+        described=[f"{money(a)} on {on_day(ctx, d)}" for _, a, d in both], answer=f"the one on {date}",
     )  # fmt: skip
     return structures.looked_up(piece, label="transaction id", value=txn_id, keywords=["transaction id"])
 

@@ -13,7 +13,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 
 from ..rules import month_said, past_month
 from .index import CardInfo, Index, Person
-from .parts import account_said, account_state, agent, card_said, phrase
+from .parts import account_said, account_state, agent, card_said, on_day, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount, room_in
 
@@ -219,7 +219,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
     tool, topic, on = ("schedule_transfer", "schedule_two", {"run_on": day}) if later else ("transfer_between_accounts", "transfer_two", {})
-    shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": day}
+    shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": on_day(ctx, day)}
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say(f"ask_{topic}", amount=amount, date=day, **said),
@@ -231,7 +231,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
                   confirm=phrase(ctx, f"action_{topic}", **shown)),
         ],  # fmt: skip
         reply=Utterance(intent=f"done_{topic}", vars=shown),
-        outputs=[money(amount), *on.values()],
+        outputs=[money(amount), *([shown["date"]] if later else [])],
         keys=frozenset({source.account_id, first.account_id, second.account_id, *(["new_schedule"] if later else [])}),
     )
     if later:
@@ -286,10 +286,11 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
     if day == old:
         return None
     source = person.account(sched.from_account)
-    shown = {"amount": sched.amount, "old": old, "date": day, "kind": target.words, "target": target.last4}
+    asked = {"amount": sched.amount, "old": old, "date": day, "kind": target.words, "target": target.last4}  # as typed
+    shown = {**asked, "old": on_day(ctx, old), "date": on_day(ctx, day)}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_move_schedule", **shown),
+        request=ctx.say("ask_move_schedule", **asked),
         goal=f"Move your {money(sched.amount)} transfer to your {target.words} planned for {old} to {day}.",
         steps=[
             agent(call("list_scheduled_transfers"), call("list_accounts")),
@@ -298,10 +299,10 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
                   confirm=phrase(ctx, "action_move_schedule", **shown)),
         ],  # fmt: skip
         reply=Utterance(intent="done_move_schedule", vars=shown),
-        outputs=[money(sched.amount), day],
+        outputs=[money(sched.amount), shown["date"]],
         keys=frozenset({sched.schedule_id, "new_schedule", source.account_id, target.account_id}),
     )
-    return _asked_for(ctx, piece, "transfer_date", "new transfer date", day, "ask_move_schedule_no_date", **shown)
+    return _asked_for(ctx, piece, "transfer_date", "new transfer date", day, "ask_move_schedule_no_date", **asked)
 
 
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -338,8 +339,8 @@ def opened_two(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         steps=[agent(call("list_accounts")),
                agent(call("get_account_details", account_id=first.account_id), call("get_account_details", account_id=second.account_id))],  # fmt: skip
         reply=Utterance(intent="reply_opened_two", vars={"first": first.last4, "second": second.last4,
-                                                         "first_opened": first.opened.isoformat(), "second_opened": second.opened.isoformat()}),  # fmt: skip
-        outputs=[first.opened.isoformat(), second.opened.isoformat()],
+                                                         "first_opened": on_day(ctx, first.opened), "second_opened": on_day(ctx, second.opened)}),  # fmt: skip
+        outputs=[on_day(ctx, first.opened), on_day(ctx, second.opened)],
         keys=frozenset({first.account_id, second.account_id}),
     )
 

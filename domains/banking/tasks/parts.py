@@ -7,11 +7,13 @@ number or their security answer), and the conversation opens in the persona's re
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
 from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
+from toolgym.envs.phrasing import said_day
 
 from .index import Acct, CardInfo, Person, index_of
 
@@ -60,6 +62,12 @@ def phrase(ctx: GenContext, intent: str, **values: Any) -> str:
     (a rendered utterance starts with a capital, 'My Visa' or 'Freeze the card')."""
     text = ctx.say(intent, **values)
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def on_day(ctx: GenContext, day: dt.date | str) -> str:
+    """A day as the agent writes it: 'June 20', or 'October 21, 2023' in another year (callers keep
+    the tools' '2025-06-20' for the calls, and for what the customer types)."""
+    return said_day(day, ctx.world.now.date())
 
 
 def account_said(ctx: GenContext, person: Person, account: Acct) -> str:

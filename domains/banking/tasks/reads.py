@@ -7,7 +7,7 @@ import datetime as dt
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money
 
 from .index import Acct, Index, Person, Sched
-from .parts import account_said, account_state, agent
+from .parts import account_said, account_state, agent, on_day
 
 
 def balance(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -43,14 +43,14 @@ def spending(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         found = [t for t in txns if merchant.lower() in t.merchant.lower() and t.posted >= since]
         args = {"account_id": account.account_id, "start_date": since.isoformat(), "merchant": merchant}
         request = ctx.say("ask_spent_at", merchant=merchant, since=since.isoformat(), account=said)
-        what = f"at {merchant} since {since.isoformat()}"
+        what = f"at {merchant} since {on_day(ctx, since)}"
     else:
         end = ctx.world.now.date() - dt.timedelta(days=ctx.rng.randrange(0, 60))
         start = end - dt.timedelta(days=ctx.rng.randrange(7, 45))
         found = [t for t in txns if start <= t.posted <= end]
         args = {"account_id": account.account_id, "start_date": start.isoformat(), "end_date": end.isoformat()}
         request = ctx.say("ask_spent_between", start=start.isoformat(), end=end.isoformat(), account=said)
-        what = f"between {start.isoformat()} and {end.isoformat()}"
+        what = f"between {on_day(ctx, start)} and {on_day(ctx, end)}"
     total = round(sum(t.amount for t in found), 2)
     return Piece(
         subject=person.customer_id,
@@ -71,8 +71,8 @@ def account_opened(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         request=ctx.say("ask_opened", account=account_said(ctx, person, account)),
         goal=f"Find out when you opened your {account.words} ending in {account.last4}.",
         steps=[agent(call("list_accounts")), agent(call("get_account_details", account_id=account.account_id))],
-        reply=Utterance(intent="reply_opened", vars={"kind": account.words, "last4": account.last4, "opened": account.opened.isoformat()}),
-        outputs=[account.opened.isoformat()],
+        reply=Utterance(intent="reply_opened", vars={"kind": account.words, "last4": account.last4, "opened": on_day(ctx, account.opened)}),
+        outputs=[on_day(ctx, account.opened)],
         keys=frozenset({account.account_id}),
     )
 
@@ -102,9 +102,9 @@ def loan_due(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         request=ctx.say("ask_loan_due", product=loan.product),
         goal=f"Find out when the next payment on your {loan.product} is due and how much it is.",
         steps=[agent(call("list_loans"))],
-        reply=Utterance(intent="reply_loan_due", vars={"product": loan.product, "due": loan.next_due.isoformat(),
+        reply=Utterance(intent="reply_loan_due", vars={"product": loan.product, "due": on_day(ctx, loan.next_due),
                                                        "payment": loan.monthly_payment, "balance": loan.balance}),  # fmt: skip
-        outputs=[loan.next_due.isoformat(), money(loan.monthly_payment)],
+        outputs=[on_day(ctx, loan.next_due), money(loan.monthly_payment)],
         keys=frozenset({loan.loan_id}),
     )
 
@@ -127,8 +127,8 @@ def next_scheduled(ctx: GenContext, person: Person, index: Index) -> Piece | Non
         request=ctx.say("ask_scheduled", kind=target.words),
         goal=f"Find out when your scheduled transfer to your {target.words} runs and for how much.",
         steps=[agent(call("list_scheduled_transfers"))],
-        reply=Utterance(intent="reply_scheduled", vars={"amount": sched.amount, "date": sched.run_on.isoformat(), "last4": target.last4}),
-        outputs=[money(sched.amount), sched.run_on.isoformat()],
+        reply=Utterance(intent="reply_scheduled", vars={"amount": sched.amount, "date": on_day(ctx, sched.run_on), "last4": target.last4}),
+        outputs=[money(sched.amount), on_day(ctx, sched.run_on)],
         keys=frozenset({sched.schedule_id}),
     )
 
@@ -163,7 +163,7 @@ def recent_transfers(ctx: GenContext, person: Person, index: Index) -> Piece | N
         setup.append(WorldEdit(table="transfer", insert={"transfer_id": f"X66000{n + 1}", "customer_id": person.customer_id,
                                                          "from_account": source.account_id, "to_account": target.account_id,
                                                          "amount": amount, "made_at": when}))  # fmt: skip
-    day = made[0].date().isoformat()
+    day = on_day(ctx, made[0].date())
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_recent_transfers", days=days),

@@ -11,7 +11,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdi
 from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS, month_said, past_month
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
-from .parts import account_said, agent, card_said, leaves_out, phrase
+from .parts import account_said, agent, card_said, leaves_out, on_day, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .reads import a_schedule
 
@@ -106,7 +106,8 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     name = f"{ctx.pick(FIRST_NAMES)} {ctx.pick(LAST_NAMES)}"
     bank = ctx.pick(OTHER_BANKS)
     number = f"{ctx.rng.randrange(10**7, 10**10)}"
-    ready = clock(ctx.world.now + dt.timedelta(hours=PAYEE_COOLING_OFF_HOURS))
+    day, time = clock(ctx.world.now + dt.timedelta(hours=PAYEE_COOLING_OFF_HOURS)).split(" ")  # "2024-12-11 09:00"
+    ready = f"{on_day(ctx, day)} at {time}"
     ask = leaves_out(ctx)
     request = ctx.say("ask_add_payee_no_number", name=name, bank=bank) if ask else ctx.say("ask_add_payee", name=name, bank=bank, number=number)
     return Piece(
@@ -118,7 +119,7 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         steps=[agent(call("add_payee", name=name, bank=bank, account_number=number),
                      confirm=phrase(ctx, "action_add_payee", name=name, bank=bank), needs=("payee_number",))],  # fmt: skip
         reply=Utterance(intent="done_add_payee", vars={"name": name, "ready": ready, "hours": PAYEE_COOLING_OFF_HOURS}),
-        outputs=[ready],
+        outputs=[on_day(ctx, day), time],
         forbidden=[Forbidden(reason="a new payee cannot be paid during its cooling-off period", tool="pay_payee")],
         keys=frozenset({"new_payee"}),
     )
@@ -141,11 +142,11 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
             agent(call("list_accounts")),
             agent(
                 call("schedule_transfer", from_account_id=source.account_id, to_account_id=target.account_id, amount=amount, run_on=day),
-                confirm=phrase(ctx, "action_schedule", amount=amount, source=source.last4, target=target.last4, date=day),
+                confirm=phrase(ctx, "action_schedule", amount=amount, source=source.last4, target=target.last4, date=on_day(ctx, day)),
             ),
         ],
-        reply=Utterance(intent="done_schedule", vars={"amount": amount, "date": day, "target": target.last4}),
-        outputs=[money(amount), day],
+        reply=Utterance(intent="done_schedule", vars={"amount": amount, "date": on_day(ctx, day), "target": target.last4}),
+        outputs=[money(amount), on_day(ctx, day)],
         keys=frozenset({"new_schedule", source.account_id, target.account_id}),
     )
     if leaves_out(ctx):
@@ -167,9 +168,9 @@ def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | No
         steps=[
             agent(call("list_scheduled_transfers")),
             agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
-                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=sched.run_on.isoformat())),  # fmt: skip
+                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=on_day(ctx, sched.run_on))),  # fmt: skip
         ],
-        reply=Utterance(intent="done_cancel_schedule", vars={"amount": sched.amount, "date": sched.run_on.isoformat()}),
+        reply=Utterance(intent="done_cancel_schedule", vars={"amount": sched.amount, "date": on_day(ctx, sched.run_on)}),
         outputs=[money(sched.amount)],
         keys=frozenset({sched.schedule_id}),
     )
@@ -294,7 +295,7 @@ def dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         return None
     txn, reason, request = found
     account = person.account(txn.account_id)
-    date = txn.posted.isoformat()
+    date = on_day(ctx, txn.posted)
     return Piece(
         subject=person.customer_id,
         request=request,
