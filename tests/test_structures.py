@@ -72,7 +72,7 @@ def test_a_choice_is_asked_naming_every_candidate_and_a_guess_fails(retail):
     # a user who answers the question in their own words, naming a candidate, has chosen
     paraphrased = copy.deepcopy(messages)
     answer = next(i for i, m in enumerate(paraphrased) if m["role"] == "user" and pick.value in (m.get("content") or ""))
-    paraphrased[answer]["content"] = f"Oh, I mean the {pick.value.split()[-1]} one."
+    paraphrased[answer]["content"] = f"Oh, I mean the {' '.join(pick.value.split()[-2:])} one."  # "the May 14 one"
     assert verify(task, paraphrased).components["chosen"] == 1.0
     # a bare "yes" to the question is no choice
     paraphrased[answer]["content"] = "Yes, that's right."

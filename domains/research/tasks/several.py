@@ -7,7 +7,7 @@ from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from .index import NUMBERS, index_of
 from .questions import SCALARS, piece_of, read_both, sentence_of
-from .reading import KEYWORDS, Plan, find, locate
+from .reading import KEYWORDS, PAST_PART_ONE, Plan, find, locate
 
 
 def two_facts(ctx: GenContext) -> Piece | None:
@@ -31,7 +31,8 @@ def two_facts(ctx: GenContext) -> Piece | None:
     if not find(ctx, plan, entity.name, [entity.url]):
         return None
     plan.steps.append(Step(calls=[call("open_page", url=entity.url)]))
-    plan.steps.append(Step(calls=[call("find_in_page", url=entity.url, text=key_a), call("find_in_page", url=entity.url, text=key_b)]))
+    plan.steps.append(Step(calls=[call("find_in_page", url=entity.url, text=key_a), call("find_in_page", url=entity.url, text=key_b)],
+                           derived={"text": PAST_PART_ONE}))
     name = index.ref(entity)
     question = f"{ctx.say(f'ask_{a.name}', x=name)} {ctx.say(f'and_{b.name}')}"
     answer = f"{sentence_of(ctx, index, a, question)} {sentence_of(ctx, index, b, question)}"
