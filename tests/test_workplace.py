@@ -341,3 +341,21 @@ def test_the_user_names_a_day_in_words_and_the_call_still_reads_it(domain):
             assert verification.components["arguments_grounded"] == 1.0, verification.details
             named += 1
     assert named >= 10, named
+
+
+def test_a_share_s_access_level_is_never_said_with_with_twice(domain):
+    """"share "Support Q4 quarterly report" with edit rights with Crystal Mcguire, April Bowman and
+    Christopher Fowler": the level ("with edit rights") stood before the people. It follows them."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+
+    shared = 0
+    for task in domain.generate_tasks(300, seed=43, kinds=["single", "multi_step", "parallel", "injection"]):
+        if not any(c.name == "share_file" for c in task.gold_calls()):
+            continue
+        chat = gold_messages(domain, task)[0]
+        said = [m["content"] for m in chat if m["role"] in ("user", "assistant") and m.get("content")]
+        assert not [s for s in said if re.search(r"with (?:edit|comment) rights with", s)], said
+        shared += 1
+    assert shared >= 10, shared
