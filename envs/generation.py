@@ -17,6 +17,7 @@ from .difficulty import difficulty_of
 from .gold import check_gold, gold_chat, prove_unfinished
 from .grounding import ungrounded_facts
 from .phrasing import (
+    REDRAW_STRIDE,
     apart,
     persona_fits,
     register_of,
@@ -88,7 +89,7 @@ class GenContext:
         count = phrases.combinations(intent)
         # the usual draw, then every wording (a few dozen at most), else other draws
         others = (phrases.render(intent, i, **values) for i in range(count)) if count <= APART_WORDINGS else (
-            phrases.say(intent, self.seed + 7919 * attempt, **values) for attempt in range(1, APART_WORDINGS))
+            phrases.say(intent, self.seed + REDRAW_STRIDE * attempt, **values) for attempt in range(1, APART_WORDINGS))
         return apart(itertools.chain([phrases.say(intent, self.seed, **values)], others), after, own)
 
     def say_without(self, intent: str, parts: frozenset[str], **values: Any) -> str:

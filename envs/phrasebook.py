@@ -190,7 +190,7 @@ def _with_voices(source: Path, exclusions: Any, voices: Any) -> Any:
     known = _voices()
     if not isinstance(voices, list) or not isinstance(exclusions, dict):
         raise DomainError(f"{source}: {VOICES_KEY} must list voice names, such as [{', '.join(known)}]")
-    merged = {intent: dropped for intent, dropped in exclusions.items()}
+    merged = dict(exclusions)
     for voice in voices:
         if voice not in known:
             raise UnknownNameError(f"voice in {source.name}'s {VOICES_KEY}", voice, known)

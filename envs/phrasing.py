@@ -411,7 +411,7 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
 
 _BETWEEN_SENTENCES = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+")
 _REDRAWS = 8  # other draws tried while a text repeats a sentence already said
-_REDRAW_STRIDE = 7919  # seed offset between two draws
+REDRAW_STRIDE = 7919  # seed offset between two draws
 
 
 def sentences_of(text: str) -> set[str]:
@@ -426,7 +426,7 @@ def unrepeated(draw: Callable[[int], str], seed: int, said: set[str]) -> str:
     for attempt in range(1, _REDRAWS + 1):
         if sentences_of(text).isdisjoint(said):
             return text
-        text = draw(seed + _REDRAW_STRIDE * attempt)
+        text = draw(seed + REDRAW_STRIDE * attempt)
     return first
 
 
@@ -454,22 +454,26 @@ def dates_in_words(iso: str) -> list[str]:
     return [f"{day} {name} {year}", f"{name} {day}, {year}", f"{name} {day}", f"{day} {name}"]
 
 
+def _as_date(day: dt.date | str) -> dt.date:
+    return dt.date.fromisoformat(day) if isinstance(day, str) else day
+
+
 def month_day(day: dt.date | str) -> str:
     """A day as people name one this year: 'March 13' (from a date or '2025-03-13')."""
-    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    date = _as_date(day)
     return f"{date:%B} {date.day}"
 
 
 def said_day(day: dt.date | str, today: dt.date) -> str:
     """A day as one writes it to someone: 'June 20' this year, 'October 21, 2023' in another (its
     year tells something then, and a required output keeps it)."""
-    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    date = _as_date(day)
     return month_day(date) if date.year == today.year else f"{month_day(date)}, {date.year}"
 
 
 def day_in_words(day: dt.date | str) -> str:
     """'2025-03-13' -> 'Thursday, March 13'."""
-    date = dt.date.fromisoformat(day) if isinstance(day, str) else day
+    date = _as_date(day)
     return f"{date:%A}, {month_day(date)}"
 
 

@@ -12,13 +12,13 @@ from functools import lru_cache
 from typing import Any
 
 from toolgym.envs.conversation import asks_confirmation
-from toolgym.envs.grounding import extract_facts, ungrounded_facts
+from toolgym.envs.grounding import StatedFact, extract_facts, ungrounded_facts
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Step, Task
 from toolgym.envs.tools import is_error_output
 from toolgym.envs.trajectory import Trajectory
 
-from .matching import arguments_of, canonical_call, normalize_text, output_stated, subset_matches
+from .matching import YEARLESS, arguments_of, canonical_call, normalize_text, output_stated, subset_matches
 from .replies import content_words
 from .score import Score, binary
 
@@ -120,8 +120,12 @@ def _moment_named(value: str, text: str) -> bool:
     wanted = extract_facts(value)
     if not wanted or any(f.kind not in ("date", "time") for f in wanted):
         return False
-    said = [(f.kind, f.value[-5:] if f.kind == "date" else f.value) for f in extract_facts(text)]
-    return all((f.kind, f.value[-5:] if f.kind == "date" else f.value) in said for f in wanted)
+
+    def named(fact: StatedFact) -> tuple[str, str]:  # a day by its month and day alone
+        return fact.kind, fact.value[-YEARLESS:] if fact.kind == "date" else fact.value
+
+    said = {named(f) for f in extract_facts(text)}
+    return all(named(f) in said for f in wanted)
 
 
 def consent(task: Task, trajectory: Trajectory) -> Score:
