@@ -468,7 +468,13 @@ def said_day(day: dt.date | str, today: dt.date) -> str:
     """A day as one writes it to someone: 'June 20' this year, 'October 21, 2023' in another (its
     year tells something then, and a required output keeps it)."""
     date = _as_date(day)
-    return month_day(date) if date.year == today.year else f"{month_day(date)}, {date.year}"
+    return month_day(date) if date.year == today.year else full_day(date)
+
+
+def full_day(day: dt.date | str) -> str:
+    """A day with its year, as one writes a birth date: 'November 17, 2004'."""
+    date = _as_date(day)
+    return f"{month_day(date)}, {date.year}"
 
 
 def day_in_words(day: dt.date | str) -> str:

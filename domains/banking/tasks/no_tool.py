@@ -21,7 +21,7 @@ from ..rules import (
     statement_window,
 )
 from .index import Index, Person, index_of
-from .parts import account_said, agent, assemble, card_said, phrase
+from .parts import account_said, agent, assemble, card_said, on_day, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .writes import disputed_charge, source_and_target
 
@@ -187,7 +187,7 @@ def _old_dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     txn, _, request = found
     return pieces.policy_refusal(
         request,
-        f"Dispute the charge at {txn.merchant} from {txn.posted.isoformat()}.",
+        f"Dispute the charge at {txn.merchant} from {on_day(ctx, txn.posted)}.",
         rule=phrase(ctx, "rule_dispute_window", days=DISPUTE_WINDOW_DAYS),
         forbidden=[Forbidden(reason="a dispute past the window", tool="open_dispute")],
         subject=person.customer_id,

@@ -219,12 +219,13 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
     tool, topic, on = ("schedule_transfer", "schedule_two", {"run_on": day}) if later else ("transfer_between_accounts", "transfer_two", {})
-    shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": on_day(ctx, day)}
+    when = on_day(ctx, day)
+    shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": when}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say(f"ask_{topic}", amount=amount, date=day, **said),
+        request=ctx.say(f"ask_{topic}", amount=amount, date=when, **said),
         goal=(f"{'Schedule' if later else 'Move'} {money(amount)} from your {source.words} into each of your accounts ending in "
-              f"{first.last4} and {second.last4}{f' on {day}' if later else ''}."),  # fmt: skip
+              f"{first.last4} and {second.last4}{f' on {when}' if later else ''}."),  # fmt: skip
         steps=[
             agent(call("list_accounts")),
             agent(*(call(tool, from_account_id=source.account_id, to_account_id=a.account_id, amount=amount, **on) for a in (first, second)),
@@ -235,7 +236,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
         keys=frozenset({source.account_id, first.account_id, second.account_id, *(["new_schedule"] if later else [])}),
     )
     if later:
-        return _asked_for(ctx, piece, "transfer_date", "transfer date", day, "ask_schedule_two_no_date", amount=amount, **said)
+        return _asked_for(ctx, piece, "transfer_date", "transfer date", when, "ask_schedule_two_no_date", amount=amount, **said)
     return _asked_for(ctx, piece, "transfer_amount_each", "transfer amount", money(amount), "ask_transfer_two_no_amount", **said)
 
 
@@ -286,12 +287,11 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
     if day == old:
         return None
     source = person.account(sched.from_account)
-    asked = {"amount": sched.amount, "old": old, "date": day, "kind": target.words, "target": target.last4}  # as typed
-    shown = {**asked, "old": on_day(ctx, old), "date": on_day(ctx, day)}
+    shown = {"amount": sched.amount, "old": on_day(ctx, old), "date": on_day(ctx, day), "kind": target.words, "target": target.last4}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_move_schedule", **asked),
-        goal=f"Move your {money(sched.amount)} transfer to your {target.words} planned for {old} to {day}.",
+        request=ctx.say("ask_move_schedule", **shown),
+        goal=f"Move your {money(sched.amount)} transfer to your {target.words} planned for {shown['old']} to {shown['date']}.",
         steps=[
             agent(call("list_scheduled_transfers"), call("list_accounts")),
             agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
@@ -302,7 +302,7 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
         outputs=[money(sched.amount), shown["date"]],
         keys=frozenset({sched.schedule_id, "new_schedule", source.account_id, target.account_id}),
     )
-    return _asked_for(ctx, piece, "transfer_date", "new transfer date", day, "ask_move_schedule_no_date", **asked)
+    return _asked_for(ctx, piece, "transfer_date", "new transfer date", shown["date"], "ask_move_schedule_no_date", **shown)
 
 
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:

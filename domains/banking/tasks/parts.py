@@ -13,7 +13,7 @@ from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
-from toolgym.envs.phrasing import said_day
+from toolgym.envs.phrasing import full_day, said_day
 
 from .index import Acct, CardInfo, Person, index_of
 
@@ -33,7 +33,7 @@ def leaves_out(ctx: GenContext) -> bool:
 def identity_facts(person: Person, by_answer: bool) -> list[Fact]:
     facts = [
         Fact(key="phone", value=person.phone, label="registered phone number", keywords=["phone"]),
-        Fact(key="dob", value=person.dob, label="date of birth", keywords=["birth"]),
+        Fact(key="dob", value=full_day(person.dob), label="date of birth", keywords=["birth"]),
     ]
     if by_answer:
         facts.append(Fact(key="security_answer", value=person.security_answer, label="security answer", keywords=["security"]))
@@ -50,10 +50,10 @@ def by_identity(ctx: GenContext, customer_id: str) -> Identity:
     arguments: dict[str, Any] = {"phone_number": person.phone, "date_of_birth": person.dob}
     if by_answer:
         arguments["security_answer"] = person.security_answer
-        fragment = ctx.say("give_identity_answer", phone=person.phone, dob=person.dob, answer=person.security_answer)
+        fragment = ctx.say("give_identity_answer", phone=person.phone, dob=full_day(person.dob), answer=person.security_answer)
     else:
         arguments["id_last4"] = person.id_last4
-        fragment = ctx.say("give_identity", phone=person.phone, dob=person.dob, last4=person.id_last4)
+        fragment = ctx.say("give_identity", phone=person.phone, dob=full_day(person.dob), last4=person.id_last4)
     return lookup_identity(facts, "verify_identity", arguments, fragment=fragment, goal=f"You are {person.name}.")
 
 
@@ -65,8 +65,8 @@ def phrase(ctx: GenContext, intent: str, **values: Any) -> str:
 
 
 def on_day(ctx: GenContext, day: dt.date | str) -> str:
-    """A day as the agent writes it: 'June 20', or 'October 21, 2023' in another year (callers keep
-    the tools' '2025-06-20' for the calls, and for what the customer types)."""
+    """A day as people write it to each other, the agent and the customer alike: 'June 20', or
+    'October 21, 2023' in another year (the calls keep the tools' '2025-06-20')."""
     return said_day(day, ctx.world.now.date())
 
 

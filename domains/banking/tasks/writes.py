@@ -136,8 +136,8 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_schedule", amount=amount, date=day, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
-        goal=f"Schedule {money(amount)} from your {source.words} to your {target.words} on {day}.",
+        request=ctx.say("ask_schedule", amount=amount, date=on_day(ctx, day), source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
+        goal=f"Schedule {money(amount)} from your {source.words} to your {target.words} on {on_day(ctx, day)}.",
         steps=[
             agent(call("list_accounts")),
             agent(
@@ -151,7 +151,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     )
     if leaves_out(ctx):
         said = {"source": account_said(ctx, person, source), "target": account_said(ctx, person, target)}
-        return structures.left_out(piece, key="transfer_date", label="transfer date", value=day,
+        return structures.left_out(piece, key="transfer_date", label="transfer date", value=on_day(ctx, day),
                                    request=ctx.say("ask_schedule_no_date", amount=amount, **said))  # fmt: skip
     return piece
 
@@ -163,8 +163,8 @@ def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | No
     sched, target = found
     return Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_cancel_schedule", amount=sched.amount, date=sched.run_on.isoformat(), kind=target.words),
-        goal=f"Cancel the {money(sched.amount)} transfer to your {target.words} planned for {sched.run_on.isoformat()}.",
+        request=ctx.say("ask_cancel_schedule", amount=sched.amount, date=on_day(ctx, sched.run_on), kind=target.words),
+        goal=f"Cancel the {money(sched.amount)} transfer to your {target.words} planned for {on_day(ctx, sched.run_on)}.",
         steps=[
             agent(call("list_scheduled_transfers")),
             agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
@@ -285,7 +285,7 @@ def disputed_charge(ctx: GenContext, person: Person, recent: bool) -> tuple[Txn,
         return None
     reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
     said = account_said(ctx, person, person.account(txn.account_id))
-    request = ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=txn.posted.isoformat(), account=said)
+    request = ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=on_day(ctx, txn.posted), account=said)
     return txn, reason, request
 
 
