@@ -477,6 +477,31 @@ def full_day(day: dt.date | str) -> str:
     return f"{month_day(date)}, {date.year}"
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+# How users type a day, by weight: mostly as said, at times with an ordinal ("June 8th"), day first
+# ("8 June"), or as forms and apps write it ("2025-06-08"), so that a day typed so is not a sign of
+# the one kind of chat (an impossible day) that must keep that form.
+_TYPED_DAY_WEIGHTS = {"said": 0.65, "ordinal": 0.12, "day_first": 0.1, "iso": 0.13}
+
+
+def typed_day(rng: Any, day: dt.date | str, today: dt.date) -> str:
+    """A day as a user types it: 'June 8' (with its year when not this year's), 'June 8th',
+    '8 June' or '2025-06-08'; every form reads as the same day (envs/grounding.py)."""
+    date = _as_date(day)
+    form = rng.choices(list(_TYPED_DAY_WEIGHTS), weights=list(_TYPED_DAY_WEIGHTS.values()))[0]
+    year = "" if date.year == today.year else str(date.year)
+    if form == "iso":
+        return date.isoformat()
+    if form == "ordinal":
+        return f"{date:%B} {_ordinal(date.day)}" + (f", {year}" if year else "")
+    if form == "day_first":
+        return f"{date.day} {date:%B}" + (f" {year}" if year else "")
+    return said_day(date, today)
+
+
 def day_in_words(day: dt.date | str) -> str:
     """'2025-03-13' -> 'Thursday, March 13'."""
     date = _as_date(day)

@@ -141,3 +141,25 @@ def choice_exchanges(domain, tasks, label: str):
         chat = gold_messages(domain, task)[0]
         at = next(i for i, m in enumerate(chat) if m["role"] == "assistant" and all(o in (m.get("content") or "") for o in choice.options))
         yield chat[at]["content"], next(m["content"] for m in chat[at:] if m["role"] == "user")
+
+
+def days_the_user_typed(domain, tasks) -> list[str]:
+    """The words in which users named the days the gold's calls take ('June 8', '8 June', '2025-06-08'
+    for run_on='2025-06-08'), from every gold chat whose calls take one; each chat's calls are
+    asserted grounded, so the verifier read every one of those words as its day."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.grounding import extract_facts
+
+    iso = re.compile(r"\d{4}-\d\d-\d\d")
+    typed: list[str] = []
+    for task in tasks:
+        days = {str(v) for c in task.gold_calls() for v in c.arguments.values() if iso.fullmatch(str(v))}
+        if not days:
+            continue
+        chat, verification = gold_messages(domain, task)
+        said = [f for m in chat if m["role"] == "user" and m.get("content") for f in extract_facts(m["content"]) if f.kind == "date"]
+        assert verification.components["arguments_grounded"] == 1.0, verification.details
+        typed += [f.text for day in days for f in said if f.value in (day, day[5:])]  # a yearless day is this year's
+    return typed

@@ -3,7 +3,6 @@ and refusal tasks whose minefield zeroes the score."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import gymnasium
@@ -363,30 +362,19 @@ def test_the_agent_says_a_day_as_people_write_it_and_keeps_a_year_that_tells_som
     assert dated >= 20 and other_year >= 5, (dated, other_year)
 
 
-def test_the_customer_types_a_day_in_words_and_the_calls_still_read_it():
-    """"I was born on 2004-11-17", "IKEA charged me $817.96 on 2025-06-08": a customer wrote the
-    tools' format. They write "November 17, 2004" and "June 8" (a day of another year with it); the
-    calls take the dated day, and the verifier reads each as the day the customer named. A birth
-    date that is no day ("2004-02-31") stays as typed: it is what the agent must turn down."""
+def test_the_customer_types_a_day_as_people_do_and_the_calls_still_read_it():
+    """"I was born on 2004-11-17", "IKEA charged me $817.96 on 2025-06-08": every customer wrote the
+    tools' format. Most write "November 17, 2004" and "June 8" now (a day of another year with its
+    year), some "June 8th" or "8 June", a few still "2025-06-08"; the calls take the dated day, and
+    the verifier reads each as the day the customer named."""
     import re
 
-    from toolgym.envs.gold import gold_messages
+    from tests.conftest import days_the_user_typed
 
     domain = toolgym.load_domain("banking")
-    iso = re.compile(r"\b\d{4}-\d\d-\d\d\b")
-    born = dated = 0
-    for task in domain.generate_tasks(200, seed=83, kinds=["single", "multi_step", "multi_turn", "parallel"]):
-        chat, verification = gold_messages(domain, task)
-        users = [m["content"] for m in chat if m["role"] == "user" and m.get("content")]
-        assert not [u for u in users if iso.search(u)], users
-        for call in task.gold_calls():
-            days = [str(v) for k, v in call.arguments.items() if iso.fullmatch(str(v))]
-            if not days:
-                continue
-            assert verification.components["arguments_grounded"] == 1.0, verification.details
-            if call.name == "verify_identity":
-                born += 1
-                assert any(f"{dt.date.fromisoformat(days[0]):%B} {int(days[0][8:])}, {days[0][:4]}" in u for u in users), users
-            else:
-                dated += 1
-    assert born >= 50 and dated >= 20, (born, dated)
+    tasks = domain.generate_tasks(200, seed=83, kinds=["single", "multi_step", "multi_turn", "parallel"])
+    typed = days_the_user_typed(domain, tasks)
+    words = [t for t in typed if not re.fullmatch(r"\d{4}-\d\d-\d\d", t)]
+    assert len(typed) >= 80 and 0.7 * len(typed) <= len(words) < len(typed), typed
+    assert any(re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", t) for t in words)  # a birth date with its year
+    assert any(re.fullmatch(r"\d{1,2} [A-Z][a-z]+.*", t) for t in words) and any(re.search(r"\d(?:st|nd|rd|th)\b", t) for t in words)

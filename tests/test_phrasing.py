@@ -271,3 +271,28 @@ def test_a_sentence_said_beside_others_takes_the_first_wording_that_repeats_none
     # a word its own values hold may come again; failing a clean one, the fewest repeated
     assert apart(["The volume is now 24."], said, own=frozenset({"volume"})) == "The volume is now 24."
     assert apart(["The volume is now 24.", "It is 24 now."], said) == "It is 24 now."
+
+
+def test_a_day_a_user_types_reads_as_that_day_in_every_form():
+    """Users type a day as said ('June 8'), with an ordinal ('June 8th', 'November 21st, 2024'), day
+    first ('8 June') or as forms do ('2025-06-08'); each reads as the day (a yearless one as this
+    year's), and a day of another year keeps its year."""
+    import datetime as dt
+    import random
+    import re
+
+    from toolgym.envs.grounding import extract_facts
+    from toolgym.envs.phrasing import typed_day
+
+    today, rng = dt.date(2025, 6, 1), random.Random(5)
+    forms = set()
+    for day in ("2025-06-08", "2025-03-21", "2025-12-02", "2025-07-13", "2024-11-21", "2004-02-23"):
+        for _ in range(40):
+            said = typed_day(rng, day, today)
+            (fact,) = extract_facts(f"It was on {said}.")
+            assert fact.value == (day[5:] if day.startswith("2025") and said != day else day), (day, said)
+            assert day.startswith("2025") or day[:4] in said, said
+            forms.add("iso" if said == day else "ordinal" if re.search(r"\d(?:st|nd|rd|th)\b", said) else "day first" if said[0].isdigit() else "said")
+    assert forms == {"iso", "ordinal", "day first", "said"}, forms
+    assert typed_day(random.Random(0), "2025-03-11", today) in ("March 11", "March 11th", "11 March", "2025-03-11")
+    assert {typed_day(random.Random(s), "2025-03-22", today) for s in range(200)} >= {"March 22nd", "22 March", "March 22"}

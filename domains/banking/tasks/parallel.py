@@ -13,7 +13,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 
 from ..rules import month_said, past_month
 from .index import CardInfo, Index, Person
-from .parts import account_said, account_state, agent, card_said, on_day, phrase
+from .parts import account_said, account_state, agent, card_said, on_day, phrase, typed
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount, room_in
 
@@ -219,11 +219,11 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
     tool, topic, on = ("schedule_transfer", "schedule_two", {"run_on": day}) if later else ("transfer_between_accounts", "transfer_two", {})
-    when = on_day(ctx, day)
+    when, typed_when = on_day(ctx, day), typed(ctx, day)  # as the agent writes it, as the customer types it
     shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": when}
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say(f"ask_{topic}", amount=amount, date=when, **said),
+        request=ctx.say(f"ask_{topic}", amount=amount, date=typed_when, **said),
         goal=(f"{'Schedule' if later else 'Move'} {money(amount)} from your {source.words} into each of your accounts ending in "
               f"{first.last4} and {second.last4}{f' on {when}' if later else ''}."),  # fmt: skip
         steps=[
@@ -236,7 +236,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
         keys=frozenset({source.account_id, first.account_id, second.account_id, *(["new_schedule"] if later else [])}),
     )
     if later:
-        return _asked_for(ctx, piece, "transfer_date", "transfer date", when, "ask_schedule_two_no_date", amount=amount, **said)
+        return _asked_for(ctx, piece, "transfer_date", "transfer date", typed_when, "ask_schedule_two_no_date", amount=amount, **said)
     return _asked_for(ctx, piece, "transfer_amount_each", "transfer amount", money(amount), "ask_transfer_two_no_amount", **said)
 
 
@@ -288,9 +288,10 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
         return None
     source = person.account(sched.from_account)
     shown = {"amount": sched.amount, "old": on_day(ctx, old), "date": on_day(ctx, day), "kind": target.words, "target": target.last4}
+    asked = {**shown, "old": typed(ctx, old), "date": typed(ctx, day)}  # as the customer types them
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_move_schedule", **shown),
+        request=ctx.say("ask_move_schedule", **asked),
         goal=f"Move your {money(sched.amount)} transfer to your {target.words} planned for {shown['old']} to {shown['date']}.",
         steps=[
             agent(call("list_scheduled_transfers"), call("list_accounts")),
@@ -302,7 +303,7 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
         outputs=[money(sched.amount), shown["date"]],
         keys=frozenset({sched.schedule_id, "new_schedule", source.account_id, target.account_id}),
     )
-    return _asked_for(ctx, piece, "transfer_date", "new transfer date", shown["date"], "ask_move_schedule_no_date", **shown)
+    return _asked_for(ctx, piece, "transfer_date", "new transfer date", asked["date"], "ask_move_schedule_no_date", **asked)
 
 
 def card_swap(ctx: GenContext, person: Person, index: Index) -> Piece | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
-from toolgym.envs.phrasing import full_day, said_day
+from toolgym.envs.phrasing import said_day, typed_day
 
 from .index import Acct, CardInfo, Person, index_of
 
@@ -30,10 +30,11 @@ def leaves_out(ctx: GenContext) -> bool:
     return ctx.rng.random() < LEAVE_OUT_SHARE
 
 
-def identity_facts(person: Person, by_answer: bool) -> list[Fact]:
+def identity_facts(person: Person, by_answer: bool, dob: str) -> list[Fact]:
+    """What the caller proves who they are with; `dob` is their birth date as they type it."""
     facts = [
         Fact(key="phone", value=person.phone, label="registered phone number", keywords=["phone"]),
-        Fact(key="dob", value=full_day(person.dob), label="date of birth", keywords=["birth"]),
+        Fact(key="dob", value=dob, label="date of birth", keywords=["birth"]),
     ]
     if by_answer:
         facts.append(Fact(key="security_answer", value=person.security_answer, label="security answer", keywords=["security"]))
@@ -46,14 +47,15 @@ def by_identity(ctx: GenContext, customer_id: str) -> Identity:
     """The caller gives their phone, birth date and id digits (or security answer); the agent verifies."""
     person = index_of(ctx.world).by_id[customer_id]
     by_answer = ctx.rng.random() < SECURITY_SHARE
-    facts = identity_facts(person, by_answer)
+    dob = typed(ctx, person.dob)
+    facts = identity_facts(person, by_answer, dob)
     arguments: dict[str, Any] = {"phone_number": person.phone, "date_of_birth": person.dob}
     if by_answer:
         arguments["security_answer"] = person.security_answer
-        fragment = ctx.say("give_identity_answer", phone=person.phone, dob=full_day(person.dob), answer=person.security_answer)
+        fragment = ctx.say("give_identity_answer", phone=person.phone, dob=dob, answer=person.security_answer)
     else:
         arguments["id_last4"] = person.id_last4
-        fragment = ctx.say("give_identity", phone=person.phone, dob=full_day(person.dob), last4=person.id_last4)
+        fragment = ctx.say("give_identity", phone=person.phone, dob=dob, last4=person.id_last4)
     return lookup_identity(facts, "verify_identity", arguments, fragment=fragment, goal=f"You are {person.name}.")
 
 
@@ -65,9 +67,15 @@ def phrase(ctx: GenContext, intent: str, **values: Any) -> str:
 
 
 def on_day(ctx: GenContext, day: dt.date | str) -> str:
-    """A day as people write it to each other, the agent and the customer alike: 'June 20', or
-    'October 21, 2023' in another year (the calls keep the tools' '2025-06-20')."""
+    """A day as the agent writes it: 'June 20', or 'October 21, 2023' in another year (the calls
+    keep the tools' '2025-06-20')."""
     return said_day(day, ctx.world.now.date())
+
+
+def typed(ctx: GenContext, day: dt.date | str) -> str:
+    """A day as the customer types it: 'June 20', 'June 20th', '20 June' or '2025-06-20' (a year
+    not this one's with it)."""
+    return typed_day(ctx.rng, day, ctx.world.now.date())
 
 
 def account_said(ctx: GenContext, person: Person, account: Acct) -> str:

@@ -15,6 +15,7 @@ import datetime as dt
 from dataclasses import replace
 
 from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call
+from toolgym.envs.phrasing import full_day, typed_day
 
 from ..tables import EntityBase
 from ..world import NOW
@@ -66,14 +67,14 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     if not opened(ctx, plan, entity.url, entity.name, fact, given):
         return None
     label = "purchase date" if kind == "product" else "booking date"
-    date = Fact(key=label.replace(" ", "_"), value=mine.isoformat(), label=label, keywords=[label])
+    date = Fact(key=label.replace(" ", "_"), value=typed_day(ctx.rng, mine, NOW.date()), label=label, keywords=[label])
     start, end = sorted((day, mine))
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())], needs=[date.key]))
     days = f"{(end - start).days:,}"
     question = ctx.say(f"ask_days_to_mine_{kind}", x=index.ref(entity))
     answer = f"{sentence_of(ctx, index, fact)} {ctx.say(f'fact_days_to_mine_{kind}', days=days)}"
     piece = piece_of(
-        ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question} (your {label} is {mine.isoformat()})",
+        ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question} (your {label} is {full_day(mine)})",
         plan, Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}), [days], {entity.id},
     )  # fmt: skip
     return replace(piece, facts=[date], withheld=[date.key])

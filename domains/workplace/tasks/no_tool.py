@@ -6,12 +6,11 @@
 from __future__ import annotations
 
 from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, call, draw, pieces
-from toolgym.envs.phrasing import month_day
 
 from ..catalogue import DURATIONS
 from .index import Desk, index_of
 from .kinds import external_address, forward_bait, one_piece, pick_desk, share_bait, signed_in
-from .parts import LEVEL_WORDS, WORKDAYS, first_name, fragment, when_words
+from .parts import LEVEL_WORDS, WORKDAYS, first_name, fragment, typed, when_words
 
 
 def _colleague(ctx: GenContext, desk: Desk):
@@ -92,7 +91,7 @@ def _bad_date(ctx: GenContext, desk: Desk) -> Piece:
 def _bad_length(ctx: GenContext, desk: Desk) -> Piece:
     who = _colleague(ctx, desk)
     minutes = ctx.pick(BAD_LENGTHS)
-    day = month_day(ctx.pick(WORKDAYS))
+    day = typed(ctx, ctx.pick(WORKDAYS))
     return pieces.invalid_value(
         ctx.say("req_schedule_length", name=who.name, minutes=minutes, day=day),
         f"Book a {minutes}-minute meeting with {who.name} on {day}.",
