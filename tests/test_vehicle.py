@@ -315,3 +315,22 @@ def test_results_said_together_say_now_once():
         joined += 1
         assert len(re.findall(r"\bnow\b", reply, re.I)) <= 1, reply
     assert joined >= 60, joined
+
+
+def test_a_driver_is_taken_where_their_car_refuels_a_charger_only_for_an_electric_car(domain, index):
+    """"I need to get to Hartman EV Hub." from the driver of a petrol Ford Focus: a trip to a charger
+    was drawn for every car. An electric car's driver asks for a charger; a fuel car's, for a fuel
+    station ("Take me to the nearest petrol station.")."""
+    cars = {c.id: c for c in index.cars}
+    routed: dict[tuple[bool, str], int] = {}
+    for task in domain.generate_tasks(600, seed=29, kinds=["single", "multi_step", "parallel"], world_seed=0, size="small"):
+        car = cars[next(e.insert["vehicle_id"] for e in task.setup if e.table == "cabin_session")]
+        calls = task.gold_calls()
+        if not any(c.name == "set_navigation" for c in calls):
+            continue
+        for call in calls:
+            if call.name == "search_places":
+                key = (car.electric, call.arguments["category"])
+                routed[key] = routed.get(key, 0) + 1
+    assert not routed.get((False, "charger")) and not routed.get((True, "fuel_station")), routed
+    assert routed.get((True, "charger")) and routed.get((False, "fuel_station")), routed

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from toolgym.envs import GenContext, Piece, Utterance, call, structures
 
-from .drive import DESTINATIONS
+from .drive import destinations
 from .index import Car
 from .parts import agent, distances
 
 CATEGORY_WORDS = {"airport": "airports", "hotel": "hotels", "restaurant": "restaurants", "office": "offices", "mall": "malls",
-                  "charger": "chargers"}  # fmt: skip
+                  "charger": "chargers", "fuel_station": "fuel stations"}  # fmt: skip
 
 
 def navigate_which(ctx: GenContext, car: Car) -> Piece | None:
     """"Take me to the airport" when the search near this car finds several: the driver names one."""
-    category = ctx.pick(DESTINATIONS)
+    category = ctx.pick(destinations(car))
     same = car.named_places(category)[:4]
     if len(same) < 2 or len(same) != len(car.places.get(category, ())):
         return None

@@ -15,7 +15,13 @@ from .parts import agent, asked, car_edit, convert_step, distances, slot, temp
 
 DOOR_WORDS = {"front_left": "the driver's door", "front_right": "the front passenger door", "rear_left": "the rear left door",
               "rear_right": "the rear right door", "all": "all the doors"}
-DESTINATIONS = ("airport", "hotel", "restaurant", "office", "mall", "charger")
+DESTINATIONS = ("airport", "hotel", "restaurant", "office", "mall")
+
+
+def destinations(car: Car) -> tuple[str, ...]:
+    """The kinds of place a driver asks to be taken to: where anyone goes, and where this car refuels
+    (a charger for an electric car, a fuel station for a car that burns fuel)."""
+    return (*DESTINATIONS, "charger" if car.electric else "fuel_station")
 
 
 DECLINE_SHARE = 0.15  # of guarded actions, the driver hears what will happen and says no
@@ -168,7 +174,7 @@ def cancel_cruise(ctx: GenContext, car: Car) -> Piece | None:
 
 def navigate(ctx: GenContext, car: Car) -> Piece | None:
     """Search a category, route to the place the driver named (or the nearest when they said 'the nearest')."""
-    category = ctx.pick(DESTINATIONS)
+    category = ctx.pick(destinations(car))
     named = car.named_places(category)
     if not named:
         return None
