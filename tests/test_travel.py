@@ -383,3 +383,14 @@ def test_a_day_said_to_name_a_flight_is_given_again_as_a_travel_date(domain):
     asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "travel date" in (m.get("content") or ""))
     assert "March 9" in messages[asked + 1]["content"], messages[asked + 1]
     assert any(c.name == "search_flights" and c.arguments["date"].endswith("-03-09") for c in task.gold_calls())
+
+
+def test_a_hand_off_to_a_human_is_named_once_in_one_clause():
+    """"pass you to a colleague who handles your lost luggage, as a transfer to a human agent": the
+    hand-off was said twice over, the second time as a tag that named the tool. Every wording names
+    it once, to a human agent, which a confirmation must name (verifiers/conduct.py)."""
+    book = toolgym.load_domain("travel").phrasebook
+    for index, _ in enumerate(book.variants("action_handoff")):
+        said = book.render("action_handoff", index, reason="your lost luggage")
+        assert "human agent" in said, said
+        assert len(re.findall(r"\b(?:transfer|pass|put you through|hand)\b", said)) == 1, said
