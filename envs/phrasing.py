@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .composition import words_of
+from .grounding import extract_facts
 from .user_turns import NOT_AFTER_TITLE
 
 # Words whose first letter is a vowel but whose sound is not ("a unit", "a one-off", "a European").
@@ -327,9 +328,15 @@ _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def age_on(born: Any, today: dt.date) -> int | None:
-    """The age on `today` of someone born on `born` ('YYYY-MM-DD'); None for anything else."""
-    if not isinstance(born, str) or not _ISO_DATE.fullmatch(born):
+    """The age on `today` of someone born on `born`, a day with its year as a user types it
+    ('2004-11-17', 'November 17, 2004', '17 November 2004'); None for anything else."""
+    if not isinstance(born, str):
         return None
+    if not _ISO_DATE.fullmatch(born):
+        dates = [f.value for f in extract_facts(born) if f.kind == "date"]
+        if len(dates) != 1 or not _ISO_DATE.fullmatch(dates[0]):  # one day, with its year
+            return None
+        born = dates[0]
     try:
         birth = dt.date.fromisoformat(born)
     except ValueError:  # an impossible date an invalid-value task gives on purpose
