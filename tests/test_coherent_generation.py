@@ -336,7 +336,7 @@ def test_an_elderly_voice_only_for_a_customer_old_enough():
     born = [t for t in tasks if any(f.key == "dob" for f in t.scenario.facts)]
     ages = [speaker_age(t.scenario.facts, today) for t in born]
     assert len(born) >= 15 and all(age is not None for age in ages), [t.scenario.facts for t in born]  # read as typed
-    assert all(persona_fits(t.scenario.persona, age) for t, age in zip(born, ages))
+    assert all(persona_fits(t.scenario.persona, age) for t, age in zip(born, ages, strict=True))
 
 
 def test_after_nothing_was_found_nobody_is_glad(book):
