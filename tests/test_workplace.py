@@ -352,3 +352,19 @@ def test_a_share_s_access_level_is_never_said_with_with_twice(domain):
         assert not [s for s in said if re.search(r"with (?:edit|comment) rights with", s)], said
         shared += 1
     assert shared >= 10, shared
+
+
+def test_a_time_zone_is_named_as_people_name_one(domain):
+    """"No: Sandra Smith works in America/Chicago (Chicago), and you're in America/New_York.": the
+    tools' zone ids, said to a person. The reply says "Chicago time", and that is what it must state."""
+    from toolgym.envs.gold import gold_messages
+
+    seen = 0
+    for task in domain.generate_tasks(300, seed=41, kinds=["parallel", "multi_step"]):
+        if not any(r.intent in ("reply_same_zone", "reply_other_zone") for r in task.replies):
+            continue
+        said = " ".join(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
+        assert "/" not in said.replace("https://", ""), said
+        assert any(o.endswith(" time") and o in said for o in task.required_outputs), (task.required_outputs, said)
+        seen += 1
+    assert seen >= 5, seen

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
+from toolgym.envs.phrasing import zone_in_words
 
 from .index import Desk, index_of
 from .parts import (
@@ -97,12 +98,12 @@ def same_zone(ctx: GenContext, desk: Desk) -> Piece | None:
             intent="reply_same_zone" if me.time_zone == other.time_zone else "reply_other_zone",
             vars={
                 "name": other.name,
-                "mine": me.time_zone,
-                "theirs": other.time_zone,
+                "mine": zone_in_words(me.time_zone),  # "Chicago time", as people name a zone
+                "theirs": zone_in_words(other.time_zone),
                 "office": other.office,
             },
         ),
-        outputs=[other.time_zone],
+        outputs=[zone_in_words(other.time_zone)],
         keys=frozenset({other.id}),
     )
 
