@@ -61,7 +61,7 @@ def test_an_outage_answer_puts_no_two_colons_in_one_sentence(domain):
     """'Outage check: Chicago: an outage expected to end at 00:45.' put the lead's colon before the region's."""
     import re
 
-    answers = ["Chicago: an outage expected to end at 00:45", "Denver: no active outage"]
+    answers = ["Chicago has an outage that should end by 00:45", "Denver has no active outage"]
     for seed in range(200):
         said = domain.phrasebook.say("answer_outages", seed, answers=answers)
         assert not re.search(r":(?!\d)[^;.]*:(?!\d)", said), said  # a time's colon ("00:45") and a list's ";" aside
@@ -245,3 +245,23 @@ def test_a_speed_test_is_asked_for_without_saying_now_twice():
                       again=seed % 3 == 0) for seed in range(400)]
     assert not [a for a in asked if len(re.findall(r"\bnow\b", a, re.I)) > 1]
     assert [a for a in asked if re.search(r"\bnow\b", a, re.I)]  # the leads that say it remain
+
+
+def test_each_line_s_data_and_each_area_s_outage_is_said_as_a_clause(domain):
+    """"Data use per line: 312-835-1044: 1.38 GB used; 312-591-6041: 25.26 GB used." and "Austin: no
+    active outage.": labels and colons where a person says "312-835-1044 has used 1.38 GB" and
+    "Austin has no active outage"."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+
+    said = []
+    for task in domain.generate_tasks(400, seed=13, kinds=["single", "multi_step", "parallel"], size="small"):
+        if any(r.intent in ("answer_lines_usage", "answer_outages") for r in task.replies):
+            said += [m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content")]
+    usage = [s for s in said if "has used" in s and " and " in s]
+    outages = [s for s in said if re.search(r"[A-Z][a-z]+ has (?:no active outage|an outage)", s)]
+    assert usage and outages, said
+    for text in usage + outages:
+        assert not re.search(r":(?!\d)[^.]*:(?!\d)", text), text  # one colon at most in a sentence, a time's aside
+        assert not re.search(r"[A-Z][a-z]+: (?:no active outage|an outage)|\d: \d", text), text

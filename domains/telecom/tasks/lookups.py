@@ -17,8 +17,9 @@ from .people import CONTACTS
 def outage_answer(index: Index, region: str) -> tuple[str, list[str]]:
     end = index.outages.get(region)
     if end is None:
-        return f"{region}: no active outage", [f"{region}: no active outage"]
-    return f"{region}: an outage expected to end at {end:%H:%M}", [f"{end:%H:%M}"]
+        clear = f"{region} has no active outage"  # the region with its state: a bare "no outage" could be another's
+        return clear, [clear]
+    return f"{region} has an outage that should end by {end:%H:%M}", [f"{end:%H:%M}"]
 
 
 def pick_region(ctx: GenContext, index: Index) -> str:
@@ -132,7 +133,7 @@ def lines_usage(ctx: GenContext, sub: Subscriber) -> Piece:
             agent(call("get_customer_details", customer_id=sub.customer_id)),
             Step(calls=[call("get_line_details", line_id=line_id) for line_id, _, _ in lines]),
         ],
-        reply=Utterance(intent="answer_lines_usage", vars={"usage": [f"{n}: {gb(u)} used" for _, n, u in lines]}),
+        reply=Utterance(intent="answer_lines_usage", vars={"usage": [f"{n} has used {gb(u)}" for _, n, u in lines]}),
         outputs=[gb(u) for _, _, u in lines],
     )
 
