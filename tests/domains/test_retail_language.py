@@ -195,3 +195,12 @@ def test_orders_to_choose_from_are_told_apart_by_a_day_in_words(domain):
         assert re.search(r"placed on [A-Z][a-z]+ \d{1,2}\b", answer), answer
         asked += 1
     assert asked >= 3, asked
+
+
+def test_a_catalog_search_term_is_quoted_as_the_customer_s_words(domain):
+    """"for teddy bear, the catalog has Plush Teddy Bear on offer": the customer's search words read
+    as a bare noun with no article. Every wording quotes them ('for "teddy bear"')."""
+    book = domain.phrasebook
+    for index, _ in enumerate(book.variants("reply_products")):
+        said = book.render("reply_products", index, what="teddy bear", names=["Plush Teddy Bear"])
+        assert '"teddy bear"' in said, said
