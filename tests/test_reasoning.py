@@ -533,3 +533,15 @@ def test_a_reply_trace_names_what_the_reply_brings_or_says_it_names_only_some():
             else:  # all named: at least every output a result showed and the user never said
                 assert set(stated) <= set(named), (facts.group(1), stated)
     assert traced >= 20 and many >= 2, (traced, many)
+
+
+def test_a_parallel_step_s_trace_counts_its_calls_right():
+    """"None of the two get_line_details calls needs another's result" and "Several independent calls"
+    for two: every wording of a parallel step fits two calls as well as more."""
+    import toolgym
+
+    book = toolgym.load_domain("telecom").phrasebook
+    for seed in range(200):
+        said = book.say("reason_call", seed, evidence="", agreed=False, parallel=True, writes=False, purpose="", because="", arguments="cited",
+                        tools=["the two get_line_details calls"], derived="", how="")
+        assert "None of" not in said and "Several" not in said, said
