@@ -545,3 +545,17 @@ def test_a_parallel_step_s_trace_counts_its_calls_right():
         said = book.say("reason_call", seed, evidence="", agreed=False, parallel=True, writes=False, purpose="", because="", arguments="cited",
                         tools=["the two get_line_details calls"], derived="", how="")
         assert "None of" not in said and "Several" not in said, said
+
+
+def test_a_call_trace_names_its_tool_apart_from_the_purpose_s_own_words():
+    """"Next I list the events on the user's calendar on one day, with attendees and their responses
+    with list_events.": a purpose that ends on a "with" clause ran into the tool's name. No wording
+    puts the tool's name after the purpose."""
+    import toolgym
+
+    book = toolgym.load_domain("workplace").phrasebook
+    purpose = "list the events on the user's calendar on one day, with attendees and their responses"
+    for seed in range(300):
+        said = book.say("reason_call", seed, evidence="", agreed=False, parallel=False, writes=False, purpose=purpose,
+                        because="", arguments="cited", tools=["list_events"], derived="", how="")
+        assert f"{purpose} with list_events" not in said, said
