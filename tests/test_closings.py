@@ -128,3 +128,11 @@ def test_a_personal_assistant_closes_as_itself_not_as_a_company(name):
     company = re.compile(r"\bus\b|\bour side\b|The team is|We're (?:always|around|here|just)")
     assert not [s for s in said if company.search(s)]
     assert [s for s in said if re.search(r"I'm (?:always )?(?:here|around)", s)]
+
+
+@pytest.mark.parametrize("register", ["", "@terse", "@chatty", "@formal", "@frustrated", "@elderly", "@non_native"])
+def test_a_user_says_goodbye_in_many_ways_in_every_voice(book, register):
+    """Four formal goodbyes ("Thank you, that is all." closed 64 of 1,050 chats) and five chatty ones:
+    the agent met a handful of last lines. Every voice has at least nine, each ending the chat."""
+    said = {book.say(f"user_done{register}", seed) for seed in range(400)}
+    assert len(said) >= 9 and all(s.endswith(" ###STOP###") for s in said), said
