@@ -259,7 +259,7 @@ def test_each_line_s_data_and_each_area_s_outage_is_said_as_a_clause(domain):
     for task in domain.generate_tasks(400, seed=13, kinds=["single", "multi_step", "parallel"], size="small"):
         if any(r.intent in ("answer_lines_usage", "answer_outages") for r in task.replies):
             said += [m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content")]
-    usage = [s for s in said if "has used" in s and " and " in s]
+    usage = [s for s in said if "has used" in s and "; " in s]
     outages = [s for s in said if re.search(r"[A-Z][a-z]+ has (?:no active outage|an outage)", s)]
     assert usage and outages, said
     for text in usage + outages:
