@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 from toolgym.errors import GeneratorBug
 
 from .compose import Segment
+from .conversation import said_before
 from .phrasebook import ACK_PARTS, CLOSING_PARTS
 from .pieces import Piece, worded_apart
 from .task import Choice, Fact, Step, ToolCall, Utterance
@@ -97,7 +98,7 @@ def left_out(piece: S, *, key: str, label: str, value: str, request: str, step: 
     "transfer amount"; `value` as the user says it): an argument of the call at step `step` (default:
     the last). The step needs the fact, withheld until the gold asks for it by its label or one of
     its `keywords` ("seat" for "preferred seat", so "Which seat would you like?" asks for it)."""
-    if value.lower() in request.lower():
+    if said_before(value, request):  # as a whole token: a new day "July 1" is not in "July 19th won't work"
         raise GeneratorBug(f"a left-out {label!r} must not be in the request, got {request!r}")
     fact = Fact(key=key, value=value, label=label, keywords=[label, *keywords])
     steps = list(piece.steps)

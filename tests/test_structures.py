@@ -240,3 +240,20 @@ def test_a_joined_reply_calls_a_second_request_for_a_change_a_request_not_a_ques
         last = max(s.part or 0 for s in task.plan)
         changes = any(domain.tools[c.name].writes for s in task.plan if (s.part or 0) == last for c in s.calls)
         assert task.replies[0].vars["acted"] == changes, task.id
+
+
+def test_a_left_out_value_is_told_apart_from_a_longer_one_in_the_request():
+    """A transfer planned for "July 19th" moved to a day left out, July 1: the request "... July
+    19th won't work" was taken to hold "July 1", and the draw failed. A value counts as in the
+    request only as a whole word; one that is there still fails the draw."""
+    from toolgym.envs import Piece, Step, Utterance, call
+    from toolgym.envs.structures import left_out
+    from toolgym.errors import GeneratorBug
+
+    piece = Piece(request="", goal="Move the transfer.", steps=[Step(calls=[call("schedule_transfer", run_on="2025-07-01")])],
+                  reply=Utterance(intent="done_schedule"))
+    moved = left_out(piece, key="day", label="new transfer date", value="July 1",
+                     request="Please reschedule my planned $100.00 transfer; July 19th won't work.")
+    assert moved.facts[-1].value == "July 1" and "day" in moved.steps[-1].needs
+    with pytest.raises(GeneratorBug, match="new transfer date"):
+        left_out(piece, key="day", label="new transfer date", value="July 1", request="Move it to July 1, please.")
