@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import random
 import re
@@ -25,6 +26,7 @@ from .phrasing import (
     speaker_age,
     to_the_user,
     tool_purpose,
+    typed_day,
     unrepeated,
 )
 from .replay import calls_with_outputs, replay_plan
@@ -77,6 +79,11 @@ class GenContext:
             text = said[key] = unrepeated(lambda seed: phrases.say(intent, seed, **values), self.seed, used)
             used.update(sentences_of(text))
         return text
+
+    def typed_day(self, day: dt.date | str) -> str:
+        """A day as the user types it: 'June 8', 'June 8th', '8 June' or '2025-06-08', with its year
+        when not the world's (envs/phrasing.typed_day)."""
+        return typed_day(self.rng, day, self.world.now.date())
 
     def say_apart(self, intent: str, after: frozenset[str], /, **values: Any) -> str:
         """`say`, for a sentence that follows others in one turn: drawn again while it says a word they

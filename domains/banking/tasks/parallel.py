@@ -13,7 +13,7 @@ from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, s
 
 from ..rules import month_said, past_month
 from .index import CardInfo, Index, Person
-from .parts import account_said, account_state, agent, card_said, on_day, phrase, typed
+from .parts import account_said, account_state, agent, card_said, on_day, phrase
 from .reads import a_schedule, balance, card_status, loan_due, next_scheduled, recent_transfers
 from .writes import draw_amount, room_in
 
@@ -219,7 +219,7 @@ def _into_two(ctx: GenContext, person: Person, *, later: bool) -> Piece | None:
     said = {"source": account_said(ctx, person, source), "first": account_said(ctx, person, first), "second": account_said(ctx, person, second)}
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 60))).isoformat()
     tool, topic, on = ("schedule_transfer", "schedule_two", {"run_on": day}) if later else ("transfer_between_accounts", "transfer_two", {})
-    when, typed_when = on_day(ctx, day), typed(ctx, day)  # as the agent writes it, as the customer types it
+    when, typed_when = on_day(ctx, day), ctx.typed_day(day)  # as the agent writes it, as the customer types it
     shown = {"amount": amount, "source": source.last4, "first": first.last4, "second": second.last4, "date": when}
     piece = Piece(
         subject=person.customer_id,
@@ -288,7 +288,7 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
         return None
     source = person.account(sched.from_account)
     shown = {"amount": sched.amount, "old": on_day(ctx, old), "date": on_day(ctx, day), "kind": target.words, "target": target.last4}
-    asked = {**shown, "old": typed(ctx, old), "date": typed(ctx, day)}  # as the customer types them
+    asked = {**shown, "old": ctx.typed_day(old), "date": ctx.typed_day(day)}  # as the customer types them
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_move_schedule", **asked),

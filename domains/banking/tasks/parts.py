@@ -13,7 +13,7 @@ from typing import Any
 
 from toolgym.envs import Fact, GenContext, Identity, Piece, Step, Task, ToolCall, lookup_identity, pieces
 from toolgym.envs import assemble as engine_assemble
-from toolgym.envs.phrasing import said_day, typed_day
+from toolgym.envs.phrasing import said_day
 
 from .index import Acct, CardInfo, Person, index_of
 
@@ -47,7 +47,7 @@ def by_identity(ctx: GenContext, customer_id: str) -> Identity:
     """The caller gives their phone, birth date and id digits (or security answer); the agent verifies."""
     person = index_of(ctx.world).by_id[customer_id]
     by_answer = ctx.rng.random() < SECURITY_SHARE
-    dob = typed(ctx, person.dob)
+    dob = ctx.typed_day(person.dob)
     facts = identity_facts(person, by_answer, dob)
     arguments: dict[str, Any] = {"phone_number": person.phone, "date_of_birth": person.dob}
     if by_answer:
@@ -70,12 +70,6 @@ def on_day(ctx: GenContext, day: dt.date | str) -> str:
     """A day as the agent writes it: 'June 20', or 'October 21, 2023' in another year (the calls
     keep the tools' '2025-06-20')."""
     return said_day(day, ctx.world.now.date())
-
-
-def typed(ctx: GenContext, day: dt.date | str) -> str:
-    """A day as the customer types it: 'June 20', 'June 20th', '20 June' or '2025-06-20' (a year
-    not this one's with it)."""
-    return typed_day(ctx.rng, day, ctx.world.now.date())
 
 
 def account_said(ctx: GenContext, person: Person, account: Acct) -> str:

@@ -7,7 +7,7 @@ import datetime as dt
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money
 
 from .index import Acct, Index, Person, Sched
-from .parts import account_said, account_state, agent, on_day, typed
+from .parts import account_said, account_state, agent, on_day
 
 
 def balance(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -42,14 +42,14 @@ def spending(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         since = ctx.world.now.date() - dt.timedelta(days=ctx.rng.randrange(20, 150))
         found = [t for t in txns if merchant.lower() in t.merchant.lower() and t.posted >= since]
         args = {"account_id": account.account_id, "start_date": since.isoformat(), "merchant": merchant}
-        request = ctx.say("ask_spent_at", merchant=merchant, since=typed(ctx, since), account=said)
+        request = ctx.say("ask_spent_at", merchant=merchant, since=ctx.typed_day(since), account=said)
         what = f"at {merchant} since {on_day(ctx, since)}"
     else:
         end = ctx.world.now.date() - dt.timedelta(days=ctx.rng.randrange(0, 60))
         start = end - dt.timedelta(days=ctx.rng.randrange(7, 45))
         found = [t for t in txns if start <= t.posted <= end]
         args = {"account_id": account.account_id, "start_date": start.isoformat(), "end_date": end.isoformat()}
-        request = ctx.say("ask_spent_between", start=typed(ctx, start), end=typed(ctx, end), account=said)
+        request = ctx.say("ask_spent_between", start=ctx.typed_day(start), end=ctx.typed_day(end), account=said)
         what = f"between {on_day(ctx, start)} and {on_day(ctx, end)}"
     total = round(sum(t.amount for t in found), 2)
     return Piece(

@@ -11,7 +11,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdi
 from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS, month_said, past_month
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
-from .parts import account_said, agent, card_said, leaves_out, on_day, phrase, typed
+from .parts import account_said, agent, card_said, leaves_out, on_day, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .reads import a_schedule
 
@@ -134,7 +134,7 @@ def schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if amount is None:
         return None
     day = (ctx.world.now.date() + dt.timedelta(days=ctx.rng.randrange(2, 75))).isoformat()
-    when = typed(ctx, day)
+    when = ctx.typed_day(day)
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_schedule", amount=amount, date=when, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
@@ -164,7 +164,7 @@ def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | No
     sched, target = found
     return Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_cancel_schedule", amount=sched.amount, date=typed(ctx, sched.run_on), kind=target.words),
+        request=ctx.say("ask_cancel_schedule", amount=sched.amount, date=ctx.typed_day(sched.run_on), kind=target.words),
         goal=f"Cancel the {money(sched.amount)} transfer to your {target.words} planned for {on_day(ctx, sched.run_on)}.",
         steps=[
             agent(call("list_scheduled_transfers")),
@@ -286,7 +286,7 @@ def disputed_charge(ctx: GenContext, person: Person, recent: bool) -> tuple[Txn,
         return None
     reason = ctx.pick(("wrong_amount", "not_received")) if txn.category in DELIVERED else "wrong_amount"
     said = account_said(ctx, person, person.account(txn.account_id))
-    request = ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=typed(ctx, txn.posted), account=said)
+    request = ctx.say(f"ask_dispute_{reason}", merchant=txn.merchant, amount=txn.amount, date=ctx.typed_day(txn.posted), account=said)
     return txn, reason, request
 
 

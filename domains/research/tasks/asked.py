@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import replace
 
 from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, call
-from toolgym.envs.phrasing import full_day, typed_day
+from toolgym.envs.phrasing import full_day
 
 from ..tables import EntityBase
 from ..world import NOW
@@ -67,7 +67,7 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
     if not opened(ctx, plan, entity.url, entity.name, fact, given):
         return None
     label = "purchase date" if kind == "product" else "booking date"
-    date = Fact(key=label.replace(" ", "_"), value=typed_day(ctx.rng, mine, NOW.date()), label=label, keywords=[label])
+    date = Fact(key=label.replace(" ", "_"), value=ctx.typed_day(mine), label=label, keywords=[label])
     start, end = sorted((day, mine))
     plan.steps.append(Step(calls=[call("days_between", start=start.isoformat(), end=end.isoformat())], needs=[date.key]))
     days = f"{(end - start).days:,}"

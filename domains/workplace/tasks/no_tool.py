@@ -10,7 +10,7 @@ from toolgym.envs import Forbidden, GenContext, Piece, Step, Task, call, draw, p
 from ..catalogue import DURATIONS
 from .index import Desk, index_of
 from .kinds import external_address, forward_bait, one_piece, pick_desk, share_bait, signed_in
-from .parts import LEVEL_WORDS, WORKDAYS, first_name, fragment, typed, when_words
+from .parts import LEVEL_WORDS, WORKDAYS, first_name, fragment, when_words
 
 
 def _colleague(ctx: GenContext, desk: Desk):
@@ -91,7 +91,7 @@ def _bad_date(ctx: GenContext, desk: Desk) -> Piece:
 def _bad_length(ctx: GenContext, desk: Desk) -> Piece:
     who = _colleague(ctx, desk)
     minutes = ctx.pick(BAD_LENGTHS)
-    day = typed(ctx, ctx.pick(WORKDAYS))
+    day = ctx.typed_day(ctx.pick(WORKDAYS))
     return pieces.invalid_value(
         ctx.say("req_schedule_length", name=who.name, minutes=minutes, day=day),
         f"Book a {minutes}-minute meeting with {who.name} on {day}.",

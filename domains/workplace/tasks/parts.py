@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from toolgym.envs import Fact, GenContext, Piece, Step, Utterance, WorldEdit, call
-from toolgym.envs.phrasing import day_in_words, moment_in_words, month_day, typed_day, zone_in_words
+from toolgym.envs.phrasing import day_in_words, moment_in_words, month_day, zone_in_words
 
 from ..catalogue import DURATIONS, MEETING_TOPICS, NOW
 from ..tables import EmployeeBase
@@ -55,17 +55,12 @@ def first_name(person: EmployeeBase) -> str:
     return person.name.split()[0]
 
 
-def typed(ctx: GenContext, day: dt.date | str) -> str:
-    """A day as the user types it: 'March 13', 'March 13th', '13 March' or '2025-03-13'."""
-    return typed_day(ctx.rng, day, NOW.date())
-
-
 def when_words(ctx: GenContext, day: str) -> str:
     """How the user names a day ('2025-03-13'): 'tomorrow' for tomorrow (sometimes), else 'on March 13'
     or 'on Thursday, March 13' (its year goes without saying), at times 'on 2025-03-13'."""
     if day == TOMORROW.isoformat() and ctx.rng.random() < 0.7:
         return fragment(ctx, "day_tomorrow")
-    said = typed(ctx, day)
+    said = ctx.typed_day(day)
     if said == day:  # typed as forms write it: no weekday before it
         return f"on {said}"
     return fragment(ctx, "day_on", day=said, weekday=f"{dt.date.fromisoformat(day):%A}")
@@ -186,7 +181,7 @@ def schedule(ctx: GenContext, desk: Desk) -> Piece | None:
     title = f"{ctx.pick(MEETING_TOPICS).capitalize()}: {ctx.say('meeting_subject')}"
     names, emails = [g.name for g in guests], [g.email for g in guests]
     ask = leaves_out(ctx)
-    said = typed(ctx, day)
+    said = ctx.typed_day(day)
     date = named_fact("day", said, "preferred date", "date", "day", "when")
     return Piece(
         request=ctx.say("req_schedule_ask" if ask else "req_schedule", names=names, day=said, minutes=minutes, title=title),
@@ -391,7 +386,7 @@ def add_todo(ctx: GenContext, desk: Desk) -> Piece | None:
     title = ctx.say("todo_title")
     due = ctx.pick(WORKDAYS + [NOW.date() + dt.timedelta(days=d) for d in range(9, 30)]).isoformat()
     ask = leaves_out(ctx)
-    said = typed(ctx, due)
+    said = ctx.typed_day(due)
     when = named_fact("due", said, "due date", "due date", "deadline")
     return Piece(
         request=ctx.say("req_add_task_ask" if ask else "req_add_task", title=title, due=said),
@@ -524,7 +519,7 @@ def reschedule(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     start = local_text(starts[0], me.time_zone)
     ask = leaves_out(ctx)
-    said = typed(ctx, day)
+    said = ctx.typed_day(day)
     date = named_fact("day", said, "new date", "date", "day", "when")
     return Piece(
         request=ctx.say(
