@@ -368,3 +368,15 @@ def test_a_time_zone_is_named_as_people_name_one(domain):
         assert any(o.endswith(" time") and o in said for o in task.required_outputs), (task.required_outputs, said)
         seen += 1
     assert seen >= 5, seen
+
+
+def test_a_file_s_status_is_quoted_as_the_file_writes_it(domain):
+    """"According to the file, "Sales March onboarding guide" is draft." and "... reads: in review.":
+    a status word dropped into a sentence. Every wording quotes it, for every status a file has."""
+    from toolgym.domains.workplace.catalogue import STATUSES
+
+    book = domain.phrasebook
+    for index, _ in enumerate(book.variants("reply_doc_status")):
+        for status in STATUSES:
+            said = book.render("reply_doc_status", index, title="Sales March onboarding guide", value=status)
+            assert f'"{status}"' in said and ": " not in said, said
