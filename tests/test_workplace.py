@@ -380,3 +380,13 @@ def test_a_file_s_status_is_quoted_as_the_file_writes_it(domain):
         for status in STATUSES:
             said = book.render("reply_doc_status", index, title="Sales March onboarding guide", value=status)
             assert f'"{status}"' in said and ": " not in said, said
+
+
+def test_where_a_fact_was_read_fits_every_lead_in():
+    """"You'll find it in the top of the file.": a lead-in ("I read that in", "You'll find it in")
+    joined to a place that takes "at". Every place fits every lead-in."""
+    import toolgym
+
+    book = toolgym.load_domain("workplace").phrasebook
+    said = {book.say("reply_doc_status", seed, title="Sales plan", value="draft") for seed in range(400)}
+    assert len(said) >= 20 and not [s for s in said if "in the top" in s], sorted(said)
