@@ -119,6 +119,24 @@ def test_a_payee_said_to_be_added_earlier_today_was_added_today(banking, world_s
     assert all(str(a)[:10] == today.isoformat() for a in added), (today, added)
 
 
+def test_a_transfer_made_today_is_said_to_be_today_with_its_date(banking):
+    """'Your most recent transfer was $100.00 on June 10.' was said on June 10: a transfer made today is
+    said to be today's, its date beside it (the day the customer asked for)."""
+    tasks = banking.generate_tasks(80, seed=5, kinds=["single"], size="small")
+    today = banking.template(0, "small").now.date()
+    told = {True: 0, False: 0}
+    for task in tasks:
+        if "list_recent_transfers" not in {c.name for c in task.gold_calls()}:
+            continue
+        newest = max(e.insert["made_at"] for e in task.setup if e.table == "transfer" and e.insert)
+        reply = next(m["content"] for m in reversed(gold_messages(banking, task)[0]) if m["role"] == "assistant" and "$" in (m["content"] or ""))
+        made_today = newest.date() == today
+        told[made_today] += 1
+        assert ("today" in reply.lower()) == made_today, (newest, reply)
+        assert f"{newest:%B} {newest.day}" in reply, (newest, reply)
+    assert told[True] and told[False], told
+
+
 def test_a_search_that_found_nothing_says_none_not_zero_transactions():
     """'0 transactions at Etsy since 2025-03-06 add up to $0.00.' read as a form's output."""
     book = toolgym.load_domain("banking").phrasebook

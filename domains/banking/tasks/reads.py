@@ -164,12 +164,13 @@ def recent_transfers(ctx: GenContext, person: Person, index: Index) -> Piece | N
                                                          "from_account": source.account_id, "to_account": target.account_id,
                                                          "amount": amount, "made_at": when}))  # fmt: skip
     day = on_day(ctx, made[0].date())
+    intent = "reply_recent_transfer_today" if made[0].date() == ctx.world.now.date() else "reply_recent_transfer"
     return Piece(
         subject=person.customer_id,
         request=ctx.say("ask_recent_transfers", days=days),
         goal=f"Find out the amount and date of the last transfer you made in the past {days} days.",
         steps=[agent(call("list_recent_transfers", days=days))],
-        reply=Utterance(intent="reply_recent_transfer", vars={"amount": amounts[0], "date": day, "count": len(made)}),
+        reply=Utterance(intent=intent, vars={"amount": amounts[0], "date": day, "count": len(made)}),
         outputs=[money(amounts[0]), day],
         setup=setup,
         keys=frozenset({"transfers"}),
