@@ -254,6 +254,28 @@ def test_a_birthplace_is_answered_in_the_words_it_was_asked_in(domain):
     assert checked >= 3
 
 
+def test_a_converted_figure_keeps_its_unit_and_two_conversions_are_worded_apart(domain):
+    """'In pounds, that comes to 17.42.' left the figure bare, and two conversions in one reply said it
+    the same way twice: the figure is told with its unit or after it, and the second in other words."""
+    import re
+
+    made = domain.generate_tasks(120, seed=7, kinds=["single", "parallel", "multi_step"], size="small")
+    pairs = singles = 0
+    for task in made:
+        if not any(c.name == "convert_units" for c in task.gold_calls()):
+            continue
+        reply = next(m["content"] for m in reversed(gold_messages(domain, task)[0]) if m["role"] == "assistant" and "http" in (m["content"] or ""))
+        conversions = re.findall(r"([^.]*?)(\d[\d,]*\.?\d*)( pounds| feet)?\.(?!\d)", reply)
+        told = [(lead, unit) for lead, figure, unit in conversions if "pounds" in lead + unit or "feet" in lead + unit]
+        assert told and all(unit or re.search(r"\bin (pounds|feet)\b", lead, re.I) for lead, unit in told), reply
+        if sum(c.name == "convert_units" for c in task.gold_calls()) == 2:
+            pairs += 1
+            assert told[0][0].strip() != told[1][0].strip(), reply
+        else:
+            singles += 1
+    assert pairs and singles, (pairs, singles)
+
+
 def test_a_birthplace_answered_as_born_in_rests_on_a_sentence_that_says_born(domain):
     """'Alison Ramirez was born in Kunix Ridge.' was read off "Alison Ramirez's home town is Kunix
     Ridge.": where someone grew up is not where they were born, so every page saying the place says born."""

@@ -97,7 +97,8 @@ def converted_two(ctx: GenContext) -> Piece | None:
     plan.steps.append(Step(calls=[call("convert_units", value=v, from_unit=source, to_unit=target) for v in values]))
     results = [f"{convert(v, source, target):,}" for v in values]
     answer = " ".join(
-        f"{sentence_of(ctx, index, f)} {ctx.say('fact_converted', value=r, unit=words)}" for f, r in zip(facts, results, strict=True)
+        f"{sentence_of(ctx, index, f)} {ctx.say(intent, value=r, unit=words)}"
+        for f, r, intent in zip(facts, results, ("fact_converted", "fact_converted_next"), strict=True)
     )
     question = ctx.say(f"ask_{name}_in_two", a=index.ref(pair[0]), b=index.ref(pair[1]), unit=words)
     return piece_of(
