@@ -390,3 +390,17 @@ def test_where_a_fact_was_read_fits_every_lead_in():
     book = toolgym.load_domain("workplace").phrasebook
     said = {book.say("reply_doc_status", seed, title="Sales plan", value="draft") for seed in range(400)}
     assert len(said) >= 20 and not [s for s in said if "in the top" in s], sorted(said)
+
+
+def test_one_note_sent_to_two_people_apart_greets_neither_by_both_names(domain):
+    """'Hey Leslie, Christine, the client liked the proposal.' went to Leslie alone and then to
+    Christine alone: a note each reads in a message of their own greets its reader, not both."""
+    sent = 0
+    for task in domain.generate_tasks(300, seed=2, kinds=["parallel"], size="small"):
+        messages = [c.arguments for c in task.gold_calls() if c.name == "send_direct_message"]
+        if len(messages) != 2 or messages[0]["text"] != messages[1]["text"]:
+            continue
+        sent += 1
+        firsts = [c.arguments["query"].split()[0] for c in task.gold_calls() if c.name == "lookup_colleague"]
+        assert not any(f in messages[0]["text"] for f in firsts), (firsts, messages[0]["text"])
+    assert sent >= 5, sent

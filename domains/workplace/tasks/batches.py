@@ -6,7 +6,7 @@ from __future__ import annotations
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
 from .index import Desk, index_of
-from .parts import asked, first_name, fragment, leaves_out, named_fact, quoted
+from .parts import asked, fragment, leaves_out, named_fact, quoted
 
 
 def dm_two(ctx: GenContext, desk: Desk) -> Piece | None:
@@ -15,7 +15,7 @@ def dm_two(ctx: GenContext, desk: Desk) -> Piece | None:
     if len(people) < 2:
         return None
     a, b = ctx.rng.sample(people, 2)
-    text = ctx.say("dm_two_text", a=first_name(a), b=first_name(b))
+    text = ctx.say("dm_two_text")
     ask = leaves_out(ctx)
     words = named_fact("dm_text", quoted(text), "message", "message", "say")
     names = [a.name, b.name]
