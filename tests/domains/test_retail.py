@@ -527,3 +527,31 @@ def test_a_product_s_name_never_contradicts_its_options():
                for word, other in opposite.items() if word in p["name"].lower() and value.lower() == other]
     assert not clashes
     assert len(products) > 40
+
+
+def test_what_an_order_cost_says_what_came_back_of_it(domain):
+    """'You paid $281.20 for order #W9238580.' was said of a cancelled order whose payment came back:
+    the cost of a cancelled order says it was refunded, of one with items sent back, how much was."""
+    import re
+
+    from toolgym.envs.gold import gold_messages
+
+    tasks = domain.generate_tasks(600, seed=9, kinds=["single"], size="small")
+    seen = Counter()
+    for task in tasks:
+        request = task.scenario.requests[0]
+        if not re.search(r"pay for order|total of my order|amount charged for order|cost me in total|total I paid on order", request):
+            continue
+        messages = gold_messages(domain, task)[0]
+        order = next(json.loads(m["content"]) for m in messages if m["role"] == "tool" and '"transactions"' in (m["content"] or ""))
+        refunds = round(sum(t["amount"] for t in order["transactions"] if t["kind"] == "refund"), 2)
+        reply = next(m["content"] for m in reversed(messages) if m["role"] == "assistant" and f"{order['total']:,.2f}" in (m["content"] or ""))
+        kind = "none" if not refunds else "full" if order["status"] == "cancelled" else "part"
+        seen[kind] += 1
+        assert ("refund" in reply) == bool(refunds), (order["status"], refunds, reply)
+        if kind == "full":
+            assert "cancelled" in reply, reply
+        if kind == "part":
+            assert f"${refunds:,.2f}" in reply, (refunds, reply)
+    assert seen["none"] and seen["full"] and seen["part"], seen
+

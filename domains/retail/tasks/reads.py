@@ -48,18 +48,26 @@ def order_status(ctx: GenContext, customer_id: str | None) -> Piece | None:
 
 
 def order_total(ctx: GenContext, customer_id: str | None) -> Piece | None:
+    """What an order cost; what came back of it too, for a cancelled order (all of it) or items sent
+    back (their prices): the order's transactions show the refund, and "You paid $281.20" alone would
+    say the money is still spent."""
     order = _own_order(ctx, customer_id)
     if order is None:
         return None
+    refund = shop(ctx).refunded.get(order.id, 0.0)
+    if not refund:
+        intent, outputs = "reply_order_total", [money(order.total)]
+    elif order.status == "cancelled":
+        intent, outputs = "reply_order_total_refunded", [money(order.total), "cancelled"]
+    else:
+        intent, outputs = "reply_order_total_part_refunded", [money(order.total), money(refund)]
     return order_piece(
         order,
         request=ctx.say("req_order_total", order_id=order.id),
-        goal=f"Find out how much you paid for order {order.id}.",
+        goal=f"Find out how much you paid for order {order.id}" + (", and what was refunded." if refund else "."),
         steps=[details(order.id)],
-        reply=Utterance(
-            intent="reply_order_total", vars={"order_id": order.id, "total": order.total}
-        ),
-        outputs=[money(order.total)],
+        reply=Utterance(intent=intent, vars={"order_id": order.id, "total": order.total, "refund": refund}),
+        outputs=outputs,
     )
 
 

@@ -25,6 +25,7 @@ from ..tables import (
     PaymentMethodBase,
     Product,
     ProductBase,
+    Transaction,
     Variant,
     VariantBase,
 )
@@ -42,6 +43,7 @@ class Shop:
     products: dict[str, ProductBase]
     variants: dict[str, VariantBase]
     now_is_in_window: dict[str, bool] = field(default_factory=dict)
+    refunded: dict[str, float] = field(default_factory=dict)  # an order's refunds so far (cancelled, items returned)
 
     @classmethod
     def of(cls, world: World) -> Shop:
@@ -57,6 +59,9 @@ class Shop:
             products={p.id: p for p in world.select(Product)},
             variants={v.id: v for v in world.select(Variant)},
         )
+        for txn in world.select(Transaction):
+            if txn.kind == "refund":
+                shop.refunded[txn.order_id] = round(shop.refunded.get(txn.order_id, 0.0) + txn.amount, 2)
         shop.now_is_in_window = {
             o.id: within_return_window(o.delivered_at, world.now) for o in orders.values()
         }
