@@ -555,3 +555,20 @@ def test_what_an_order_cost_says_what_came_back_of_it(domain):
             assert f"${refunds:,.2f}" in reply, (refunds, reply)
     assert seen["none"] and seen["full"] and seen["part"], seen
 
+
+def test_the_email_a_return_reply_promises_is_one_the_policy_says_is_sent(domain):
+    """'Watch your inbox for the return label.' told of an email no tool result or rule showed: the
+    policy says the customer gets one once a return or exchange is requested."""
+    from toolgym.envs.gold import gold_messages
+
+    tasks = domain.generate_tasks(200, seed=4, kinds=["single", "multi_step"], size="small")
+    told = 0
+    for task in tasks:
+        if not {c.name for c in task.gold_calls()} & {"return_delivered_order_items", "exchange_delivered_order_items"}:
+            continue
+        messages = gold_messages(domain, task)[0]
+        said = " ".join(m["content"] or "" for m in messages if m["role"] == "assistant")
+        if "email" in said or "inbox" in said:
+            told += 1
+            assert "an email with the return label" in messages[0]["content"], messages[0]["content"][-800:]
+    assert told >= 3, told
