@@ -404,3 +404,17 @@ def test_one_note_sent_to_two_people_apart_greets_neither_by_both_names(domain):
         firsts = [c.arguments["query"].split()[0] for c in task.gold_calls() if c.name == "lookup_colleague"]
         assert not any(f in messages[0]["text"] for f in firsts), (firsts, messages[0]["text"])
     assert sent >= 5, sent
+
+
+def test_what_a_share_reply_says_people_get_is_what_the_tool_says_they_get(domain):
+    """'They'll get a notification.' and 'see it under shared files' were told of a share whose tool
+    said neither: what a reply says comes of sharing is what share_file's description says."""
+    described = domain.tool("share_file").description.lower()
+    assert "link to it by email" in described
+    told = 0
+    for seed in range(200):
+        said = domain.phrasebook.say("reply_shared", seed, title="Q3 plan", names=["Ann Lee"], level="view")
+        assert "notification" not in said and "shared files" not in said, said
+        if "email" in said or "inbox" in said:
+            told += 1
+    assert told >= 10, told

@@ -132,7 +132,7 @@ class Sharing(FileSummary):
 
 @tool(writes=True, acts_on=Record("file_id", "document"))
 def share_file(world: World, file_id: str, email: str, level: Level) -> Sharing:
-    """Share a file you own with someone, or change their permission level. 'anyone' as the email makes a public link.
+    """Share a file you own with someone (they get a link to it by email), or change their permission level. 'anyone' as the email makes a public link.
 
     Args:
         file_id: The file id, such as 'F00042'.
