@@ -13,6 +13,7 @@ import pytest
 import toolgym
 from tests.conftest import small_world_index
 from toolgym.envs import World
+from toolgym.envs.gold import gold_messages
 from toolgym.envs.replay import run_call
 from toolgym.verifiers import verify
 
@@ -394,3 +395,40 @@ def test_a_hand_off_to_a_human_is_named_once_in_one_clause():
         said = book.render("action_handoff", index, reason="your lost luggage")
         assert "human agent" in said, said
         assert len(re.findall(r"\b(?:transfer|pass|put you through|hand)\b", said)) == 1, said
+
+
+def _flights(messages: list[dict]) -> dict[str, dict]:
+    """The flights the chat's tool results show, by flight id (a number flies every day)."""
+    found: dict[str, dict] = {}
+    stack = [json.loads(m["content"]) for m in messages if m["role"] == "tool" and (m["content"] or "").startswith(("{", "["))]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if "flight_number" in value and "departs_local" in value:
+                found[value["flight_id"]] = value
+            stack += [v for v in value.values() if isinstance(v, dict | list)]
+        elif isinstance(value, list):
+            stack += value
+    return found
+
+
+def test_a_delayed_flight_is_offered_at_its_new_time_and_said_to_be_late(domain):
+    """'At $848.00, SW954 is the cheapest economy seat; it departs at 18:30 local time.' was said of a
+    flight the search showed 25 minutes late: a reply gives a delayed flight's expected time and says it is late."""
+    told = 0
+    for task in domain.generate_tasks(300, seed=5, kinds=["single", "parallel", "multi_step"], size="small"):
+        messages = gold_messages(domain, task)[0]
+        flights = _flights(messages)
+        for flight in (f for f in flights.values() if f["status"] == "delayed"):
+            number, due, expected = flight["flight_number"], flight["departs_local"][11:16], flight["expected_departure_local"][11:16]
+            others = [f for f in flights.values() if f["flight_number"] == number]
+            day = dt.date.fromisoformat(flight["departs_local"][:10])
+            for m in messages:
+                said = m["content"] or "" if m["role"] == "assistant" else ""
+                if number not in said or "on time" in said or (len(others) > 1 and f"{day:%B} {day.day}" not in said):
+                    continue
+                assert f"at {due} local time" not in said, (number, due, said)
+                if f"{expected} local time" in said:
+                    told += 1
+                    assert re.search(r"late|delay|behind schedule", said), said
+    assert told >= 3, told

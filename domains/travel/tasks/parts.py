@@ -55,15 +55,27 @@ def cabin_label(cabin: str) -> str:
     return FARE_RULE_BY_CABIN[cabin].label
 
 
+# how a reply tells that the times it gives are a delayed flight's new ones
+_LATE = (" (running {} minutes late)", " (delayed {} minutes)", " ({} minutes behind schedule)")
+
+
 def flight_vars(flight: FlightInfo) -> dict[str, Any]:
-    """What replies say of a flight: number, local departure and arrival, duration, cities."""
-    dep_time, dep_day = clock(flight.view["departs_local"])
-    arr_time, arr_day = clock(flight.view["arrives_local"])
+    """What replies say of a flight: number, local departure and arrival, duration, cities. A delayed
+    flight's times are the expected ones, with `late` telling so ("18:55 local time (delayed 25
+    minutes)"), and `due_time` the departure it had; "departs at 18:30" would send the traveller to a
+    gate 25 minutes early and tell them nothing of the delay the tool showed."""
+    view = flight.view
+    delayed = view.get("status") == "delayed"
+    dep_time, dep_day = clock(view["expected_departure_local" if delayed else "departs_local"])
+    arr_time, arr_day = clock(view["expected_arrival_local" if delayed else "arrives_local"])
+    minutes = flight.row.delay_minutes
     return {
         "number": flight.row.flight_number,
         "flight_id": flight.flight_id,
         "dep_time": dep_time,
         "dep_day": dep_day,
+        "due_time": clock(view["departs_local"])[0],
+        "late": _LATE[minutes // 5 % len(_LATE)].format(minutes) if delayed else "",
         "arr_time": arr_time,
         "arr_day": arr_day,
         "duration": flight.view["duration"],
