@@ -418,3 +418,21 @@ def test_what_a_share_reply_says_people_get_is_what_the_tool_says_they_get(domai
         if "email" in said or "inbox" in said:
             told += 1
     assert told >= 10, told
+
+
+def test_the_first_task_due_is_said_to_be_overdue_when_its_day_has_passed(domain):
+    """'Next up is "File the board memo", due Saturday, March 8.' was said on March 11: a task whose
+    day has passed is overdue, and the reply says so."""
+    told = {True: 0, False: 0}
+    for task in domain.generate_tasks(400, seed=6, kinds=["single", "parallel"], size="small"):
+        if not any(c.name == "list_tasks" for c in task.gold_calls()) or "due first" not in task.scenario.goal:
+            continue
+        messages = gold_messages(domain, task)[0]
+        today = domain.template(task.world_seed, task.world_size).now.date()
+        tasks = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"due"' in (m["content"] or "")))
+        first = min((t for t in tasks if t.get("due")), key=lambda t: t["due"])
+        reply = next(m["content"] for m in reversed(messages) if m["role"] == "assistant" and first["title"] in (m["content"] or ""))
+        late = dt.date.fromisoformat(first["due"][:10]) < today
+        told[late] += 1
+        assert ("overdue" in reply or "past its due date" in reply) == late, (first, today, reply)
+    assert told[True] >= 2 and told[False] >= 2, told

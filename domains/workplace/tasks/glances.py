@@ -22,11 +22,13 @@ def first_due(ctx: GenContext, desk: Desk) -> Piece | None:
         return None
     todo = dated[0]
     due = todo.due.isoformat() if todo.due else ""
+    today = ctx.world.now.date()
+    intent = "reply_first_due_overdue" if todo.due < today else "reply_first_due_today" if todo.due == today else "reply_first_due"
     return Piece(
         request=ctx.say("req_first_due"),
         goal="Find out which of your open tasks is due first.",
         steps=[Step(calls=[call("list_tasks", status="open")])],
-        reply=Utterance(intent="reply_first_due", vars={"title": todo.title, "due": day_in_words(due)}),
+        reply=Utterance(intent=intent, vars={"title": todo.title, "due": day_in_words(due)}),
         outputs=[todo.title, month_day(due)],  # a day this spring: its year goes without saying
         keys=frozenset({f"todos:{desk.person.id}"}),
     )
