@@ -71,7 +71,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "point_out_unsupported": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
         "farewell": ("thanked",),
-        "user_reveal": ("pairs", "recalled", "open_question"),
+        "user_reveal": ("pairs", "recalled", "open_question", "offered"),
         "tell_choice": ("value",),
         "user_unknown": ("labels",),
         "user_confirm": (),

@@ -62,6 +62,7 @@ def ask_which(
     described: Sequence[str] | None = None,
     answer: str,
     step: int = -1,
+    question: str = "ask_which",
 ) -> S:
     """The piece's step `step` (default: the last) waits for the user to pick one of `options`.
 
@@ -71,18 +72,20 @@ def ask_which(
     the options); `answer` is how the user names the one they mean when asked ("the one placed on
     2024-03-02"). Every option must have been shown by a read before the step, and the answer must
     tell the candidates apart: the gold conversation is proven, so a choice the user cannot make
-    fails at generation.
+    fails at generation. `question`: the intent that asks, with ask_which's values, for a choice
+    the user did not ask for ("You've used all your data: I can add 1 GB for $10.00, ..."); its
+    reasoning is `reason_<question>` where the phrasebook has one.
     """
     if len(options) < 2:
         raise GeneratorBug(f"a choice needs two candidates or more, got {list(options)}")
     steps = list(piece.steps)
     target = steps[step]
     fact = Fact(key=choice_key(label), value=answer, label=label, keywords=[f"which {label}"])
-    question = Utterance(
-        intent="ask_which",
+    asked = Utterance(
+        intent=question,
         vars={"label": label, "what": what, "options": list(described or options), "count": number_word(len(options))},
     )
-    choice = Choice(fact=fact.key, label=label, options=list(options), question=question)
+    choice = Choice(fact=fact.key, label=label, options=list(options), question=asked)
     steps[step] = target.model_copy(update={"needs": [*target.needs, fact.key], "choice": choice})
     changes: dict[str, Any] = {
         "steps": steps,

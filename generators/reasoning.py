@@ -381,7 +381,8 @@ def _move_trace(task: Task, move: Move, phrases: Phrasebook, seed: int, messages
     if move.kind == "ask" and move.utterance is not None and move.step is not None and move.step.choice is not None:
         count = move.utterance.vars.get("count", len(move.step.choice.options))
         options = move.utterance.vars.get("options") or list(move.step.choice.options)
-        return phrases.say("reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
+        reason = f"reason_{move.utterance.intent}"  # an offer reasons as one ("reason_offer_refill")
+        return phrases.say(reason if phrases.has(reason) else "reason_ask_which", seed, label=move.step.choice.label, count=count, options=options,
                            purpose=purpose_of(task, move.step), changes=bool(task.expected_writes))
     if move.kind == "ask":
         # One tool is named, with its own purpose: the one that takes what is asked for ("To check

@@ -114,8 +114,8 @@ def troubleshoot(ctx: GenContext, sub: Subscriber, fault_names: list[str]) -> Pi
 
 
 def refill_picked(part: Piece) -> Piece:
-    """The refill of a used-up allowance is the customer's pick among the sizes read (the policy: let
-    the customer choose its size); the gold names each and asks which."""
+    """The refill of a used-up allowance is the customer's pick among the sizes read (the policy: offer
+    one and let the customer choose its size); the gold says why, names each and asks which."""
     at = next((i for i, s in enumerate(part.steps) if any(c.name == "add_data_refill" for c in s.calls)), None)
     if at is None:
         return part
@@ -123,6 +123,7 @@ def refill_picked(part: Piece) -> Piece:
     return structures.ask_which(
         part, label="refill", what="data refill sizes", options=[gb(r.gigabytes) for r in REFILLS],
         described=[f"{gb(r.gigabytes)} for {money(r.price)}" for r in REFILLS], answer=f"the {gb(gigabytes)} one", step=at,
+        question="offer_refill",  # the customer reported a symptom, not a wish for a refill: it is offered
     )  # fmt: skip
 
 
