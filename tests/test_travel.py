@@ -432,3 +432,19 @@ def test_a_delayed_flight_is_offered_at_its_new_time_and_said_to_be_late(domain)
                     told += 1
                     assert re.search(r"late|delay|behind schedule", said), said
     assert told >= 3, told
+
+
+def test_a_points_first_booking_put_on_the_card_says_the_points_fall_short(domain):
+    """'book you on SW1108, ..., charged to your Mastercard ending in 9820' was asked of a traveller who
+    wanted points first and had 30,500: the confirmation says the points (and their worth) don't cover it."""
+    told = 0
+    for task in domain.generate_tasks(300, seed=8, kinds=["single", "multi_step"], size="small"):
+        booking = next((c for c in task.gold_calls() if c.name == "book_flight" and c.arguments.get("payment") == "card"), None)
+        if booking is None or "points" not in " ".join(task.scenario.requests).lower():
+            continue
+        messages = gold_messages(domain, task)[0]
+        profile = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"points_value_usd"' in (m["content"] or "")))
+        ask = next(m["content"] for m in messages if m["role"] == "assistant" and booking.arguments["flight_id"].split("-")[0] in (m["content"] or ""))
+        told += 1
+        assert f"{profile['points']:,} points" in ask and f"${profile['points_value_usd']:,.2f}" in ask, ask
+    assert told >= 3, told

@@ -19,6 +19,7 @@ from ..catalogue import (
     FARE_RULE_BY_CABIN,
     MAX_BAGS,
     PASSPORT_VALID_MONTHS,
+    POINTS_PER_DOLLAR,
     POLICY_VALUES,
     REWARDS,
     insurance_price,
@@ -278,7 +279,8 @@ def book_cheapest_direct(ctx: GenContext, index: Index, t: TravellerInfo, *, ins
     price = best.price(cabin)
     points = can_pay_points(t, price)
     v = {**flight_vars(best), "cabin": cabin_label(cabin), "price": price, "points_used": f"{points_for(price):,}",
-         "balance": f"{t.points:,}", "insurance_percent": POLICY_VALUES["insurance_percent"], **_card_words(t)}  # fmt: skip
+         "balance": f"{t.points:,}", "points_value": t.points / POINTS_PER_DOLLAR,
+         "insurance_percent": POLICY_VALUES["insurance_percent"], **_card_words(t)}  # fmt: skip
     args = {"traveller_id": t.traveller_id, "flight_id": best.flight_id, "cabin": cabin}
     args |= {"payment": "points"} if points else {"payment": "card", "method_id": t.card.method_id}
     if insurance:
