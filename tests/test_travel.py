@@ -12,6 +12,7 @@ import pytest
 
 import toolgym
 from tests.conftest import small_world_index
+from toolgym.domains.travel.catalogue import FARE_RULE_BY_CABIN
 from toolgym.envs import World
 from toolgym.envs.gold import gold_messages
 from toolgym.envs.replay import run_call
@@ -448,3 +449,42 @@ def test_a_points_first_booking_put_on_the_card_says_the_points_fall_short(domai
         told += 1
         assert f"{profile['points']:,} points" in ask and f"${profile['points_value_usd']:,.2f}" in ask, ask
     assert told >= 3, told
+
+
+def test_quote_change_gives_what_the_change_then_charges_and_changes_nothing(domain, index):
+    """The total a change costs is read before the yes (quote_change), and is what change_flight_date charges."""
+    quoted = 0
+    for booking in (b for b in index.confirmed("any") if FARE_RULE_BY_CABIN[b.cabin].changeable):
+        old = booking.flight.row
+        others = [f for d in index.dates if d != old.depart_date for f in index.flights_on(old.origin, old.destination, d)]
+        if not others:
+            continue
+        world = domain.new_world(size="small")
+        error, quote = _call(domain, world, "quote_change", booking_id=booking.booking_id, new_flight_id=others[0].flight_id)
+        if error is not None:
+            world.close()
+            continue
+        assert not world.diff()
+        error, changed = _call(domain, world, "change_flight_date", booking_id=booking.booking_id, new_flight_id=others[0].flight_id)
+        world.close()
+        assert error is None and changed["charged"] == quote["total"] == round(quote["change_fee"] + quote["fare_difference"], 2)
+        quoted += 1
+        if quoted == 5:
+            break
+    assert quoted == 5
+
+
+def test_a_flight_change_is_agreed_to_at_the_total_it_costs(domain):
+    """'for the $75.00 change fee plus any fare difference', then 'the change cost $351.00': the yes is
+    asked with the total quote_change gave."""
+    asked = 0
+    for task in domain.generate_tasks(300, seed=12, kinds=["single", "multi_step"], size="small"):
+        if not any(c.name == "change_flight_date" for c in task.gold_calls()):
+            continue
+        messages = gold_messages(domain, task)[0]
+        quote = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"fare_difference"' in (m["content"] or "")))
+        ask = next(m["content"] for m in messages if m["role"] == "assistant" and quote["booking_id"] in (m["content"] or "") and "?" in m["content"])
+        shown = quote["total"] if quote["total"] else quote["fare_paid"]
+        assert f"${shown:,.2f}" in ask and "any fare difference" not in ask and "any difference" not in ask, (quote, ask)
+        asked += 1
+    assert asked >= 3, asked

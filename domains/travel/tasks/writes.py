@@ -205,8 +205,10 @@ def change_date(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
     steps = [
         agent(call("get_booking", booking_id=b.booking_id)),
         agent(call("search_flights", origin=old.origin, destination=old.destination, date=day.isoformat(), cabin=b.cabin)),
+        agent(call("quote_change", booking_id=b.booking_id, new_flight_id=new.flight_id)),  # the total the yes agrees to
         agent(call("change_flight_date", booking_id=b.booking_id, new_flight_id=new.flight_id),
-              confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin), **nv)),
+              confirm=clause(ctx, "action_change", booking=b.booking_id, fee=rule.change_fee, price=new.price(b.cabin),
+                             paid=b.fare_paid, difference=difference, charged=charged, **nv)),
     ]  # fmt: skip
     reply = Utterance(intent="done_change", vars={**nv, "booking": b.booking_id, "charged": charged})
     outputs = [new.row.flight_number, said_amount(charged, "no charge")]

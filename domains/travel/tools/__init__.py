@@ -23,6 +23,7 @@ from .lookup import (
     get_traveller_profile,
     list_bookings,
     quote_cancellation,
+    quote_change,
     search_flights,
     search_hotels,
 )
@@ -39,6 +40,7 @@ TOOLS = [
     get_booking,
     get_fare_rules,
     quote_cancellation,
+    quote_change,
     convert_currency,
     get_invoice,
     book_flight,

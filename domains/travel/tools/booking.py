@@ -29,6 +29,7 @@ from .common import (
     Cabin,
     cancellable_booking,
     cancellation_terms,
+    change_terms,
     check_seat,
     flight_booking,
     flight_view,
@@ -164,26 +165,14 @@ def change_flight_date(world: World, booking_id: str, new_flight_id: str) -> dic
         booking_id: The flight booking id, such as 'FB100042'.
         new_flight_id: The flight to move to, from search_flights, such as 'SW214-20260318'.
     """
-    booking = flight_booking(world, booking_id, "be changed")
-    rule = FARE_RULE_BY_CABIN[booking.cabin]
-    if not rule.changeable:
-        raise ToolError(f"booking {booking.booking_id} is a {rule.label} fare, which cannot be changed")
-    old, new = require_flight(world, booking.flight_id), require_flight(world, new_flight_id)
-    if (new.origin, new.destination) != (old.origin, old.destination):
-        raise ToolError(f"flight {new.flight_id} flies {new.origin}-{new.destination}; the booking is for {old.origin}-{old.destination}")
-    if new.flight_id == old.flight_id:
-        raise ToolError(f"booking {booking.booking_id} is already on flight {new.flight_id}")
-    if new.status == "cancelled" or getattr(new, f"seats_{booking.cabin}") <= 0:
-        raise ToolError(f"flight {new.flight_id} has no {booking.cabin} seats to sell; choose another flight")
-    new_fare = getattr(new, f"price_{booking.cabin}")
-    difference = money2(max(0.0, new_fare - booking.fare_paid))
-    charged = money2(rule.change_fee + difference)
+    booking, old, new, terms = change_terms(world, booking_id, new_flight_id)
+    new_fare, charged = terms["new_fare"], terms["total"]
     column = f"seats_{booking.cabin}"
     world.update(Flight, old.flight_id, **{column: getattr(old, column) + 1})
     world.update(Flight, new.flight_id, **{column: getattr(new, column) - 1})
     after = world.update(FlightBooking, booking.booking_id, flight_id=new.flight_id, seat=None,
                          fare_paid=max(booking.fare_paid, new_fare), change_fees=money2(booking.change_fees + charged))  # fmt: skip
-    return {"booking_id": after.booking_id, "change_fee": rule.change_fee, "fare_difference": difference,
+    return {"booking_id": after.booking_id, "change_fee": terms["change_fee"], "fare_difference": terms["fare_difference"],
             "charged": charged, "flight": flight_view(new)}  # fmt: skip
 
 

@@ -164,6 +164,29 @@ def cancellation_terms(world: World, booking: FlightBookingBase | HotelBookingBa
     return terms
 
 
+def change_terms(world: World, booking_id: str, new_flight_id: str) -> tuple[FlightBookingBase, FlightBase, FlightBase, dict[str, Any]]:
+    """The booking, its flight and the one it would move to, and what moving it costs now: the fare
+    rule's change fee plus what the new fare costs above the fare paid (never a refund of a cheaper one).
+    Raises the error a change would meet (basic economy, another route, the same flight, no seats)."""
+    booking = flight_booking(world, booking_id, "be changed")
+    rule = FARE_RULE_BY_CABIN[booking.cabin]
+    if not rule.changeable:
+        raise ToolError(f"booking {booking.booking_id} is a {rule.label} fare, which cannot be changed")
+    old, new = require_flight(world, booking.flight_id), require_flight(world, new_flight_id)
+    if (new.origin, new.destination) != (old.origin, old.destination):
+        raise ToolError(f"flight {new.flight_id} flies {new.origin}-{new.destination}; the booking is for {old.origin}-{old.destination}")
+    if new.flight_id == old.flight_id:
+        raise ToolError(f"booking {booking.booking_id} is already on flight {new.flight_id}")
+    if new.status == "cancelled" or getattr(new, f"seats_{booking.cabin}") <= 0:
+        raise ToolError(f"flight {new.flight_id} has no {booking.cabin} seats to sell; choose another flight")
+    new_fare = getattr(new, f"price_{booking.cabin}")
+    difference = money2(max(0.0, new_fare - booking.fare_paid))
+    terms = {"booking_id": booking.booking_id, "new_flight_id": new.flight_id, "fare_paid": booking.fare_paid,
+             "new_fare": new_fare, "change_fee": rule.change_fee, "fare_difference": difference,
+             "total": money2(rule.change_fee + difference)}  # fmt: skip
+    return booking, old, new, terms
+
+
 def check_seat(seat: str) -> str:
     match = _SEAT.match(seat.strip().upper())
     if not match or not 1 <= int(match.group(1)) <= SEAT_ROWS or match.group(2) not in SEAT_LETTERS:

@@ -25,6 +25,7 @@ from .common import (
     amount_paid,
     cancellable_booking,
     cancellation_terms,
+    change_terms,
     flight_view,
     money2,
     parse_date,
@@ -221,6 +222,18 @@ def quote_cancellation(world: World, booking_id: str) -> dict[str, Any]:
     """
     booking = cancellable_booking(world, booking_id)
     return cancellation_terms(world, booking)
+
+
+@tool
+def quote_change(world: World, booking_id: str, new_flight_id: str) -> dict[str, Any]:
+    """What moving a flight booking to another flight would cost now: the fare rule's change fee plus
+    any fare difference, and the total. Changes nothing.
+
+    Args:
+        booking_id: The flight booking id, such as 'FB100042'.
+        new_flight_id: The flight to move to, from search_flights, such as 'SW214-20260318'.
+    """
+    return change_terms(world, booking_id, new_flight_id)[3]
 
 
 @tool(computes=True)
