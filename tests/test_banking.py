@@ -396,3 +396,15 @@ def test_the_customer_types_a_day_as_people_do_and_the_calls_still_read_it():
     assert len(typed) >= 80 and 0.7 * len(typed) <= len(words) < len(typed), typed
     assert any(re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", t) for t in words)  # a birth date with its year
     assert any(re.fullmatch(r"\d{1,2} [A-Z][a-z]+.*", t) for t in words) and any(re.search(r"\d(?:st|nd|rd|th)\b", t) for t in words)
+
+
+def test_an_opened_dispute_is_told_without_a_process_no_tool_or_rule_shows():
+    """'The merchant has a chance to respond first.' and 'We'll write to you as it progresses.' told of
+    a dispute what neither the tool nor the policy says: the reply tells what was opened, and its reference."""
+    book = toolgym.load_domain("banking").phrasebook
+    closes = set()
+    for seed in range(120):
+        said = book.say("done_dispute", seed, dispute_id="D700001", amount=47.3, merchant="Etsy")
+        assert "D700001" in said and "merchant has" not in said and "write to you" not in said, said
+        closes.add(said.split(".")[-2] if said.count(".") > 2 else "")
+    assert len(closes) >= 3, closes
