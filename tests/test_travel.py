@@ -488,3 +488,15 @@ def test_a_flight_change_is_agreed_to_at_the_total_it_costs(domain):
         assert f"${shown:,.2f}" in ask and "any fare difference" not in ask and "any difference" not in ask, (quote, ask)
         asked += 1
     assert asked >= 3, asked
+
+
+def test_where_insurance_is_charged_is_what_add_insurance_says(domain):
+    """'paid with the card the booking was charged to' was said where no tool told it, and of bookings
+    paid with points too: add_insurance says where it charges, and the confirmation follows it."""
+    described = domain.tool("add_insurance").description
+    assert "card the booking was paid with" in described and "default card" in described
+    for seed in range(60):
+        by_card = domain.phrasebook.say("action_insurance", seed, booking="FB100001", price=41.5, points=False)
+        by_points = domain.phrasebook.say("action_insurance", seed, booking="FB100001", price=41.5, points=True)
+        assert "default card" not in by_card and "card" in by_card, by_card
+        assert "default card" in by_points and "points" in by_points, by_points

@@ -85,6 +85,7 @@ class BookingInfo:
     paid: float
     terms: dict[str, Any]  # what cancelling now refunds (quote_cancellation)
     invoice_total: float
+    payment: str = "card"  # how the fare was paid: "card" or "points"
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ def index_of(world: World) -> Index:
         terms = cancellation_terms(world, b) if b.status == "confirmed" else {}
         bookings.append(BookingInfo(b.booking_id, b.traveller_id, flights[b.flight_id], b.cabin, b.status,
                                     within_free_window(world, b.booked_at), b.seat, b.bags, b.insurance,
-                                    b.fare_paid, amount_paid(b), terms, amount_paid(b)))  # fmt: skip
+                                    b.fare_paid, amount_paid(b), terms, amount_paid(b), b.payment))  # fmt: skip
     hotels: dict[str, list[HotelBase]] = defaultdict(list)
     for h in world.select(Hotel, order_by=("nightly_rate", "hotel_id")):
         hotels[h.city].append(h)

@@ -130,7 +130,7 @@ def add_insurance(ctx: GenContext, index: Index, b: BookingInfo) -> Piece:
         facts=[booking_fact(b.booking_id)],
         steps=[
             agent(call("get_booking", booking_id=b.booking_id)),
-            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id, price=price),
+            agent(call("add_insurance", booking_id=b.booking_id), confirm=clause(ctx, "action_insurance", booking=b.booking_id, price=price, points=b.payment == "points"),
                   disclose=(money(price),)),
         ],
         reply=Utterance(intent="done_insurance", vars={"booking": b.booking_id, "price": price}),

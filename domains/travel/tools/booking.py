@@ -214,7 +214,8 @@ def add_baggage(world: World, booking_id: str, bags: Literal[1, 2, 3]) -> dict[s
 
 @tool(writes=True)
 def add_insurance(world: World, booking_id: str) -> dict[str, Any]:
-    """Add travel insurance to a flight booking, priced as a share of the fare.
+    """Add travel insurance to a flight booking, priced as a share of the fare and charged to the card the
+    booking was paid with (the traveller's default card for a booking paid with points).
 
     Args:
         booking_id: The flight booking id, such as 'FB100042'.
