@@ -43,6 +43,8 @@ COUNTS = {
 CONFLICT_SHARE = 0.35  # organisations with a directory listing that disagrees on the staff count
 MIRROR_SHARE = 0.2  # articles copied, nearly word for word, to a mirror site
 NO_ELEVATION_SHARE = 0.25  # cities whose article does not say their elevation
+DESIGNER_AGE = 22  # a product launches in the year its designer turns this old, or later
+DATED_FACTS = ("launched", "date")  # facts naming a recent day: a page telling them is dated after it
 WIKI, MIRROR, DIRECTORY, NEWS = "atlaspedia.example", "mirrorpedia.example", "bizdirectory.example", "dailyledger.example"
 
 
@@ -90,6 +92,12 @@ class WebBuilder:
     def _day(self, start: dt.date, end: dt.date) -> dt.date:
         return start + dt.timedelta(days=self.rng.randrange((end - start).days))
 
+    def _dated(self, start: dt.date, thing: Thing, end: dt.date) -> dt.date:
+        """A page's day between `start` and `end`, and after every day the thing's facts name (a product's
+        launch, an event's latest edition): a page does not tell of a day still to come when it was written."""
+        first = max(start, written_after(thing))
+        return self._day(first, end if end > first else NOW.date())
+
     def _things(self, kind: str, make_name) -> list[Thing]:
         found: list[Thing] = []
         while len(found) < self.counts[kind]:
@@ -126,8 +134,9 @@ class WebBuilder:
             kind = PRODUCTS[product.name.rsplit(" ", 1)[1]]
             maker = rng.choice([o for o in orgs if o.name.rsplit(" ", 1)[1] in kind.makers] or orgs)
             product.facts["maker"] = maker
-            product.facts["designer"] = rng.choice(staff[maker.id] or [maker.facts["ceo"]])
-            product.facts["launched"] = long_date(self._day(dt.date(2005, 1, 1), today - dt.timedelta(days=60)))
+            designer = product.facts["designer"] = rng.choice(staff[maker.id] or [maker.facts["ceo"]])
+            grown = _day_of(designer.facts["born"]).replace(month=1, day=1) + dt.timedelta(days=365 * DESIGNER_AGE)
+            product.facts["launched"] = long_date(self._day(max(dt.date(2005, 1, 1), grown), today - dt.timedelta(days=60)))
             product.facts["weight"] = f"{rng.randint(*kind.tenths_of_kg) / 10:.1f}"
             product.facts["price"] = f"{rng.randint(*kind.dollars):,}"
         for org in orgs:
@@ -183,7 +192,7 @@ class WebBuilder:
         for kind in ("city", "organisation", "person", "product", "event"):
             for thing in self.things[kind]:
                 body, links, sentences = self._article_body(thing)
-                published = self._day(dt.date(2019, 1, 1), today - dt.timedelta(days=30))
+                published = self._dated(dt.date(2019, 1, 1), thing, today - dt.timedelta(days=30))
                 self._page(thing.url, f"{thing.name} - Atlaspedia", published, "article", thing.id, body, links)
                 self.rows.append((Entity, {"id": thing.id, "kind": kind, "name": thing.name, "url": thing.url}))
                 for name, value in thing.facts.items():
@@ -202,8 +211,8 @@ class WebBuilder:
         paragraphs = body.split("\n\n")
         kept = [p for p in paragraphs if any(name in p for name in (thing.name, *links))] or paragraphs
         url = f"https://{MIRROR}/{slug(thing.name)}"
-        self._page(url, f"{thing.name} (mirror)", published - dt.timedelta(days=self.rng.randrange(30, 400)),
-                   "mirror", thing.id, "\n\n".join(kept), links)  # fmt: skip
+        copied = max(published - dt.timedelta(days=self.rng.randrange(30, 400)), min(written_after(thing), published))
+        self._page(url, f"{thing.name} (mirror)", copied, "mirror", thing.id, "\n\n".join(kept), links)
 
     def _listing(self, org: Thing, article_date: dt.date) -> None:
         """A directory entry with another staff count; the newer of it and the article is current."""
@@ -251,7 +260,17 @@ class WebBuilder:
             author = self.fake.user_name()
             body = rng.choice(texts["blog"]).format(name=thing.name) + "\n\n" + rng.choice(texts["blog_tail"])
             url = f"https://{author}.blog.example/post/{slug(thing.name)}-{number + 1}"
-            self._page(url, f"Thoughts on {thing.name}", self._day(dt.date(2018, 1, 1), today), "blog", "", body, {})
+            self._page(url, f"Thoughts on {thing.name}", self._dated(dt.date(2018, 1, 1), thing, today), "blog", "", body, {})
+
+
+def _day_of(said: str) -> dt.date:
+    return dt.datetime.strptime(said, "%d %B %Y").date()
+
+
+def written_after(thing: Thing) -> dt.date:
+    """The first day a page about the thing can be dated: the day after the latest day its facts name."""
+    days = [_day_of(thing.facts[name]) for name in DATED_FACTS if name in thing.facts]
+    return max(days) + dt.timedelta(days=1) if days else dt.date.min
 
 
 def _a(word: str) -> str:

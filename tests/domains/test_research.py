@@ -61,6 +61,29 @@ def test_world_is_seeded_and_holds_every_kind_of_page(domain):
         default.close()
 
 
+def test_no_page_tells_of_a_day_after_its_own_and_designers_are_grown(domain):
+    """A page dated 2020-05-30 said 'It went on sale on 26 April 2023', which undoes the policy's rule
+    that the newer of two pages is current; and a designer born in 1995 designed a product of 2005."""
+    import datetime as dt
+    import re
+
+    rows = list(build_world(3, "default"))
+    pages = [v for t, v in rows if t.__name__ == "Page"]
+    facts = [v for t, v in rows if t.__name__ == "Attribute"]
+    checked = 0
+    for page in pages:
+        for said in re.findall(r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December) (?:20[0-2]\d)\b", page["body"]):
+            day = dt.datetime.strptime(said, "%d %B %Y").date()
+            if day.year >= 2005 and page["kind"] != "listing":  # a birth date is long past; a listing names its own day
+                checked += 1
+                assert day < page["published"], (page["url"], page["published"], said)
+    assert checked > 200, checked
+    born = {f["entity_id"]: f["value"] for f in facts if f["name"] == "born"}
+    launched = {f["entity_id"]: f["value"] for f in facts if f["name"] == "launched"}
+    designed = [(f["value"], launched[f["entity_id"]]) for f in facts if f["name"] == "designer"]
+    assert designed and all(int(launched_on[-4:]) - int(born[who][-4:]) >= 21 for who, launched_on in designed), designed[:3]
+
+
 def test_a_product_weighs_costs_and_is_made_as_its_kind_is(domain):
     """"The Rukaci Watch has a weight of 24.4 kg." and "Trediox Foods manufactures the Giotrioth
     Camera.": a made-up world a reader would not believe. Every product's weight and price lie in
@@ -379,14 +402,21 @@ def test_a_home_town_said_inside_an_event_s_name_is_given_when_asked(domain):
     the fair's name). Asked for what the chat holds already, the user says it again."""
     from toolgym.envs.generation import draw
 
+    # a chat that asks for the user's home town, its first request made to say the town inside a fair's name
     world = World(domain.template(domain.world_seed, domain.default_size))
     try:
-        task = draw(domain, world, 0, "multi_turn", 628, 0)
+        for index in range(200):
+            task = draw(domain, world, 0, "multi_turn", index, 0)
+            home = next((f.value for f in task.scenario.facts if f.label.endswith("name") or "city" in f.label), None)
+            if home is not None and any("city's name" in (m.get("content") or "") for m in gold_messages(domain, task)[0]):
+                break
     finally:
         world.close()
-    messages = gold_messages(domain, task)[0]
+    first, *rest = task.scenario.requests
+    said = task.model_copy(update={"id": f"{task.id}-said",  # another chat: not the one remembered for the task's id
+                                   "scenario": task.scenario.model_copy(update={"requests": [f"{first} And who runs the {home} fair?", *rest]})})
+    messages = gold_messages(domain, said)[0]
     asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "city's name" in (m.get("content") or ""))
-    home = next(f.value for f in task.scenario.facts if f.label.endswith("name") or "city" in f.label)
     assert home in messages[1]["content"] and home in messages[asked + 1]["content"], messages[asked + 1]
 
 
