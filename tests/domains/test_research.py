@@ -299,6 +299,26 @@ def test_a_converted_figure_keeps_its_unit_and_two_conversions_are_worded_apart(
     assert pairs and singles, (pairs, singles)
 
 
+def test_each_figure_of_two_disagreeing_pages_is_said_with_what_it_counts(domain):
+    """'The page https://bizdirectory.example/... (16 September 2021) gives 24,354.': two figures, and
+    only the last sentence said they count staff. Every sentence with a figure names what it counts,
+    and none opens with a url (which the sentence start would write 'Https://')."""
+    import re
+
+    values = {"subject": "Bazan Studios", "value": "19,741", "newer": "https://bizdirectory.example/listing/bazan-studios",
+              "newer_date": "26 February 2025", "older": "https://atlaspedia.example/wiki/bazan-studios",
+              "older_value": "16,262", "older_date": "9 January 2024"}  # fmt: skip
+    said = set()
+    for seed in range(200):
+        reply = domain.phrasebook.say("reply_conflict", seed, **values)
+        said.add(reply)
+        for sentence in re.split(r"(?<=[.!?]) (?=[A-Z])", reply):
+            if re.search(r"16,262|19,741", sentence) and "Another" not in sentence:  # "Another" says more of the one before
+                assert re.search(r"employ|staff|workforce|people", sentence), sentence
+        assert "Https" not in reply, reply
+    assert len(said) >= 20, len(said)
+
+
 def test_a_birthplace_answered_as_born_in_rests_on_a_sentence_that_says_born(domain):
     """'Alison Ramirez was born in Kunix Ridge.' was read off "Alison Ramirez's home town is Kunix
     Ridge.": where someone grew up is not where they were born, so every page saying the place says born."""
