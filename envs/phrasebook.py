@@ -70,7 +70,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "point_out_invalid": ("value", "label", "problem", "valid"),
         "point_out_unsupported": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
-        "farewell": ("thanked",),
+        "farewell": ("thanked", "evening"),
         "user_reveal": ("pairs", "recalled", "open_question", "offered"),
         "tell_choice": ("value",),
         "user_unknown": ("labels",),

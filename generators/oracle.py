@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from toolgym.envs.conversation import Move, assistant_turns, finds_records, oracle_moves, works_out
+from toolgym.envs.conversation import (
+    Move,
+    assistant_turns,
+    finds_records,
+    in_the_evening,
+    oracle_moves,
+    works_out,
+)
 from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
 from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
@@ -77,7 +84,8 @@ class OracleTeacher(Policy):
         moves = self.moves(task)
         seed = task.seed + turn
         if turn >= len(moves):
-            farewell = phrases.say(phrases.voiced("farewell", register), seed, thanked=thanked_last(messages or []))
+            farewell = phrases.say(phrases.voiced("farewell", register), seed, thanked=thanked_last(messages or []),
+                                   evening=in_the_evening(task))
             return {"role": "assistant", "content": farewell}
         move = moves[turn]
         message: Message = {"role": "assistant", "content": None}

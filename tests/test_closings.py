@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+import toolgym
 from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
+from toolgym.generators.rows import with_closer
 
 CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_declined", "closer_pending", "farewell")
 
@@ -136,3 +138,22 @@ def test_a_user_says_goodbye_in_many_ways_in_every_voice(book, register):
     the agent met a handful of last lines. Every voice has at least nine, each ending the chat."""
     said = {book.say(f"user_done{register}", seed) for seed in range(400)}
     assert len(said) >= 9 and all(s.endswith(" ###STOP###") for s in said), said
+
+
+def test_a_goodbye_after_dark_wishes_a_good_evening_not_the_rest_of_the_day():
+    """'Enjoy the rest of your day' closed drives at 21:45: by the world's clock in the evening, the
+    goodbye wishes an evening (and by day, a day)."""
+    from toolgym.envs.conversation import in_the_evening
+    from toolgym.envs.gold import gold_messages
+
+    day_wish = re.compile(r"great day|rest of your day|lovely day|nice day")
+    evening_wish = re.compile(r"good evening|your evening|good night|nice evening")
+    seen = {True: [], False: []}
+    for name in ("vehicle", "retail"):
+        domain = toolgym.load_domain(name)
+        for task in domain.generate_tasks(80, seed=2, kinds=["single", "multi_step"], size="small"):
+            evening = in_the_evening(task)
+            closer = with_closer(task, gold_messages(domain, task)[0])[-1]["content"]
+            assert not (day_wish if evening else evening_wish).search(closer), (name, evening, closer)
+            seen[evening].append(bool((evening_wish if evening else day_wish).search(closer)))
+    assert any(seen[True]) and any(seen[False]), {k: sum(v) for k, v in seen.items()}
