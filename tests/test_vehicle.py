@@ -334,3 +334,21 @@ def test_a_driver_is_taken_where_their_car_refuels_a_charger_only_for_an_electri
                 routed[key] = routed.get(key, 0) + 1
     assert not routed.get((False, "charger")) and not routed.get((True, "fuel_station")), routed
     assert routed.get((True, "charger")) and routed.get((False, "fuel_station")), routed
+
+
+def test_a_car_is_no_older_than_its_model_and_has_driven_as_its_age_allows(domain):
+    """A 2016 Kia EV6 and a 2016 BMW i4 were in the fleet (both first sold in 2021), and a car of this
+    year could have 180,000 km on it."""
+    from toolgym.domains.vehicle.world import FIRST_YEAR, KM_PER_YEAR
+
+    world = World(domain.template(0, "default"))
+    try:
+        cars = world.query("SELECT model, year, odometer_km FROM vehicle")
+        now = world.now.year
+    finally:
+        world.close()
+    assert len(cars) > 20
+    for model, year, km in cars:
+        assert year >= FIRST_YEAR.get(model, 0), (model, year)
+        assert km <= KM_PER_YEAR[1] * (now - year + 1), (model, year, km)
+    assert {model for model, _, _ in cars} & set(FIRST_YEAR)

@@ -30,6 +30,9 @@ ELECTRIC_MODELS = (
     ("Tesla", "Model 3"), ("Hyundai", "Ioniq 5"), ("Kia", "EV6"), ("Volkswagen", "ID.4"), ("Polestar", "2"),
     ("Nissan", "Leaf"), ("Renault", "Megane E-Tech"), ("BMW", "i4"),
 )
+# the first model year of the newer models: a car is never older than its model
+FIRST_YEAR = {"Model 3": 2017, "Ioniq 5": 2021, "EV6": 2021, "ID.4": 2020, "2": 2020, "Leaf": 2011, "Megane E-Tech": 2022, "i4": 2021}
+KM_PER_YEAR = (4_000, 20_000)  # a car's odometer grows with its age
 AIRPORTS = (
     "City International Airport", "North Field Airport", "Harbour Regional Airport", "Lakeside Airport",
     "Westgate Airfield", "Riverside International Airport",
@@ -100,8 +103,8 @@ def _vehicle(rng: random.Random, vid: str, now: dt.datetime) -> dict[str, Any]:
     situation = rng.choices(("parked", "idling", "driving"), weights=(45, 15, 40))[0]
     driving = situation == "driving"
     car: dict[str, Any] = {
-        "id": vid, "make": make, "model": model, "year": rng.randint(now.year - 9, now.year),
-        "powertrain": "electric" if electric else "fuel", "odometer_km": rng.randint(3000, 180000),
+        "id": vid, "make": make, "model": model, "year": (year := rng.randint(max(now.year - 9, FIRST_YEAR.get(model, 0)), now.year)),
+        "powertrain": "electric" if electric else "fuel", "odometer_km": rng.randint(*KM_PER_YEAR) * (now.year - year + 1),
         "engine_on": situation != "parked", "gear": "D" if driving else "P",
         "speed_kmh": rng.randrange(30, 125, 5) if driving else 0, "parking_brake": not driving,
         "headlights": rng.choice(("on", "auto")) if driving else rng.choice(("off", "auto")),
