@@ -82,6 +82,13 @@ def draw_on_car(
         piece = ctx.pick(builders)(ctx, car)
         if piece is not None and (accept is None or accept(piece)):
             return car, piece
+    # few cars fit (charging wants an electric car that is parked): every car and builder, in a drawn order
+    pairs = [(car, build) for car in cars for build in builders]
+    ctx.rng.shuffle(pairs)
+    for car, build in pairs:
+        piece = build(ctx, car)
+        if piece is not None and (accept is None or accept(piece)):
+            return car, piece
     raise GeneratorBug(f"vehicle {ctx.kind}: no builder made a piece in {TRIES} draws (seed {ctx.seed}, world {ctx.size})")
 
 
