@@ -382,12 +382,13 @@ def with_typos(text: str, seed: int, keep: Any = (), rate: int = 5) -> str:
     return _WORD.sub(slip, text)
 
 
-_FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b)", re.DOTALL)
+_FIRST_CLAUSE = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|, or\b|,\s(?=[a-z]+ed\b))", re.DOTALL)
 _NOUN_OPENINGS = frozenset({"the", "a", "an", "one", "details", "flights", "hotels", "all", "each", "every"})
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")  # a parenthetical of a description: '(APN)', '(cellular)'
-_ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\()", re.DOTALL)  # the first clause and its ", or ..."
+# the first clause and its ", or ...": not a participle's aside ("..., priced as a share of the fare")
+_ALL_USES = re.compile(r"^(.*?)(?:[.:;]\s|[.:;]?$|,? such as|\s\(|,\s(?=[a-z]+ed\b))", re.DOTALL)
 
 
 def tool_description(domain: Any, name: str) -> str:
@@ -414,6 +415,31 @@ def tool_purpose(domain: Any, name: str, whole: bool = False) -> str:
     if first == "what":  # "What cancelling would cost" -> "find out what cancelling would cost"
         return f"find out {text}"
     return f"look up {text}" if first in _NOUN_OPENINGS else text
+
+
+_SCOPE_ITEMS = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_SCOPE_OWNER = re.compile(r"(?:your|this car's|our|the) ")
+_NOT_AN_AREA = frozenset({"your", "our", "this", "the", "car", "at", "work", "on", "web", "described"})
+
+
+def _area_key(word: str) -> str:
+    """How an area's word meets a tool's: 'bookings' and 'booking', 'doors' and 'door'."""
+    return word.lower().rstrip("s")[:5]
+
+
+def scope_without(scope: str, words: Iterable[str]) -> str:
+    """A domain's scope ('your flights, hotel stays, ..., insurance and loyalty points') without the
+    areas `words` name (a tool that cannot be used: 'add_insurance'), so that "I can't add insurance"
+    is not followed by an offer of help with insurance; '' when nothing is left."""
+    keys = {_area_key(w) for w in words if len(w) > 3}
+    items = [item for item in _SCOPE_ITEMS.split(scope) if item]
+    kept = [item for item in items if not keys & {_area_key(w) for w in words_of(item) if w not in _NOT_AN_AREA}]
+    if not kept:
+        return ""
+    owner = _SCOPE_OWNER.match(items[0])  # "your", "this car's": said once, before the first area left
+    if owner and not _SCOPE_OWNER.match(kept[0]):
+        kept[0] = owner.group(0) + kept[0]
+    return kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
 
 
 _BETWEEN_SENTENCES = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+")

@@ -6,6 +6,7 @@ answers a request the same way in a local loop, inside Ray, or behind an HTTP se
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -19,7 +20,7 @@ from toolgym.envs.conversation import (
 )
 from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
-from toolgym.envs.phrasing import register_of, sentences_of, unrepeated
+from toolgym.envs.phrasing import register_of, scope_without, sentences_of, unrepeated
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.user_turns import thanked_last
@@ -196,4 +197,4 @@ def _domain_values(task: Task) -> dict[str, Any]:
     handoff = domain.refusal_handoff
     if "human" in withheld:  # "I can't transfer you; a human agent can help" contradicts itself
         handoff = ""
-    return {"handoff": handoff, "scope": domain.scope}
+    return {"handoff": handoff, "scope": scope_without(domain.scope, re.split(r"[_\s]+", withheld))}

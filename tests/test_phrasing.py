@@ -296,3 +296,26 @@ def test_a_day_a_user_types_reads_as_that_day_in_every_form():
     assert forms == {"iso", "ordinal", "day first", "said"}, forms
     assert typed_day(random.Random(0), "2025-03-11", today) in ("March 11", "March 11th", "11 March", "2025-03-11")
     assert {typed_day(random.Random(s), "2025-03-22", today) for s in range(200)} >= {"March 22nd", "22 March", "March 22"}
+
+
+def test_a_declined_tool_s_area_is_not_offered_after_it():
+    """'I'm unable to play media from a source ... I'm happy to help with anything else about this car's
+    doors, ..., media and driver profiles.': the offer after a missing tool leaves out what it does."""
+    import toolgym
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.phrasing import scope_without
+
+    assert scope_without("this car's doors, engine, media and driver profiles", ["unlock", "doors"]) == "this car's engine, media and driver profiles"
+    assert scope_without("your flights, bags, insurance and loyalty points", ["add", "insurance"]) == "your flights, bags and loyalty points"
+    assert scope_without("your email", ["send", "email"]) == ""
+    offered = 0
+    for name in ("vehicle", "travel", "telecom"):
+        domain = toolgym.load_domain(name)
+        for task in domain.generate_tasks(24, seed=1, kinds=["no_tool/unavailable"], size="small"):
+            withheld = {w for t in task.no_tool.withheld_tools for w in t.split("_") if len(w) > 3}
+            reply = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
+            offer = reply.split("about ", 1)[1] if "about " in reply else ""
+            offered += bool(offer)
+            assert not any(w.rstrip("s") in offer for w in withheld), (withheld, reply)
+            assert ", priced" not in reply and ", charged" not in reply, reply
+    assert offered >= 10, offered
