@@ -319,3 +319,16 @@ def test_a_declined_tool_s_area_is_not_offered_after_it():
             assert not any(w.rstrip("s") in offer for w in withheld), (withheld, reply)
             assert ", priced" not in reply and ", charged" not in reply, reply
     assert offered >= 10, offered
+
+
+def test_a_user_reporting_a_step_asks_no_yes_no_question_the_agent_leaves_unanswered():
+    """'Did I do that correctly?' and 'Is that what you wanted me to look at?' closed reports the next
+    instruction never answered: what a user adds after a report asks nothing a yes or no would answer
+    (a what-next question the next step answers is fine)."""
+    import re
+
+    book = Phrasebook(ENGINE_UTTERANCES)
+    yes_no = re.compile(r"\b(?:Did I|Is that|Is it|Is good|Is correct|Tell me if)\b")
+    for register in ("", "@terse", "@chatty", "@formal", "@frustrated", "@elderly", "@non_native"):
+        said = {book.say(f"user_report_after{register}", seed) for seed in range(80)}
+        assert len(said) >= 2 and not any(yes_no.search(s) for s in said), (register, said)
