@@ -124,7 +124,8 @@ def inline(text: Any) -> str:
 
 
 # Opening words no name starts with: a capital after them is the next word's own.
-_NEVER_NAMES = frozenset("The Your There's There It's Its This That These Those Our My Their An".split())
+# words that open a sentence but never a name: "The Basic 5 plan", "On July 7, ..." (a preposition before a date)
+_NEVER_NAMES = frozenset("The Your There's There It's Its This That These Those Our My Their An On In At From Since By".split())
 
 
 def lower_first(text: str) -> str:

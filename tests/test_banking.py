@@ -408,3 +408,15 @@ def test_an_opened_dispute_is_told_without_a_process_no_tool_or_rule_shows():
         assert "D700001" in said and "merchant has" not in said and "write to you" not in said, said
         closes.add(said.split(".")[-2] if said.count(".") > 2 else "")
     assert len(closes) >= 3, closes
+
+
+def test_a_loan_s_balance_is_said_as_the_balance_it_is():
+    """'After that, $5,779.90 is still outstanding before it.' said the balance in words that undo each other."""
+    book = toolgym.load_domain("banking").phrasebook
+    extras = set()
+    for seed in range(120):
+        said = book.say("reply_loan_due", seed, product="Auto Loan", due="July 7", payment=166.67, balance=5779.9)
+        assert "before it" not in said and "After that" not in said, said
+        if "$5,779.90" in said:
+            extras.add(said.split("$166.67")[1])
+    assert len(extras) >= 3, extras

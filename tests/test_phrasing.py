@@ -332,3 +332,13 @@ def test_a_user_reporting_a_step_asks_no_yes_no_question_the_agent_leaves_unansw
     for register in ("", "@terse", "@chatty", "@formal", "@frustrated", "@elderly", "@non_native"):
         said = {book.say(f"user_report_after{register}", seed) for seed in range(80)}
         assert len(said) >= 2 and not any(yes_no.search(s) for s in said), (register, said)
+
+
+def test_a_sentence_opening_on_a_preposition_before_a_name_is_lowered_inline():
+    """'And on the second point: On July 7, $166.67 is due ...': inside a sentence a preposition that
+    opened one is lower case, while the name after it keeps its capital."""
+    from toolgym.envs.phrasing import inline
+
+    assert inline("On July 7, $166.67 is due on your Auto Loan.") == "on July 7, $166.67 is due on your Auto Loan."
+    assert inline("In March you spent $20.00 at Etsy.") == "in March you spent $20.00 at Etsy."
+    assert inline("Booking FB100001 is confirmed.") == "Booking FB100001 is confirmed."  # a name's run keeps its capital
