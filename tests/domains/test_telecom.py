@@ -619,3 +619,10 @@ def test_a_refill_found_as_the_fix_is_offered_with_its_cause_not_asked_about(dom
         assert "match the request" not in (messages[at].get("reasoning_content") or ""), messages[at]["reasoning_content"]
         assert not re.search(r"I know that one|Ah yes!|do you mean", answer + question), (question, answer)
     assert offered >= 5, offered
+
+
+def test_the_outage_status_of_one_area_is_not_said_by_area(domain):
+    """'Here is the status by area: Tampa has no active outage.' named areas for one."""
+    one = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage"]) for seed in range(80)}
+    two = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage", "Austin has no active outage"]) for seed in range(80)}
+    assert not any("by area" in s for s in one) and any("by area" in s for s in two), (one, two)
