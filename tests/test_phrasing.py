@@ -342,3 +342,14 @@ def test_a_sentence_opening_on_a_preposition_before_a_name_is_lowered_inline():
     assert inline("On July 7, $166.67 is due on your Auto Loan.") == "on July 7, $166.67 is due on your Auto Loan."
     assert inline("In March you spent $20.00 at Etsy.") == "in March you spent $20.00 at Etsy."
     assert inline("Booking FB100001 is confirmed.") == "Booking FB100001 is confirmed."  # a name's run keeps its capital
+
+
+@pytest.mark.parametrize("name", ["banking", "telecom", "travel", "workplace"])
+def test_a_fast_typist_opens_a_chat_in_many_ways(name):
+    """'Helo. Sory, typing fast.' / 'quick qustion.': four openings of a fast typist's, copied into four
+    domains, opened one chat in ten the same way."""
+    import toolgym
+
+    book = toolgym.load_domain(name).phrasebook
+    said = {book.say("opening@typo", seed) for seed in range(300)}
+    assert len(said) >= 40, len(said)
