@@ -353,3 +353,14 @@ def test_a_fast_typist_opens_a_chat_in_many_ways(name):
     book = toolgym.load_domain(name).phrasebook
     said = {book.say("opening@typo", seed) for seed in range(300)}
     assert len(said) >= 40, len(said)
+
+
+@pytest.mark.parametrize("name", ["banking", "telecom", "travel"])
+def test_a_frustrated_customer_opens_a_chat_in_many_ways(name):
+    """'Please don't pass me around again.' opened 10 of 150 banking chats: a frustrated opening has
+    more than five things to say."""
+    import toolgym
+
+    book = toolgym.load_domain(name).phrasebook
+    said = {book.say("opening@frustrated", seed).split(". ")[-1] for seed in range(300)}
+    assert len(said) >= 9, said
