@@ -626,3 +626,17 @@ def test_the_outage_status_of_one_area_is_not_said_by_area(domain):
     one = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage"]) for seed in range(80)}
     two = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage", "Austin has no active outage"]) for seed in range(80)}
     assert not any("by area" in s for s in one) and any("by area" in s for s in two), (one, two)
+
+
+def test_a_line_kept_suspended_for_an_unpaid_bill_is_offered_the_payment(domain):
+    """The policy: a line suspended for an unpaid bill comes back once the bill is paid, and the agent
+    offers to take the payment; the refusal said only the first half."""
+    from toolgym.envs.gold import gold_messages
+
+    refused = 0
+    for task in domain.generate_tasks(60, seed=3, kinds=["no_tool/policy_refusal"], size="small"):
+        said = " ".join(m["content"] or "" for m in gold_messages(domain, task)[0] if m["role"] == "assistant")
+        if "overdue bill" in said:
+            refused += 1
+            assert re.search(r"take (?:the|that) payment", said), said
+    assert refused >= 2, refused
