@@ -138,6 +138,8 @@ def test_a_user_says_goodbye_in_many_ways_in_every_voice(book, register):
     the agent met a handful of last lines. Every voice has at least nine, each ending the chat."""
     said = {book.say(f"user_done{register}", seed) for seed in range(400)}
     assert len(said) >= 9 and all(s.endswith(" ###STOP###") for s in said), said
+    # said after a change as after an answer: none thanks for an explanation a change never had
+    assert not [s for s in said if re.search(r"explain", s)], said
 
 
 def test_a_goodbye_after_dark_wishes_a_good_evening_not_the_rest_of_the_day():
