@@ -160,10 +160,11 @@ def get_order_details(world: World, order_id: OrderId) -> dict[str, Any]:
 
 @tool
 def get_tracking_info(world: World, order_id: OrderId) -> dict[str, Any]:
-    """Get the shipping status of an order: carrier, tracking number, delivery date and address."""
+    """Get the shipping status of an order: whose it is, carrier, tracking number, delivery date and address."""
     found = access.order(world, order_id)
     return {
         "order_id": found.id,
+        "customer_id": found.customer_id,  # the policy: help only with the authenticated customer's orders
         "status": found.status,
         "carrier": found.carrier,
         "tracking_number": found.tracking_number,

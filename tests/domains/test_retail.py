@@ -572,3 +572,11 @@ def test_the_email_a_return_reply_promises_is_one_the_policy_says_is_sent(domain
             told += 1
             assert "an email with the return label" in messages[0]["content"], messages[0]["content"][-800:]
     assert told >= 3, told
+
+
+def test_a_tracking_result_shows_whose_order_it_is(domain, world):
+    """The policy says to help only with the authenticated customer's orders, but get_tracking_info
+    showed another customer's carrier and address with nothing to tell whose order it was."""
+    order_id, owner = world.query('SELECT id, customer_id FROM "order" WHERE tracking_number IS NOT NULL LIMIT 1')[0]
+    tracking, error = run(domain, world, "get_tracking_info", order_id=order_id)
+    assert error is None and tracking["customer_id"] == owner
