@@ -436,3 +436,18 @@ def test_the_first_task_due_is_said_to_be_overdue_when_its_day_has_passed(domain
         told[late] += 1
         assert ("overdue" in reply or "past its due date" in reply) == late, (first, today, reply)
     assert told[True] >= 2 and told[False] >= 2, told
+
+
+def test_an_email_or_file_is_agreed_to_with_the_words_it_will_hold(domain):
+    """'Ready to send the email "Dates for the demo" to Rachel Watson ...?' asked a yes to words the
+    user never saw again: the confirmation quotes the text the email or file will hold."""
+    asked = 0
+    for task in domain.generate_tasks(300, seed=9, kinds=["single", "multi_step"], size="small"):
+        for step in task.plan:
+            call_ = next((c for c in step.calls if c.name in ("send_email", "create_file")), None)
+            if call_ is None or step.confirm is None:
+                continue
+            asked += 1
+            text = call_.arguments.get("body") or call_.arguments.get("content")
+            assert text in step.confirm, (text, step.confirm)
+    assert asked >= 5, asked

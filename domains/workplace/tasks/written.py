@@ -32,7 +32,7 @@ def send_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(
                 calls=[call("send_email", to=[to.email], subject=subject, body=text)],
                 needs=[f.key for f in said],
-                confirm=fragment(ctx, "do_send_mail", name=to.name, email=to.email, subject=subject),
+                confirm=fragment(ctx, "do_send_mail", name=to.name, email=to.email, subject=subject, text=text),
             ),
         ],
         reply=Utterance(intent="reply_mail_sent", vars={"name": to.name, "subject": subject}),
@@ -58,7 +58,7 @@ def new_file(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(
                 calls=[call("create_file", title=title, content=text, folder=folder)],
                 needs=[where.key],
-                confirm=fragment(ctx, "do_new_file", title=title, folder=folder),
+                confirm=fragment(ctx, "do_new_file", title=title, folder=folder, text=text),
             )
         ],
         reply=Utterance(intent="reply_file_created", vars={"title": title, "folder": folder}),
