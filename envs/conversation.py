@@ -162,6 +162,9 @@ def pending_on(task: Task) -> list[str]:
     return list(spec.missing) or [str(value) for value in spec.invalid.values()]
 
 
+EVENING_FROM, MORNING_FROM = 18, 5  # hours of the world's clock that are evening or night
+
+
 def in_the_evening(task: Task) -> bool:
     """Whether the chat takes place in the evening or at night by the world's clock (the time the
     policy gives): a goodbye then wishes a good evening, not "the rest of your day"."""
@@ -169,9 +172,6 @@ def in_the_evening(task: Task) -> bool:
 
     hour = load_domain(task.domain).clock(task.world_seed).hour
     return hour >= EVENING_FROM or hour < MORNING_FROM
-
-
-EVENING_FROM, MORNING_FROM = 18, 5  # hours of the world's clock
 
 
 def closer_intent(task: Task) -> str:
