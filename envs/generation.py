@@ -20,6 +20,7 @@ from .grounding import ungrounded_facts
 from .phrasing import (
     REDRAW_STRIDE,
     apart,
+    greeting_at,
     persona_fits,
     register_of,
     sentences_of,
@@ -116,7 +117,8 @@ class GenContext:
         "Thanks. One more thing." is not followed by "Thanks. Something else." in the same chat."""
         phrases = self.domain.phrasebook
         used: set[str] = self.__dict__.setdefault("_sentences", set())
-        text = unrepeated(lambda seed: phrases.say(intent, seed), self.seed, used)
+        # greeted for the world's hour: "Good evening" is not said at 09:30
+        text = greeting_at(unrepeated(lambda seed: phrases.say(intent, seed), self.seed, used), self.world.now.hour)
         used.update(sentences_of(text))
         return text
 

@@ -443,6 +443,21 @@ def scope_without(scope: str, words: Iterable[str]) -> str:
     return kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
 
 
+_TIME_GREETING = re.compile(r"\b(Good|good) (morning|afternoon|evening)\b")
+
+
+def part_of_day(hour: int) -> str:
+    """'morning', 'afternoon' or 'evening' (the night too) of an hour of the clock."""
+    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening"
+
+
+def greeting_at(text: str, hour: int) -> str:
+    """The text with a "Good morning" of the wrong part of the day set right: a user writing at 09:30
+    does not say "Good evening" (the policy tells the agent the time)."""
+    part = part_of_day(hour)
+    return _TIME_GREETING.sub(lambda m: f"{m.group(1)} {part}", text)
+
+
 _BETWEEN_SENTENCES = re.compile(rf"(?<=[.!?]){NOT_AFTER_TITLE}\s+")
 _REDRAWS = 8  # other draws tried while a text repeats a sentence already said
 REDRAW_STRIDE = 7919  # seed offset between two draws

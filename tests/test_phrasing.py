@@ -364,3 +364,23 @@ def test_a_frustrated_customer_opens_a_chat_in_many_ways(name):
     book = toolgym.load_domain(name).phrasebook
     said = {book.say("opening@frustrated", seed).split(". ")[-1] for seed in range(300)}
     assert len(said) >= 9, said
+
+
+@pytest.mark.parametrize("name", ["banking", "telecom", "retail"])
+def test_a_user_greets_for_the_hour_of_the_world_s_clock(name):
+    """'Good evening.' opened a banking chat whose policy said it was 09:30: a user's "Good ..." fits
+    the part of the day the world's clock is in."""
+    import re
+
+    import toolgym
+    from toolgym.envs.phrasing import part_of_day
+
+    domain = toolgym.load_domain(name)
+    greeted = 0
+    for world_seed in (0, 7):
+        part = part_of_day(domain.clock(world_seed).hour)
+        for task in domain.generate_tasks(150, seed=4, kinds=["single", "multi_step"], world_seed=world_seed, size="small"):
+            for said in re.findall(r"\bGood (morning|afternoon|evening)\b", " ".join(task.scenario.requests), re.I):
+                greeted += 1
+                assert said.lower() == part, (world_seed, domain.clock(world_seed), task.scenario.requests[0])
+    assert greeted >= 5, greeted
