@@ -7,7 +7,7 @@ import re
 import pytest
 
 import toolgym
-from toolgym.envs.phrasing import register_of
+from toolgym.envs.phrasing import greeting_at, register_of
 from toolgym.generators.inspection.grammar import find_grammar
 from toolgym.generators.inspection.text import normalize
 
@@ -52,7 +52,8 @@ def test_requests_open_in_the_register_of_the_persona(domain):
         register = register_of(task.scenario.persona)
         if register not in ("elderly", "chatty"):  # registers whose every opener says something
             continue
-        openers = phrases.variants(f"opener@{register}")
+        hour = domain.clock(task.world_seed).hour  # a "Good morning" is said for the world's hour
+        openers = [greeting_at(o, hour) for o in phrases.variants(f"opener@{register}")]
         assert any(task.scenario.requests[0].startswith(o) for o in openers), (register, task.scenario.requests[0])
         checked += 1
     assert checked >= 10
