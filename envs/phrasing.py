@@ -26,7 +26,8 @@ _CONSONANT_SOUND = re.compile(r"^(u[bnrst][aeiouy]|u[sn]i|use|usu|usb|utility|uk
 _VOWEL_SOUND = re.compile(r"^(hour|honest|honou?r|heir)", re.IGNORECASE)
 # Letters said with a vowel sound when an abbreviation is spelled out: "an SMS", "an MMS", "an eSIM".
 _VOWEL_LETTERS = set("AEFHILMNORSX")
-_PLURAL_ENDINGS = re.compile(r"(buds|phones|pants|glasses|scissors|shorts|jeans|headphones|earbuds|goods|clothes|supplies)$", re.IGNORECASE)
+_PLURAL_ENDINGS = re.compile(r"(buds|phones|pants|glasses|scissors|shorts|jeans|headphones|earbuds|goods|clothes|supplies|"
+                             r"leggings|shoes|boots|sneakers|sandals|slippers|socks|gloves)$", re.IGNORECASE)
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women", "foot": "feet", "tooth": "teeth"}
 
 
@@ -35,9 +36,10 @@ def article(phrase: Any) -> str:
     text = str(phrase).strip()
     if not text:
         return text
-    first = text.split()[0]
-    if len(text.split()) == 1 and _PLURAL_ENDINGS.search(first):
-        return text  # "earbuds" not "an earbuds"
+    words = text.split()
+    first = words[0]
+    if _PLURAL_ENDINGS.search(words[-1]) and " of " not in text:
+        return text  # "earbuds", "Wireless Earbuds" take none; "a pair of jeans" does
     return f"{'an' if _vowel_sound(first) else 'a'} {text}"
 
 

@@ -86,7 +86,10 @@ def test_render_reads_the_index_as_one_choice_per_part(tmp_path):
 @pytest.mark.parametrize(
     ("phrase", "expected"),
     [("earbuds", "earbuds"), ("eSIM", "an eSIM"), ("SIM card", "a SIM card"), ("SMS", "an SMS"), ("hour", "an hour"),
-     ("unit", "a unit"), ("umbrella", "an umbrella"), ("one-off fee", "a one-off fee"), ("laptop", "a laptop")],
+     ("unit", "a unit"), ("umbrella", "an umbrella"), ("one-off fee", "a one-off fee"), ("laptop", "a laptop"),
+     # a product named in the plural takes none ("ordered a Wireless Earbuds"), a pair of them does
+     ("Wireless Earbuds", "Wireless Earbuds"), ("Trail Running Shoes", "Trail Running Shoes"), ("pair of jeans", "a pair of jeans"),
+     ("Remote Control Car", "a Remote Control Car")],
 )
 def test_article_by_sound(phrase, expected):
     assert article(phrase) == expected

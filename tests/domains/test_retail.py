@@ -580,3 +580,11 @@ def test_a_tracking_result_shows_whose_order_it_is(domain, world):
     order_id, owner = world.query('SELECT id, customer_id FROM "order" WHERE tracking_number IS NOT NULL LIMIT 1')[0]
     tracking, error = run(domain, world, "get_tracking_info", order_id=order_id)
     assert error is None and tracking["customer_id"] == owner
+
+
+def test_the_items_of_a_latest_order_are_named_with_their_articles(domain):
+    """'Your last order, #W8925945, is pending and includes Remote Control Car.'"""
+    for seed in range(40):
+        said = domain.phrasebook.say("reply_latest_order", seed, order_id="#W1", status="pending", names=["Remote Control Car", "Wireless Earbuds"])
+        if "contains:" not in said:  # a list after a colon goes without
+            assert "a Remote Control Car" in said and "a Wireless Earbuds" not in said, said
