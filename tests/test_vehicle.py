@@ -352,3 +352,26 @@ def test_a_car_is_no_older_than_its_model_and_has_driven_as_its_age_allows(domai
         assert year >= FIRST_YEAR.get(model, 0), (model, year)
         assert km <= KM_PER_YEAR[1] * (now - year + 1), (model, year, km)
     assert {model for model, _, _ in cars} & set(FIRST_YEAR)
+
+
+def test_a_terse_temperature_request_read_back_in_the_answer_is_no_echo(domain):
+    """'The rear left zone: 27 °C.' answered 'Understood. 27 °C it is for the rear left zone.' failed its
+    own no-echo check: the zone set is an output of the answer, so naming it is answering."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers import verify
+
+    checked = 0
+    for task in domain.generate_tasks(200, seed=3, kinds=["single"], size="small"):
+        step = next((s for s in task.plan if s.calls and s.calls[0].name == "set_climate" and len(task.plan) == 1), None)
+        if step is None or task.scenario.withheld:
+            continue
+        zone = next(o for o in task.required_outputs if o.endswith("zone"))
+        degrees = next(o for o in task.required_outputs if "°" in o)
+        messages = [dict(m) for m in gold_messages(domain, task)[0]]
+        first = next(i for i, m in enumerate(messages) if m["role"] == "user")
+        messages[first]["content"] = f"The {zone}: {degrees}."  # the terse driver's request
+        last = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))
+        messages[last]["content"] = f"Understood. {degrees} it is for the {zone}."
+        assert verify(task, messages).components["no_echo"] == 1.0
+        checked += 1
+    assert checked >= 3, checked

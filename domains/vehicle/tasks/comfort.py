@@ -59,7 +59,9 @@ def set_temperature(ctx: GenContext, car: Car, ask: bool = False) -> Piece | Non
         goal=f"Set {ZONE_NAMES[zone]} to {said}.",
         steps=steps,
         reply=Utterance(intent="reply_temperature", vars={"zone": ZONE_NAMES[zone], "temp": reply}),
-        outputs=[output],
+        # the zone set is part of the answer: "27 °C" alone does not say where, and a terse "The rear
+        # left zone: 27 °C." read back in it is the answer, not an echo (verifiers/reply_acts.no_echo)
+        outputs=[output, ZONE_NAMES[zone].removeprefix("the ")],
         keys=frozenset({f"zone:{zone}", "units"}),
     )
     if not ask:
