@@ -117,8 +117,9 @@ class GenContext:
         "Thanks. One more thing." is not followed by "Thanks. Something else." in the same chat."""
         phrases = self.domain.phrasebook
         used: set[str] = self.__dict__.setdefault("_sentences", set())
-        # greeted for the world's hour: "Good evening" is not said at 09:30
-        text = greeting_at(unrepeated(lambda seed: phrases.say(intent, seed), self.seed, used), self.world.now.hour)
+        text = unrepeated(lambda seed: phrases.say(intent, seed), self.seed, used)
+        if self.world is not None:  # greeted for the world's hour: "Good evening" is not said at 09:30
+            text = greeting_at(text, self.world.now.hour)
         used.update(sentences_of(text))
         return text
 

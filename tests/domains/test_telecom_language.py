@@ -11,7 +11,7 @@ import yaml
 import toolgym
 import toolgym.domains.telecom as telecom
 from toolgym.envs import ALL_KINDS
-from toolgym.envs.phrasing import register_of
+from toolgym.envs.phrasing import greeting_at, register_of
 from toolgym.generators.inspection.grammar import find_grammar
 from toolgym.generators.inspection.text import normalize
 
@@ -27,7 +27,8 @@ def test_calls_open_in_the_persona_register_and_vary(domain):
     for task in tasks:
         register = register_of(task.scenario.persona)
         registers[register] += 1
-        opening = domain.phrasebook.say(domain.phrasebook.voiced("opening", register), task.seed)
+        opening = greeting_at(domain.phrasebook.say(domain.phrasebook.voiced("opening", register), task.seed),
+                              domain.clock(task.world_seed).hour)  # a "Good morning" is said for the world's hour
         assert task.scenario.requests[0].startswith(opening), (register, opening, task.scenario.requests[0])
     assert len(registers) >= 4  # personas are read as several registers, not one voice
     distinct = {normalize(t.scenario.requests[0]) for t in tasks}
