@@ -375,3 +375,21 @@ def test_a_terse_temperature_request_read_back_in_the_answer_is_no_echo(domain):
         assert verify(task, messages).components["no_echo"] == 1.0
         checked += 1
     assert checked >= 3, checked
+
+
+def test_a_charge_limit_set_as_asked_is_reported_without_echoing_the_request(domain):
+    """'Set the charge limit to 65%.' / 'I've set the charge limit to 65%.' failed its own no-echo check
+    (configs/full.yaml met it once in 140,000 tasks): every report of a charge limit passes it."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.verifiers import verify
+
+    task = next(t for t in domain.generate_tasks(300, seed=3, kinds=["single"], size="small")
+                if [c.name for c in t.gold_calls()][-1:] == ["set_charge_limit"] and not t.scenario.withheld)
+    percent = task.gold_calls()[-1].arguments["percent"]
+    messages = [dict(m) for m in gold_messages(domain, task)[0]]
+    first = next(i for i, m in enumerate(messages) if m["role"] == "user")
+    messages[first]["content"] = f"Set the charge limit to {percent}%."
+    last = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("content"))
+    for seed in range(30):
+        messages[last]["content"] = domain.phrasebook.say("reply_charge_limit", seed, percent=percent)
+        assert verify(task, messages).components["no_echo"] == 1.0, messages[last]["content"]
