@@ -6,7 +6,6 @@ import copy
 import datetime as dt
 import json
 import random
-import re
 from typing import get_args
 
 import pytest
@@ -597,46 +596,3 @@ def test_an_unavailable_tool_is_one_the_request_asks_for_never_a_fix_found_by_lo
     for task in domain.generate_tasks(60, seed=21, kinds=["no_tool/unavailable"], size="small"):
         assert task.no_tool.withheld_tools != ["transfer_to_technician"]  # only ever a fix for a fault found
 
-
-def test_a_refill_found_as_the_fix_is_offered_with_its_cause_not_asked_about(domain):
-    """'I see four data refill sizes ... Which refill do you mean?' was asked of a customer who reported
-    slow data and never asked for a refill, who answered 'Oh, I know that one.': the gold says the data
-    is used up and offers the sizes; the trace does not call them matches of a request, and the
-    customer picks one without recalling it."""
-    from toolgym.envs.gold import gold_messages
-
-    offered = 0
-    for task in domain.generate_tasks(300, seed=4, kinds=["multi_step", "multi_turn"], size="small"):
-        if not any(s.choice is not None and s.choice.label == "refill" for s in task.plan):
-            continue
-        messages = gold_messages(domain, task)[0]
-        at = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and "which refill" in (m["content"] or "").lower())
-        if not any(s.caller == "user" for s in task.plan):  # troubleshooting: the customer reports, acts on the phone
-            continue
-        offered += 1
-        question, answer = messages[at]["content"], messages[at + 1]["content"]
-        assert re.search(r"used all|used up|all used", question), question
-        assert "match the request" not in (messages[at].get("reasoning_content") or ""), messages[at]["reasoning_content"]
-        assert not re.search(r"I know that one|Ah yes!|do you mean", answer + question), (question, answer)
-    assert offered >= 5, offered
-
-
-def test_the_outage_status_of_one_area_is_not_said_by_area(domain):
-    """'Here is the status by area: Tampa has no active outage.' named areas for one."""
-    one = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage"]) for seed in range(80)}
-    two = {domain.phrasebook.say("answer_outages", seed, answers=["Tampa has no active outage", "Austin has no active outage"]) for seed in range(80)}
-    assert not any("by area" in s for s in one) and any("by area" in s for s in two), (one, two)
-
-
-def test_a_line_kept_suspended_for_an_unpaid_bill_is_offered_the_payment(domain):
-    """The policy: a line suspended for an unpaid bill comes back once the bill is paid, and the agent
-    offers to take the payment; the refusal said only the first half."""
-    from toolgym.envs.gold import gold_messages
-
-    refused = 0
-    for task in domain.generate_tasks(60, seed=3, kinds=["no_tool/policy_refusal"], size="small"):
-        said = " ".join(m["content"] or "" for m in gold_messages(domain, task)[0] if m["role"] == "assistant")
-        if "overdue bill" in said:
-            refused += 1
-            assert re.search(r"take (?:the|that) payment", said), said
-    assert refused >= 2, refused
