@@ -29,20 +29,26 @@ def sentence_of(ctx: GenContext, index: Index, attribute: AttributeBase, asked: 
 
 
 def chained_account(ctx: GenContext, index: Index, hops: Sequence[AttributeBase], asked: str = "") -> str:
-    """The facts of a chain, each about the thing the one before named, as one account: a sentence
-    that ends on the thing the next is about hands it on as "it" ("... is made by Miopand Dynamics.
-    It was founded in 1987."); a person is named again (the pages give no pronoun), and so is a
-    thing that follows a sentence already about "it" (a second "it" would read as the first)."""
+    """The facts of a chain, each about the thing the one before named, as one account. A sentence
+    that ends on the thing the next fact is about hands it on: as "it" after a sentence about a
+    person ("Ana Ruiz leads Miopand Dynamics. It was founded in 1987.": a person is no "it"), and
+    as a clause where "it" could mean the sentence's own subject ("The Libos Speaker comes from
+    Miopand Dynamics, which was founded in 1987."). A person is named again (the pages give no
+    pronoun), and so is a thing that follows a fact already handed on (one "it" or "which" each)."""
     sentences: list[str] = []
     linked = False
+    about_person = False
     for attribute in hops:
         before = sentences[-1] if sentences else ""
         subject = index.entities[attribute.entity_id]
         linked = not linked and subject.kind != "person" and before.rstrip(".").endswith(index.ref(subject))
-        if linked:
+        if linked and about_person:
             sentences.append(ctx.say(f"fact_{attribute.name}_linked", value=index.shown(attribute)))
+        elif linked:
+            sentences[-1] = f"{before.rstrip('.')}, {ctx.say(f'fact_{attribute.name}_which', value=index.shown(attribute))}."
         else:
             sentences.append(sentence_of(ctx, index, attribute, asked))
+        about_person = subject.kind == "person"
     return " ".join(sentences)
 
 
