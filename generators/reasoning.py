@@ -34,7 +34,7 @@ from .confirm_terms import terms_stated
 from .last_said import ASKED, FOUND_NOTHING, argument_values, last_said, reported_by_user, whole
 from .outputs_seen import MOST_RECALLED, MOST_REPORTED, named, seen_outputs
 from .request_quote import RequestCues, user_request
-from .result_notes import page_turns, planted_order, without_planted
+from .result_notes import found_before_turn, page_turns, planted_order, without_planted
 from .worked_out import worked_out
 
 
@@ -345,6 +345,9 @@ def _with_page_turns(task: Task, move: Move, phrases: Phrasebook, seed: int, mes
         return _move_trace(task, move, phrases, seed, messages, reply)
     first = turns[0]
     if move.step is not None and len(move.step.calls) == 1:
+        found = found_before_turn(task, messages)
+        if found:
+            return phrases.say("reason_next_page_more", seed, tool=first.name, page=first.arguments["page"], found=found)
         return phrases.say("reason_next_page", seed, tool=first.name, page=first.arguments["page"])
     note = phrases.say("reason_pages_turned", seed, tool=first.name, page=first.arguments["page"],
                        queries=[f'"{c.arguments.get("query", "")}"' for c in turns])

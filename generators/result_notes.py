@@ -67,3 +67,15 @@ def page_turns(step: Step, messages: list[dict[str, Any]]) -> list[ToolCall]:
         if any(name == call.name and {"page": 1, **arguments} == before for name, arguments in made):
             turns.append(call)
     return turns
+
+
+def found_before_turn(task: Task, messages: list[dict[str, Any]]) -> list[str]:
+    """What the results read since the agent last called already hold of the values the gold's later
+    calls use (a url it opens next): a search turned on for a second source has found the first, and
+    its trace does not say the page before held nothing of use."""
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), default=-1)
+    read = " ".join(m.get("content") or "" for m in messages[last + 1:] if m.get("role") == "tool")
+    called = json.dumps([m.get("tool_calls") for m in messages if m.get("role") == "assistant"])
+    values = dict.fromkeys(v for call in task.gold_calls() for v in call.arguments.values()
+                           if isinstance(v, str) and len(v) > 8 and v not in called)
+    return [v for v in values if v in read]

@@ -74,6 +74,24 @@ def test_the_next_result_page_is_reasoned_as_a_turn_of_the_same_search():
     assert turns >= len(trajectories)
 
 
+def test_a_page_turned_for_a_second_source_names_the_one_the_first_page_gave():
+    """'None of the hits on page 1 is the one I need.' was said where page 1 listed the directory page
+    the answer then opened and cited: the search went on for the other source, and the trace says so."""
+    turns = 0
+    for trajectory in _played_page_turns("multi_turn", 60, seed=11, played=12, several=False):
+        opened = {c["function"]["arguments"].get("url") for m in trajectory.messages for c in m.get("tool_calls") or ()}
+        read = ""
+        for message in trajectory.messages:
+            calls = message.get("tool_calls") or ()
+            if len(calls) == 1 and calls[0]["function"]["arguments"].get("page", 1) > 1:
+                found = [url for url in opened if url and url in read]
+                if found:
+                    assert any(url in message["reasoning_content"] for url in found), message["reasoning_content"]
+                    turns += 1
+            read = message.get("content") or "" if message.get("role") == "tool" else read
+    assert turns >= 1
+
+
 def test_a_search_turned_a_page_on_beside_other_calls_is_reasoned_as_a_turn():
     """'web_search returned ".../bohasindmouth", and the user gave "Gunondmouth". open_page and
     web_search don't depend on each other' explained web_search("Gunondmouth", page=2) beside
