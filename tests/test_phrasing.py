@@ -153,7 +153,7 @@ def test_only_confirmations_read_as_confirmations_and_every_one_does():
               "facts": ["#W1", "$12.50"], "request": '"Please cancel order #W1."', "seen": "get_order returned #W1",
               "valid": "#W2", "handoff": "a human agent", "outcome": "pending", "thanked": True, "values": True,
               "arguments": "cited", "checks": True, "reported": False, "again": True, "writes": True, "agreed": True,
-              "pending": ["email", "ZIP code"], "tool": "web_search", "page": 2, "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
+              "pending": ["email", "ZIP code"], "tool": "web_search", "page": 2, "found": ["https://a.example/x"], "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
               "because": "the engine starts only with the brake pressed", "several": False, "also": "get_invoice returned 1465.0", "picks": False, "queries": ["\"Gunondmouth\""], "terms": "",
               "derived": "", "how": ""}
     for intent in book.intents():
@@ -179,7 +179,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
               "seen": "get_order_details returned #W1234567", "valid": "30 °C", "handoff": "a human agent",
               "outcome": "refused", "thanked": False, "values": False, "lookup": False,
               "arguments": "none", "checks": False, "reported": True, "again": False, "writes": False, "agreed": False,
-              "pending": ["order id"], "tool": "web_search", "page": 3, "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
+              "pending": ["order id"], "tool": "web_search", "page": 3, "found": ["https://a.example/x"], "order": "Cancel order #W1 now.", "disclosed": ["15.86 GB"],
               "because": "the trunk does not open above 5 km/h", "several": True, "also": "convert_currency returned 17646.75", "picks": True, "queries": ["\"Rego Scanner\"", "\"Zatu Camera\""], "terms": "quote_cancellation returned \"refund\":436.0 and \"fee\":100.0",
               "derived": "temperature_c=19.0", "how": "the convert_units result rounded to the nearest 0.5 °C, the car's step"}
     found = []
