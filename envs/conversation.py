@@ -177,8 +177,11 @@ def in_the_evening(task: Task) -> bool:
 def closer_intent(task: Task) -> str:
     """The closing line's intent: how the chat ended. A refused request that asked for no change (a
     question outside the domain's tools, a look-up whose tool is missing, a private address the
-    policy keeps back) is not told that nothing was changed."""
+    policy keeps back) is not told that nothing was changed, and a question outside the domain, declined
+    with no reason but the service's scope, is not told a reason helps."""
     ended = outcome(task)
+    if ended == "refused" and task.kind == "no_tool/irrelevant":
+        return "closer_off_topic"
     return "closer_refused_lookup" if ended == "refused" and not _asked_change(task) else f"closer_{ended}"
 
 

@@ -11,7 +11,8 @@ import toolgym
 from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, talk_after_goodbye
 from toolgym.generators.rows import with_closer
 
-CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_declined", "closer_pending", "farewell")
+CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_off_topic", "closer_declined",
+           "closer_pending", "farewell")
 
 
 @pytest.mark.parametrize("intent", CLOSERS)
@@ -34,13 +35,13 @@ def test_thanks_are_not_answered_good_to_hear(book, intent):
     assert not [a for a in after_praise if a.endswith("that helps")], after_praise
 
 
-@pytest.mark.parametrize("intent", ["closer_refused", "closer_refused_lookup", "closer_not_found"])
+@pytest.mark.parametrize("intent", ["closer_refused", "closer_refused_lookup", "closer_off_topic", "closer_not_found"])
 def test_a_regret_ends_on_a_full_stop(book, intent):
     """"I wish I could have done more!" reads as cheer; thanks after a no may still be warm."""
     sentences = [s for seed in range(400) for s in re.split(r"(?<=[.!?]) ", book.say(intent, seed, thanked=False))]
     regrets = [s for s in sentences if re.match(r"(?:I'm )?[Ss]orry|I wish", s)]
     assert regrets and not [s for s in regrets if s.endswith("!")]
-    assert intent == "closer_not_found" or any(s.startswith("Thank") and s.endswith("!") for s in sentences)
+    assert intent in ("closer_not_found", "closer_off_topic") or any(s.startswith("Thank") and s.endswith("!") for s in sentences)
 
 
 def test_a_declined_change_is_not_told_twice_that_nothing_changed(book):
@@ -159,3 +160,22 @@ def test_a_goodbye_after_dark_wishes_a_good_evening_not_the_rest_of_the_day():
             assert not (day_wish if evening else evening_wish).search(closer), (name, evening, closer)
             seen[evening].append(bool((evening_wish if evening else day_wish).search(closer)))
     assert any(seen[True]) and any(seen[False]), {k: sum(v) for k, v in seen.items()}
+
+
+def test_an_off_topic_question_is_declined_and_closed_without_a_reason_or_tools_blamed():
+    """"Unfortunately, that request is outside my tools." then "Hopefully the reason makes sense.":
+    a question outside the domain was given no reason but the service's scope, and no tool is what
+    it lacks."""
+    from toolgym.envs.gold import gold_messages
+    from toolgym.generators.rows import with_closer
+
+    gave_reason = re.compile(r"explanation|the reason|what I said|\btools?\b", re.I)
+    closed = 0
+    for name in ("travel", "workplace", "telecom", "research"):
+        domain = toolgym.load_domain(name)
+        for task in domain.generate_tasks(30, seed=7, kinds=["no_tool/irrelevant"], size="small"):
+            messages = with_closer(task, gold_messages(domain, task)[0])
+            said = [str(m.get("content") or "") for m in messages if m.get("role") == "assistant"]
+            assert not [text for text in said if gave_reason.search(text)], said
+            closed += len(said) >= 2
+    assert closed >= 20, closed
