@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 from collections import Counter
 
@@ -463,3 +464,13 @@ def test_an_event_is_organised_by_an_organisation_of_its_theme(domain):
     for event, organiser in found:
         theme = event.rsplit(" ", 2)[-2]
         assert organiser.rsplit(" ", 1)[1] in EVENT_ORGANISERS[theme], (event, organiser)
+
+
+def test_an_off_topic_request_asks_for_writing_booking_or_advice_not_a_fact_the_web_holds(domain):
+    """"Which neighbourhood of Melbourne is nicest for a walk?" was declined by an assistant that
+    offers help with "the ... cities ... described on the web": the policy's off-topic requests are
+    writing, booking, ordering and advice."""
+    asked = [gold_messages(domain, task)[0][1]["content"]
+             for task in domain.generate_tasks(80, seed=4, kinds=["no_tool/irrelevant"], size="small")]
+    about_a_place = re.compile(r"^(What|Which|Where|Is|How)\b.*\b(sights|famous|neighbourhood|weather|museum|visit|food)\b")
+    assert len(set(asked)) >= 40 and not [a for a in asked if about_a_place.search(a)], asked
