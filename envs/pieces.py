@@ -242,7 +242,7 @@ def unavailable(request: str, goal: str, *, action: str, withheld: Sequence[str]
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("decline_unavailable", action=action, **({"scope": scope} if scope else {})),
+        reply=_utterance("decline_unavailable", action=action, **({"left": scope} if scope else {})),
         no_tool=NoToolSpec(reason=f"the tool(s) {list(withheld)} are not available", withheld_tools=list(withheld)),
         **fields,
     )

@@ -474,3 +474,13 @@ def test_an_off_topic_request_asks_for_writing_booking_or_advice_not_a_fact_the_
              for task in domain.generate_tasks(80, seed=4, kinds=["no_tool/irrelevant"], size="small")]
     about_a_place = re.compile(r"^(What|Which|Where|Is|How)\b.*\b(sights|famous|neighbourhood|weather|museum|visit|food)\b")
     assert len(set(asked)) >= 40 and not [a for a in asked if about_a_place.search(a)], asked
+
+
+def test_a_search_declined_offers_what_the_tools_left_do_not_more_of_it(domain):
+    """"If there's something else about working out sums, converting units and counting the days
+    between dates, I can still help.": what the tools left do is offered as itself, not as "something
+    else about" a question that was never about it."""
+    said = [gold_messages(domain, task)[0][2]["content"]
+            for task in domain.generate_tasks(40, seed=6, kinds=["no_tool/unavailable"], size="small")]
+    assert not [s for s in said if re.search(r"(anything|something) else about", s)], said
+    assert all(re.search(r"\b(sums|calculations)\b", s) for s in said), said
