@@ -4,6 +4,7 @@ loads domains (a Ray worker reading cached worlds, a trainer, `toolgym --help`) 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -12,12 +13,41 @@ if TYPE_CHECKING:
 
 
 def seeded_faker(seed: int) -> Faker:
-    """An en_US Faker seeded with the world's seed, so a world is the same wherever it is built."""
+    """An en_US Faker seeded with the world's seed, so a world is the same wherever it is built, whose
+    names are spelled as people spell them (see `_spelled_names`)."""
     from faker import Faker
 
     fake = Faker("en_US")
+    generator = fake.factories[0]
+    names = _spelled_names()(generator)
+    names.__use_weighting__ = True  # as Faker sets its own providers: the same draws, in the same order
+    names.__lang__ = "en_US"
+    generator.add_provider(names)
     fake.seed_instance(seed)
     return fake
+
+
+def spelled(name: str) -> str:
+    """A name as its bearer writes it: Faker's en_US lists give 'Mclaughlin', 'Mccarthy'."""
+    return _MC.sub(lambda m: m.group(1) + m.group(2).upper(), name)
+
+
+_MC = re.compile(r"\b(Mc)([a-z])")
+
+
+def _spelled_names() -> type:
+    """A person provider whose names go through `spelled`; the same draws as Faker's own, so a
+    world's other values stay as they were ('{{last_name}}' in Faker's formats calls these too)."""
+    from faker.providers.person.en_US import Provider
+
+    class SpelledNames(Provider):
+        def first_name(self) -> str:
+            return spelled(super().first_name())
+
+        def last_name(self) -> str:
+            return spelled(super().last_name())
+
+    return SpelledNames
 
 
 def person_name(fake: Faker) -> tuple[str, str]:

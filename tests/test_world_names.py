@@ -1,4 +1,5 @@
-"""Names and texts a world draws from Faker never say a word twice in a row ('Kelly Kelly')."""
+"""Names and texts a world draws from Faker never say a word twice in a row ('Kelly Kelly'), and are
+spelled as their bearers spell them ('McCarthy', not Faker's 'Mccarthy')."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 
 import pytest
 
-from toolgym.envs.fakes import person_name, undoubled
+from toolgym.envs.fakes import person_name, seeded_faker, undoubled
 from toolgym.envs.registry import load_domain
 
 _DOUBLED = re.compile(r"\b([A-Z][a-z]+) \1\b")
@@ -46,4 +47,26 @@ def test_no_world_text_says_a_word_twice(domain, seed):
         for row in connection.execute(f"select * from '{table}'"):
             found += [f"{table}.{column}: {value!r}" for column, value in zip(columns, row, strict=True)
                       if isinstance(value, str) and _DOUBLED.search(value)]
+    assert not found, found[:5]
+
+
+def test_a_mc_name_is_spelled_with_its_capital_and_nothing_else_a_world_draws_changes():
+    """"Wendy Mccarthy", "Mcbride Grand Hotel", "Rachel Mclaughlin": Faker's en_US lists spell them so."""
+    from faker import Faker
+
+    ours, faker = seeded_faker(3), Faker("en_US")
+    faker.seed_instance(3)
+    drawn = [(ours.name(), faker.name()) for _ in range(2000)] + [(ours.address(), faker.address()) for _ in range(500)]
+    respelled = [(a, b) for a, b in drawn if a != b]
+    assert respelled and all(re.search(r"\bMc[A-Z]", a) and a.replace("Mc", "mc").lower() == b.lower() for a, b in respelled)
+    assert not [a for a, _ in drawn if re.search(r"\bMc[a-z]", a)]
+
+
+@pytest.mark.parametrize("domain", ["travel", "research"])
+def test_no_world_spells_a_mc_name_in_lower_case(domain):
+    connection = load_domain(domain).template(11, "default").connection()
+    found = []
+    for (table,) in connection.execute("select name from sqlite_master where type = 'table'").fetchall():
+        for row in connection.execute(f"select * from '{table}'"):
+            found += [value for value in row if isinstance(value, str) and re.search(r"\bMc[a-z]", value)]
     assert not found, found[:5]
