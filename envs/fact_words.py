@@ -29,6 +29,7 @@ from .task import Fact
 ASK_PREFIX = "ask_fact_"
 GIVE_PREFIX = "tell_fact_"
 CHOICE_INTENT = "tell_choice"  # the engine's clause for the record the user means, asked which
+PICK_INTENT = "tell_pick"  # ... and for the one they pick among options offered ("I'll take the 3 GB one")
 _REDRAWS = 12  # other draws of a question tried while it names another fact's keyword
 
 
@@ -48,15 +49,17 @@ def fact_question(phrases: Phrasebook, facts: Sequence[Fact], register: str | No
     return ""
 
 
-def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int, chosen: bool = False) -> str:
+def fact_answer(phrases: Phrasebook, fact: Fact, register: str | None, seed: int, chosen: bool = False, offered: bool = False) -> str:
     """The user's clause giving `fact` in the domain's words; for the answer to "which one?"
-    (`chosen`), the engine's `tell_choice` ("I mean #W123") where the domain has none; else ''. A
-    wording that drops the value would leave the agent nothing to act on: it fails, naming the intent."""
+    (`chosen`), the engine's `tell_choice` ("I mean #W123") where the domain has none, or its
+    `tell_pick` where the options were offered to choose from (`offered`: "I'll take black / M", not
+    "I meant black / M"); else ''. A wording that drops the value would leave the agent nothing to
+    act on: it fails, naming the intent."""
     intent = f"{GIVE_PREFIX}{fact.key}"
     if not phrases.has(intent):
         if not chosen:
             return ""
-        intent = CHOICE_INTENT
+        intent = PICK_INTENT if offered else CHOICE_INTENT
     voiced = phrases.voiced(intent, register)
     said = phrases.say(voiced, seed, value=fact.value, label=fact.label)
     if str(fact.value) not in said:

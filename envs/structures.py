@@ -3,7 +3,9 @@
 - **Choices** (`ask_which`): the user's words fit several records (two orders with the item, two
   cards). The gold reads them, asks a question that names every candidate, and acts on the one
   the user picks; the pick is a withheld fact the scripted user gives when asked "which <label>".
-  The `chosen` check fails a policy that acts before the user picked: a guess.
+  The `chosen` check fails a policy that acts before the user picked: a guess. A request for one
+  of several that names none ("change my plan", "pay it with one of my cards") is asked as an open
+  choice (`question="ask_pick"`: "Which plan would you like?", not "which do you mean").
 - **Revisions** (`revised`, `corrected`): the user takes a request back when asked to confirm and
   asks for another, or corrects a fact they gave; the gold follows the latest request and never
   makes the calls of the one taken back (they are minefields).

@@ -97,7 +97,7 @@ class ScriptedUser(UserSimulator):
                 chosen = {s.choice.fact for s in task.plan if s.choice is not None}
                 # a pick among options the agent offered, not a record the user had in mind (ask_which)
                 offers = {s.choice.fact for s in task.plan if s.choice is not None and s.choice.question.intent != "ask_which"}
-                worded = [fact_answer(phrases, f, register, seed, f.key in chosen) for f in wanted]
+                worded = [fact_answer(phrases, f, register, seed, f.key in chosen, f.key in offers) for f in wanted]
                 pairs = [own or f"{label} is {f.value}" for f, own, label in zip(wanted, worded, owned([f.label for f in wanted], "my"), strict=True)]
                 return {"role": "user", "content": say("user_reveal", pairs=pairs, recalled=not any(worded),
                                                        open_question=asks_open_question(text),

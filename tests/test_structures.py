@@ -82,11 +82,12 @@ def test_a_choice_is_asked_naming_every_candidate_and_a_guess_fails(retail):
 def test_choice_questions_never_read_as_a_request_for_a_yes():
     book = Phrasebook(ENGINE_UTTERANCES, ENGINE_STRUCTURES)
     values = {"label": "card", "what": "credit cards", "options": ["Visa ending in 1234", "Amex ending in 9876"], "count": "two"}
-    for intent in [i for i in book.intents() if i.split("@")[0] == "ask_which"]:
+    for intent in [i for i in book.intents() if i.split("@")[0] in ("ask_which", "ask_pick")]:
         for seed in range(200):
             text = book.say(intent, seed, **values)
             assert "which card" in text.lower(), text
             assert not asks_confirmation(text), text
+            assert re.search(r"[Ww]hich card[^.!?]*\?", text), text  # "Just tell me which card you'd like." asks no question
 
 
 def test_a_revision_is_followed_and_the_abandoned_request_fails(retail):
@@ -257,3 +258,23 @@ def test_a_left_out_value_is_told_apart_from_a_longer_one_in_the_request():
     assert moved.facts[-1].value == "July 1" and "day" in moved.steps[-1].needs
     with pytest.raises(GeneratorBug, match="new transfer date"):
         left_out(piece, key="day", label="new transfer date", value="July 1", request="Move it to July 1, please.")
+
+
+@pytest.mark.parametrize("name", ["telecom", "retail"])
+def test_an_open_choice_is_offered_and_picked_not_asked_as_which_one_is_meant(name):
+    """"I'd like to change it" (no plan named) / "Your request corresponds to five other plans ...
+    Would you kindly tell me which plan you are referring to?" / "I meant the Starter 2 plan.": the
+    user named none, so the options are offered and the user picks one."""
+    from toolgym.envs.registry import load_domain
+
+    domain = load_domain(name)
+    tasks = [t for t in domain.generate_tasks(400, seed=2, kinds=["single", "multi_turn"], size="small")
+             if any(s.choice is not None and s.choice.question.intent == "ask_pick" for s in t.plan)]
+    assert len(tasks) >= 5
+    meant = re.compile(r"\b(mean|meant|referring|could mean|corresponds to|matches more than one|right one)\b", re.I)
+    for task in tasks[:12]:
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed
+        asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and re.search(r"\bwhich\b", m.get("content") or "", re.I))
+        answer = next(m["content"] for m in messages[asked + 1:] if m["role"] == "user")
+        assert not meant.search(messages[asked]["content"]) and not meant.search(answer), (messages[asked]["content"], answer)

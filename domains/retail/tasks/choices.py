@@ -238,7 +238,7 @@ def pay_with_which_card(ctx: GenContext, customer_id: str | None) -> Piece | Non
     )
     return ask_which(
         piece, label="card", what="credit cards on your account", options=[m.last_four for m in options],
-        described=[s.method_name(m.id) for m in options], answer=f"the one ending in {new.last_four}",
+        described=[s.method_name(m.id) for m in options], answer=f"the one ending in {new.last_four}", question="ask_pick",
     )  # fmt: skip
 
 

@@ -284,7 +284,7 @@ def _which_option(ctx: GenContext, piece: Piece, swap: _Swap) -> Piece:
     priced = [f"{named[v.id]} ({money(v.price)})" for v in others]  # the price helps the pick, as the product read shows it
     at = 1 + next(i for i, s in enumerate(piece.steps) if any(c.name == "get_product_details" for c in s.calls))
     return structures.ask_which(piece, label="option", what=f"other options of the {swap.changes[0]['name']}", options=list(named.values()),
-                                described=priced, answer=named[swap.variants[0].id], step=at)  # fmt: skip
+                                described=priced, answer=named[swap.variants[0].id], step=at, question="ask_pick")  # fmt: skip
 
 
 def modify_items(ctx: GenContext, customer_id: str | None, like: _Swap | None = None) -> Piece | None:

@@ -52,6 +52,7 @@ def refill_unsized(ctx: GenContext, sub: Subscriber) -> Piece | None:
     return structures.ask_which(
         piece, label="refill", what="data refill sizes", options=[gb(r.gigabytes) for r in REFILLS],
         described=[f"{gb(r.gigabytes)} for {money(r.price)}" for r in REFILLS], answer=f"the {gb(refill.gigabytes)} one",
+        question="ask_pick",
     )  # fmt: skip
 
 
@@ -82,6 +83,7 @@ def plan_unnamed(ctx: GenContext, sub: Subscriber) -> Piece | None:
     return structures.ask_which(
         piece, label="plan", what="other plans", options=[p.name for p in others],
         described=[f"{p.name} at {money(p.monthly_price)} a month" for p in others], answer=f"the {plan.name} plan",
+        question="ask_pick",  # the customer asked for a change of plan, naming none: theirs to pick
     )  # fmt: skip
 
 
@@ -207,7 +209,7 @@ def pay_with_which(ctx: GenContext, sub: Subscriber) -> Piece | None:
     return structures.ask_which(
         piece, label="payment method", what="payment methods on your account", options=[m.last4 for m in sub.methods],
         described=[ctx.say("method_" + m.kind, last4=m.last4) for m in sub.methods],
-        answer=f"the {method.kind.replace('_', ' ')} ending in {method.last4}",
+        answer=f"the {method.kind.replace('_', ' ')} ending in {method.last4}", question="ask_pick",
     )  # fmt: skip
 
 
