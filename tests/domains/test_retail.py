@@ -104,13 +104,13 @@ def test_template_hash_is_stable_and_build_is_fast(domain):
     from toolgym.domains.retail.tables import TABLES
     from toolgym.envs import WorldTemplate
 
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine (two test workers, a job beside them) does not inflate it
     fresh = WorldTemplate.build(
         domain="retail", seed=0, size="default", now=NOW, tables=TABLES, rows=build_world(0, "default")
     )
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert fresh.state_hash == domain.template(0, "default").state_hash
-    assert elapsed < 3.0, f"building the default world took {elapsed:.2f}s"
+    assert elapsed < 3.0, f"building the default world took {elapsed:.2f} s of CPU"
 
 
 def test_small_world_serves_every_kind(domain):
