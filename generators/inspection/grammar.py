@@ -121,6 +121,14 @@ _US_THEN_I = re.compile(r"\bus, I(?:'m| am|'ll| will)\b|\bme, we(?:'re| are|'ll|
 us_then_i = _finder("us_then_i", _US_THEN_I)
 
 
+# "I've checked, here's the answer.", "I checked both documents, here's what they say.": two sentences
+# joined by a comma where a report of what was done hands over to what it found
+_SPLICE = re.compile(r"\b(?:I've|I have|I) (?:checked|looked|had a look|read|opened)\b[^.!?,]*,\s+(?:here(?:'s| is| it| are)|this is)\b", re.IGNORECASE)
+comma_splice = _finder("comma_splice", _SPLICE)
+
+# "You can always get in touch anytime.": one offer that says "always" twice
+always_anytime = _finder("always_anytime", re.compile(r"\balways\b[^.!?]*\b(?:anytime|any time)\b", re.IGNORECASE))
+
 # name -> (detector, roles it applies to)
 GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "doubled_word": (doubled_word, ("user", "assistant")),
@@ -134,6 +142,8 @@ GRAMMAR_CLASSES: dict[str, tuple[Detector, tuple[str, ...]]] = {
     "it_after_two_things": (it_after_two_things, ("assistant",)),
     "pronoun_agreement": (pronoun_agreement, ("user", "assistant")),
     "us_then_i": (us_then_i, ("assistant",)),
+    "comma_splice": (comma_splice, ("assistant",)),
+    "always_anytime": (always_anytime, ("user", "assistant")),
 }
 
 

@@ -8,6 +8,14 @@ from toolgym.generators.inspection.grammar import GRAMMAR_CLASSES, find_grammar,
 
 # class -> (texts that must fire, texts that must not), as the assistant says them
 CASES: dict[str, tuple[list[str], list[str]]] = {
+    "comma_splice": (
+        ["I've checked, here's the answer.", "I checked both documents, here's what they say.", "I looked it up, here it is."],
+        ["I've checked. Here's the answer.", "I've checked both, and here's what I found.", "Here's what I checked: the order."],
+    ),
+    "always_anytime": (
+        ["You can always get in touch anytime.", "We're always here any time you need us."],
+        ["You can always get in touch.", "Reach out anytime.", "It's always busy. Call any time."],
+    ),
     "us_then_i": (
         ["Always happy to help! Any time you need us, I'm here.", "Whenever you need us, I'll be around.",
          "If you need me, we're here."],
