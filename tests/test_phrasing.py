@@ -401,3 +401,15 @@ def test_no_phrasebook_keeps_a_stock_phrase_readers_objected_to():
     assert len(books) >= 9
     found = [(book.name, phrase) for book in books for phrase in stock if phrase in book.read_text()]
     assert not found, found
+
+
+@pytest.mark.parametrize("name", ["workplace", "research", "vehicle"])
+def test_an_assistant_that_serves_no_customers_never_calls_its_user_one(name):
+    """"The customer is finishing up" in the trace of a workplace assistant, "customers read on small
+    screens" in a car's system prompt: the engine's words for whoever is helped fit every domain."""
+    from toolgym.envs.registry import load_domain
+
+    book = load_domain(name).phrasebook
+    said = [book.say(intent, seed, outcome="done", thanked=seed % 2 == 0, several=False, request="", facts=[])
+            for intent in ("reason_close", "system_tone") for seed in range(300)]
+    assert not [s for s in said if "customer" in s.lower()]
