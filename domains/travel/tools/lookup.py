@@ -254,7 +254,7 @@ def convert_currency(world: World, amount: float, from_currency: Currency, to_cu
 
 @tool
 def get_invoice(world: World, booking_id: str) -> dict[str, Any]:
-    """The invoice of a booking: each charge, refunds, and the total in USD.
+    """The invoice of a booking: whose booking it is, each charge, refunds, and the total in USD.
 
     Args:
         booking_id: The booking id, such as 'FB100042' or 'HB200042'.
@@ -269,7 +269,9 @@ def get_invoice(world: World, booking_id: str) -> dict[str, Any]:
         total = booking.total
     charges = [{"item": item, "amount": money2(value)} for item, value in lines if value]
     paid_with = "points" if getattr(booking, "payment", "card") == "points" else "card"
-    invoice: dict[str, Any] = {"booking_id": booking.booking_id, "charges": charges, "total": money2(total),
+    # whose booking it is: the policy acts only on the identified traveller's own bookings
+    invoice: dict[str, Any] = {"booking_id": booking.booking_id, "traveller_id": booking.traveller_id,
+                               "charges": charges, "total": money2(total),
                                "refunded": money2(booking.refund), "net": money2(total - booking.refund),
                                "paid_with": paid_with}  # fmt: skip
     if paid_with == "card" and booking.method_id:
