@@ -193,11 +193,11 @@ def test_no_free_bag_is_said_as_none_not_zero(domain):
         two = domain.phrasebook.say("answer_rule_bags", seed, cabin="business", free_bags=2, bag_fee=35.0)
         assert "2 free checked bags" in two, two
     for seed in range(30):  # and the confirmation of bags on such a fare
-        said = domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=0, fee=40.0)
+        said = domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=0, fee=40.0, total=80.0)
         assert "0 free" not in said and "no free bag" in said and "$40.00" in said, said
-        assert "1 free" in domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=1, fee=40.0)
+        assert "1 free" in domain.phrasebook.say("action_bags", seed, bags=2, booking="FB100176", free=1, fee=40.0, total=40.0)
     for seed in range(30):  # a bag the fare carries free is "it", bags are "them"
-        one = domain.phrasebook.say("action_bags", seed, bags=1, booking="FB100175", free=0, fee=0.0)
+        one = domain.phrasebook.say("action_bags", seed, bags=1, booking="FB100175", free=0, fee=0.0, total=0.0)
         assert "carries them" not in one, one
 
 

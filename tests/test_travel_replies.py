@@ -4,6 +4,7 @@ answers that answer, look-alike bookings)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -43,3 +44,36 @@ def test_an_invoice_shows_whose_booking_it_is(domain, index):
     finally:
         world.close()
     assert "whose booking" in domain.tool("get_invoice").description
+
+
+def test_bags_are_agreed_to_at_the_total_add_baggage_charges(domain, index):
+    """'add 3 checked bags (each one is $40.00)' then 'for a fee of $120.00': the yes was asked at the
+    per-bag fee. get_booking quotes the total for each number of bags, and the question states it."""
+    from toolgym.envs.gold import gold_messages
+
+    for booking in [b for b in index.confirmed("any") if b.bags < 3][:12]:
+        world = World(domain.template(0, "small"))
+        try:
+            _, read = _call(domain, world, "get_booking", booking_id=booking.booking_id)
+            quote = read["add_bags_quote"]
+            assert list(quote) == [f"{n} bag{'s' if n > 1 else ''}" for n in range(1, 4 - booking.bags)], quote
+            _, added = _call(domain, world, "add_baggage", booking_id=booking.booking_id, bags=len(quote))
+            assert added["fee"] == quote[list(quote)[-1]], (read, added)
+        finally:
+            world.close()
+    asked = 0
+    for task in domain.generate_tasks(300, seed=6, kinds=["single", "multi_step"], size="small"):
+        if not any(c.name == "add_baggage" for c in task.gold_calls()):
+            continue
+        messages = gold_messages(domain, task)[0]
+        at = next(i for i, m in enumerate(messages) if any(c["function"]["name"] == "add_baggage" for c in m.get("tool_calls") or ()))
+        charged = json.loads(messages[at + 1]["content"])
+        ask = next(m["content"] for m in reversed(messages[:at]) if m["role"] == "assistant" and "?" in (m["content"] or ""))
+        amounts = re.findall(r"\$[\d,]+\.\d\d", ask)
+        if charged["fee"]:
+            assert f"${charged['fee']:,.2f}" in amounts, (ask, charged)
+            assert len(amounts) == (1 if charged["bags_added"] == 1 else 2), ask  # one bag: one figure
+            asked += charged["bags_added"] > 1
+        else:
+            assert not amounts and ("no charge" in ask or "nothing" in ask), ask
+    assert asked >= 3, asked

@@ -25,7 +25,7 @@ from ..catalogue import (
     insurance_price,
     points_for,
 )
-from ..tools.common import money2
+from ..tools.common import bag_charge, money2
 from .index import BookingInfo, Index, StayInfo, TravellerInfo, can_pay_points, cheapest
 from .parts import agent, cabin_label, city, clause, clock, day_text, flight_vars, leaves_out, leaving
 from .reads import booking_fact
@@ -75,16 +75,18 @@ def add_bags(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
         return None
     bags = ctx.rng.randint(1, room)
     rule = FARE_RULE_BY_CABIN[b.cabin]
-    fee = money2(max(0, bags - max(0, rule.free_bags - b.bags)) * rule.bag_fee)
+    fee = bag_charge(b.cabin, b.bags, bags)  # get_booking's add_bags_quote shows it: the yes is to the total
     return Piece(
         subject=b.traveller_id,
         request=ctx.say("ask_bags", booking=b.booking_id, bags=bags),
         goal=f"Add {counted(bags, 'checked bag')} to booking {b.booking_id}.",
         facts=[booking_fact(b.booking_id)],
         steps=[
-            agent(call("get_booking", booking_id=b.booking_id)),  # the fare rule's free bags and fee, read first
+            agent(call("get_booking", booking_id=b.booking_id)),  # the fare rule's bag fee and the quote, read first
             agent(call("add_baggage", booking_id=b.booking_id, bags=bags),
-                  confirm=clause(ctx, "action_bags", bags=bags, booking=b.booking_id, free=rule.free_bags, fee=rule.bag_fee)),
+                  confirm=clause(ctx, "action_bags", bags=bags, booking=b.booking_id, free=max(0, rule.free_bags - b.bags),
+                                 fee=rule.bag_fee, total=fee),
+                  disclose=(money(fee),) if fee else ()),
         ],  # fmt: skip
         reply=Utterance(intent="done_bags", vars={"bags": bags, "booking": b.booking_id, "fee": fee}),
         outputs=[said_amount(fee, "no charge")],

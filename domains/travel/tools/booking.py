@@ -13,7 +13,7 @@ from typing import Any, Literal
 from toolgym.envs import World, tool
 from toolgym.errors import ToolError
 
-from ..catalogue import FARE_RULE_BY_CABIN, MAX_BAGS, REWARD_BY_NAME, insurance_price, points_for
+from ..catalogue import MAX_BAGS, REWARD_BY_NAME, insurance_price, points_for
 from ..tables import (
     Flight,
     FlightBooking,
@@ -27,6 +27,7 @@ from ..tables import (
 )
 from .common import (
     Cabin,
+    bag_charge,
     cancellable_booking,
     cancellation_terms,
     change_terms,
@@ -205,9 +206,7 @@ def add_baggage(world: World, booking_id: str, bags: Literal[1, 2, 3]) -> dict[s
     booking = flight_booking(world, booking_id, "add bags")
     if booking.bags + bags > MAX_BAGS:
         raise ToolError(f"booking {booking.booking_id} has {booking.bags} checked bags; at most {MAX_BAGS} per traveller")
-    rule = FARE_RULE_BY_CABIN[booking.cabin]
-    free_left = max(0, rule.free_bags - booking.bags)
-    fee = money2(max(0, bags - free_left) * rule.bag_fee)
+    fee = bag_charge(booking.cabin, booking.bags, bags)
     after = world.update(FlightBooking, booking.booking_id, bags=booking.bags + bags, bag_fees=money2(booking.bag_fees + fee))
     return {"booking_id": after.booking_id, "bags_added": bags, "checked_bags": after.bags, "fee": fee}
 

@@ -139,6 +139,13 @@ def amount_paid(booking: FlightBookingBase) -> float:
     return money2(booking.fare_paid + booking.bag_fees + booking.insurance_price + booking.change_fees)
 
 
+def bag_charge(cabin: str, had: int, adding: int) -> float:
+    """What adding bags to a booking that has `had` costs: the fare's free bags not yet used cost nothing,
+    each further one the fare's bag fee."""
+    rule = FARE_RULE_BY_CABIN[cabin]
+    return money2(max(0, adding - max(0, rule.free_bags - had)) * rule.bag_fee)
+
+
 def within_free_window(world: World, booked_at: dt.datetime) -> bool:
     return world.now - booked_at <= dt.timedelta(hours=FREE_CANCEL_HOURS)
 

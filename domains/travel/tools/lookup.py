@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from toolgym.envs import World, tool
+from toolgym.envs.phrasing import counted
 from toolgym.errors import ToolError
 
-from ..catalogue import FARE_RULE_BY_CABIN, POINTS_PER_DOLLAR, RATES_PER_USD, insurance_price
+from ..catalogue import FARE_RULE_BY_CABIN, MAX_BAGS, POINTS_PER_DOLLAR, RATES_PER_USD, insurance_price
 from ..tables import (
     Flight,
     FlightBooking,
@@ -23,6 +24,7 @@ from .common import (
     Currency,
     airport_code,
     amount_paid,
+    bag_charge,
     cancellable_booking,
     cancellation_terms,
     change_terms,
@@ -180,8 +182,9 @@ def list_bookings(world: World, traveller_id: str) -> dict[str, Any]:
 
 @tool
 def get_booking(world: World, booking_id: str) -> dict[str, Any]:
-    """One booking. A flight booking shows the flight (local times), cabin, fare rules, seat, bags and insurance;
-    an uninsured one also shows what insurance would cost if added now (the policy says when it may be).
+    """One booking. A flight booking shows the flight (local times), cabin, fare rules, seat, bags and insurance,
+    what adding each number of bags that still fit would cost in all, and, uninsured, what insurance would
+    cost if added now (the policy says when it may be).
 
     Args:
         booking_id: The booking id: 'FB' and 6 digits for flights, 'HB' and 6 digits for hotels.
@@ -191,6 +194,10 @@ def get_booking(world: World, booking_id: str) -> dict[str, Any]:
     if isinstance(booking, FlightBookingBase):
         view["flight"] = flight_view(require_flight(world, booking.flight_id))
         view["fare_rules"] = _rules(booking.cabin)
+        if booking.status == "confirmed" and booking.bags < MAX_BAGS:
+            # the total add_baggage would charge, free bags left counted: what the traveller agrees to
+            view["add_bags_quote"] = {counted(n, "bag"): bag_charge(booking.cabin, booking.bags, n)
+                                      for n in range(1, MAX_BAGS - booking.bags + 1)}  # fmt: skip
         if not booking.insurance:
             # the price the traveller agrees to before add_insurance, as the tool will charge it
             view["insurance_quote"] = insurance_price(booking.fare_paid)
