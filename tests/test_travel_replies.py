@@ -77,3 +77,21 @@ def test_bags_are_agreed_to_at_the_total_add_baggage_charges(domain, index):
         else:
             assert not amounts and ("no charge" in ask or "nothing" in ask), ask
     assert asked >= 3, asked
+
+
+def test_a_look_alike_booking_has_an_id_like_any_other_and_the_one_meant_is_listed_either_place(domain, index):
+    """Look-alikes added so the traveller must say which flight they mean were numbered 'FB9' and the
+    real booking's digits (FB100298 / FB900298): a model learns FB9... is never the answer. The one
+    meant is listed first in some questions and second in others."""
+    built = {b.booking_id for b in index.bookings}
+    added, places = set(), set()
+    for task in domain.generate_tasks(300, seed=11, kinds=["single", "multi_step", "multi_turn"], size="small"):
+        twins = [e.insert["booking_id"] for e in task.setup if e.table == "flight_booking" and e.insert]
+        for step in (s for s in task.plan if s.choice is not None and s.choice.label == "flight"):
+            meant = next(v for c in step.calls for v in c.arguments.values() if str(v).startswith("FB"))
+            places.add(step.choice.options.index(meant))
+            for twin in twins:
+                assert re.fullmatch(r"FB10\d{4}", twin) and twin not in built, twin
+                assert twin[3:] != meant[3:], (twin, meant)
+                added.add(twin)
+    assert len(added) >= 5 and places == {0, 1}, (added, places)

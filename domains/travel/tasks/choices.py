@@ -24,6 +24,9 @@ from .reads import booking_fact
 from .writes import add_bags, cancel, select_seat
 
 BOOKING_WORDS = ["booking id", "booking number", "booking reference"]
+# A look-alike's number: unused, drawn past the world's own, clear of the numbers the episode's new
+# bookings take (they count on from the world's highest); not a mark of its own, as "FB9" was.
+TWIN_NUMBER_GAP, TWIN_NUMBER_SPREAD = 10, 400
 
 
 def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
@@ -33,7 +36,9 @@ def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
     if not others:
         return None
     flight = others[zlib.crc32(b.booking_id.encode()) % len(others)]  # not hash(): it differs per process
-    return {"booking_id": f"FB9{b.booking_id[3:]}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
+    highest = max(int(o.booking_id[2:]) for o in index.bookings)
+    number = highest + TWIN_NUMBER_GAP + zlib.crc32(f"{b.booking_id}:twin".encode()) % TWIN_NUMBER_SPREAD
+    return {"booking_id": f"FB{number}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
             "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
             "fare_paid": flight.price(b.cabin), "payment": "card", "departs_local": flight.view["departs_local"]}  # fmt: skip
 
