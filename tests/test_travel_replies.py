@@ -95,3 +95,22 @@ def test_a_look_alike_booking_has_an_id_like_any_other_and_the_one_meant_is_list
                 assert twin[3:] != meant[3:], (twin, meant)
                 added.add(twin)
     assert len(added) >= 5 and places == {0, 1}, (added, places)
+
+
+def test_what_a_free_checked_bag_costs_is_answered(domain):
+    """'What does a checked bag cost on a business fare?' was answered 'A business fare includes 2
+    free checked bags.' (get_fare_rules showed a bag fee of 0): the cost was never said."""
+    from toolgym.envs.gold import gold_messages
+
+    answered = 0
+    for task in domain.generate_tasks(400, seed=13, kinds=["single", "multi_turn"], size="small"):
+        if not any(r.intent == "answer_rule_bags" and not r.vars["bag_fee"] for r in task.replies):
+            continue
+        assert "no fee" in task.required_outputs, task.required_outputs
+        reply = [m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and "2 free" in (m["content"] or "")]
+        assert reply and re.search(r"costs? nothing", reply[0]), reply
+        answered += 1
+    assert answered >= 2, answered
+    for seed in range(20):
+        said = domain.phrasebook.say("answer_rule_bags", seed, cabin="business", free_bags=2, bag_fee=0.0)
+        assert "2 free" in said and "no fee" in said and re.search(r"costs? nothing", said), said

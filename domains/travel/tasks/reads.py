@@ -88,7 +88,7 @@ def fare_rule_question(ctx: GenContext, index: Index) -> Piece:
     if topic == "change":
         outputs = [said_amount(rule.change_fee, "no fee")] if rule.changeable else ["cannot be changed"]
     else:
-        outputs = [money(rule.bag_fee)] if rule.bag_fee else [f"{rule.free_bags} free"]
+        outputs = [money(rule.bag_fee)] if rule.bag_fee else [f"{rule.free_bags} free", "no fee"]  # the cost: nothing
     return Piece(
         request=ctx.say(f"ask_rule_{topic}", cabin=rule.label),
         goal=f"Learn the {rule.label} fare's rules on {topic}.",
