@@ -62,7 +62,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
         "ask_facts": ("labels", "opening", "lookup", "computes"),
-        "confirm": ("action",),
+        "confirm": ("action", "details"),
         "instruct": ("instruction", "checks", "reported", "again"),
         "decline_irrelevant": ("scope",),
         "decline_unavailable": ("action", "handoff", "scope", "left"),

@@ -147,7 +147,8 @@ class OracleTeacher(Policy):
                 return phrases.say_swapping(intent, seed, {"ask": "{{ question }}"}, question=question, **values)
             return phrases.say(intent, seed, **values)
         if move.kind == "confirm":
-            return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm)  # type: ignore[union-attr]
+            return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm,  # type: ignore[union-attr]
+                               details=_gave_details(moves, turn))
         return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction,  # type: ignore[union-attr]
                            **_instruct_context(task, moves, turn))
 
@@ -186,6 +187,15 @@ def _after_answer(moves: list[Move], turn: int) -> bool:
         if move.kind in _LEAD_KINDS:
             return True
     return False
+
+
+def _gave_details(moves: list[Move], turn: int) -> bool:
+    """Whether the user's last words before `turn` gave something (a request, an answer, what a step
+    showed) rather than a yes or no to a change put to them: "Thanks for the details." fits only then."""
+    for move in reversed(moves[:turn]):
+        if move.kind != "call":
+            return move.kind != "confirm"
+    return True
 
 
 def _domain_values(task: Task) -> dict[str, Any]:

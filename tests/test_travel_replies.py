@@ -114,3 +114,28 @@ def test_what_a_free_checked_bag_costs_is_answered(domain):
     for seed in range(20):
         said = domain.phrasebook.say("answer_rule_bags", seed, cabin="business", free_bags=2, bag_fee=0.0)
         assert "2 free" in said and "no fee" in said and re.search(r"costs? nothing", said), said
+
+
+DETAILS_THANKS = re.compile(r"thank(s| you)(,| for)[^.]*\b(details|helpful|clear|what I need|everything I need)", re.I)
+
+
+def test_details_are_thanked_for_only_after_words_that_gave_them(domain):
+    """After the traveller's plain 'yes' to a hotel and a call, the next confirmation opened 'Thank you,
+    that's very helpful.' or 'Thanks for the details.': thanks for details nobody gave."""
+    from toolgym.envs.conversation import asks_confirmation
+    from toolgym.envs.gold import gold_messages
+
+    for register in ("confirm", "confirm@elderly", "confirm@formal"):
+        said = {domain.phrasebook.say(register, seed, action="assign seat 5B on booking FB100514", details=False) for seed in range(300)}
+        assert not [s for s in said if DETAILS_THANKS.search(s)], register
+    after_yes = thanked = 0
+    for task in domain.generate_tasks(300, seed=21, kinds=["multi_step", "multi_turn"], size="small"):
+        said = [m for m in gold_messages(domain, task)[0] if m["role"] in ("user", "assistant") and m.get("content")]
+        for before, user, reply in zip(said, said[1:], said[2:], strict=False):
+            if user["role"] != "user" or reply["role"] != "assistant" or before["role"] != "assistant":
+                continue
+            yes = asks_confirmation(before["content"])
+            after_yes += yes and asks_confirmation(reply["content"])
+            thanked += bool(DETAILS_THANKS.match(reply["content"]))
+            assert not (yes and DETAILS_THANKS.match(reply["content"])), (user["content"], reply["content"])
+    assert after_yes >= 20 and thanked >= 3, (after_yes, thanked)
