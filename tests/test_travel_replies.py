@@ -139,3 +139,15 @@ def test_details_are_thanked_for_only_after_words_that_gave_them(domain):
             thanked += bool(DETAILS_THANKS.match(reply["content"]))
             assert not (yes and DETAILS_THANKS.match(reply["content"])), (user["content"], reply["content"])
     assert after_yes >= 20 and thanked >= 3, (after_yes, thanked)
+
+
+def test_a_refusal_names_the_policy_once(domain):
+    """'the policy doesn't allow it, so I cannot: our policy allows insurance only at booking...': the
+    refusal's frame and the rule inside it both said policy (or allow)."""
+    book = domain.phrasebook
+    for intent in ("rule_basic_change", "rule_insurance", "rule_own_bookings", "rule_passport"):
+        rules = {book.say(intent, seed, hours=24, months=6) for seed in range(60)}
+        for rule in rules:
+            for seed in range(200):
+                said = book.say("refuse_policy", seed, rule=rule).lower()
+                assert said.count("polic") <= 1 and len(re.findall(r"\ballow", said)) <= 1, said
