@@ -393,3 +393,13 @@ def test_a_charge_limit_set_as_asked_is_reported_without_echoing_the_request(dom
     for seed in range(30):
         messages[last]["content"] = domain.phrasebook.say("reply_charge_limit", seed, percent=percent)
         assert verify(task, messages).components["no_echo"] == 1.0, messages[last]["content"]
+
+
+def test_an_unsure_driver_opens_in_many_ways_and_never_says_car_twice():
+    """"Hello there, car. I'm new to this car." opened 7 of 150 drives, the same words each time."""
+    from toolgym.envs.registry import load_domain
+
+    book = load_domain("vehicle").phrasebook
+    openings = {book.say("opening@elderly", seed) for seed in range(400)}
+    assert len(openings) >= 30, len(openings)
+    assert not [o for o in openings if o.lower().count("car") > 1], openings
