@@ -205,3 +205,13 @@ def test_a_catalog_search_term_is_quoted_as_the_customer_s_words(domain):
     for index, _ in enumerate(book.variants("reply_products")):
         said = book.render("reply_products", index, what="teddy bear", names=["Plush Teddy Bear"])
         assert '"teddy bear"' in said, said
+
+
+def test_one_catalog_match_is_a_product_named_not_a_list_of_one():
+    """'the catalog has Foam Roller on offer', 'Let me list them. ... we carry the Over-Ear Headphones.'"""
+    book = toolgym.load_domain("retail").phrasebook
+    one = [book.say("reply_products", seed, what="foam roller", names=["Foam Roller"]) for seed in range(200)]
+    assert all("the Foam Roller" in text for text in one), one
+    assert not [t for t in one if re.search(r"list them|on offer|matches for", t)], one
+    several = [book.say("reply_products", seed, what="shoes", names=["Trail Running Shoes", "Cork Footbed Sandals"]) for seed in range(200)]
+    assert all("Trail Running Shoes and Cork Footbed Sandals" in text for text in several)
