@@ -151,3 +151,16 @@ def test_a_refusal_names_the_policy_once(domain):
             for seed in range(200):
                 said = book.say("refuse_policy", seed, rule=rule).lower()
                 assert said.count("polic") <= 1 and len(re.findall(r"\ballow", said)) <= 1, said
+
+
+def test_the_cheapest_hotels_of_two_cities_are_said_in_sentences_not_labels():
+    """"Here's what I found: Frankfurt: Thompson Residences at $57.00 a night; Hong Kong: ...": a
+    colon after a colon, and "The lowest rates are Frankfurt: ..." read as a list pasted in."""
+    book = toolgym.load_domain("travel").phrasebook
+    first = {"city": "Frankfurt", "hotel": "Thompson Residences", "rate": 57.0}
+    second = {"city": "Hong Kong", "hotel": "Briggs Residences", "rate": 129.0}
+    said = {book.say("answer_hotels_two_cities", seed, first=first, second=second) for seed in range(100)}
+    assert len(said) >= 3
+    for text in said:
+        assert "Frankfurt:" not in text and "Hong Kong:" not in text, text
+        assert all(v in text for v in ("Thompson Residences", "$57.00", "Briggs Residences", "$129.00")), text

@@ -82,14 +82,14 @@ def hotels_two_cities(ctx: GenContext, index: Index) -> Piece | None:
     found = [next((h for h in index.hotels_by_city[c] if h.rooms_left > 0), None) for c in (first, second)]
     if None in found:
         return None
-    lines = [f"{c}: {h.name} at {money(h.nightly_rate)} a night" for c, h in zip((first, second), found, strict=True) if h is not None]
+    cheapest = [{"city": c, "hotel": h.name, "rate": h.nightly_rate} for c, h in zip((first, second), found, strict=True) if h is not None]
     stay = {"check_in": check_in.isoformat(), "check_out": check_out.isoformat()}
     dates = {"check_in": day_text(check_in), "check_out": day_text(check_out)}
     piece = Piece(
         request=ctx.say("ask_hotels_two_cities", first=first, second=second, **dates),
         goal=f"Compare the cheapest hotels in {first} and {second} from {dates['check_in']} to {dates['check_out']}.",
         steps=[Step(calls=[call("search_hotels", city=c, **stay) for c in (first, second)])],
-        reply=Utterance(intent="answer_hotels_two_cities", vars={"lines": lines}),
+        reply=Utterance(intent="answer_hotels_two_cities", vars={"first": cheapest[0], "second": cheapest[1]}),
         outputs=[h.name for h in found if h is not None],
         keys=frozenset({f"{first}:hotels", f"{second}:hotels"}),
     )
