@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -215,3 +216,21 @@ def test_one_catalog_match_is_a_product_named_not_a_list_of_one():
     assert not [t for t in one if re.search(r"list them|on offer|matches for", t)], one
     several = [book.say("reply_products", seed, what="shoes", names=["Trail Running Shoes", "Cork Footbed Sandals"]) for seed in range(200)]
     assert all("Trail Running Shoes and Cork Footbed Sandals" in text for text in several)
+
+
+def test_a_return_refused_for_its_age_says_the_delivery_day_as_people_write_it():
+    """"order #W5547813 was delivered on 2025-03-05, more than 30 days ago": a form's date in a reply."""
+    from toolgym.domains.retail.tasks.refusals import return_expired
+    from toolgym.envs import GenContext, World
+
+    retail = toolgym.load_domain("retail")
+    world = World(retail.template(0, "default"))
+    said = []
+    for seed in range(40):
+        ctx = GenContext(domain=retail, world=world, rng=random.Random(seed), seed=seed, kind="no_tool/policy_refusal",
+                         world_seed=0, size="default")
+        piece = return_expired(ctx)
+        if piece is not None:
+            said.append(str(piece.reply.vars))
+    world.close()
+    assert said and not [s for s in said if re.search(r"\d{4}-\d{2}-\d{2}", s)], said[:3]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgym.envs import Forbidden, GenContext, Step, Task, call, draw, pieces
-from toolgym.envs.phrasing import article
+from toolgym.envs.phrasing import article, said_day
 
 from ..access import options_of
 from ..rules import RETURN_WINDOW_DAYS
@@ -118,7 +118,8 @@ def return_expired(ctx: GenContext) -> pieces.Piece | None:
         order,
         ctx.say("req_return", order_id=order.id, items=items, gift_card=False),
         f"Return everything from order {order.id}.",
-        f"order {order.id} was delivered on {str(order.delivered_at)[:10]}, more than {RETURN_WINDOW_DAYS} days ago, "
+        f"order {order.id} was delivered on {said_day(str(order.delivered_at)[:10], ctx.world.now.date())}, "
+        f"more than {RETURN_WINDOW_DAYS} days ago, "
         f"and returns are accepted only within {RETURN_WINDOW_DAYS} days of delivery",
         [
             _forbid("return_delivered_order_items", order_id=order.id),
