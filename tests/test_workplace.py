@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
+import re
 
 import gymnasium
 import pytest
@@ -451,3 +453,24 @@ def test_an_email_or_file_is_agreed_to_with_the_words_it_will_hold(domain):
             text = call_.arguments.get("body") or call_.arguments.get("content")
             assert text in step.confirm, (text, step.confirm)
     assert asked >= 5, asked
+
+
+def test_a_files_deadline_is_said_as_people_write_a_day():
+    """"The deadline in "People Q3 retro notes" is 2025-04-11.": the file's header form, read out."""
+    from toolgym.domains.workplace.tasks.answers import doc_answer, two_docs
+    from toolgym.domains.workplace.tasks.index import index_of
+    from toolgym.envs import GenContext, World
+
+    workplace = toolgym.load_domain("workplace")
+    world = World(workplace.template(0, "default"))
+    desks = [d for d in index_of(world).desk_list() if len(d.readable) >= 2]
+    said = []
+    for seed in range(80):
+        desk = desks[seed % len(desks)]
+        ctx = GenContext(domain=workplace, world=world, rng=random.Random(seed), seed=seed, kind="single", world_seed=0,
+                         size="default")
+        for piece in (doc_answer(ctx, desk), two_docs(ctx, desk)):
+            if piece is not None and (piece.reply.intent == "reply_doc_deadline" or piece.reply.vars.get("field") == "deadline"):
+                said.append(f"{piece.reply.vars} {piece.outputs}")
+    world.close()
+    assert said and not [s for s in said if re.search(r"\d{4}-\d{2}-\d{2}", s)], said[:3]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
-from toolgym.envs.phrasing import zone_in_words
+from toolgym.envs.phrasing import said_day, zone_in_words
 
 from .index import Desk, index_of
 from .parts import (
@@ -11,6 +11,13 @@ from .parts import (
     first_name,
     named_fact,
 )
+
+
+def _said(ctx: GenContext, field: str, value: str) -> str:
+    """A file's field as a reply says it: a deadline the file writes as a form does ("2025-04-11")
+    is said as people write a day ("April 11"), and required so: a day of this year goes without its
+    year, and the file's own form states it too."""
+    return said_day(value, ctx.world.now.date()) if field == "Deadline" else value
 
 
 def doc_answer(ctx: GenContext, desk: Desk) -> Piece | None:
@@ -27,8 +34,8 @@ def doc_answer(ctx: GenContext, desk: Desk) -> Piece | None:
             Step(calls=[call("search_files", query=doc.title)]),
             Step(calls=[call("read_file", file_id=doc.id)]),
         ],
-        reply=Utterance(intent=f"reply_doc_{field.lower()}", vars={"title": doc.title, "value": value}),
-        outputs=[value],
+        reply=Utterance(intent=f"reply_doc_{field.lower()}", vars={"title": doc.title, "value": _said(ctx, field, value)}),
+        outputs=[_said(ctx, field, value)],
         facts=[named_fact("file_title", doc.title, "file name", "file", "title")],
         keys=frozenset({doc.id}),
     )
@@ -129,11 +136,11 @@ def two_docs(ctx: GenContext, desk: Desk) -> Piece | None:
                 "first": first.title,
                 "second": second.title,
                 "field": field.lower(),
-                "a": values[0],
-                "b": values[1],
+                "a": _said(ctx, field, values[0]),
+                "b": _said(ctx, field, values[1]),
             },
         ),
-        outputs=values,
+        outputs=[_said(ctx, field, v) for v in values],
         keys=frozenset({first.id, second.id}),
     )
 
