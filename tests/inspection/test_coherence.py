@@ -226,6 +226,17 @@ def test_a_trace_naming_places_with_an_acronym_names_what_was_seen():
     assert trace_without_fact(_row(("user", "Navigate to the charger."), ("tool", result), ("assistant", None, {"reasoning_content": elsewhere})), Knowledge())
 
 
+def test_a_trace_naming_people_whose_names_hold_a_capital_names_what_was_seen():
+    """"More than one person fits: Courtney McKinney and Alexa McKinney." was read as no name at all."""
+    from toolgym.generators.inspection.coherence import trace_without_fact
+
+    result = '[{"title": "Courtney McKinney"}, {"title": "Alexa McKinney"}]'
+    trace = "More than one person fits: Courtney McKinney and Alexa McKinney. Picking one myself would be a guess."
+    assert not trace_without_fact(_row(("user", "When was McKinney born?"), ("tool", result), ("assistant", None, {"reasoning_content": trace})), Knowledge())
+    elsewhere = trace.replace("Courtney", "Wendy").replace("Alexa", "Ruth")
+    assert trace_without_fact(_row(("user", "When was McKinney born?"), ("tool", result), ("assistant", None, {"reasoning_content": elsewhere})), Knowledge())
+
+
 def test_a_turn_that_says_twice_it_is_done_is_a_doubled_lead():
     from toolgym.generators.inspection.coherence import doubled_lead
 

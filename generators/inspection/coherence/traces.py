@@ -86,8 +86,9 @@ def greeting_as_evidence(row: Row, know: Knowledge) -> list[str]:
     return found
 
 
-# a name may hold an acronym after its first word ("Moore EV Hub", "Blair USB Store")
-_FACT_TOKEN = re.compile(r"[\w.+-]*\d[\w./:+-]*|[\w.+-]+@[\w.-]+|#\w+|\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|[A-Z]{2,}\b))+\b")
+# a name may hold an acronym after its first word ("Moore EV Hub", "Blair USB Store"), and a word of
+# it a capital inside ("Courtney McKinney")
+_FACT_TOKEN = re.compile(r"[\w.+-]*\d[\w./:+-]*|[\w.+-]+@[\w.-]+|#\w+|\b(?:Mc)?[A-Z][a-z]+(?:\s+(?:(?:Mc)?[A-Z][a-z]+|[A-Z]{2,}\b))+\b")
 
 
 def trace_facts(trace: str) -> list[str]:
