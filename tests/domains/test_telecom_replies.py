@@ -57,3 +57,22 @@ def test_a_line_kept_suspended_for_an_unpaid_bill_is_offered_the_payment(domain)
             refused += 1
             assert re.search(r"take (?:the|that) payment", said), said
     assert refused >= 2, refused
+
+
+def test_a_technician_ticket_is_reported_as_the_tool_words_it_with_no_phone_call(domain):
+    """'a technician will call you within 24 hours ... Keep your phone nearby for their call.' was said
+    to a customer whose phone detects no SIM or has no signal, when the ticket's tool says only that a
+    technician will contact them: the gold reply says 'contact' and promises no call."""
+    from toolgym.envs.gold import gold_messages
+
+    told = set()
+    for task in domain.generate_tasks(300, seed=5, kinds=["multi_step", "multi_turn"], size="small"):
+        if not any(c.name == "transfer_to_technician" for s in task.plan for c in s.calls):
+            continue
+        messages = gold_messages(domain, task)[0]
+        at = next(i for i, m in enumerate(messages) if m["role"] == "tool" and "TKT" in (m["content"] or ""))
+        assert "will contact the customer" in messages[at]["content"], messages[at]["content"]
+        reply = next(m["content"] for m in messages[at:] if m["role"] == "assistant" and m["content"])
+        assert "contact you" in reply and not re.search(r"\bcall you\b|their call|phone nearby", reply), reply
+        told.add(reply)
+    assert len(told) >= 5, told
