@@ -134,14 +134,18 @@ LEFT_AS_IS = Utterance(intent="reply_left_as_is")  # the engine's reply to a cha
 
 
 def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
-    """`revised` with the engine's reply ("I've left it as it is"), for any domain's two write pieces
-    on the same person: None when either is missing, when `first` has no step to confirm, or when
-    `second` would make a call `first` makes (the user would not be asking for anything else)."""
+    """`revised`, for any domain's two write pieces on the same person: None when either is missing,
+    when `first` has no step to confirm, or when `second` would make a call `first` makes (the user
+    would not be asking for anything else). A `first` its domain built turned down (its confirmed
+    step `declined`) keeps its own reply and outputs, which say what stays as it is ("Bill B100324
+    stays open"); any other gets the engine's ("I've left it as it is")."""
     if first is None or second is None or not any(s.confirm for s in first.steps):
         return None
-    taken_back = first.steps[_last_confirmed(first)].calls
-    if any(c in taken_back for s in second.steps for c in s.calls):
+    taken_back = first.steps[_last_confirmed(first)]
+    if any(c in taken_back.calls for s in second.steps for c in s.calls):
         return None
+    if taken_back.declined:
+        return revised(ctx, first, second, reply=first.reply, outputs=first.outputs)
     return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
 
 

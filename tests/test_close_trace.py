@@ -44,6 +44,7 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
 def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
     import toolgym
     from toolgym.envs.conversation import outcome
+    from toolgym.envs.user_turns import sentences
     from toolgym.generators.reasoning import close_trace
 
     domain = toolgym.load_domain("telecom")
@@ -53,10 +54,14 @@ def test_a_closing_trace_quotes_the_request_carried_out_not_the_one_declined():
         if declined != {0} or outcome(task) != "done" or len(task.scenario.requests) != 2:
             continue
         chat = [{"role": "user", "content": request} for request in task.scenario.requests]
+        # the declined request's words, but for those the later one says too ("Please add a 3 GB data
+        # refill to my line." then "... a 5 GB data refill to my line.")
+        first, second = task.scenario.requests
+        declined_words = [s.rstrip(".?!") for s in sentences(first) if len(s) > 20 and s.rstrip(".?!") not in second]
+        assert declined_words, first
         for seed in range(20):
             trace = close_trace(task, domain.phrasebook, seed, [*chat, {"role": "user", "content": "Thanks."}])
-            first = task.scenario.requests[0].rstrip(".?!")
-            assert first[-25:] not in trace, trace  # the declined request is never what was "dealt with"
+            assert not [s for s in declined_words if s in trace], trace  # the declined request is never what was "dealt with"
         checked += 1
     assert checked >= 2
 

@@ -278,3 +278,25 @@ def test_an_open_choice_is_offered_and_picked_not_asked_as_which_one_is_meant(na
         asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and re.search(r"\bwhich\b", m.get("content") or "", re.I))
         answer = next(m["content"] for m in messages[asked + 1:] if m["role"] == "user")
         assert not meant.search(messages[asked]["content"]) and not meant.search(answer), (messages[asked]["content"], answer)
+
+
+def test_a_change_its_domain_built_turned_down_keeps_its_own_reply_of_what_stays():
+    """`changed_mind` answered every no with the engine's 'Sure, I won't do it.' even where the domain
+    had built the change turned down with a reply naming what stays ('Bill B100324 stays open'); a
+    change built to be confirmed still gets the engine's reply."""
+    from toolgym.envs import Piece, Step, Utterance, call
+    from toolgym.envs.structures import LEFT_AS_IS, changed_mind
+
+    class Ctx:
+        def say(self, intent: str, **values) -> str:
+            return "Instead:"
+
+    def piece(tool: str, declined: bool = False) -> Piece:
+        reply = Utterance(intent="declined_pay" if declined else "done_pay")
+        step = Step(calls=[call(tool, bill_id="B1")], confirm="pay bill B1", declined=declined)
+        return Piece(request=f"Please {tool}.", goal="g", reply=reply, steps=[step], outputs=["B1"])
+
+    held, then = changed_mind(Ctx(), piece("make_payment", declined=True), piece("add_data_refill"))
+    assert held.reply.intent == "declined_pay" and held.outputs == ["B1"] and held.steps[-1].declined
+    plain, _ = changed_mind(Ctx(), piece("make_payment"), piece("add_data_refill"))
+    assert plain.reply == LEFT_AS_IS and plain.outputs == [] and plain.steps[-1].declined

@@ -76,3 +76,32 @@ def test_a_technician_ticket_is_reported_as_the_tool_words_it_with_no_phone_call
         assert "contact you" in reply and not re.search(r"\bcall you\b|their call|phone nearby", reply), reply
         told.add(reply)
     assert len(told) >= 5, told
+
+
+def test_the_reply_to_a_change_turned_down_says_what_stays_as_it_is(domain):
+    """The policy: 'If the customer says no, change nothing and tell them what stays as it is.' A no to
+    paying $64.00 on bill B100324, then a request for a refill, was answered 'Understood. I won't do
+    it.': the reply names what stays (the bill still to pay, the plan kept, the refill not added)."""
+    import json
+
+    from toolgym.envs.gold import gold_messages
+
+    checked = set()
+    for task in domain.generate_tasks(200, seed=6, kinds=["multi_turn"], size="small"):
+        taken_back = next((s for s in task.plan if s.declined and s.segment == 0), None)
+        if taken_back is None or not task.scenario.revisions:
+            continue
+        messages = gold_messages(domain, task)[0]
+        at = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"] == task.scenario.requests[1])
+        reply = messages[at - 1]["content"]
+        call = taken_back.calls[0]
+        if call.name == "make_payment":
+            kept = [call.arguments["bill_id"]]
+        elif call.name == "change_plan":
+            line = next(json.loads(m["content"]) for m in messages if m["role"] == "tool" and '"plan_name"' in m["content"])
+            kept = [line["plan_name"]]
+        else:
+            kept = [f"{call.arguments['gigabytes']} GB"]
+        assert all(k in reply for k in kept), (call.name, kept, reply)
+        checked.add(call.name)
+    assert checked == {"make_payment", "change_plan", "add_data_refill"}, checked

@@ -208,7 +208,9 @@ def changed_mind(ctx: GenContext, index: Index) -> Task | None:
     if not fits:
         return None
     sub = ctx.pick(fits)
-    pair = structures.changed_mind(ctx, first.build(ctx, sub), second.build(ctx, sub))
+    assert first.declined is not None, f"{first_name} has no reply to a no"
+    # the first change built turned down: its reply says what stays as it is (the bill still open)
+    pair = structures.changed_mind(ctx, first.declined(ctx, sub), second.build(ctx, sub))
     return None if pair is None else assemble(ctx, sub, pair, withhold_phone=ctx.rng.random() < 0.5)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from toolgym.envs import Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money
 
@@ -17,8 +18,9 @@ DUPLICATE_PAYMENT_ID = "PAY800001"
 DECLINE_SHARE = 0.25  # requests where the customer, told the price, says no: the gold makes no change
 
 
-def _declines(ctx: GenContext) -> bool:
-    return ctx.rng.random() < DECLINE_SHARE
+def _declines(ctx: GenContext, declines: bool | None) -> bool:
+    """Whether the customer says no to the change (`declines`, else drawn)."""
+    return ctx.rng.random() < DECLINE_SHARE if declines is None else declines
 
 
 def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Piece:
@@ -55,7 +57,7 @@ def refund_duplicate(ctx: GenContext, sub: Subscriber) -> Piece:
     )
 
 
-def change_plan(ctx: GenContext, sub: Subscriber) -> Piece:
+def change_plan(ctx: GenContext, sub: Subscriber, declines: bool | None = None) -> Piece:
     choices = [p for p in PLANS if p.plan_id != sub.plan_id and (p.roaming_supported or not sub.roaming_enabled)]
     plan = ctx.pick(choices)
     # the line's plan and the catalogue's price are read before the price is quoted
@@ -63,7 +65,7 @@ def change_plan(ctx: GenContext, sub: Subscriber) -> Piece:
     steps.append(plan_change(ctx, sub, plan))
     reply = Utterance(intent="done_change_plan", vars={"plan": plan.name, "price": plan.monthly_price})
     outputs = [plan.name, money(plan.monthly_price)]
-    if _declines(ctx):  # the price heard, the customer keeps the plan they have
+    if _declines(ctx, declines):  # the price heard, the customer keeps the plan they have
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_change_plan", vars={"plan": plan.name, "current": sub.plan.name})
         outputs = [sub.plan.name]
@@ -118,11 +120,11 @@ def resume_paused(ctx: GenContext, sub: Subscriber) -> Piece:
     )
 
 
-def pay_open_bill(ctx: GenContext, sub: Subscriber) -> Piece:
+def pay_open_bill(ctx: GenContext, sub: Subscriber, declines: bool | None = None) -> Piece:
     bill = sub.open_bill
     steps = payment_steps(ctx, sub, bill)
     reply = Utterance(intent="done_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
-    if _declines(ctx):  # told the amount and the card, the customer would rather pay later
+    if _declines(ctx, declines):  # told the amount and the card, the customer would rather pay later
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_pay", vars={"amount": bill.amount, "bill_id": bill.bill_id})
     return Piece(
@@ -176,7 +178,7 @@ def roaming_off(ctx: GenContext, sub: Subscriber) -> Piece:
     )
 
 
-def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
+def buy_refill(ctx: GenContext, sub: Subscriber, declines: bool | None = None) -> Piece:
     refill = ctx.pick(REFILLS)
     steps = [
         agent(call("list_data_refills")),  # the price quoted is read, never assumed
@@ -186,7 +188,7 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
         ),
     ]
     reply = Utterance(intent="done_refill_bought", vars={"gb": refill.gigabytes, "price": refill.price})
-    if _declines(ctx):  # the price heard, the customer does without
+    if _declines(ctx, declines):  # the price heard, the customer does without
         steps[-1] = steps[-1].model_copy(update={"declined": True})
         reply = Utterance(intent="declined_refill", vars={"gb": refill.gigabytes, "price": refill.price})
     return Piece(
@@ -205,15 +207,17 @@ def buy_refill(ctx: GenContext, sub: Subscriber) -> Piece:
 class Service:
     build: Callable[[GenContext, Subscriber], Piece | None]
     fits: Callable[[Subscriber], bool] = lambda sub: True
+    # the change built turned down, its reply saying what stays as it is (None: no price to say no to)
+    declined: Callable[[GenContext, Subscriber], Piece | None] | None = None
 
 
 SERVICES = {
     "refund_duplicate": Service(refund_duplicate),
-    "change_plan": Service(change_plan),
+    "change_plan": Service(change_plan, declined=partial(change_plan, declines=True)),
     "suspend_lost": Service(suspend_lost),
     "resume_paused": Service(resume_paused),
-    "pay_open_bill": Service(pay_open_bill),
+    "pay_open_bill": Service(pay_open_bill, declined=partial(pay_open_bill, declines=True)),
     "roaming_for_trip": Service(roaming_for_trip, lambda sub: not (sub.plan.roaming_supported and sub.roaming_enabled)),
-    "buy_refill": Service(buy_refill, lambda sub: not sub.plan.unlimited),
+    "buy_refill": Service(buy_refill, lambda sub: not sub.plan.unlimited, partial(buy_refill, declines=True)),
     "roaming_off": Service(roaming_off, lambda sub: sub.roaming_enabled),
 }
