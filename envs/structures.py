@@ -149,6 +149,24 @@ def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
     return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
 
 
+HELD_PREFIX = "held_"  # a domain's reply to a change turned down: `held_cancel` for the done reply `done_cancel`
+
+
+def turned_down(piece: S, reply: Utterance | None = None, outputs: Sequence[str] = ()) -> S:
+    """`piece` with the change it asks to confirm turned down: its last confirmed step `declined` (the
+    gold asks, hears no, makes no call) and `reply` saying what stays as it is, stating `outputs`.
+    By default the reply is the domain's `held_<x>` for the piece's `done_<x>`, with its values (a
+    domain's held phrasings use those seen before the question). Given to `changed_mind` as its
+    first piece, it keeps that reply."""
+    steps = list(piece.steps)
+    at = _last_confirmed(piece)
+    steps[at] = steps[at].model_copy(update={"declined": True})
+    if reply is None:
+        intent = HELD_PREFIX + piece.reply.intent.removeprefix("done_")
+        reply = Utterance(intent=intent, vars=piece.reply.vars)
+    return replace(piece, steps=steps, reply=reply, outputs=list(outputs))
+
+
 def ids_found(piece: P, labels: Mapping[str, tuple[str, Sequence[str]]]) -> P:
     """`looked_up` for every id the piece's later steps pass that the user never gave: an argument
     named in `labels` (argument -> label and the words that ask for it) whose value is in neither the

@@ -300,3 +300,16 @@ def test_a_change_its_domain_built_turned_down_keeps_its_own_reply_of_what_stays
     assert held.reply.intent == "declined_pay" and held.outputs == ["B1"] and held.steps[-1].declined
     plain, _ = changed_mind(Ctx(), piece("make_payment"), piece("add_data_refill"))
     assert plain.reply == LEFT_AS_IS and plain.outputs == [] and plain.steps[-1].declined
+
+
+def test_a_change_turned_down_makes_no_call_and_says_what_stays():
+    from toolgym.envs import Piece, Step, Utterance, call
+    from toolgym.envs.structures import turned_down
+
+    steps = [Step(calls=[call("list_bills")]), Step(calls=[call("make_payment", bill_id="B1")], confirm="pay bill B1"), Step(calls=[call("list_bills")])]
+    piece = Piece(request="Pay my bill.", goal="g", reply=Utterance(intent="done_pay"), steps=steps, outputs=["$5.00"])
+    held = turned_down(piece, Utterance(intent="declined_pay"), ["B1"])
+    assert [s.declined for s in held.steps] == [False, True, False]
+    assert held.reply.intent == "declined_pay" and held.outputs == ["B1"] and not piece.steps[1].declined
+    # by default, the domain's held_<x> for its done_<x>, with the reply's values
+    assert turned_down(piece).reply == Utterance(intent="held_pay") and turned_down(piece).outputs == []

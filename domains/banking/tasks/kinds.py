@@ -79,7 +79,8 @@ def _changed_mind(ctx: GenContext, person: Person, index: Index) -> list[Piece] 
         return None
     if first.withheld and second.withheld and second.steps[0].confirm:
         return None  # five turns in a row without a call (ask, confirm, "left as is", ask, confirm): the caller would give up
-    return structures.changed_mind(ctx, first, second)
+    # turned down, the write says what stays as it is (utterances.yaml's held_<x>)
+    return structures.changed_mind(ctx, structures.turned_down(first), second)
 
 
 def multi_turn(ctx: GenContext) -> Task:

@@ -1,0 +1,37 @@
+"""The reply to a change the user turned down says what stays as it is, not only 'Sure, I won't do
+it.': it names a record or figure the chat showed before the question (the bill still open, the card
+still active, the booking still confirmed)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolgym.envs.gold import gold_messages
+from toolgym.envs.registry import load_domain
+
+# the domains whose changes of mind say what stays (retail's say it in its own revisions)
+DOMAINS = ["telecom", "banking"]
+# a word that names something: a figure or id (a digit or '@' in it), or a capitalised name inside a sentence
+_NAMING = re.compile(r"(?<![.!?:] )(?<!^)\b[A-Z][A-Za-z]+\b|[\w$.@-]*[\d@][\w.@-]*")
+
+
+def _named(text: str) -> set[str]:
+    return {w.strip(".,;:") for w in _NAMING.findall(text)} - {"I", "I'm", "I've", ""}
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_the_reply_to_a_no_names_what_stays_as_the_chat_showed_it(name):
+    domain = load_domain(name)
+    checked = 0
+    for task in domain.generate_tasks(150, seed=8, kinds=["multi_turn"], size="small"):
+        if not task.scenario.revisions or not any(s.declined and s.segment == 0 for s in task.plan):
+            continue
+        messages = gold_messages(domain, task)[0]
+        at = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"] == task.scenario.requests[1])
+        reply = messages[at - 1]["content"]
+        before = " ".join(m["content"] or "" for m in messages[: at - 2])  # the chat before the user's no
+        assert {w for w in _named(reply) if w in before}, (task.id, reply)
+        checked += 1
+    assert checked >= 5, checked
