@@ -157,9 +157,11 @@ def turned_down(piece: S, reply: Utterance | None = None, outputs: Sequence[str]
     gold asks, hears no, makes no call) and `reply` saying what stays as it is, stating `outputs`.
     By default the reply is the domain's `held_<x>` for the piece's `done_<x>`, with its values (a
     domain's held phrasings use those seen before the question). Given to `changed_mind` as its
-    first piece, it keeps that reply."""
+    first piece, it keeps that reply. A piece its domain built turned down already is kept as it is."""
     steps = list(piece.steps)
     at = _last_confirmed(piece)
+    if steps[at].declined:
+        return piece
     steps[at] = steps[at].model_copy(update={"declined": True})
     if reply is None:
         intent = HELD_PREFIX + piece.reply.intent.removeprefix("done_")

@@ -313,3 +313,5 @@ def test_a_change_turned_down_makes_no_call_and_says_what_stays():
     assert held.reply.intent == "declined_pay" and held.outputs == ["B1"] and not piece.steps[1].declined
     # by default, the domain's held_<x> for its done_<x>, with the reply's values
     assert turned_down(piece).reply == Utterance(intent="held_pay") and turned_down(piece).outputs == []
+    # a piece its domain built turned down (its own reply of what stays) is kept as it is
+    assert turned_down(held) is held

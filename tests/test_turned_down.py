@@ -12,7 +12,7 @@ from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import load_domain
 
 # the domains whose changes of mind say what stays (retail's say it in its own revisions)
-DOMAINS = ["telecom", "banking"]
+DOMAINS = ["telecom", "banking", "travel"]
 # a word that names something: a figure or id (a digit or '@' in it), or a capitalised name inside a sentence
 _NAMING = re.compile(r"(?<![.!?:] )(?<!^)\b[A-Z][A-Za-z]+\b|[\w$.@-]*[\d@][\w.@-]*")
 
@@ -26,12 +26,15 @@ def test_the_reply_to_a_no_names_what_stays_as_the_chat_showed_it(name):
     domain = load_domain(name)
     checked = 0
     for task in domain.generate_tasks(150, seed=8, kinds=["multi_turn"], size="small"):
-        if not task.scenario.revisions or not any(s.declined and s.segment == 0 for s in task.plan):
+        taken_back = next((s for s in task.plan if s.declined and s.segment == 0), None)
+        if not task.scenario.revisions or taken_back is None:
             continue
         messages = gold_messages(domain, task)[0]
         at = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"] == task.scenario.requests[1])
         reply = messages[at - 1]["content"]
         before = " ".join(m["content"] or "" for m in messages[: at - 2])  # the chat before the user's no
-        assert {w for w in _named(reply) if w in before}, (task.id, reply)
+        handoff = any(c.name == "transfer_to_human" for c in taken_back.calls)
+        # a hand-off turned down leaves no record to name: the user stays with the agent
+        assert {w for w in _named(reply) if w in before} or (handoff and "with me" in reply), (task.id, reply)
         checked += 1
     assert checked >= 5, checked

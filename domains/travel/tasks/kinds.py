@@ -182,7 +182,8 @@ def _changed_mind(ctx: GenContext, index: Index) -> Task | None:
         return None
     if first.withheld and second.withheld and second.steps[0].confirm:
         return None  # five turns in a row without a call (ask, confirm, "left as is", ask, confirm): the traveller would give up
-    pair = structures.changed_mind(ctx, first, second)
+    # turned down, the change says what stays as it is (utterances.yaml's held_<x>)
+    pair = structures.changed_mind(ctx, structures.turned_down(first), second)
     return None if pair is None else assemble(ctx, pair, withhold=0.5)
 
 
