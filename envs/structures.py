@@ -149,14 +149,15 @@ def changed_mind(ctx: Any, first: S | None, second: S | None) -> list[S] | None:
     return revised(ctx, first, second, reply=LEFT_AS_IS, outputs=[])
 
 
-HELD_PREFIX = "held_"  # a domain's reply to a change turned down: `held_cancel` for the done reply `done_cancel`
+HELD_PREFIX = "held_"  # a domain's reply to a change turned down: `held_cancel` for the reply `done_cancel` (or `reply_cancel`)
 
 
 def turned_down(piece: S, reply: Utterance | None = None, outputs: Sequence[str] = ()) -> S:
     """`piece` with the change it asks to confirm turned down: its last confirmed step `declined` (the
     gold asks, hears no, makes no call) and `reply` saying what stays as it is, stating `outputs`.
-    By default the reply is the domain's `held_<x>` for the piece's `done_<x>`, with its values (a
-    domain's held phrasings use those seen before the question). Given to `changed_mind` as its
+    By default the reply is the domain's `held_<x>` for the piece's `done_<x>` or `reply_<x>` (its
+    first word replaced), with its values (a domain's held phrasings use those seen before the
+    question). Given to `changed_mind` as its
     first piece, it keeps that reply. A piece its domain built turned down already is kept as it is."""
     steps = list(piece.steps)
     at = _last_confirmed(piece)
@@ -164,7 +165,7 @@ def turned_down(piece: S, reply: Utterance | None = None, outputs: Sequence[str]
         return piece
     steps[at] = steps[at].model_copy(update={"declined": True})
     if reply is None:
-        intent = HELD_PREFIX + piece.reply.intent.removeprefix("done_")
+        intent = HELD_PREFIX + piece.reply.intent.split("_", 1)[-1]
         reply = Utterance(intent=intent, vars=piece.reply.vars)
     return replace(piece, steps=steps, reply=reply, outputs=list(outputs))
 

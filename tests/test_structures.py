@@ -303,6 +303,8 @@ def test_a_change_its_domain_built_turned_down_keeps_its_own_reply_of_what_stays
 
 
 def test_a_change_turned_down_makes_no_call_and_says_what_stays():
+    from dataclasses import replace
+
     from toolgym.envs import Piece, Step, Utterance, call
     from toolgym.envs.structures import turned_down
 
@@ -313,5 +315,6 @@ def test_a_change_turned_down_makes_no_call_and_says_what_stays():
     assert held.reply.intent == "declined_pay" and held.outputs == ["B1"] and not piece.steps[1].declined
     # by default, the domain's held_<x> for its done_<x>, with the reply's values
     assert turned_down(piece).reply == Utterance(intent="held_pay") and turned_down(piece).outputs == []
+    assert turned_down(replace(piece, reply=Utterance(intent="reply_unlocked"))).reply.intent == "held_unlocked"
     # a piece its domain built turned down (its own reply of what stays) is kept as it is
     assert turned_down(held) is held

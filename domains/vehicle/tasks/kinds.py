@@ -247,7 +247,8 @@ def _changed_mind(ctx: GenContext) -> tuple[Car, list[Piece]] | None:
     except GeneratorBug:
         return None
     second = more_on_car(ctx, car, ALL, [first], lambda p: bool(p.tools & _writes(ctx)))
-    pair = structures.changed_mind(ctx, first, second)
+    # turned down, the change says what stays as it is (utterances.yaml's held_<x>)
+    pair = structures.changed_mind(ctx, structures.turned_down(first), second)
     return None if pair is None else (car, pair)
 
 
