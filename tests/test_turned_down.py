@@ -13,7 +13,7 @@ from toolgym.envs.gold import gold_messages
 from toolgym.envs.registry import load_domain
 
 # the domains whose changes of mind say what stays (retail's say it in its own revisions)
-DOMAINS = ["telecom", "banking", "travel", "vehicle"]
+DOMAINS = ["telecom", "banking", "travel", "vehicle", "workplace"]
 # a word that names something: a figure or id (a digit or '@' in it), or a capitalised name inside a sentence
 _NAMING = re.compile(r"(?<![.!?:] )(?<!^)\b[A-Z][A-Za-z]+\b|[\w$.@-]*[\d@][\w.@-]*")
 

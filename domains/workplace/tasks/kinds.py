@@ -179,7 +179,8 @@ def _changed_mind(ctx: GenContext) -> Task | None:
         return None
     if second.withheld or not _joinable(first, second):  # the request after the change turned down says all it wants
         return None
-    pair = structures.changed_mind(ctx, first, second)
+    # turned down, the change says what stays as it is (utterances.yaml's held_<x>)
+    pair = structures.changed_mind(ctx, structures.turned_down(first), second)
     return None if pair is None else signed_in(ctx, desk, pair)
 
 
