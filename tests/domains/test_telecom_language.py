@@ -172,6 +172,28 @@ def test_only_an_instruction_after_another_is_one_more():
         assert [t for t in said[True] if t.startswith("One more")]
 
 
+def test_the_first_instruction_is_no_next_step_and_a_later_one_no_first():
+    """"Let's keep going. Please check your network settings", "Next, on your side." and "Here's the
+    next step. To start, ..." opened the first thing a customer was asked to do (telecom's lead-ins
+    and the engine's); an instruction, worded before its place is known, says neither."""
+    import re
+
+    import toolgym
+    from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
+
+    telecom_book = toolgym.load_domain("telecom").phrasebook
+    onward, opening = re.compile(r"\bnext\b|keep going", re.IGNORECASE), re.compile(r"\b(?:first|to start)\b", re.IGNORECASE)
+    for phrases, checks in [(book, checks) for book in (telecom_book, Phrasebook(ENGINE_UTTERANCES)) for checks in (True, False)]:
+        for again in (False, True):
+            said = {phrases.say("instruct", seed, instruction="Please restart your phone.", checks=checks, reported=again, again=again)
+                    for seed in range(400)}
+            assert not [t for t in said if (opening if again else onward).search(t)], (again, checks)
+    # the data usage screen is read at diagnosis, before any other step on the phone: its "First," fits
+    worded = [v for intent in telecom_book.intents() if intent.startswith("do_") and intent != "do_check_data_usage"
+              for v in telecom_book.variants(intent)]
+    assert len(worded) > 20 and not [v for v in worded if onward.search(v) or opening.search(v)]
+
+
 def test_a_report_from_the_phone_acknowledges_once_and_reads_every_screen_in_words(domain):
     """"Ok. Okay, I see this: ..." acknowledged twice, and the data usage screen was read out as
     "data used this cycle gb: 5.0, carrier notice: ..."."""
