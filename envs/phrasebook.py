@@ -83,7 +83,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_done_not_found": (),
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
-        "user_report_lead": (),
+        "user_report_lead": ("again",),
         "user_report_after": (),
         "user_needs_guidance": (),
         "user_gives_up": (),

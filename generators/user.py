@@ -55,7 +55,7 @@ class ScriptedUser(UserSimulator):
         # what this user has said, and what their later requests will say: a reply picks other words
         spoken = _sentences(user_messages) | spoken_sentences(scenario.requests)
         if messages[-1].get("role") == "user" and messages[-1].get("content") is None:
-            report = self._report(messages[-1], phrases, seed, register, spoken)
+            report = self._report(messages[-1], phrases, seed, register, spoken, again=_done_before(messages))
             return {"role": "user", "content": report}
         facts = [f.value for f in scenario.facts] + [f.label for f in scenario.facts] + list(scenario.unknown)
 
@@ -123,10 +123,11 @@ class ScriptedUser(UserSimulator):
         return _final(say("user_done"))
 
     @staticmethod
-    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral", spoken: set[str] | None = None) -> str:
+    def _report(message: Message, phrases: Any, seed: int, register: str = "neutral", spoken: set[str] | None = None,
+                again: bool = False) -> str:
         """What the user tells the agent after acting on the device: what each action showed, in the
         persona's voice (a lead-in and an afterword around the readings, `user_report_*`, in words
-        not said yet in the chat)."""
+        not said yet in the chat). `again`: the user did one of these actions before ("Did it. Again.")."""
         lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
         spoken = spoken or set()
         lines: list[str] = []
@@ -147,7 +148,7 @@ class ScriptedUser(UserSimulator):
         # the lead-in and afterword are optional: said only in words new to the chat and to the readings
         spoken = spoken | spoken_sentences(lines)
         acknowledged = bool(lines) and bool(_OPENS_ON_ACK.match(lines[0]))
-        opening = "" if acknowledged else fresh(lambda s: phrases.say(lead, s), seed, spoken, optional=True)
+        opening = "" if acknowledged else fresh(lambda s: phrases.say(lead, s, again=again), seed, spoken, optional=True)
         closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
         return polish(" ".join([opening, *lines, closing]))
 
@@ -161,6 +162,12 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in task.scenario.requests)
         step = user_steps[done]
         return step if step.segment < sent else None
+
+
+def _done_before(messages: list[Message]) -> bool:
+    """Whether the last message's device actions repeat one the user did earlier in the chat."""
+    names = {c.get("name") for c in messages[-1].get("user_tool_calls") or []}
+    return any(c.get("name") in names for m in messages[:-1] if m.get("role") == "user" for c in m.get("user_tool_calls") or [])
 
 
 _STALL_TURNS = 5  # gold chats have at most three text-only agent turns in a row within one request

@@ -213,6 +213,30 @@ def test_a_report_from_the_phone_acknowledges_once_and_reads_every_screen_in_wor
     assert all("5.0 GB" in r for r in reports[: len(reports) // 2])
 
 
+def _device_chat(task, done_before: bool) -> list[dict]:
+    """A chat where the customer has just checked their network settings (once before, if `done_before`)."""
+    check = {"role": "user", "content": None, "user_tool_calls": [{"name": "check_network_settings", "arguments": {}}],
+             "user_tool_results": ['{"airplane_mode": false, "mobile_data": false, "data_roaming": false, "data_saver": false, '
+                                   '"wifi_calling": true, "network_mode": "5g_preferred", "location": "Austin"}']}
+    asked = {"role": "assistant", "content": "Please open your network settings and read me every switch."}
+    return [{"role": "user", "content": task.scenario.requests[0]}, *([asked, check] if done_before else []), asked, check]
+
+
+def test_a_customer_says_again_only_of_a_step_done_before(domain):
+    """'Did it. Again. In the settings, airplane mode is off, ...' answered the first time the customer
+    was asked to check their settings."""
+    from toolgym.envs.phrasing import register_of
+    from toolgym.generators.user import ScriptedUser
+
+    tasks = domain.generate_tasks(120, seed=9, kinds=["multi_step"], size="small")
+    task = next(t for t in tasks if register_of(t.scenario.persona) == "frustrated")
+    user = ScriptedUser()
+    said = {before: [user.reply_sync(_device_chat(task, before), task.model_copy(update={"seed": seed}))["content"]
+                     for seed in range(300)] for before in (False, True)}
+    assert not [r for r in said[False] if "again" in r.lower()]
+    assert [r for r in said[True] if r.startswith("Did it. Again.")]
+
+
 def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
     """"Here's the plan: charge $91.00 to the credit card ending in 4767 for bill B100083." was the
     first the customer heard of a bill: they had reported no service, and the line was suspended for it."""
