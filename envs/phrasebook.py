@@ -84,7 +84,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "user_saw": ("summary",),
         "user_saw_error": ("error",),
         "user_report_lead": ("again",),
-        "user_report_after": (),
+        "user_report_after": ("observed",),
         "user_needs_guidance": (),
         "user_gives_up": (),
         "irrelevant_request": (),

@@ -131,8 +131,10 @@ class ScriptedUser(UserSimulator):
         lead, after = phrases.voiced("user_report_lead", register), phrases.voiced("user_report_after", register)
         spoken = spoken or set()
         lines: list[str] = []
+        observed = False  # a result shows more than the setting the user just made: a reading to interpret
         for call, result in zip(message.get("user_tool_calls") or [], message.get("user_tool_results") or [], strict=False):
             values = _result_values(result)
+            observed = observed or _observed(call, values)
             intent = f"user_saw_{call.get('name')}"
             if "error" in values:
                 lines.append(phrases.say("user_saw_error", seed, error=str(values["error"]).rstrip(".")))
@@ -149,7 +151,7 @@ class ScriptedUser(UserSimulator):
         spoken = spoken | spoken_sentences(lines)
         acknowledged = bool(lines) and bool(_OPENS_ON_ACK.match(lines[0]))
         opening = "" if acknowledged else fresh(lambda s: phrases.say(lead, s, again=again), seed, spoken, optional=True)
-        closing = fresh(lambda s: phrases.say(after, s), seed + 1, spoken | spoken_sentences([opening]), optional=True)
+        closing = fresh(lambda s: phrases.say(after, s, observed=observed), seed + 1, spoken | spoken_sentences([opening]), optional=True)
         return polish(" ".join([opening, *lines, closing]))
 
     @staticmethod
@@ -162,6 +164,13 @@ class ScriptedUser(UserSimulator):
         sent = sum(1 for m in user_messages if m.get("content") in task.scenario.requests)
         step = user_steps[done]
         return step if step.segment < sent else None
+
+
+def _observed(call: dict[str, Any], values: dict[str, Any]) -> bool:
+    """Whether a device result shows something beyond the action's own arguments: a switch turned on
+    answers `{"mobile_data": "on"}`, which tells the agent nothing new ("Does that tell you anything?")."""
+    given = {str(v) for v in (call.get("arguments") or {}).values()}
+    return any(str(v) not in given for v in values.values())
 
 
 def _done_before(messages: list[Message]) -> bool:

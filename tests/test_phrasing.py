@@ -193,6 +193,7 @@ def test_engine_phrasings_make_none_of_the_grammar_slips():
                 values["lookup"] = bool(seed % 2)
                 values["recalled"] = bool(seed % 3)
                 values["open_question"] = bool(seed % 5 < 2)
+                values["observed"] = bool(seed % 4 < 2)
                 text = book.say(intent, seed, labels=labels, pairs=pairs, **values)
                 text = with_typos(text, seed, keep=[*labels, *pairs]) if role == "user" else text
                 found += [f"{intent}: {m.name}: {text}" for m in find_grammar(text, role)]
@@ -333,7 +334,7 @@ def test_a_user_reporting_a_step_asks_no_yes_no_question_the_agent_leaves_unansw
     book = Phrasebook(ENGINE_UTTERANCES)
     yes_no = re.compile(r"\b(?:Did I|Is that|Is it|Is good|Is correct|Tell me if)\b")
     for register in ("", "@terse", "@chatty", "@formal", "@frustrated", "@elderly", "@non_native"):
-        said = {book.say(f"user_report_after{register}", seed) for seed in range(80)}
+        said = {book.say(f"user_report_after{register}", seed, observed=bool(seed % 2)) for seed in range(80)}
         assert len(said) >= 2 and not any(yes_no.search(s) for s in said), (register, said)
 
 

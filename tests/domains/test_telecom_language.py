@@ -213,13 +213,17 @@ def test_a_report_from_the_phone_acknowledges_once_and_reads_every_screen_in_wor
     assert all("5.0 GB" in r for r in reports[: len(reports) // 2])
 
 
-def _device_chat(task, done_before: bool) -> list[dict]:
-    """A chat where the customer has just checked their network settings (once before, if `done_before`)."""
-    check = {"role": "user", "content": None, "user_tool_calls": [{"name": "check_network_settings", "arguments": {}}],
-             "user_tool_results": ['{"airplane_mode": false, "mobile_data": false, "data_roaming": false, "data_saver": false, '
-                                   '"wifi_calling": true, "network_mode": "5g_preferred", "location": "Austin"}']}
-    asked = {"role": "assistant", "content": "Please open your network settings and read me every switch."}
-    return [{"role": "user", "content": task.scenario.requests[0]}, *([asked, check] if done_before else []), asked, check]
+SETTINGS_CHECK = {"role": "user", "content": None, "user_tool_calls": [{"name": "check_network_settings", "arguments": {}}],
+                  "user_tool_results": ['{"airplane_mode": false, "mobile_data": false, "data_roaming": false, "data_saver": false, '
+                                        '"wifi_calling": true, "network_mode": "5g_preferred", "location": "Austin"}']}
+DATA_ON = {"role": "user", "content": None, "user_tool_calls": [{"name": "toggle_mobile_data", "arguments": {"state": "on"}}],
+           "user_tool_results": ['{"mobile_data": "on"}']}
+
+
+def _device_chat(task, done_before: bool, done: dict = SETTINGS_CHECK) -> list[dict]:
+    """A chat where the customer has just done `done` on the phone (once before, if `done_before`)."""
+    asked = {"role": "assistant", "content": "Please do this on your phone."}
+    return [{"role": "user", "content": task.scenario.requests[0]}, *([asked, done] if done_before else []), asked, done]
 
 
 def test_a_customer_says_again_only_of_a_step_done_before(domain):
@@ -235,6 +239,23 @@ def test_a_customer_says_again_only_of_a_step_done_before(domain):
                      for seed in range(300)] for before in (False, True)}
     assert not [r for r in said[False] if "again" in r.lower()]
     assert [r for r in said[True] if r.startswith("Did it. Again.")]
+
+
+def test_a_customer_asks_what_a_report_tells_only_of_a_reading_not_of_a_switch_they_turned(domain):
+    """'I changed the network mode; it's set to LTE preferred now. Does that tell you anything?': a
+    switch the customer turned shows nothing to interpret; a reading of the settings does."""
+    from toolgym.envs.phrasing import register_of
+    from toolgym.generators.user import ScriptedUser
+
+    tasks = domain.generate_tasks(160, seed=9, kinds=["multi_step"], size="small")
+    asking = ("tell you anything", "Does that help", "figure it out", "useful")
+    user = ScriptedUser()
+    for register in ("chatty", "neutral"):
+        task = next(t for t in tasks if register_of(t.scenario.persona) == register)
+        said = {done is DATA_ON: [user.reply_sync(_device_chat(task, False, done), task.model_copy(update={"seed": seed}))["content"]
+                                  for seed in range(300)] for done in (SETTINGS_CHECK, DATA_ON)}
+        assert not [r for r in said[True] if any(a in r for a in asking)], register
+        assert [r for r in said[False] if any(a in r for a in asking)], register
 
 
 def test_a_payment_that_lifts_a_suspension_says_why_it_comes_up(domain):
