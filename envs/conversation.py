@@ -146,6 +146,15 @@ def outcome(task: Task) -> str:
     return "done" if task.expected_writes else "answered"
 
 
+def agent_changed(task: Task) -> bool:
+    """Whether the agent made a change of its own in the chat: a closing line may then say it is "done
+    on our side", which a fix the user made on their phone (mobile data turned on) is not."""
+    from .registry import load_domain  # the registry builds on the engine modules, this one among them
+
+    domain = load_domain(task.domain)
+    return any(s.caller == "agent" and not s.declined and any(domain.tool(c.name).writes for c in s.calls) for s in task.plan)
+
+
 def _latest_declined(task: Task) -> bool:
     """Whether the user said no in the chat's latest request: a no to an earlier one is not how the
     chat ended when a later question was answered (a declined exchange, then an order's total)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from toolgym.config import JobConfig
 from toolgym.envs.augment import ToolTransform
-from toolgym.envs.conversation import closer_intent, in_the_evening, pending_on
+from toolgym.envs.conversation import agent_changed, closer_intent, in_the_evening, pending_on
 from toolgym.envs.phrasing import register_of
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
@@ -37,7 +37,8 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
     phrases, seed = load_domain(task.domain).phrasebook, task.seed + len(messages)
     intent = phrases.voiced(closer_intent(task), register_of(task.scenario.persona))
     closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(intent, seed, thanked=thanked_last(messages),
-                                                                       pending=pending_on(task), evening=in_the_evening(task))}
+                                                                       pending=pending_on(task), evening=in_the_evening(task),
+                                                                       ours=agent_changed(task))}
     if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
         closer["reasoning_content"] = close_trace(task, phrases, seed, messages)
     return [*messages, closer]

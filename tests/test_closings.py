@@ -179,3 +179,23 @@ def test_an_off_topic_question_is_declined_and_closed_without_a_reason_or_tools_
             assert not [text for text in said if gave_reason.search(text)], said
             closed += len(said) >= 2
     assert closed >= 20, closed
+
+
+def test_a_fix_the_user_made_on_their_phone_is_not_closed_as_done_on_our_side():
+    """'Glad that's sorted! All of it is done on our side.' closed a chat whose only fix was the customer
+    turning mobile data on: a closing claims work on the company's side only after a change the agent made."""
+    import toolgym
+    from toolgym.envs.conversation import closer_intent
+    from toolgym.generators.rows import with_closer
+
+    domain = toolgym.load_domain("telecom")
+    tasks = [t for t in domain.generate_tasks(200, seed=11, kinds=["multi_step", "single"], size="small") if closer_intent(t) == "closer_done"]
+    def wrote(task, caller):
+        return any(s.caller == caller and not s.declined and any(domain.tool(c.name).writes for c in s.calls) for s in task.plan)
+    phone_only = next(t for t in tasks if wrote(t, "user") and not wrote(t, "agent"))
+    by_agent = next(t for t in tasks if wrote(t, "agent"))
+    chat = [{"role": "user", "content": "Great, thanks."}]
+    said = {task is by_agent: [with_closer(task.model_copy(update={"seed": seed}), chat)[-1]["content"] for seed in range(600)]
+            for task in (phone_only, by_agent)}
+    assert not [c for c in said[False] if "our side" in c]
+    assert [c for c in said[True] if "done on our side" in c]

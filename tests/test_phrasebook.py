@@ -81,10 +81,10 @@ def test_a_domain_can_drop_engine_variants(tmp_path):
 def test_a_domain_drops_a_shared_list_of_engine_variants_and_more(tmp_path):
     """A YAML alias of variants several intents drop, inside a list that drops one more."""
     book = _book(tmp_path, 'exclude_engine:\n  closer_answered: &offers [", come back to us.", "The team is"]\n'
-                           '  closer_done: [*offers, " done on our side."]\n')
+                           '  closer_done: [*offers, "{% if ours is defined and ours %} done on our side.{% else %} done.{% endif %}"]\n')
     done = book.variants("closer_done")
     for seed in range(300):
-        said = book.say("closer_done", seed, thanked=True)
+        said = book.say("closer_done", seed, thanked=True, ours=True)
         assert "come back to us" not in said and "The team is" not in said and "done on our side" not in said, said
     assert done and "come back to us" not in " ".join(book.variants("closer_answered"))
 
