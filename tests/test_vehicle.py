@@ -403,3 +403,23 @@ def test_an_unsure_driver_opens_in_many_ways_and_never_says_car_twice():
     openings = {book.say("opening@elderly", seed) for seed in range(400)}
     assert len(openings) >= 30, len(openings)
     assert not [o for o in openings if o.lower().count("car") > 1], openings
+
+
+def test_a_cruise_speed_asked_in_mph_is_reported_beside_the_mph_asked(domain):
+    """'Hold 46 mph on cruise.' answered only 'I've set cruise control at 75 km/h.': every report of a
+    speed converted from mph names the mph asked for, alone or said with other results."""
+    from toolgym.envs.gold import gold_messages
+
+    for intent in ("reply_cruise", "result_cruise"):
+        said = {domain.phrasebook.say(intent, seed, speed="75 km/h", said="46 mph") for seed in range(60)}
+        assert len(said) >= 4 and all("46 mph" in s and "75 km/h" in s for s in said), said
+        metric = {domain.phrasebook.say(intent, seed, speed="75 km/h", said="75 km/h") for seed in range(60)}
+        assert all("mph" not in s and s.count("75 km/h") == 1 for s in metric), metric
+    tasks = domain.generate_tasks(600, seed=6, kinds=["single", "parallel", "multi_step"], size="default")
+    converted = [t for t in tasks if any(c.name == "convert_units" and c.arguments.get("from_unit") == "mph" for c in t.gold_calls())]
+    assert len(converted) >= 3
+    for task in converted:
+        mph = next(c.arguments["value"] for c in task.gold_calls() if c.name == "convert_units")
+        messages, verification = gold_messages(domain, task)
+        reply = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
+        assert verification.passed and f"{mph} mph" in reply, reply
