@@ -423,3 +423,13 @@ def test_a_cruise_speed_asked_in_mph_is_reported_beside_the_mph_asked(domain):
         messages, verification = gold_messages(domain, task)
         reply = [m["content"] for m in messages if m["role"] == "assistant" and m.get("content")][-1]
         assert verification.passed and f"{mph} mph" in reply, reply
+
+
+def test_getting_ready_to_drive_says_the_temperature_for_the_drivers_side_it_set(domain):
+    """'Engine running, 23.5 °C inside' after set_climate(zone=driver): only the driver's zone was set,
+    so the report names that side, never the whole cabin."""
+    said = {domain.phrasebook.say("reply_ready", seed, name="City Airport", eta=20, temp="23.5 °C") for seed in range(80)}
+    assert len(said) >= 3
+    for text in said:
+        assert "your side" in text or "driver's side" in text, text
+        assert "inside" not in text and "cabin" not in text, text
