@@ -433,3 +433,26 @@ def test_getting_ready_to_drive_says_the_temperature_for_the_drivers_side_it_set
     for text in said:
         assert "your side" in text or "driver's side" in text, text
         assert "inside" not in text and "cabin" not in text, text
+
+
+def test_the_car_is_never_started_to_drive_while_it_charges(domain):
+    """'Get me ready to drive to City International Airport ... Buckle up.', then 'That's enough charge,
+    stop it.': the car was started at the charger while charging. A start (alone or readying a trip)
+    is drawn only for a car not charging, and never in a chat that starts or stops charging."""
+    from toolgym.domains.vehicle.tasks.index import index_of
+
+    world = World(domain.template(0, "default"))
+    try:
+        cars = {c.id: c for c in index_of(world).cars}
+    finally:
+        world.close()
+    started = 0
+    for task in domain.generate_tasks(800, seed=13, kinds=["single", "multi_step", "multi_turn"], world_seed=0, size="default"):
+        calls = {c.name for s in task.plan for c in s.calls}
+        if "start_engine" not in calls:
+            continue
+        started += 1
+        car = cars[next(e.insert["vehicle_id"] for e in task.setup if e.table == "cabin_session")]
+        charging = car.v.charging or any(e.set.get("charging") for e in task.setup if e.table == "vehicle")
+        assert not charging and not calls & {"start_charging", "stop_charging"}, (task.id, sorted(calls))
+    assert started >= 20, started

@@ -92,8 +92,13 @@ def start_steps(car: Car) -> list[Step]:
     return steps
 
 
+# A start readies the car to drive off: never while it charges at a charger, nor in a chat that
+# starts or stops charging (the key keeps the charging pieces out of its task).
+STARTING_KEYS = frozenset({"doors", "engine", "brake", "charging"})
+
+
 def start_engine(ctx: GenContext, car: Car) -> Piece | None:
-    if car.v.engine_on:
+    if car.v.engine_on or car.v.charging:
         return None
     return Piece(
         request=ctx.say("req_start"),
@@ -101,7 +106,7 @@ def start_engine(ctx: GenContext, car: Car) -> Piece | None:
         steps=start_steps(car),
         reply=Utterance(intent="reply_started", vars={"locked": bool(car.unlocked())}),
         outputs=["running"],
-        keys=frozenset({"doors", "engine", "brake"}),
+        keys=STARTING_KEYS,
     )
 
 
@@ -306,7 +311,7 @@ def load_profile(ctx: GenContext, car: Car) -> Piece | None:
 
 def airport_ready(ctx: GenContext, car: Car) -> Piece | None:
     """'Get me ready for the airport': doors, brake, engine, route, and a cabin temperature."""
-    if car.v.engine_on or not car.named_places("airport") or car.imperial:
+    if car.v.engine_on or car.v.charging or not car.named_places("airport") or car.imperial:
         return None
     place = ctx.pick(car.named_places("airport"))
     value = ctx.pick([t for t in TEMPS_C if t != car.zones["driver"].temperature_c])
@@ -318,7 +323,7 @@ def airport_ready(ctx: GenContext, car: Car) -> Piece | None:
         steps=steps,
         reply=Utterance(intent="reply_ready", vars={"name": place.name, "eta": place.drive_min, "temp": f"{temp(value)} °C"}),
         outputs=["running", place.name, f"{place.drive_min} minutes"],
-        keys=frozenset({"doors", "engine", "brake", "nav", "zone:driver"}),
+        keys=STARTING_KEYS | {"nav", "zone:driver"},
     )
 
 
