@@ -71,3 +71,16 @@ def test_a_field_counted_in_another_unit_holds_no_amount():
     line = {"line_id": "L1", "data_allowance_gb": 20.0, "refill_gb": 0.0}
     refills = [{"refill_id": "refill_3gb", "gigabytes": 3, "price": 20.0}]
     assert _graded("The 3 GB data refill is $20.00, added to your next bill.", line, refills).passed
+
+
+def test_an_amount_said_with_the_word_an_article_states_it_with_is_that_articles():
+    """'The Holiday Saver has a minimum balance of $500.00.' read from an article, in a chat where a
+    $500.00 loan payment left a loan's balance of $12,791.93: the amount is said as the article says
+    it, not as the loan's balance; the loan's balance said as $500.00 still fails."""
+    payment = {"loan_id": "L80129", "paid": 500.0, "balance": 12791.93}
+    article = {"article_id": "KB0076", "title": "Holiday Saver: minimum balance",
+               "body": "The minimum balance of the Holiday Saver is $500.00. This applies to every Holiday Saver opened with us."}
+    assert _graded("The Holiday Saver has a minimum balance of $500.00.", payment, article).passed
+    assert not _graded("Your loan's balance is $500.00.", payment).passed
+    unrelated = dict(article, body="The Holiday Saver charges a monthly fee of $500.00.")
+    assert not _graded("Your loan's balance is $500.00.", payment, unrelated).passed

@@ -11,8 +11,10 @@ is the fee", "$202.00 will be refunded", "a $100.00 fee"). A field's words are t
 ("cancel_fee": cancel, fee), and a word names it in any form that starts with one ("refunded").
 The amount is misattributed when every field word bound to it names fields whose values never were
 that amount, in any result of the chat before the reply; an amount no result showed under a field
-(one the agent worked out) is not read. Only money is read (a currency sign): counts and units are
-said with the fields' words far less tightly.
+(one the agent worked out) is not read, nor one a text of a result states in a sentence with the
+same word (an article's "The minimum balance of the Holiday Saver is $500.00." read back as "a
+minimum balance of $500.00" beside a loan's balance after a $500.00 payment). Only money is read (a
+currency sign): counts and units are said with the fields' words far less tightly.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ _MONEY = re.compile(r"[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
 _WORD = re.compile(r"[a-z]+|[^\sa-z$€£\d]")
 # Words that link a field's word to its amount without naming anything ("refund of", "fee is the").
 _LINKS = {"of", "is", "was", "are", "were", "be", "will", "would", "the", "a", "an", "your", "just", "only", "now", ":", "as"}
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _REACH = 3  # words looked at on each side, links included
 # Key parts that are units or joints, not what a field is: "data_used_gb", "price_per_night".
 _NOT_NAMES = {"id", "gb", "pct", "kwh", "km", "kmh", "per", "at", "of", "to", "and", "the", "is", "new", "old", "usd"}
@@ -71,9 +74,16 @@ class _Fields:
         self.records: list[dict[str, set[float]]] = []
         self.held: dict[str, set[float]] = {}  # field part -> every amount a field with it held
         self.beside: dict[float, set[str]] = {}  # amount -> the field parts of every record that holds it
+        self.stated: dict[float, set[str]] = {}  # amount -> the words of every sentence of a result's text stating it
 
     def read(self, result: str) -> None:
-        for numbers in _records(read_json(result)):
+        data = read_json(result)
+        for value in (v for o in objects_of(data) for v in o.values()):
+            if isinstance(value, str):
+                for sentence in _SENTENCE.split(value.lower()):
+                    for match in _MONEY.finditer(sentence):
+                        self.stated.setdefault(_amount(match), set()).update(_WORD.findall(sentence))
+        for numbers in _records(data):
             record: dict[str, set[float]] = {}
             for key, value in numbers.items():
                 for part in _parts(key):
@@ -96,6 +106,8 @@ class _Fields:
             named = {part for part in self.held for word in words if _names(word, part)}
             if any(amount in self.held[part] for part in named):
                 continue  # some field of that name held it
+            if self.stated.get(amount, set()) & {w for w in words if any(_names(w, part) for part in named)}:
+                continue  # said with the word a text of a result states it with
             clash = named & self.beside.get(amount, set())
             if clash:
                 found.append(f"{match.group(0)} said as the {'/'.join(sorted(clash))} of a record whose {'/'.join(sorted(clash))} is not {match.group(0)}")
