@@ -122,7 +122,7 @@ def test_a_payee_said_to_be_added_earlier_today_was_added_today(banking, world_s
 def test_a_transfer_made_today_is_said_to_be_today_with_its_date(banking):
     """'Your most recent transfer was $100.00 on June 10.' was said on June 10: a transfer made today is
     said to be today's, its date beside it (the day the customer asked for)."""
-    tasks = banking.generate_tasks(80, seed=5, kinds=["single"], size="small")
+    tasks = banking.generate_tasks(160, seed=5, kinds=["single"], size="small")  # both cases seldom: few singles list transfers
     today = banking.template(0, "small").now.date()
     told = {True: 0, False: 0}
     for task in tasks:
@@ -420,3 +420,31 @@ def test_a_loan_s_balance_is_said_as_the_balance_it_is():
         if "$5,779.90" in said:
             extras.add(said.split("$166.67")[1])
     assert len(extras) >= 3, extras
+
+
+@pytest.mark.parametrize("world_seed", [4, 11])
+def test_a_customer_holds_only_products_that_fit_their_age(banking, world_seed):
+    """Born 1946 with a 'Student Checking', born 1994 with a 'Kids Savings': a student's products go to
+    customers of a student's age at the world's date, a child's savings to no adult, and no account
+    was opened before its holder turned 18."""
+    import datetime as dt
+
+    from toolgym.envs import World
+
+    world = World(banking.template(world_seed, "default"))
+    try:
+        today = world.now.date()
+        rows = world.query("SELECT c.date_of_birth, p.name, a.opened FROM account a JOIN customer c USING (customer_id) "
+                           "JOIN product p USING (product_id)")  # fmt: skip
+    finally:
+        world.close()
+    held: dict[str, int] = {}
+    for born, name, opened in rows:
+        born, opened = dt.date.fromisoformat(str(born)), dt.date.fromisoformat(str(opened))
+        age = today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+        held[name] = held.get(name, 0) + 1
+        if name.startswith("Student"):
+            assert 17 <= age <= 26, (name, born, today)
+        assert name != "Kids Savings", (name, born)
+        assert opened >= dt.date(born.year + 18, born.month, min(born.day, 28)), (name, born, opened)
+    assert held.get("Student Checking") and held.get("Everyday Checking"), held

@@ -61,9 +61,10 @@ def test_the_swap_is_made_for_the_spoil_only_where_both_amounts_are_said_as_thei
     assert swapped_amounts(messages, 1) is None
 
 
-@pytest.mark.parametrize("name, kind", [("travel", "single"), ("banking", "multi_step"), ("retail", "multi_step")])
-def test_the_swapped_fields_spoil_fails_wherever_it_applies(name, kind):
-    assert spoil_fails_wherever_it_applies(name, kind, SPOILS["swapped_fields"], count=60) > 0
+# banking's multi_step chats seldom say two amounts of one record (a payment and the balance it left)
+@pytest.mark.parametrize("name, kind, count", [("travel", "single", 60), ("banking", "multi_step", 100), ("retail", "multi_step", 60)])
+def test_the_swapped_fields_spoil_fails_wherever_it_applies(name, kind, count):
+    assert spoil_fails_wherever_it_applies(name, kind, SPOILS["swapped_fields"], count=count) > 0
 
 
 def test_a_field_counted_in_another_unit_holds_no_amount():

@@ -22,6 +22,16 @@ PRODUCT_NAMES = (
     ("Personal Loan", "personal_loan"), ("Auto Loan", "auto_loan"), ("Home Improvement Loan", "personal_loan"),
 )  # fmt: skip
 
+# The ages (in years, at the world's date) a holder of these products has: a student's account and
+# card, a child's savings; any other product fits any customer.
+AGES = {"Student Checking": (17, 26), "Student Card": (18, 26), "Kids Savings": (0, 17)}
+
+
+def fits_age(product: dict, age: int) -> bool:
+    low, high = AGES.get(product["name"], (0, 200))
+    return low <= age <= high
+
+
 # (merchant, category, low, high): what card and checking transactions look like.
 MERCHANTS = (
     ("Blue Bottle Coffee", "dining", 4, 18), ("Corner Bistro", "dining", 18, 90), ("Pizza Palace", "dining", 12, 55),

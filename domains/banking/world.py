@@ -15,7 +15,7 @@ from typing import Any
 
 from toolgym.envs.fakes import person_name, seeded_faker, undoubled
 
-from .catalogue import BANKS, MERCHANTS, articles, draw_products
+from .catalogue import BANKS, MERCHANTS, articles, draw_products, fits_age
 from .rules import CLOCK
 from .tables import Account, Article, Card, Customer, Loan, Payee, Product, ScheduledTransfer, Transaction
 
@@ -25,6 +25,7 @@ HISTORY_DAYS = 150
 AREA_CODES = ("206", "303", "312", "404", "415", "503", "512", "602", "617", "619", "702", "713", "786", "919")
 SECURITY_ANSWERS = ("Rex", "Bella", "Maple", "Lincoln", "Cooper", "Juniper", "Harbor", "Willow", "Ranger", "Pepper",
                     "Biscuit", "Nova", "Atlas", "Clover", "Shadow", "Ziggy", "Mango", "Otis", "Pixel", "Tango")  # fmt: skip
+ADULT_AGE = 18  # no account is opened before its holder is this old (a student's, say, not at 12)
 NICKNAMES = ("", "", "", "Bills", "Rainy day", "Holiday fund", "Everyday", "House deposit", "Car fund", "Emergency")
 
 
@@ -55,10 +56,13 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
             phone = f"{rng.choice(AREA_CODES)}-555-{rng.randrange(10000):04d}"
         phones.add(phone)
         first, last = person_name(fake)
+        born = today - dt.timedelta(days=rng.randrange(19 * 365, 82 * 365))
+        age = today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+        adult_days = (today - born).days - round(ADULT_AGE * 365.25)  # above 300: every customer is 19 or near it
         yield Customer, {
             "customer_id": customer_id, "full_name": f"{first} {last}", "phone": phone,
             "email": f"{first}.{last}{number}@example.com".lower(),
-            "date_of_birth": today - dt.timedelta(days=rng.randrange(19 * 365, 82 * 365)),
+            "date_of_birth": born,
             "id_last4": f"{rng.randrange(10000):04d}", "security_answer": rng.choice(SECURITY_ANSWERS),
             "address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}",
         }  # fmt: skip
@@ -68,7 +72,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
         last4s: set[str] = set()
         checking_id = ""
         for kind in kinds:
-            product = rng.choice(by_kind[kind])
+            product = rng.choice([p for p in by_kind[kind] if fits_age(p, age)])
             account_id = next_id("A")
             digits = f"{rng.randrange(10**9, 10**10)}"
             while digits[-4:] in last4s:
@@ -82,7 +86,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
                 "number": digits, "nickname": rng.choice(NICKNAMES) if kind == "savings" else "", "balance": balance,
                 "credit_limit": limit,
                 "status": "frozen" if rng.random() < 0.05 else "active",
-                "opened": today - dt.timedelta(days=rng.randrange(200, 4000)),
+                "opened": today - dt.timedelta(days=rng.randrange(200, min(4000, adult_days))),
             }  # fmt: skip
             if kind == "checking" and not checking_id:
                 checking_id = account_id
