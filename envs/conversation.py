@@ -162,6 +162,18 @@ def _latest_declined(task: Task) -> bool:
     return any(s.declined and s.segment == latest for s in task.plan)
 
 
+def undecided(task: Task) -> bool:
+    """Whether a chat that ends pending waits on the user's own choice, not on a fact to find: a
+    missing value its task marks chosen (`pieces.missing_info(chosen=True)`: an amount, a speed), or
+    a value a nearer valid one was offered for (a volume of 100 where 40 is the most)."""
+    reply = task.replies[0] if task.replies else None
+    if reply is None or outcome(task) != "pending":
+        return False
+    if task.kind == "no_tool/missing_info":
+        return reply.vars.get("chosen") is True
+    return reply.intent == "point_out_invalid" and bool(reply.vars.get("valid"))
+
+
 def pending_on(task: Task) -> list[str]:
     """What a chat that ends pending waits on, for the closing line's "once you have it / them": the
     labels asked for, else the values to correct."""
@@ -189,6 +201,8 @@ def closer_intent(task: Task) -> str:
     policy keeps back) is not told that nothing was changed, and a question outside the domain, declined
     with no reason but the service's scope, is not told a reason helps."""
     ended = outcome(task)
+    if undecided(task):
+        return "closer_undecided"  # "whenever you've decided", not "once you find it"
     if ended == "refused" and task.kind == "no_tool/irrelevant":
         return "closer_off_topic"
     return "closer_refused_lookup" if ended == "refused" and not _asked_change(task) else f"closer_{ended}"

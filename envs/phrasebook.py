@@ -66,7 +66,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "instruct": ("instruction", "checks", "reported", "again"),
         "decline_irrelevant": ("scope",),
         "decline_unavailable": ("action", "handoff", "scope", "left"),
-        "ask_missing": ("labels",),
+        "ask_missing": ("labels", "chosen"),
         "point_out_invalid": ("value", "label", "problem", "valid"),
         "point_out_unsupported": ("value", "label", "problem", "valid"),
         "refuse_policy": ("rule",),
@@ -75,6 +75,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "tell_choice": ("value",),
         "tell_pick": ("value",),
         "user_unknown": ("labels",),
+        "user_undecided": ("labels",),
         "user_confirm": (),
         "user_done": (),
         "user_done_pending": (),
@@ -137,8 +138,9 @@ class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as
 # Values a reply variant may read without every caller passing them, guarded with `is defined`: what
 # the oracle adds from the domain (`Domain.handoff`, `Domain.scope`) and from the chat (`after_answer`:
 # the user's last words answered the agent), the nearest valid value an invalid-value task may
-# carry (`valid`), and what the tools left do where a task withholds a whole area (`left`).
-OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left"})
+# carry (`valid`), what the tools left do where a task withholds a whole area (`left`), and whether
+# a missing value is the user's choice (`chosen`, pieces.missing_info).
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left", "chosen"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 VOICES_KEY = "exclude_voices"  # in a domain's utterances.yaml: voices its assistant lacks (templates/voices.yaml)
 ENGINE_VOICES = Path(__file__).parent / "templates" / "voices.yaml"

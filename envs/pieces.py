@@ -181,15 +181,18 @@ def assemble(
 # ---- one constructor per no-tool kind, and injection -------------------------------------------
 
 
-def missing_info(request: str, goal: str, labels: Sequence[str], **fields: Any) -> Piece:
+def missing_info(request: str, goal: str, labels: Sequence[str], *, chosen: bool = False, **fields: Any) -> Piece:
     """The user asks for something without a fact it needs: the agent asks for `labels` and calls nothing.
 
-    The verifier wants the reply to ask for every label and the trajectory to make no write."""
+    `chosen`: the values are the user's to choose (an amount, a speed, a preference), not facts they
+    could look up: the ask, the user's answer and the closing line speak of a decision not yet made
+    (conversation.undecided). The verifier wants the reply to ask for every label and the trajectory
+    to make no write."""
     labels = list(labels)
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("ask_missing", labels=labels),
+        reply=_utterance("ask_missing", labels=labels, **({"chosen": True} if chosen else {})),
         unknown=labels,
         no_tool=NoToolSpec(reason=f"the user has not given the {' and '.join(labels)}", missing=labels),
         **fields,

@@ -24,6 +24,7 @@ from toolgym.envs.conversation import (
     request_text,
     said_before,
     step_cues,
+    undecided,
     unsupported,
 )
 from toolgym.envs.fact_words import fact_answer
@@ -82,8 +83,8 @@ class ScriptedUser(UserSimulator):
         asking = request_text(text) if text else ""
         if asking:
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
-            if unknown:
-                return _final(say("user_unknown", labels=unknown))
+            if unknown:  # a choice not made yet is no fact to look up ("I haven't decided how much yet")
+                return _final(say("user_undecided" if undecided(task) else "user_unknown", labels=unknown))
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
             # what was not said yet; and asked for what the chat holds already, the user says it again,
             # for it may have been said as something else (a travel date that is also the check-in date,
@@ -217,12 +218,9 @@ def _result_values(result: str) -> dict[str, Any]:
 def _pending_close(task: Task) -> str:
     """How a user told their value will not do leaves: one a nearer valid value was offered for is
     theirs to choose again (`user_done_rethink`: a cruise speed or a meeting length is not something
-    to "find"); else they go to find the right one (`user_done_pending`). (A value the tools lack
-    was no mistake: that chat ends as refused, `user_done_unsupported`.)"""
-    reply = task.replies[0] if task.replies else None
-    if reply is not None and reply.intent == "point_out_invalid" and reply.vars.get("valid"):
-        return "user_done_rethink"
-    return "user_done_pending"
+    to "find", conversation.undecided); else they go to find the right one (`user_done_pending`). (A
+    value the tools lack was no mistake: that chat ends as refused, `user_done_unsupported`.)"""
+    return "user_done_rethink" if undecided(task) else "user_done_pending"
 
 
 _TRIES = 16  # other draws of a phrasing before a repeat is accepted (an intent with few variants)

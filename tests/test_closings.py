@@ -12,7 +12,7 @@ from toolgym.generators.inspection.coherence import Knowledge, doubled_thanks, t
 from toolgym.generators.rows import with_closer
 
 CLOSERS = ("closer_done", "closer_answered", "closer_refused", "closer_refused_lookup", "closer_off_topic", "closer_declined",
-           "closer_pending", "farewell")
+           "closer_pending", "closer_undecided", "farewell")
 
 
 @pytest.mark.parametrize("intent", CLOSERS)

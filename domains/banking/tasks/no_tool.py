@@ -28,17 +28,18 @@ from .writes import disputed_charge, source_and_target
 # ---- missing_info ------------------------------------------------------------------------------
 
 # what only the customer can say: a charge to dispute is found with search_transactions (acting tasks
-# look it up), so a merchant the customer does not name is not asked for here
+# look it up), so a merchant the customer does not name is not asked for here. The last field: the
+# value is the customer's to choose (how much, when), not a fact they could look up.
 MISSING = (
-    ("missing_payee_number", "the payee's account number"),  # the payee's, not "your" (see phrasing.owned)
-    ("missing_amount", "the transfer amount"),
-    ("missing_date", "the transfer date"),
+    ("missing_payee_number", "the payee's account number", False),  # the payee's, not "your" (see phrasing.owned)
+    ("missing_amount", "the transfer amount", True),
+    ("missing_date", "the transfer date", True),
 )
 
 
 def missing_info(ctx: GenContext) -> Task:
     """The customer wants something done but cannot give a value it needs: the agent asks for it."""
-    intent, label = ctx.pick(MISSING)
+    intent, label, chosen = ctx.pick(MISSING)
     person = ctx.pick(index_of(ctx.world).people)
     slots = {
         "name": f"{ctx.pick(FIRST_NAMES)} {ctx.pick(LAST_NAMES)}",
@@ -50,7 +51,7 @@ def missing_info(ctx: GenContext) -> Task:
     }
     if slots["source"] == slots["target"]:
         slots["target"] = "credit card account"
-    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get something done without knowing {label}.", [label])
+    piece = pieces.missing_info(ctx.say(intent, **slots), f"Get something done without knowing {label}.", [label], chosen=chosen)
     return assemble(ctx, None, [piece])
 
 

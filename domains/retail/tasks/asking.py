@@ -19,9 +19,12 @@ from .places import new_address
 # ---- missing information ---------------------------------------------------------------------
 
 
-def _missing(request: str, goal: str, label: str, customer_id: str | None, facts: Sequence[Fact] = ()) -> pieces.Piece:
-    """The user asks without `label`, which they do not know yet; it is theirs to give (about 'your')."""
-    piece = pieces.missing_info(request, goal, [label], facts=list(facts), subject=customer_id)
+def _missing(
+    request: str, goal: str, label: str, customer_id: str | None, facts: Sequence[Fact] = (), chosen: bool = False
+) -> pieces.Piece:
+    """The user asks without `label`, which they do not know yet; it is theirs to give (about 'your').
+    `chosen`: a choice not made yet (an option), not a fact to find."""
+    piece = pieces.missing_info(request, goal, [label], facts=list(facts), subject=customer_id, chosen=chosen)
     assert piece.no_tool is not None
     return replace(piece, no_tool=piece.no_tool.model_copy(update={"about": "your"}))
 
@@ -69,6 +72,7 @@ def missing_preference(ctx: GenContext) -> pieces.Piece | None:
         label,
         order.customer_id,
         [order_fact(order.id)],
+        chosen=True,
     )
 
 

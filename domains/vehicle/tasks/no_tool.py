@@ -18,13 +18,15 @@ ZONES = tuple(ZONE_NAMES)
 def _missing_cruise(ctx: GenContext, car: Car) -> Piece | None:
     if not car.moving:
         return None
-    return pieces.missing_info(ctx.say("req_missing_cruise"), "Turn on cruise control; you have not decided on a speed.", ["cruise speed"])
+    return pieces.missing_info(ctx.say("req_missing_cruise"), "Turn on cruise control; you have not decided on a speed.", ["cruise speed"],
+                                chosen=True)
 
 
 def _missing_limit(ctx: GenContext, car: Car) -> Piece | None:
     if not car.electric:
         return None
-    return pieces.missing_info(ctx.say("req_missing_limit"), "Change the charge limit; you have not said to what.", ["charge limit"])
+    return pieces.missing_info(ctx.say("req_missing_limit"), "Change the charge limit; you have not said to what.", ["charge limit"],
+                                chosen=True)
 
 
 def _missing_temp(ctx: GenContext, car: Car) -> Piece | None:
@@ -33,6 +35,7 @@ def _missing_temp(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_missing_temp", zone=slot(ctx, f"say_zone_{zone}")),
         f"Change the temperature of {ZONE_NAMES[zone]}; you have not said to what.",
         ["target temperature"],
+        chosen=True,
     )
 
 
@@ -42,6 +45,7 @@ def _missing_window(ctx: GenContext, car: Car) -> Piece | None:
         ctx.say("req_missing_window", window=slot(ctx, f"say_window_{which}")),
         "Open a window part way; you have not said how far.",
         ["opening percentage"],
+        chosen=True,
     )
 
 
