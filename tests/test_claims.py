@@ -158,7 +158,7 @@ def test_honest_wordings_in_other_domains_pass(domain, tool_name, said):
 def test_a_state_read_in_a_tool_result_is_a_report_not_a_claim():
     task, messages = _gold("retail", "parallel", n=40, calls="list_customer_orders")
     result_text = " ".join(m.get("content") or "" for m in messages if m.get("role") == "tool")
-    status = next(s for s in ("cancelled", "delivered", "processed", "pending") if f'"{s}"' in result_text)
+    status = next(s for s in ("cancelled", "delivered", "processed", "pending", "shipped") if f'"{s}"' in result_text)
     assert _judged(task, _with_final(messages, f"One of your orders was {status} earlier.", append=True)).passed
 
 

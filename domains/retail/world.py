@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -120,19 +120,45 @@ def _catalog_rows(rng: random.Random, n_products: int) -> tuple[list[Product], l
         names = [n for n in OPTION_NAMES if n in line["options"]]
         combos = list(itertools.product(*(line["options"][n] for n in names)))
         chosen = sorted(rng.sample(range(len(combos)), min(len(combos), rng.randint(8, 14))))
-        low, high = line["price"]
+        price = _pricing(rng, line, names)
         for index in chosen:
             roll = rng.random()
             values: dict[str, Any] = {
                 "id": f"V{next(variant_number)}",
                 "product_id": product.id,
-                "price": round(rng.uniform(low, high), 2),
+                "price": price(combos[index]),
                 "available": roll >= 0.1,
                 "stock": 0 if roll < 0.2 else rng.randint(1, 60),
                 **dict(zip(names, (str(v) for v in combos[index]), strict=True)),
             }
             variants.append(Variant.model_construct(**values))
     return products, variants
+
+
+LADDER_SHARE = 0.6  # of a line's price range: what the steps up its ladder add at the top
+LADDER_NOISE = 0.3  # of the smallest step: two variants alike on the ladder differ by less than a step
+
+
+def _pricing(rng: random.Random, line: dict[str, Any], names: list[str]) -> Callable[[tuple[Any, ...]], float]:
+    """How a line prices a combination of its options (`names` in order): anywhere in its range, or,
+    with a `ladder`, a base price plus a drawn step per rung of each laddered option and noise below a
+    third of the smallest step, so one rung up (a bigger capacity, a second burner) always costs more."""
+    low, high = line["price"]
+    ladder = [(names.index(n), line["options"][n]) for n in line.get("ladder", [])]
+    if not ladder:
+        return lambda combo: round(rng.uniform(low, high), 2)
+    weights = [rng.uniform(0.5, 1.5) for _ in ladder]
+    span = (high - low) * LADDER_SHARE
+    unit = span / sum(w * (len(values) - 1) for w, (_, values) in zip(weights, ladder, strict=True))
+    steps = [w * unit for w in weights]
+    noise = LADDER_NOISE * min(steps)
+    base = rng.uniform(low + noise, high - span - noise)
+
+    def price(combo: tuple[Any, ...]) -> float:
+        up = sum(step * values.index(combo[at]) for step, (at, values) in zip(steps, ladder, strict=True))
+        return round(base + up + rng.uniform(-noise, noise), 2)
+
+    return price
 
 
 def _customer(
