@@ -46,3 +46,41 @@ def test_a_variant_one_rung_up_its_products_ladder_costs_more(domain, seed):
                     assert other_price > price, (name, options, price, other, other_price)
     assert compared > 200, compared
     assert {"10-inch Tablet", "Camping Stove"} <= {n for n in by_name if lines[n].get("ladder")}
+
+
+def test_a_swap_never_trades_two_items_into_each_others_options(domain):
+    """'Change the Camping Stove from titanium, double burner to steel, double burner and the Camping
+    Stove from steel, double burner to titanium, double burner': the order's options stay the same,
+    and its one allowed change is spent. No item change (first asked, or asked instead of a declined
+    one) leaves the order's options as they were."""
+    import random
+
+    from toolgym.domains.retail.tasks import writes
+    from toolgym.domains.retail.tasks.base import shop as shop_of
+    from toolgym.envs.generation import GenContext
+
+    world = World(domain.template(0, "default"))
+    try:
+        ctx = GenContext(domain, world, random.Random(0), 0, "multi_turn", 0, "default")
+        s = shop_of(ctx)
+        twins = [(o, a, b) for o in s.modifiable for a in s.items[o.id] for b in s.items[o.id]
+                 if a.id < b.id and a.product_id == b.product_id and a.variant_id != b.variant_id
+                 and b.variant_id in {v.id for v in s.alternatives(a)} and a.variant_id in {v.id for v in s.alternatives(b)}]
+        assert twins
+        variant = {v.id: v for vs in s.variants_of.values() for v in vs}
+        made = 0
+        for order, a, b in twins:
+            assert writes._settled_swap(ctx, s, order, [a, b], [variant[b.variant_id], variant[a.variant_id]]) is None
+            others = [v for v in s.alternatives(a) if v.id != b.variant_id][:1] + [v for v in s.alternatives(b) if v.id != a.variant_id][:1]
+            first = writes._settled_swap(ctx, s, order, [a, b], others)
+            if first is None:
+                continue
+            for seed in range(60):  # the change of mind: each item to another option than the first chose
+                ctx.rng.seed(seed)
+                again = writes._swap(ctx, s, None, None, like=first)
+                if again is not None:
+                    made += 1
+                    assert sorted(v.id for v in again.variants) != sorted(i.variant_id for i in again.items), again.changes
+        assert made > 100, made
+    finally:
+        world.close()

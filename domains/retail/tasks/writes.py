@@ -241,6 +241,8 @@ def _swap(
 
 
 def _settled_swap(ctx: GenContext, s, order: OrderBase, items: list[OrderItemBase], variants: list[VariantBase]) -> _Swap | None:
+    if sorted(v.id for v in variants) == sorted(i.variant_id for i in items):
+        return None  # two items of one product swapped into each other's options: the order would not change
     difference = round(sum(v.price for v in variants) - sum(i.price for i in items), 2)
     method = _settlement(ctx, s, order, difference)
     if method is None:
