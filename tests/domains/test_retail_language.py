@@ -234,3 +234,14 @@ def test_a_return_refused_for_its_age_says_the_delivery_day_as_people_write_it()
             said.append(str(piece.reply.vars))
     world.close()
     assert said and not [s for s in said if re.search(r"\d{4}-\d{2}-\d{2}", s)], said[:3]
+
+
+def test_one_pending_order_is_listed_in_the_singular(domain):
+    """'These orders haven't been processed yet: #W4308325 ($428.77).' for one order."""
+    one = [{"id": "#W4308325", "total": 428.77}]
+    two = [*one, {"id": "#W1000001", "total": 12.5}]
+    said_one = {domain.phrasebook.say("reply_order_list", seed, orders=one) for seed in range(200)}
+    said_two = {domain.phrasebook.say("reply_order_list", seed, orders=two) for seed in range(200)}
+    plural = re.compile(r"\b(?:These orders|orders are|orders haven't)\b")
+    assert len(said_one) > 4 and not [s for s in said_one if plural.search(s)], said_one
+    assert [s for s in said_two if plural.search(s)] and not [s for s in said_two if "This order" in s or "order is" in s]
