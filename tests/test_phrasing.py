@@ -393,10 +393,12 @@ def test_a_user_greets_for_the_hour_of_the_world_s_clock(name):
 def test_no_phrasebook_keeps_a_stock_phrase_readers_objected_to():
     """Phrasings a reader of the rows flagged, each in some rows of every corpus: "For the record, I
     will ..." before a question (the idiom reports what is done), "Do you approve, so that I may
-    proceed?", "That's the answer in full.", "I'm afraid today I can't" at 20:15, "Enjoy the listening."."""
+    proceed?", "That's the answer in full.", "I'm afraid today I can't" at 20:15, "Enjoy the listening.",
+    "Thanks. Next up." (a fragment)."""
     from pathlib import Path
 
-    stock = ["For the record, I will", "so that I may proceed", "answer in full", "today I can't", "Enjoy the listening"]
+    stock = ["For the record, I will", "so that I may proceed", "answer in full", "today I can't", "Enjoy the listening",
+             "Thanks. Next up."]
     root = Path(__file__).resolve().parent.parent
     books = [*root.glob("envs/templates/*.yaml"), *root.glob("domains/*/utterances.yaml")]
     assert len(books) >= 9
