@@ -52,7 +52,9 @@ def test_a_yes_to_a_question_without_the_warning_is_no_consent(plan_changes):
     task, step = next((t, s) for t, s in changes if s.disclose)
     messages, verification = gold_messages(telecom, task)
     assert verification.passed
-    asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant" and step.disclose[0] in (m.get("content") or ""))
+    made = next(i for i, m in enumerate(messages) if any(c["function"]["name"] == "change_plan" for c in m.get("tool_calls") or []))
+    # the question the user said yes to: the last before the call (an earlier one may have been turned down)
+    asked = max(i for i, m in enumerate(messages[:made]) if m["role"] == "assistant" and step.disclose[0] in (m.get("content") or ""))
     number = next(c.arguments["line_id"] for c in step.calls)
     plain = {**messages[asked], "content": f"I'll change the plan of line {number} as you asked. Shall I go ahead?"}
     silent = [*messages[:asked], plain, *messages[asked + 1 :]]
