@@ -88,6 +88,16 @@ def pytest_report_header(config):
             "(TOOLGYM_HEAVY_DOMAINS=all for every one)")
 
 
+def agent_call(domain, world, name: str, **arguments):
+    """One call of an agent tool in `world`, as an episode makes it: (error, the result's JSON)."""
+    import json
+
+    from toolgym.envs.replay import run_call
+
+    outcome = run_call(domain, world, [t.name for t in domain.agent_tools], name, arguments)
+    return outcome.error, (json.loads(outcome.content) if outcome.error is None else None)
+
+
 def small_world_index(name: str):
     """A built-in domain's task index (`tasks/index.py: index_of`) over its small world 0."""
     import importlib

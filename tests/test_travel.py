@@ -11,11 +11,10 @@ import gymnasium
 import pytest
 
 import toolgym
-from tests.conftest import small_world_index
+from tests.conftest import agent_call, small_world_index
 from toolgym.domains.travel.catalogue import FARE_RULE_BY_CABIN
 from toolgym.envs import World
 from toolgym.envs.gold import gold_messages
-from toolgym.envs.replay import run_call
 from toolgym.verifiers import verify
 
 TRAVEL = "travel"
@@ -31,9 +30,7 @@ def index():
     return small_world_index(TRAVEL)
 
 
-def _call(domain, world: World, name: str, **arguments):
-    outcome = run_call(domain, world, [t.name for t in domain.agent_tools], name, arguments)
-    return outcome.error, (json.loads(outcome.content) if outcome.error is None else None)
+_call = agent_call
 
 
 def _rollout(task):

@@ -9,9 +9,8 @@ import re
 import pytest
 
 import toolgym
-from tests.conftest import small_world_index
+from tests.conftest import agent_call, small_world_index
 from toolgym.envs import World
-from toolgym.envs.replay import run_call
 
 TRAVEL = "travel"
 
@@ -26,9 +25,7 @@ def index():
     return small_world_index(TRAVEL)
 
 
-def _call(domain, world: World, name: str, **arguments):
-    outcome = run_call(domain, world, [t.name for t in domain.agent_tools], name, arguments)
-    return outcome.error, (json.loads(outcome.content) if outcome.error is None else None)
+_call = agent_call
 
 
 def test_an_invoice_shows_whose_booking_it_is(domain, index):
