@@ -12,20 +12,16 @@ import toolgym
 from tests.conftest import agent_call, small_world_index
 from toolgym.envs import World
 
-TRAVEL = "travel"
-
 
 @pytest.fixture(scope="module")
 def domain():
-    return toolgym.load_domain(TRAVEL)
+    return toolgym.load_domain("travel")
 
 
 @pytest.fixture(scope="module")
 def index():
-    return small_world_index(TRAVEL)
+    return small_world_index("travel")  # its small world 0
 
-
-_call = agent_call
 
 
 def test_an_invoice_shows_whose_booking_it_is(domain, index):
@@ -36,7 +32,7 @@ def test_an_invoice_shows_whose_booking_it_is(domain, index):
     world = World(domain.template(0, "small"))
     try:
         for booking_id, owner in ((flight.booking_id, flight.traveller_id), (stay.booking_id, stay.traveller_id)):
-            error, invoice = _call(domain, world, "get_invoice", booking_id=booking_id)
+            error, invoice = agent_call(domain, world, "get_invoice", booking_id=booking_id)
             assert error is None and invoice["traveller_id"] == owner, invoice
     finally:
         world.close()
@@ -51,10 +47,10 @@ def test_bags_are_agreed_to_at_the_total_add_baggage_charges(domain, index):
     for booking in [b for b in index.confirmed("any") if b.bags < 3][:12]:
         world = World(domain.template(0, "small"))
         try:
-            _, read = _call(domain, world, "get_booking", booking_id=booking.booking_id)
+            _, read = agent_call(domain, world, "get_booking", booking_id=booking.booking_id)
             quote = read["add_bags_quote"]
             assert list(quote) == [f"{n} bag{'s' if n > 1 else ''}" for n in range(1, 4 - booking.bags)], quote
-            _, added = _call(domain, world, "add_baggage", booking_id=booking.booking_id, bags=len(quote))
+            _, added = agent_call(domain, world, "add_baggage", booking_id=booking.booking_id, bags=len(quote))
             assert added["fee"] == quote[list(quote)[-1]], (read, added)
         finally:
             world.close()
