@@ -74,9 +74,10 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
     ids = _UniqueNumbers(rng)
     counters = {"item": itertools.count(1_000_001), "transaction": itertools.count(1_000_001)}
     seen_name_zip: set[tuple[str, str, str]] = set()
+    seen_emails: set[str] = set()
     now = CLOCK(seed)  # the world's history counts back from its own date
     for customer_id in sorted(ids.draw("C", 5, counts["customers"])):
-        customer = _customer(fake, rng, customer_id, seen_name_zip, now)
+        customer = _customer(fake, rng, customer_id, seen_name_zip, seen_emails, now)
         yield customer
         methods = _payment_methods(rng, ids, customer)
         yield from methods
@@ -162,24 +163,24 @@ def _pricing(rng: random.Random, line: dict[str, Any], names: list[str]) -> Call
 
 
 def _customer(
-    fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]], now: dt.datetime
+    fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]], emails: set[str],
+    now: dt.datetime,
 ) -> Customer:
     while True:  # name + zip identifies a customer, so it must be unique
         (first, last), zip_code = person_name(fake), fake.zipcode()
         if (first, last, zip_code) not in seen:
             seen.add((first, last, zip_code))
             break
-    style = rng.randrange(3)
-    local = (
-        f"{first}.{last}",
-        f"{first}{last}{rng.randint(1, 99)}",
-        f"{first[0]}{last}{rng.randint(100, 999)}",
-    )[style]
+    while True:  # so must the email: two namesakes would otherwise share one and log in as each other
+        email = _email(rng, first, last)
+        if email not in emails:
+            emails.add(email)
+            break
     return Customer.model_construct(
         id=customer_id,
         first_name=first,
         last_name=last,
-        email=f"{local.lower()}@{rng.choice(EMAIL_DOMAINS)}".replace("'", ""),
+        email=email,
         phone=fake.numerify("###-###-####"),
         address1=fake.street_address(),
         address2=fake.secondary_address() if rng.random() < 0.3 else "",
@@ -188,6 +189,16 @@ def _customer(
         zip=zip_code,
         member_since=(now - dt.timedelta(days=rng.randint(30, 2500))).date().isoformat(),
     )
+
+
+def _email(rng: random.Random, first: str, last: str) -> str:
+    style = rng.randrange(3)
+    local = (
+        f"{first}.{last}",
+        f"{first}{last}{rng.randint(1, 99)}",
+        f"{first[0]}{last}{rng.randint(100, 999)}",
+    )[style]
+    return f"{local.lower()}@{rng.choice(EMAIL_DOMAINS)}".replace("'", "")
 
 
 def _payment_methods(rng: random.Random, ids: _UniqueNumbers, customer: Customer) -> list[PaymentMethod]:
