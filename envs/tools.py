@@ -116,6 +116,7 @@ class Tool:
         acts_on: Record | Sequence[Record] | None = None,
         identifies: str | None = None,
         computes: bool = False,
+        area: str | None = None,
     ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
@@ -127,6 +128,9 @@ class Tool:
         # A read that works a value out from its arguments alone (a calculator, a converter): asking
         # for its inputs looks no record up, and a guessed input gives a wrong answer.
         self.computes = computes
+        # The words of the domain's scope this tool serves ('bags' for add_baggage): a decline for the
+        # tool withheld leaves that area out of what it offers. None: the words of the tool's name.
+        self.area = area
         self.caller: Caller = caller
         # What a write acts on (envs/authz.py): None lets the engine infer it from the argument names.
         self.acts_on: tuple[Record, ...] | None = None if acts_on is None else tuple(_records(acts_on))
@@ -296,6 +300,7 @@ def tool(
     acts_on: Record | Sequence[Record] | None = None,
     identifies: str | None = None,
     computes: bool = False,
+    area: str | None = None,
 ) -> Any:
     """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
 
@@ -310,12 +315,14 @@ def tool(
     that names the acting user (see envs/authz.py; both are inferred from names when left out).
     `computes` marks a read that works a value out from its arguments alone (`calculate`,
     `convert_units`): the agent asks for its inputs to get an answer right, not to find records.
+    `area` names the words of the domain's scope the tool serves when its name does not say them
+    (`add_baggage`: "bags"); a decline for the tool withheld offers help with everything else.
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         return Tool(
             f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words,
-            acts_on=acts_on, identifies=identifies, computes=computes,
+            acts_on=acts_on, identifies=identifies, computes=computes, area=area,
         )  # fmt: skip
 
     return wrap(func) if func is not None else wrap

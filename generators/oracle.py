@@ -203,8 +203,10 @@ def _domain_values(task: Task) -> dict[str, Any]:
     policy allows for a refusal (unless the withheld tool is the hand-off itself) and its scope. The
     task's own values take precedence."""
     domain = load_domain(task.domain)
-    withheld = " ".join(task.no_tool.withheld_tools if task.no_tool else ()).lower()
+    withheld_tools = task.no_tool.withheld_tools if task.no_tool else ()
+    withheld = " ".join(withheld_tools).lower()
     handoff = domain.refusal_handoff
     if "human" in withheld:  # "I can't transfer you; a human agent can help" contradicts itself
         handoff = ""
-    return {"handoff": handoff, "scope": scope_without(domain.scope, re.split(r"[_\s]+", withheld))}
+    areas = " ".join(domain.tool(name).area or name for name in withheld_tools)
+    return {"handoff": handoff, "scope": scope_without(domain.scope, re.split(r"[_\s]+", areas.lower()))}

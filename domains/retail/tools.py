@@ -115,7 +115,7 @@ def get_gift_card_balance(world: World, gift_card_id: str) -> dict[str, Any]:
     return {"gift_card_id": card.id, "balance": card.balance}
 
 
-@tool(writes=True)
+@tool(writes=True, area="account")
 def update_customer_address(
     world: World, customer_id: CustomerId, address1: Street, address2: Unit, city: City, state: State, zip: Zip
 ) -> dict[str, Any]:

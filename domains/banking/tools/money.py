@@ -54,7 +54,7 @@ def transfer_between_accounts(world: World, from_account_id: str, to_account_id:
     return _record(world, source.customer_id, source.account_id, amount, to_account=target.account_id)
 
 
-@tool(writes=True)
+@tool(writes=True, area="payments")
 def pay_payee(world: World, from_account_id: str, payee_id: str, amount: float) -> dict[str, Any]:
     """Pay one of the verified customer's saved payees from a checking or savings account.
 

@@ -195,7 +195,7 @@ def select_seat(world: World, booking_id: str, seat: str) -> dict[str, Any]:
     return {"booking_id": after.booking_id, "flight_id": after.flight_id, "seat": after.seat}
 
 
-@tool(writes=True)
+@tool(writes=True, area="bags")
 def add_baggage(world: World, booking_id: str, bags: Literal[1, 2, 3]) -> dict[str, Any]:
     """Add checked bags to a flight booking; bags beyond the fare's free allowance are charged.
 

@@ -27,7 +27,7 @@ def set_climate(world: World, zone: Zone, temperature_c: float) -> ClimateZoneBa
     return world.update(ClimateZone, f"{car.id}-{zone}", temperature_c=float(temperature_c))
 
 
-@tool(writes=True)
+@tool(writes=True, area="climate")
 def set_seat_heating(world: World, seat: Zone, level: Literal[0, 1, 2, 3]) -> ClimateZoneBase:
     """Set a seat's heating level: 0 (off) to 3 (warmest).
 
@@ -39,7 +39,7 @@ def set_seat_heating(world: World, seat: Zone, level: Literal[0, 1, 2, 3]) -> Cl
     return world.update(ClimateZone, f"{car.id}-{seat}", seat_heat=level)
 
 
-@tool(writes=True)
+@tool(writes=True, area="climate")
 def set_defrost(world: World, window: Literal["front", "rear"], on: bool) -> VehicleBase:
     """Turn the front (windscreen) or rear window defrost on or off.
 
@@ -51,7 +51,7 @@ def set_defrost(world: World, window: Literal["front", "rear"], on: bool) -> Veh
     return world.update(Vehicle, car.id, **{f"defrost_{window}": on})
 
 
-@tool(writes=True)
+@tool(writes=True, area="climate")
 def set_fan(world: World, level: Literal[0, 1, 2, 3, 4, 5, 6, 7], ac_on: bool) -> VehicleBase:
     """Set the fan level (0 off to 7) and switch the A/C on or off.
 
@@ -78,7 +78,7 @@ def play_media(world: World, source: Literal["radio", "bluetooth", "usb", "podca
     return {"source": source, "title": title, "volume": car.volume}
 
 
-@tool(writes=True)
+@tool(writes=True, area="media")
 def set_volume(world: World, level: int) -> VehicleBase:
     """Set the media volume.
 

@@ -166,7 +166,7 @@ def find_free_slots(world: World, emails: list[str], date: str, duration_minutes
 
 
 # A new meeting is "booked" or "scheduled" as often as "created".
-@tool(writes=True, claims=("create", "schedule", "book", "invite", "set_up", "arrange"))
+@tool(writes=True, claims=("create", "schedule", "book", "invite", "set_up", "arrange"), area="calendar")
 def create_event(
     world: World,
     title: str,
@@ -227,7 +227,7 @@ def _organised_event(world: World, event_id: str, action: str) -> EventBase:
     return event
 
 
-@tool(writes=True, acts_on=_ORGANISED)
+@tool(writes=True, acts_on=_ORGANISED, area="calendar")
 def reschedule_event(world: World, event_id: str, start: str) -> EventView:
     """Move an event you organise to a new start time; it keeps its length and attendees.
 
@@ -246,7 +246,7 @@ def reschedule_event(world: World, event_id: str, start: str) -> EventView:
     return event_view(world, moved, who.time_zone)
 
 
-@tool(writes=True, acts_on=_ORGANISED)
+@tool(writes=True, acts_on=_ORGANISED, area="calendar")
 def cancel_event(world: World, event_id: str) -> EventView:
     """Cancel an event you organise; its attendees are told.
 
@@ -257,7 +257,7 @@ def cancel_event(world: World, event_id: str) -> EventView:
     return event_view(world, world.update(Event, event.id, status="cancelled"), me(world).time_zone)
 
 
-@tool(writes=True, acts_on=_INVITATION)
+@tool(writes=True, acts_on=_INVITATION, area="calendar")
 def respond_to_event(
     world: World, event_id: str, response: Literal["accepted", "tentative", "declined"]
 ) -> EventView:

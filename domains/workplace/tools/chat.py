@@ -99,7 +99,7 @@ def _post(world: World, text: str, channel_id: str | None, recipient_id: str | N
     return _line(world, row, who.time_zone, where)
 
 
-@tool(writes=True)
+@tool(writes=True, area="chat messages")
 def post_to_channel(world: World, channel: str, text: str) -> ChatLine:
     """Post a message to a chat channel.
 
@@ -111,7 +111,7 @@ def post_to_channel(world: World, channel: str, text: str) -> ChatLine:
     return _post(world, text, found.id, None, f"#{found.name}")
 
 
-@tool(writes=True)
+@tool(writes=True, area="chat messages")
 def send_direct_message(world: World, email: str, text: str) -> ChatLine:
     """Send a direct chat message to a colleague.
 

@@ -94,7 +94,7 @@ def read_file(world: World, file_id: str) -> FileView:
     return FileView(**summary.model_dump(), content=doc.content, shared_with=_grants(world, doc.id))
 
 
-@tool(writes=True)
+@tool(writes=True, area="documents")
 def create_file(
     world: World,
     title: str,
@@ -130,7 +130,7 @@ class Sharing(FileSummary):
     shared_with: list[Grant]
 
 
-@tool(writes=True, acts_on=Record("file_id", "document"))
+@tool(writes=True, acts_on=Record("file_id", "document"), area="documents")
 def share_file(world: World, file_id: str, email: str, level: Level) -> Sharing:
     """Share a file you own with someone (they get a link to it by email), or change their permission level. 'anyone' as the email makes a public link.
 

@@ -169,7 +169,7 @@ def send_email(world: World, to: list[str], subject: str, body: str) -> Message:
     return _deliver(world, subject, body, to)
 
 
-@tool(writes=True, acts_on=_MESSAGE)
+@tool(writes=True, acts_on=_MESSAGE, area="email")
 def reply_to_message(world: World, message_id: str, body: str) -> Message:
     """Reply to the sender of a message in your mailbox, in the same thread.
 
@@ -184,7 +184,7 @@ def reply_to_message(world: World, message_id: str, body: str) -> Message:
     return _deliver(world, subject, body, [original.sender], original.thread_id)
 
 
-@tool(writes=True, acts_on=_MESSAGE)
+@tool(writes=True, acts_on=_MESSAGE, area="email")
 def forward_message(world: World, message_id: str, to: list[str], note: str = "") -> Message:
     """Forward a message of your mailbox (with its attachments) to other people.
 
@@ -198,7 +198,7 @@ def forward_message(world: World, message_id: str, to: list[str], note: str = ""
     return _deliver(world, f"Fwd: {original.subject}", body.strip(), to)
 
 
-@tool(writes=True, acts_on=_MESSAGE)
+@tool(writes=True, acts_on=_MESSAGE, area="email")
 def move_message(world: World, message_id: str, folder: Folder) -> MessageSummary:
     """Move a message of your mailbox to another folder.
 
@@ -212,7 +212,7 @@ def move_message(world: World, message_id: str, folder: Folder) -> MessageSummar
     return _summary(world.update(Mail, row.id, folder=folder), me(world).time_zone)
 
 
-@tool(writes=True, acts_on=_MESSAGE)
+@tool(writes=True, acts_on=_MESSAGE, area="email")
 def mark_message(
     world: World, message_id: str, mark: Literal["read", "unread", "flagged", "unflagged"]
 ) -> MessageSummary:
