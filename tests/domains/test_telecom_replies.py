@@ -105,3 +105,22 @@ def test_the_reply_to_a_change_turned_down_says_what_stays_as_it_is(domain):
         assert all(k in reply for k in kept), (call.name, kept, reply)
         checked.add(call.name)
     assert checked == {"make_payment", "change_plan", "add_data_refill"}, checked
+
+
+def test_a_city_off_the_network_is_not_called_invalid_nor_asked_for_again(domain):
+    """'Anchorage is not a valid service region … What's the right service region?' / 'Ok, will check.':
+    the customer is in Anchorage; the reply says the network does not reach it, offers the regions it
+    serves, and the customer, who made no slip, has nothing to go and check."""
+    from toolgym.envs.gold import gold_messages
+
+    unserved = [t for t in domain.generate_tasks(120, seed=5, kinds=["no_tool/invalid_value"])
+                if "region" in t.no_tool.invalid]
+    assert len(unserved) >= 5
+    for task in unserved:
+        messages, verification = gold_messages(domain, task)
+        assert verification.passed
+        reply = next(m["content"] for m in messages if m["role"] == "assistant")
+        city = task.no_tool.invalid["region"]
+        assert city in reply and "valid" not in reply and "right" not in reply, reply
+        last = [m["content"] for m in messages if m["role"] == "user"][-1]
+        assert not re.search(r"\b(check|find|correct|right one)\b", last.split("another way")[0]), last

@@ -51,8 +51,10 @@ def invalid_value(ctx: GenContext) -> Task:
         parameter, label, problem = "region", "service region", ctx.say("problem_region", regions=list(REGIONS))
     # the sizes the reply lists are read from the catalogue first, never said from memory
     steps = [agent(call("list_data_refills"))] if parameter == "gigabytes" else []
-    part = pieces.invalid_value(request, ctx.say("goal_invalid_value"), parameter=parameter, value=bad, label=label,
-                                problem=problem, steps=steps)  # fmt: skip
+    # a city the network does not reach is where the user is, no slip: the reply says so, asks for no other
+    goal = ctx.say("goal_unserved_region" if parameter == "region" else "goal_invalid_value")
+    part = pieces.invalid_value(request, goal, parameter=parameter, value=bad, label=label,
+                                problem=problem, steps=steps, unsupported=parameter == "region")  # fmt: skip
     if parameter == "gigabytes":  # said with its unit; the spec keeps the number the tool would get
         part.reply.vars["value"] = f"{bad} GB"
         part.reply.vars["valid"] = f"{nearest_allowed(size, [r.gigabytes for r in REFILLS]):g} GB"  # the catalogue read
