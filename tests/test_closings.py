@@ -199,3 +199,24 @@ def test_a_fix_the_user_made_on_their_phone_is_not_closed_as_done_on_our_side():
             for task in (phone_only, by_agent)}
     assert not [c for c in said[False] if "our side" in c]
     assert [c for c in said[True] if "done on our side" in c]
+
+
+@pytest.mark.parametrize("intent", ["closer_done", "closer_answered"])
+def test_a_user_who_closed_pleased_is_not_told_i_hope_that_helps(book, intent):
+    """"Perfect." / "So glad to hear that! I trust that helps." (17% of rows): every user's closing
+    line here says it helped, so the closer does not hope it did."""
+    said = [book.say(intent, seed, thanked=seed % 2 == 0) for seed in range(400)]
+    assert not [s for s in said if re.search(r"\b(I hope|Hopefully|I trust) that\b", s)]
+
+
+def test_nobody_is_thanked_for_patience_they_were_never_asked_for(book):
+    """"Thank you for your patience. I'm all set to cancel FB100717 …" straight after the user's request,
+    and "I appreciate your patience." closing a refusal given in the first reply (69 of 600 rows)."""
+    waited = re.compile(r"patience|Thanks for waiting|bearing with me")
+    for register in ("", "@elderly", "@formal", "@chatty", "@terse"):
+        for seed in range(300):
+            text = book.say(f"confirm{register}" if book.has(f"confirm{register}") else "confirm", seed,
+                            action="cancel FB1", details=seed % 2 == 0)
+            assert not waited.search(text), text
+    for intent in ("closer_refused", "closer_refused_lookup", "closer_off_topic"):
+        assert not [t for t in (book.say(intent, seed, thanked=False) for seed in range(300)) if waited.search(t)]
