@@ -124,3 +124,16 @@ def test_a_city_off_the_network_is_not_called_invalid_nor_asked_for_again(domain
         assert city in reply and "valid" not in reply and "right" not in reply, reply
         last = [m["content"] for m in messages if m["role"] == "user"][-1]
         assert not re.search(r"\b(check|find|correct|right one)\b", last.split("another way")[0]), last
+
+
+def test_a_fix_summary_does_not_call_a_state_something_we_did(domain):
+    """"What we did: the phone recognises the SIM card." (the customer reseated it): the done lines are
+    states, so the summary introduces them as where things stand."""
+    said = {domain.phrasebook.say("troubleshoot_done", seed, done=["the phone recognises the SIM card"])
+            for seed in range(300)}
+    assert not [s for s in said if re.search(r"\bwe (did|changed)\b", s)]
+
+
+def test_a_last_payment_question_asks_nothing_the_answer_leaves_out(domain):
+    """"Did my last bill payment go through?" was answered with the amount and day only: no yes or no."""
+    assert not [q for q in domain.phrasebook.variants("ask_last_payment") if re.match(r"(Did|Has|Was) ", q)]
