@@ -220,3 +220,11 @@ def test_nobody_is_thanked_for_patience_they_were_never_asked_for(book):
             assert not waited.search(text), text
     for intent in ("closer_refused", "closer_refused_lookup", "closer_off_topic"):
         assert not [t for t in (book.say(intent, seed, thanked=False) for seed in range(300)) if waited.search(t)]
+
+
+@pytest.mark.parametrize("intent", ["closer_done", "closer_answered"])
+def test_a_frustrated_okay_is_not_answered_with_delight(book, intent):
+    """"Fine. That's all." / "So glad to hear that.": a grudging okay is no praise."""
+    delight = re.compile(r"^(Great to hear|Wonderful|Excellent|So glad to hear that|Lovely|Glad that works for you|Good to hear|Happy to hear that)")
+    said = [book.say(f"{intent}@frustrated", seed, thanked=False) for seed in range(300)]
+    assert not [s for s in said if delight.match(s)]
