@@ -166,8 +166,10 @@ def _customer(
     fake: Faker, rng: random.Random, customer_id: str, seen: set[tuple[str, str, str]], emails: set[str],
     now: dt.datetime,
 ) -> Customer:
-    while True:  # name + zip identifies a customer, so it must be unique
-        (first, last), zip_code = person_name(fake), fake.zipcode()
+    while True:  # name + zip identifies a customer, so it must be unique; the ZIP lies in the state
+        first, last = person_name(fake)
+        state = fake.state_abbr(include_territories=False, include_freely_associated_states=False)
+        zip_code = fake.zipcode_in_state(state)
         if (first, last, zip_code) not in seen:
             seen.add((first, last, zip_code))
             break
@@ -185,7 +187,7 @@ def _customer(
         address1=fake.street_address(),
         address2=fake.secondary_address() if rng.random() < 0.3 else "",
         city=fake.city(),
-        state=fake.state_abbr(include_territories=False, include_freely_associated_states=False),
+        state=state,
         zip=zip_code,
         member_since=(now - dt.timedelta(days=rng.randint(30, 2500))).date().isoformat(),
     )

@@ -100,6 +100,17 @@ def test_namesakes_never_share_an_email(seed):
     assert [email for email, count in emails.items() if count > 1] == []
 
 
+@pytest.mark.parametrize("seed", [4, 11])
+def test_a_customer_s_zip_code_lies_in_their_state(seed):
+    """'Lake Kevin, GA 50822' (an Iowa ZIP): the state and the ZIP were drawn apart."""
+    from faker.providers.address.en_US import Provider
+
+    customers = [row for row in build_world(seed, "default") if isinstance(row, Customer)]
+    ranges = Provider.states_postcode
+    wrong = [(c.state, c.zip) for c in customers if not ranges[c.state][0] <= int(c.zip) <= ranges[c.state][1]]
+    assert wrong == []
+
+
 def test_build_is_deterministic_and_seeded():
     def dump(seed, size):
         return [(type(r).__name__, tuple(sorted(r.model_dump().items()))) for r in build_world(seed, size)]
