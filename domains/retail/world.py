@@ -138,16 +138,19 @@ def _catalog_rows(rng: random.Random, n_products: int) -> tuple[list[Product], l
 
 LADDER_SHARE = 0.6  # of a line's price range: what the steps up its ladder add at the top
 LADDER_NOISE = 0.3  # of the smallest step: two variants alike on the ladder differ by less than a step
+OPTION_SPREAD = 0.05  # of a product's base price: the most one option's value adds or takes off
 
 
 def _pricing(rng: random.Random, line: dict[str, Any], names: list[str]) -> Callable[[tuple[Any, ...]], float]:
-    """How a line prices a combination of its options (`names` in order): anywhere in its range, or,
-    with a `ladder`, a base price plus a drawn step per rung of each laddered option and noise below a
-    third of the smallest step, so one rung up (a bigger capacity, a second burner) always costs more."""
+    """How a line prices a combination of its options (`names` in order): a base price somewhere in its
+    range and a small drawn surcharge or discount per option value (a black pen and a blue one cost
+    about the same), or, with a `ladder`, a base price plus a drawn step per rung of each laddered
+    option and noise below a third of the smallest step, so one rung up (a bigger capacity, a second
+    burner) always costs more."""
     low, high = line["price"]
     ladder = [(names.index(n), line["options"][n]) for n in line.get("ladder", [])]
     if not ladder:
-        return lambda combo: round(rng.uniform(low, high), 2)
+        return _spread_pricing(rng, low, high, [line["options"][n] for n in names])
     weights = [rng.uniform(0.5, 1.5) for _ in ladder]
     span = (high - low) * LADDER_SHARE
     unit = span / sum(w * (len(values) - 1) for w, (_, values) in zip(weights, ladder, strict=True))
@@ -158,6 +161,21 @@ def _pricing(rng: random.Random, line: dict[str, Any], names: list[str]) -> Call
     def price(combo: tuple[Any, ...]) -> float:
         up = sum(step * values.index(combo[at]) for step, (at, values) in zip(steps, ladder, strict=True))
         return round(base + up + rng.uniform(-noise, noise), 2)
+
+    return price
+
+
+def _spread_pricing(
+    rng: random.Random, low: float, high: float, options: list[list[Any]]
+) -> Callable[[tuple[Any, ...]], float]:
+    """A base price, kept far enough inside [low, high] that every option's surcharge stays in it."""
+    reach = OPTION_SPREAD * len(options)
+    base = rng.uniform(low / (1 - reach), high / (1 + reach))  # a narrow range: clamped below
+    share = [{value: rng.uniform(-OPTION_SPREAD, OPTION_SPREAD) for value in values} for values in options]
+
+    def price(combo: tuple[Any, ...]) -> float:
+        shift = sum(share[at][value] for at, value in enumerate(combo))
+        return round(min(max(base * (1 + shift), low), high), 2)
 
     return price
 

@@ -84,3 +84,19 @@ def test_a_swap_never_trades_two_items_into_each_others_options(domain):
         assert made > 100, made
     finally:
         world.close()
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_variants_of_a_product_without_a_ladder_cost_about_the_same(domain, seed):
+    """The Fountain Pen cost $29.66 in blue, medium nib and $122.69 in black, medium nib: every variant
+    was priced anywhere in the line's range. A colour or a nib shifts a base price by a few percent."""
+    lines = {line["name"]: line for line in catalog()}
+    world = World(domain.template(seed, "default"))
+    try:
+        rows = world.query("SELECT p.name, MIN(v.price), MAX(v.price) FROM variant v "
+                           "JOIN product p ON p.id = v.product_id GROUP BY p.id")  # fmt: skip
+    finally:
+        world.close()
+    unladdered = [(name, low, high) for name, low, high in rows if not lines[name].get("ladder")]
+    assert len(unladdered) > 20
+    assert [row for row in unladdered if row[2] > 1.4 * row[1]] == []
