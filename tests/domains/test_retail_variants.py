@@ -100,3 +100,15 @@ def test_variants_of_a_product_without_a_ladder_cost_about_the_same(domain, seed
     unladdered = [(name, low, high) for name, low, high in rows if not lines[name].get("ladder")]
     assert len(unladdered) > 20
     assert [row for row in unladdered if row[2] > 1.4 * row[1]] == []
+
+
+def test_a_customer_asking_a_variant_s_price_names_the_option(domain):
+    """'Is the Gaming Mouse, product P1023, available in the option I'd like?', and 'white, wired' only
+    once asked: the customer knew the option and held it back. A price asked for an option says it."""
+    tasks = domain.generate_tasks(300, seed=3, kinds=["single", "multi_turn"], size="small")
+    asked = [t for t in tasks if any(f.key == "wanted_option" for f in t.scenario.facts)]
+    assert len(asked) > 5
+    for task in asked:
+        option = next(f.value for f in task.scenario.facts if f.key == "wanted_option")
+        assert "wanted_option" not in task.scenario.withheld, task.scenario.requests
+        assert any(option in request for request in task.scenario.requests), task.scenario.requests

@@ -11,7 +11,7 @@ from ..tools import search_products
 from ..world import catalog
 from .base import Builder, Piece, any_customer, card_number, details, order_fact, order_piece, shop
 
-ASKED_SHARE = 0.75  # questions that leave out the customer's own figure or option: the gold asks for it
+ASKED_SHARE = 0.75  # sums that leave out the customer's own figure (a tax rate): the gold asks for it
 
 
 def _stock_state(variant) -> str:
@@ -182,13 +182,11 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
     state = _stock_state(variant)
-    # "in the option I want": which one is the customer's to say (the product has several)
-    ask = len(s.variants_of[product.id]) > 1 and ctx.rng.random() < ASKED_SHARE
+    # the option is said with the question: a customer who has one in mind names it ("in the option
+    # I'd like", held back until asked, is no way a person speaks)
     wanted = Fact(key="wanted_option", value=_options(variant), label="preferred option", keywords=["preferred option"])
     return Piece(
-        request=ctx.say(
-            "req_variant_price_ask" if ask else "req_variant_price", product_id=product.id, name=product.name, options=_options(variant)
-        ),
+        request=ctx.say("req_variant_price", product_id=product.id, name=product.name, options=_options(variant)),
         goal=f"Learn the price of the {product.name} ({product.id}) in {_options(variant)} and whether it can be ordered.",
         steps=[Step(calls=[call("get_product_details", product_id=product.id)], needs=[wanted.key])],
         reply=Utterance(
@@ -199,7 +197,6 @@ def variant_price(ctx: GenContext, customer_id: str | None = None) -> Piece | No
         keys=frozenset({f"product:{product.id}"}),
         product_id=product.id,
         facts=[wanted],
-        withheld=[wanted.key] if ask else [],
     )
 
 
