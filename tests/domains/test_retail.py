@@ -607,3 +607,22 @@ def test_the_items_of_a_latest_order_are_named_with_their_articles(domain):
         said = domain.phrasebook.say("reply_latest_order", seed, order_id="#W1", status="pending", names=["Remote Control Car", "Wireless Earbuds"])
         if "contains:" not in said:  # a list after a colon goes without
             assert "a Remote Control Car" in said and "a Wireless Earbuds" not in said, said
+
+
+def test_an_invalid_id_is_one_no_agent_could_read_back(domain):
+    """'W6890516 isn't a valid order id', 'PR-1023', '1023': the id lacked only its '#' or prefix, which
+    any agent adds. An invalid order or product id has a digit lost, added or mistyped."""
+    import re
+
+    tasks = domain.generate_tasks(400, seed=5, kinds=["no_tool/invalid_value"], size="small")
+    seen = Counter()
+    for task in tasks:
+        for parameter, prefix, size in (("order_id", "#W", 7), ("product_id", "P", 4)):
+            bad = task.no_tool.invalid.get(parameter)
+            if bad is None:
+                continue
+            seen[parameter] += 1
+            digits = bad.removeprefix(prefix)
+            assert not (digits.isdigit() and len(digits) == size), bad
+            assert re.fullmatch(r"#?[A-Z]?\d{7}|(PR-?)?\d{4}", bad) is None, bad  # only a prefix off
+    assert seen["order_id"] > 5 and seen["product_id"] > 5, seen

@@ -110,14 +110,24 @@ def missing_info(ctx: GenContext) -> Task:
 # ---- invalid values ---------------------------------------------------------------------------
 
 
+# Letters that stand for no digit (not O, I, S, B, Z): a digit typed as one of them cannot be read back.
+_STRAY_LETTERS = "ACEFHKMNRTUXY"
+
+
+def _stray_letter(ctx: GenContext, digits: str) -> str:
+    """`digits` with one of them mistyped as a letter."""
+    at = ctx.rng.randrange(len(digits))
+    return f"{digits[:at]}{ctx.pick(_STRAY_LETTERS)}{digits[at + 1:]}"
+
+
 def _corrupt_order_id(ctx: GenContext, order_id: str) -> str:
+    """An order id no one could read back: the same 7 digits without the '#', or after another letter,
+    are the same order to any agent, so only a digit lost, added or mistyped makes it invalid."""
     digits = order_id[2:]
     candidates = (
-        order_id[1:],  # no '#'
         f"#W{digits[:-1]}",  # a digit short
         f"#W{digits}{ctx.rng.randint(0, 9)}",  # a digit too many
-        f"#M{digits}",  # wrong letter
-        f"{digits}",  # the number alone
+        f"#W{_stray_letter(ctx, digits)}",  # a letter among the digits
     )
     return ctx.pick([c for c in candidates if not ORDER_ID.match(c)])
 
@@ -220,10 +230,10 @@ def bad_product_id(ctx: GenContext) -> pieces.Piece:
     product = ctx.pick(list(s.products.values()))
     variant = ctx.pick(s.variants_of[product.id])
     digits = product.id[1:]
-    bad = ctx.pick(
+    bad = ctx.pick(  # a digit too many, too few or mistyped: "1023" or "PR-1023" is plainly P1023
         [
             b
-            for b in (f"P{digits}{ctx.rng.randint(0, 9)}", digits, f"PR-{digits}", f"P{digits[:3]}")
+            for b in (f"P{digits}{ctx.rng.randint(0, 9)}", f"P{digits[:3]}", f"P{_stray_letter(ctx, digits)}")
             if not PRODUCT_ID.match(b)
         ]
     )
