@@ -126,7 +126,7 @@ def require_return_window(world: World, found: OrderBase) -> None:
 
 
 def chosen_items(world: World, found: OrderBase, item_ids: list[str]) -> list[OrderItemBase]:
-    """The order's items named by `item_ids`, each still as ordered."""
+    """The order's items named by `item_ids`, each still as ordered or delivered (no return or exchange asked)."""
     if not item_ids:
         raise ToolError("item_ids is empty: name at least one item id of the order")
     if len(set(item_ids)) != len(item_ids):
@@ -137,7 +137,7 @@ def chosen_items(world: World, found: OrderBase, item_ids: list[str]) -> list[Or
         item = items.get(item_id)
         if item is None:
             raise ToolError(f"item {item_id!r} is not in order {found.id}; its items are: {', '.join(items)}")
-        if item.status != "ordered":
+        if item.status not in ("ordered", "delivered"):
             raise ToolError(f"item {item_id} of order {found.id} already has a {item.status}")
         picked.append(item)
     return picked

@@ -118,7 +118,7 @@ class OrderItemBase(SQLModel):
     name: str
     options: str  # readable summary of the variant's options: "navy, M"
     price: float
-    status: str = "ordered"  # ordered | return requested | exchange requested
+    status: str = "ordered"  # ordered | delivered (its order arrived) | return requested | exchange requested
     exchange_variant_id: str | None = None
 
 

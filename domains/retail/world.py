@@ -275,7 +275,7 @@ def _order(rng, ids, counters, customer, methods, variants, by_product, names, n
                 name=names[v.product_id],
                 options=describe_options(v),
                 price=v.price,
-                status=status if position < affected else "ordered",
+                status=status if position < affected else "delivered" if delivered else "ordered",
                 exchange_variant_id=exchange_to,
             )
         )

@@ -84,6 +84,16 @@ def test_orders_are_consistent_with_their_items_and_history(world):
     assert all(o.tracking_number is None for o in world.select(Order, {"status": "pending"}))
 
 
+def test_an_item_s_status_follows_its_order_s_delivery(world):
+    """Order #W3299865 was delivered and its items still said 'ordered': an item of an order that
+    arrived is 'delivered' unless a return or an exchange was asked for it."""
+    rows = world.query('SELECT o.status, o.delivered_at IS NOT NULL, i.status FROM "order" o '
+                       "JOIN order_item i ON i.order_id = o.id")  # fmt: skip
+    for order_status, arrived, item_status in rows:
+        assert item_status in ((order_status, "delivered") if arrived else ("ordered",)), (order_status, item_status)
+    assert ("delivered", True, "delivered") in rows
+
+
 def test_name_and_zip_identify_exactly_one_customer(world):
     duplicates = world.query(
         "SELECT first_name, last_name, zip FROM customer GROUP BY 1, 2, 3 HAVING COUNT(*) > 1"
