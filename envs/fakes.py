@@ -66,3 +66,10 @@ def undoubled(draw: Callable[[], str]) -> str:
     while any(a == b for a, b in zip(text.split(), text.split()[1:], strict=False)):
         text = draw()
     return text
+
+
+def state_and_zip(fake: Faker) -> tuple[str, str]:
+    """A US state and a ZIP code inside it: Faker's `zipcode()` and `state_abbr()` drawn apart give
+    'GA 50822' (an Iowa ZIP), which no real address book holds."""
+    state = fake.state_abbr(include_territories=False, include_freely_associated_states=False)
+    return state, fake.zipcode_in_state(state)

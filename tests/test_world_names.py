@@ -70,3 +70,19 @@ def test_no_world_spells_a_mc_name_in_lower_case(domain):
         for row in connection.execute(f"select * from '{table}'"):
             found += [value for value in row if isinstance(value, str) and re.search(r"\bMc[a-z]", value)]
     assert not found, found[:5]
+
+
+@pytest.mark.parametrize("name", ["banking", "retail"])
+def test_an_address_has_a_zip_code_of_its_own_state(name):
+    """'Lake Kevin, GA 50822' (an Iowa ZIP): state and ZIP were drawn apart."""
+    from faker.providers.address.en_US import Provider
+
+    world = load_domain(name).new_world(seed=0, size="small")
+    if name == "banking":
+        pairs = [tuple(a.rsplit(" ", 2)[-2:]) for (a,) in world.query("SELECT address FROM customer")]
+    else:
+        pairs = world.query("SELECT state, zip FROM customer")
+    assert len(pairs) >= 10
+    wrong = [(state, zip_code) for state, zip_code in pairs
+             if not Provider.states_postcode[state][0] <= int(zip_code) <= Provider.states_postcode[state][1]]
+    assert not wrong, wrong[:5]

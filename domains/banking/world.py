@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from toolgym.envs.fakes import person_name, seeded_faker, undoubled
+from toolgym.envs.fakes import person_name, seeded_faker, state_and_zip, undoubled
 
 from .catalogue import BANKS, MERCHANTS, articles, draw_products, fits_age
 from .rules import CLOCK
@@ -64,7 +64,7 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
             "email": f"{first}.{last}{number}@example.com".lower(),
             "date_of_birth": born,
             "id_last4": f"{rng.randrange(10000):04d}", "security_answer": rng.choice(SECURITY_ANSWERS),
-            "address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}",
+            "address": f"{fake.street_address()}, {fake.city()}, {' '.join(state_and_zip(fake))}",
         }  # fmt: skip
         kinds = ["checking"] + (["savings"] if rng.random() < 0.75 else []) + (["credit_card"] if rng.random() < 0.6 else [])
         if rng.random() < 0.2:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from sqlalchemy.orm import configure_mappers
 
-from toolgym.envs.fakes import person_name, seeded_faker
+from toolgym.envs.fakes import person_name, seeded_faker, state_and_zip
 
 from .rules import CANCEL_REASONS, CLOCK, OPTION_NAMES, iso
 from .tables import Customer, Order, OrderItem, PaymentMethod, Product, Transaction, Variant
@@ -186,8 +186,7 @@ def _customer(
 ) -> Customer:
     while True:  # name + zip identifies a customer, so it must be unique; the ZIP lies in the state
         first, last = person_name(fake)
-        state = fake.state_abbr(include_territories=False, include_freely_associated_states=False)
-        zip_code = fake.zipcode_in_state(state)
+        state, zip_code = state_and_zip(fake)
         if (first, last, zip_code) not in seen:
             seen.add((first, last, zip_code))
             break
