@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolgym.envs.phrasebook import ENGINE_UTTERANCES, Phrasebook
@@ -416,3 +418,15 @@ def test_an_assistant_that_serves_no_customers_never_calls_its_user_one(name):
     said = [book.say(intent, seed, outcome="done", thanked=seed % 2 == 0, several=False, request="", facts=[])
             for intent in ("reason_close", "system_tone") for seed in range(300)]
     assert not [s for s in said if "customer" in s.lower()]
+
+
+def test_an_ask_for_details_neither_promises_nor_points_back_stiffly():
+    """"How would you like to be refunded? With it I can get started." and "Will do. What's your preferred
+    option, exactly?": an ask ends on what it asks or a plain word of what follows."""
+    from toolgym.envs.registry import load_domain
+
+    book = load_domain("retail").phrasebook
+    for register in ("", "@terse"):
+        for seed in range(300):
+            text = book.say(f"ask_facts{register}", seed, labels=["refund method"], lookup=False)
+            assert not re.search(r"With (it|them) I can|^Will do\.", text), text
