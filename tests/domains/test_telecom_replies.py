@@ -137,3 +137,8 @@ def test_a_fix_summary_does_not_call_a_state_something_we_did(domain):
 def test_a_last_payment_question_asks_nothing_the_answer_leaves_out(domain):
     """"Did my last bill payment go through?" was answered with the amount and day only: no yes or no."""
     assert not [q for q in domain.phrasebook.variants("ask_last_payment") if re.match(r"(Did|Has|Was) ", q)]
+
+
+def test_a_network_mode_set_is_not_said_to_be_back(domain):
+    """"the network mode is back to 5G" of a phone that had been on 2G only and never on 5G here."""
+    assert not [v for v in domain.phrasebook.variants("done_network_mode") if "back to" in v]
