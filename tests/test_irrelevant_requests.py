@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
 import toolgym
 from toolgym.config import load_config
+from toolgym.envs.generation import slotted_fillings
 from toolgym.envs.registry import found
-
-SLOT = re.compile(r"\{\{\s*(\w+)\s*\}\}")
-
-
-def _distinct_requests(domain) -> int:
-    """How many different off-topic requests the phrasebook can make: its plain pool plus every
-    filling of every slotted template (a slot's wordings are `slot_<name>`)."""
-    phrases = domain.phrasebook
-    count = len(set(phrases.pooled("irrelevant_request")))
-    for template in phrases.variants("irrelevant_request_slotted"):
-        slots = set(SLOT.findall(template))
-        count += math.prod(len(phrases.variants(f"slot_{name}")) for name in slots)
-    return count
+from toolgym.generators.planning import plan_streams
 
 
 def _irrelevant_rows_asked(domain) -> int:
@@ -37,4 +25,25 @@ def test_off_topic_requests_outnumber_what_a_full_job_asks(name):
     """Research's pool (writing, booking and advice only) could make 472 requests, so configs/full.yaml
     ran 330 of its 800 off-topic tasks short. Draws repeat, so the pool must hold well over the count."""
     domain = toolgym.load_domain(name)
-    assert _distinct_requests(domain) >= 1.5 * _irrelevant_rows_asked(domain)
+    distinct = len(set(domain.phrasebook.pooled("irrelevant_request"))) + sum(slotted_fillings(domain.phrasebook))
+    assert distinct >= 1.5 * _irrelevant_rows_asked(domain)
+
+
+def test_a_full_jobs_worlds_draw_their_off_topic_share_without_running_dry():
+    """configs/full.yaml's four worlds each draw research's 200 off-topic tasks, lessons another world
+    gave dropped, within the draws a stream may make: with every template drawn alike, the small ones
+    ran dry and the job planned 704 of 800."""
+    config = load_config("configs/full.yaml", overrides=["domains=[research]"])
+    streams = [s for s in plan_streams(config) if s.kind == "no_tool/irrelevant"]
+    domain = toolgym.load_domain("research")
+    seen: set[str] = set()
+    for stream in streams:
+        given = 0
+        for task in domain.iter_tasks(stream.cap, seed=stream.seed, kinds=[stream.kind], world_seed=stream.world_seed,
+                                      size=stream.size):
+            if task.lesson_key() not in seen:
+                seen.add(task.lesson_key())
+                given += 1
+                if given == stream.share:
+                    break
+    assert len(seen) == sum(s.share for s in streams) == 800
