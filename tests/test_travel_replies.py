@@ -11,6 +11,7 @@ import pytest
 import toolgym
 from tests.conftest import agent_call, small_world_index
 from toolgym.envs import World
+from toolgym.envs.gold import gold_messages
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +158,28 @@ def test_the_cheapest_hotels_of_two_cities_are_said_in_sentences_not_labels():
     for text in said:
         assert "Frankfurt:" not in text and "Hong Kong:" not in text, text
         assert all(v in text for v in ("Thompson Residences", "$57.00", "Briggs Residences", "$129.00")), text
+
+
+def test_a_cancellation_is_agreed_to_naming_the_trip_its_day_and_the_card_refunded(domain):
+    """'I'm all set to cancel FB100717, refunding $1,862.38 after a $100.00 fee': the policy asks for the
+    flight or hotel, the dates and where the refund goes; the quote shows the card, the ask names all."""
+    asked = set()
+    for task in domain.generate_tasks(400, seed=5, kinds=["single", "multi_step"], size="small"):
+        if not any(c.name == "cancel_booking" for c in task.gold_calls()):
+            continue
+        messages = gold_messages(domain, task)[0]
+        quote = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"rule"' in (m["content"] or "")))
+        booking = json.loads(next(m["content"] for m in messages if m["role"] == "tool" and '"booking_id"' in (m["content"] or "")
+                                  and ('"flight_bookings"' in m["content"] or '"fare_rules"' in m["content"] or '"hotel_name"' in m["content"])))
+        ask = next(m["content"] for m in messages if m["role"] == "assistant" and quote["booking_id"] in (m["content"] or "") and "?" in m["content"] and "cancel" in m["content"].lower())
+        if quote["refund"]:
+            assert quote["refund_to"] and quote["refund_to"] in ask, (quote, ask)
+        if "hotel_name" in booking:
+            assert booking["hotel_name"] in ask, ask
+            asked.add("hotel")
+        else:
+            flight = next((f for f in booking.get("flight_bookings", []) if f["booking_id"] == quote["booking_id"]), None)
+            flight_id = (flight or booking["flight"])["flight_id"]
+            assert flight_id.split("-")[0] in ask and re.search(r"(January|February|March|April|May|June|July|August|September|October|November|December) \d", ask), ask
+            asked.add("flight")
+    assert asked == {"hotel", "flight"}, asked

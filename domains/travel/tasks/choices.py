@@ -40,7 +40,8 @@ def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
     number = highest + TWIN_NUMBER_GAP + zlib.crc32(f"{b.booking_id}:twin".encode()) % TWIN_NUMBER_SPREAD
     return {"booking_id": f"FB{number}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
             "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
-            "fare_paid": flight.price(b.cabin), "payment": "card", "departs_local": flight.view["departs_local"]}  # fmt: skip
+            "fare_paid": flight.price(b.cabin), "payment": "card",
+            "method_id": index.travellers[b.traveller_id].card.method_id, "departs_local": flight.view["departs_local"]}  # fmt: skip
 
 
 def _trips(index: Index, b: BookingInfo) -> list[tuple[str, str]]:

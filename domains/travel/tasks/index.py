@@ -98,6 +98,7 @@ class StayInfo:
     city: str
     check_in: dt.date
     terms: dict[str, Any]
+    check_out: dt.date
 
 
 @dataclass
@@ -189,7 +190,7 @@ def index_of(world: World) -> Index:
         bookings=bookings,
         hotels_by_city=dict(hotels),
         stays=[StayInfo(h.booking_id, h.traveller_id, hotel_by_id[h.hotel_id].name, hotel_by_id[h.hotel_id].city, h.check_in,
-                        cancellation_terms(world, h)) for h in world.select(HotelBooking) if h.status == "confirmed"],
+                        cancellation_terms(world, h), h.check_out) for h in world.select(HotelBooking) if h.status == "confirmed"],
         taken_seats=taken,
         cities=sorted(hotels),
         countries=countries,

@@ -150,7 +150,9 @@ def cancel(ctx: GenContext, index: Index, b: BookingInfo, *, by_route: bool = Fa
     steps += [
         agent(call("quote_cancellation", booking_id=b.booking_id)),
         agent(call("cancel_booking", booking_id=b.booking_id),
-              confirm=clause(ctx, "action_cancel", booking=b.booking_id, refund=refund, fee=fee)),
+              confirm=clause(ctx, "action_cancel", booking=b.booking_id, refund=refund, fee=fee, card=b.terms.get("refund_to"),
+                             trip=ctx.say("cancel_flight", number=v["number"], origin=v["origin"], destination=v["destination"],
+                                          day=clock(b.flight.view["departs_local"])[1]))),
     ]  # fmt: skip
     intent = "ask_cancel_trip" if by_route else "ask_cancel"
     reply = Utterance(intent="done_cancel", vars={"booking": b.booking_id, "refund": refund, "fee": fee})
@@ -184,7 +186,9 @@ def cancel_stay(ctx: GenContext, index: Index, stay: StayInfo) -> Piece:
             agent(call("get_booking", booking_id=stay.booking_id)),
             agent(call("quote_cancellation", booking_id=stay.booking_id)),
             agent(call("cancel_booking", booking_id=stay.booking_id),
-                  confirm=clause(ctx, "action_cancel", booking=stay.booking_id, refund=refund, fee=fee)),
+                  confirm=clause(ctx, "action_cancel", booking=stay.booking_id, refund=refund, fee=fee, card=stay.terms["refund_to"],
+                                 trip=ctx.say("cancel_stay", hotel=stay.hotel, check_in=day_text(stay.check_in),
+                                              check_out=day_text(stay.check_out)))),
         ],  # fmt: skip
         reply=Utterance(intent="done_cancel", vars={"booking": stay.booking_id, "refund": refund, "fee": fee}),
         outputs=[stay.booking_id, said_amount(refund, "no refund")],

@@ -32,6 +32,7 @@ from ..tables import (
     Hotel,
     HotelBooking,
     HotelBookingBase,
+    PaymentMethod,
 )
 
 Cabin = Literal["basic_economy", "economy", "business"]
@@ -156,7 +157,8 @@ def cancellation_terms(world: World, booking: FlightBookingBase | HotelBookingBa
         late = booking.check_in - world.now.date() < dt.timedelta(days=2)
         fee = booking.nightly_rate if late else 0.0
         reason = "within 2 days of check-in: one night is charged" if late else "free cancellation up to 2 days before check-in"
-        return {"booking_id": booking.booking_id, "fee": money2(fee), "refund": money2(booking.total - fee), "rule": reason}
+        return {"booking_id": booking.booking_id, "fee": money2(fee), "refund": money2(booking.total - fee), "rule": reason,
+                "refund_to": refund_card(world, booking.method_id)}
     rule = FARE_RULE_BY_CABIN[booking.cabin]
     paid = amount_paid(booking)
     if within_free_window(world, booking.booked_at):
@@ -168,7 +170,15 @@ def cancellation_terms(world: World, booking: FlightBookingBase | HotelBookingBa
     terms: dict[str, Any] = {"booking_id": booking.booking_id, "fee": money2(fee), "refund": money2(paid - fee), "rule": reason}
     if booking.payment == "points":
         terms["points_returned"] = booking.points_used if fee == 0 else 0
+    else:
+        terms["refund_to"] = refund_card(world, booking.method_id)
     return terms
+
+
+def refund_card(world: World, method_id: str | None) -> str | None:
+    """The card a refund goes back to (the one the booking was paid with), as the traveller knows it."""
+    card = world.get(PaymentMethod, method_id) if method_id else None
+    return f"{card.brand} ending in {card.last4}" if card else None
 
 
 def change_terms(world: World, booking_id: str, new_flight_id: str) -> tuple[FlightBookingBase, FlightBase, FlightBase, dict[str, Any]]:

@@ -161,7 +161,7 @@ def get_hotel_details(world: World, hotel_id: str) -> dict[str, Any]:
 
 @tool
 def list_bookings(world: World, traveller_id: str) -> dict[str, Any]:
-    """A traveller's flight and hotel bookings, with route, local departure, cabin and status.
+    """A traveller's flight and hotel bookings, with flight number, route, local departure, cabin and status.
 
     Args:
         traveller_id: The traveller id, such as 'TR0042'.
@@ -170,7 +170,7 @@ def list_bookings(world: World, traveller_id: str) -> dict[str, Any]:
     flights = []
     for b in world.select(FlightBooking, {"traveller_id": t.traveller_id}):
         view = flight_view(world.require(Flight, b.flight_id, "flight"))
-        flights.append({"booking_id": b.booking_id, "flight_id": b.flight_id, "from": view["from"], "to": view["to"],
+        flights.append({"booking_id": b.booking_id, "flight_id": b.flight_id, "flight_number": view["flight_number"], "from": view["from"], "to": view["to"],
                         "departs_local": view["departs_local"], "cabin": b.cabin, "status": b.status})  # fmt: skip
     hotels = [
         {"booking_id": h.booking_id, "hotel_id": h.hotel_id, "check_in": h.check_in.isoformat(),
@@ -201,6 +201,8 @@ def get_booking(world: World, booking_id: str) -> dict[str, Any]:
         if not booking.insurance:
             # the price the traveller agrees to before add_insurance, as the tool will charge it
             view["insurance_quote"] = insurance_price(booking.fare_paid)
+    else:  # the hotel by name, as a traveller knows their stay
+        view["hotel_name"] = require_hotel(world, booking.hotel_id).name
     return view
 
 
