@@ -117,7 +117,8 @@ def cancel_schedule_which(ctx: GenContext, person: Person, index: Index) -> Piec
         steps=[
             agent(call("list_scheduled_transfers")),
             agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
-                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=date)),  # fmt: skip
+                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=date,
+                                 source=person.account(sched.from_account).last4, target=target.last4)),  # fmt: skip
         ],
         reply=Utterance(intent="done_cancel_schedule", vars={"amount": sched.amount, "date": date}),
         outputs=[money(sched.amount)],

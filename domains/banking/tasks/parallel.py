@@ -287,7 +287,8 @@ def move_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | None
     if day == old:
         return None
     source = person.account(sched.from_account)
-    shown = {"amount": sched.amount, "old": on_day(ctx, old), "date": on_day(ctx, day), "kind": target.words, "target": target.last4}
+    shown = {"amount": sched.amount, "old": on_day(ctx, old), "date": on_day(ctx, day), "kind": target.words, "target": target.last4,
+             "source": source.last4}
     asked = {**shown, "old": ctx.typed_day(old), "date": ctx.typed_day(day)}  # as the customer types them
     piece = Piece(
         subject=person.customer_id,

@@ -117,7 +117,7 @@ def new_payee(ctx: GenContext, person: Person, index: Index) -> Piece | None:
         facts=[Fact(key="payee_number", value=number, label="payee's account number", keywords=["account number"])],
         withheld=["payee_number"] if ask else [],
         steps=[agent(call("add_payee", name=name, bank=bank, account_number=number),
-                     confirm=phrase(ctx, "action_add_payee", name=name, bank=bank), needs=("payee_number",))],  # fmt: skip
+                     confirm=phrase(ctx, "action_add_payee", name=name, bank=bank, last4=number[-4:]), needs=("payee_number",))],  # fmt: skip
         reply=Utterance(intent="done_add_payee", vars={"name": name, "ready": ready, "hours": PAYEE_COOLING_OFF_HOURS}),
         outputs=[on_day(ctx, day), time],
         forbidden=[Forbidden(reason="a new payee cannot be paid during its cooling-off period", tool="pay_payee")],
@@ -169,7 +169,8 @@ def cancel_schedule(ctx: GenContext, person: Person, index: Index) -> Piece | No
         steps=[
             agent(call("list_scheduled_transfers")),
             agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
-                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=on_day(ctx, sched.run_on))),  # fmt: skip
+                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=on_day(ctx, sched.run_on),
+                                 source=person.account(sched.from_account).last4, target=target.last4)),  # fmt: skip
         ],
         reply=Utterance(intent="done_cancel_schedule", vars={"amount": sched.amount, "date": on_day(ctx, sched.run_on)}),
         outputs=[money(sched.amount)],
