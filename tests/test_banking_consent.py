@@ -43,3 +43,11 @@ def test_a_consent_names_the_payee_account_and_the_source_of_a_planned_transfer(
                 seen.add("schedule")
     assert seen == {"payee", "schedule"}, seen
 
+
+def test_a_card_reported_lost_is_said_replaced_not_sent_by_post(banking):
+    """'It arrives by post.': report_card_lost says a replacement is ordered, not how it is delivered."""
+    described = banking.tool("report_card_lost").description
+    assert "ordered" in described and "post" not in described
+    for seed in range(200):
+        said = banking.phrasebook.say("done_report_lost", seed, last4="1234", brand="Visa", new_last4="9999")
+        assert "9999" in said and "post" not in said and "on its way" not in said, said
