@@ -51,3 +51,24 @@ def test_a_card_reported_lost_is_said_replaced_not_sent_by_post(banking):
     for seed in range(200):
         said = banking.phrasebook.say("done_report_lost", seed, last4="1234", brand="Visa", new_last4="9999")
         assert "9999" in said and "post" not in said and "on its way" not in said, said
+
+
+def test_a_look_alike_record_is_numbered_among_the_world_s_own_and_may_be_the_one_meant(banking):
+    """Payees, planned transfers and charges added so the customer must say which they mean were all
+    numbered 900001 (P900001, S900001, T900001), and a payee or planned transfer added was never the
+    one meant: a model could learn that the odd id is never the answer."""
+    world = banking.new_world(size="small")
+    built = {table: sorted(int(i[1:]) for (i,) in world.query(f"SELECT {key} FROM {table}"))
+             for table, key in (("payee", "payee_id"), ("scheduled_transfer", "schedule_id"), ("txn", "txn_id"))}  # fmt: skip
+    world.close()
+    meant: dict[str, set[bool]] = {}
+    for task in banking.generate_tasks(400, seed=4, kinds=["single", "multi_step", "multi_turn"], size="small"):
+        for edit in task.setup:
+            if edit.table not in built or not edit.insert:
+                continue
+            added = next(v for k, v in edit.insert.items() if k.endswith("_id") and k != "customer_id" and k != "account_id")
+            numbers = built[edit.table]
+            assert numbers[0] < int(added[1:]) < numbers[-1] and int(added[1:]) not in numbers, added
+            acted = {v for c in task.gold_calls() for v in c.arguments.values()}
+            meant.setdefault(edit.table, set()).add(added in acted)
+    assert meant.get("payee") == {True, False} and meant.get("scheduled_transfer") == {True, False}, meant

@@ -86,7 +86,7 @@ def test_a_look_alike_booking_has_an_id_like_any_other_and_the_one_meant_is_list
             places.add(step.choice.options.index(meant))
             for twin in twins:
                 assert re.fullmatch(r"FB10\d{4}", twin) and twin not in built, twin
-                assert twin[3:] != meant[3:], (twin, meant)
+                assert all(twin == o or twin[3:] != o[3:] for o in step.choice.options), (twin, step.choice.options)
                 added.add(twin)
     assert len(added) >= 5 and places == {0, 1}, (added, places)
 
@@ -183,3 +183,19 @@ def test_a_cancellation_is_agreed_to_naming_the_trip_its_day_and_the_card_refund
             assert flight_id.split("-")[0] in ask and re.search(r"(January|February|March|April|May|June|July|August|September|October|November|December) \d", ask), ask
             asked.add("flight")
     assert asked == {"hotel", "flight"}, asked
+
+
+def test_a_look_alike_booking_is_numbered_among_the_world_s_own_and_may_be_the_one_meant(domain, index):
+    """The booking added for "my flight to <city>" was numbered past every world booking and was never
+    the one the traveller meant: a model could learn to pick the lower, in-sequence id."""
+    numbers = sorted(int(b.booking_id[2:]) for b in index.bookings)
+    meant = []
+    for task in domain.generate_tasks(300, seed=9, kinds=["multi_step"], size="small"):
+        added = [e.insert for e in task.setup if e.table == "flight_booking" and e.insert]
+        if not added:
+            continue
+        number = int(added[0]["booking_id"][2:])
+        assert numbers[0] < number < numbers[-1] and number not in numbers, number
+        acted = {c.arguments.get("booking_id") for c in task.gold_calls() if c.name != "list_bookings"}
+        meant.append(added[0]["booking_id"] in acted)
+    assert len(meant) >= 6 and any(meant) and not all(meant), meant

@@ -14,10 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolgym.envs.fakes import person_name, seeded_faker, state_and_zip, undoubled
+from toolgym.envs.record_numbers import next_number
 
 from .catalogue import BANKS, MERCHANTS, articles, draw_products, fits_age
 from .rules import CLOCK
 from .tables import Account, Article, Card, Customer, Loan, Payee, Product, ScheduledTransfer, Transaction
+
+GAPPED = ("T", "P", "S")  # the kinds of record a task adds a look-alike of (accounts are counted on in place)
 
 CUSTOMERS_PER_SIZE = {"small": 30, "default": 400}
 TRANSACTIONS_PER_ACCOUNT = {"small": 14, "default": 16}
@@ -46,6 +49,8 @@ def build_world(seed: int, size: str) -> Iterator[Any]:
     ids = {"A": 20001, "K": 30001, "T": 400001, "P": 50001, "S": 60001, "L": 80001}
 
     def next_id(prefix: str) -> str:
+        if prefix in GAPPED:  # with gaps, as a real system's numbers run: a look-alike a task adds takes one
+            ids[prefix] = next_number(prefix, ids[prefix])
         ids[prefix] += 1
         return f"{prefix}{ids[prefix] - 1}"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from toolgym.envs.fakes import person_name, seeded_faker
+from toolgym.envs.record_numbers import next_number
 
 from .catalogue import (
     AIRPORTS,
@@ -159,7 +160,8 @@ def _travellers(
     rng: random.Random, fake: Faker, size: str, airports: list[AirportSpec], flights: list[dict[str, Any]],
     hotels: list[dict[str, Any]], now: dt.datetime,
 ) -> Iterator[Row]:  # fmt: skip
-    booking = hotel_booking = method = 0
+    booking = 100000  # the last flight booking number used
+    hotel_booking = method = 0
     taken_seats: set[tuple[str, str]] = set()
     emails: set[str] = set()
     for n in range(1, TRAVELLERS_PER_SIZE[size] + 1):
@@ -193,7 +195,7 @@ def _travellers(
                                   "last4": f"{rng.randrange(10000):04d}", "is_default": k == 0}  # fmt: skip
         for _ in range(rng.choice((1, 2, 2, 3))):
             flight = rng.choice(flights)
-            booking += 1
+            booking = next_number("FB", booking + 1)  # with gaps, as a real system's numbers run
             cabin = rng.choice(("basic_economy", "economy", "economy", "business"))
             fare = flight[f"price_{cabin}"]
             recent = rng.random() < 0.3  # booked within the free-cancellation window
@@ -207,7 +209,7 @@ def _travellers(
                     taken_seats.add((flight["flight_id"], seat))
             insured = rng.random() < 0.25
             yield FlightBooking, {
-                "booking_id": f"FB{booking + 100000}",
+                "booking_id": f"FB{booking}",
                 "traveller_id": traveller_id,
                 "flight_id": flight["flight_id"],
                 "cabin": cabin,

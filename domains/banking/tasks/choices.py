@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from toolgym.envs import Forbidden, GenContext, Piece, Utterance, WorldEdit, call, money, structures
+from toolgym.envs.record_numbers import unused_near
 
 from ..rules import DISPUTE_WINDOW_DAYS
 from .index import DELIVERED, Index, Person
@@ -23,7 +24,14 @@ from .people import LAST_NAMES, OTHER_BANKS
 from .writes import draw_amount, room_in, source_and_target
 
 MOST_CANDIDATES = 3
-ADDED_ID = 900001  # ids of the records a piece adds: far above the world's own counters
+TWIN_SHARE = 0.5  # of the pieces that add a look-alike, those where the customer means it
+
+
+def unused_id(ctx: GenContext, table: str, key: str, near: str) -> str | None:
+    """An id for a record added to the world: an unused number among the world's own, near `near`."""
+    taken = {int(row[0][1:]) for row in ctx.world.query(f"SELECT {key} FROM {table}")}
+    number = unused_near(taken, int(near[1:]), near)
+    return None if number is None else f"{near[0]}{number}"
 
 
 def transfer_which(ctx: GenContext, person: Person, index: Index) -> Piece | None:
@@ -65,32 +73,36 @@ def payee_alike(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     if len(payee.name.split()) != 2 or sum(p.name.split()[0] == first for p in person.payees) > 1:
         return None
     twin_name = f"{first} {ctx.pick([n for n in LAST_NAMES if n not in payee.name])}"
-    twin = {"payee_id": f"P{ADDED_ID}", "customer_id": person.customer_id, "name": twin_name,
+    twin_id = unused_id(ctx, "payee", "payee_id", payee.payee_id)
+    if twin_id is None:
+        return None
+    twin = {"payee_id": twin_id, "customer_id": person.customer_id, "name": twin_name,
             "bank": ctx.pick([b for b in OTHER_BANKS if b != payee.bank]), "account_number": f"{ctx.rng.randrange(10**7, 10**10)}",
             "added_at": ctx.world.now - dt.timedelta(days=ctx.rng.randrange(30, 400))}  # fmt: skip
     amount = draw_amount(ctx, min(source.balance * 0.9, 2500))
     if amount is None:
         return None
     pair = [(payee.payee_id, payee.name, payee.bank), (twin["payee_id"], twin_name, twin["bank"])]
+    (meant, name, bank), (other, _, _) = pair[::-1] if ctx.rng.random() < TWIN_SHARE else pair
     ctx.rng.shuffle(pair)
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_pay_first_name", payee=first, amount=amount, source=account_said(ctx, person, source)),
-        goal=f"Pay {money(amount)} to {payee.name} (at {payee.bank}) from your {source.words} ending in {source.last4}.",
+        goal=f"Pay {money(amount)} to {name} (at {bank}) from your {source.words} ending in {source.last4}.",
         steps=[
             agent(call("list_payees"), call("list_accounts")),
-            agent(call("pay_payee", from_account_id=source.account_id, payee_id=payee.payee_id, amount=amount),
-                  confirm=phrase(ctx, "action_pay_payee", amount=amount, payee=payee.name, source=source.last4)),  # fmt: skip
+            agent(call("pay_payee", from_account_id=source.account_id, payee_id=meant, amount=amount),
+                  confirm=phrase(ctx, "action_pay_payee", amount=amount, payee=name, source=source.last4)),  # fmt: skip
         ],
-        reply=Utterance(intent="done_pay_payee", vars={"amount": amount, "payee": payee.name, "source": source.last4}),
+        reply=Utterance(intent="done_pay_payee", vars={"amount": amount, "payee": name, "source": source.last4}),
         outputs=[money(amount)],
-        forbidden=[Forbidden(reason="the caller picked the other payee of that name", tool="pay_payee", arguments={"payee_id": twin["payee_id"]})],
+        forbidden=[Forbidden(reason="the caller picked the other payee of that name", tool="pay_payee", arguments={"payee_id": other})],
         setup=[WorldEdit(table="payee", insert=twin)],
         keys=frozenset({source.account_id, payee.payee_id, "payees"}),
     )
     return structures.ask_which(
         piece, label="payee", what=f"payees named {first}", options=[i for i, _, _ in pair],
-        described=[f"{n} at {b}" for _, n, b in pair], answer=f"the one at {payee.bank}",
+        described=[f"{n} at {b}" for _, n, b in pair], answer=f"the one at {bank}",
     )  # fmt: skip
 
 
@@ -106,24 +118,29 @@ def cancel_schedule_which(ctx: GenContext, person: Person, index: Index) -> Piec
     amount = float(ctx.pick([v for v in (50, 75, 100, 150, 200, 300, 500) if v != sched.amount]))
     if day == sched.run_on:
         return None
-    twin = {"schedule_id": f"S{ADDED_ID}", "customer_id": person.customer_id, "from_account": sched.from_account,
+    twin_id = unused_id(ctx, "scheduled_transfer", "schedule_id", sched.schedule_id)
+    if twin_id is None:
+        return None
+    twin = {"schedule_id": twin_id, "customer_id": person.customer_id, "from_account": sched.from_account,
             "to_account": target.account_id, "amount": amount, "run_on": day, "status": "scheduled"}  # fmt: skip
-    planned = sorted([(sched.schedule_id, sched.amount, sched.run_on), (twin["schedule_id"], amount, day)], key=lambda p: p[2])
-    date = on_day(ctx, sched.run_on)
+    pair = [(sched.schedule_id, sched.amount, sched.run_on), (twin["schedule_id"], amount, day)]
+    (meant, sum_meant, run_on), (other, _, _) = pair[::-1] if ctx.rng.random() < TWIN_SHARE else pair
+    planned = sorted(pair, key=lambda p: p[2])
+    date = on_day(ctx, run_on)
     piece = Piece(
         subject=person.customer_id,
         request=ctx.say("ask_cancel_schedule_to_kind", kind=target.words),
-        goal=f"Cancel the transfer to your {target.words} planned for {date} ({money(sched.amount)}); keep the other one.",
+        goal=f"Cancel the transfer to your {target.words} planned for {date} ({money(sum_meant)}); keep the other one.",
         steps=[
             agent(call("list_scheduled_transfers")),
-            agent(call("cancel_scheduled_transfer", schedule_id=sched.schedule_id),
-                  confirm=phrase(ctx, "action_cancel_schedule", amount=sched.amount, date=date,
+            agent(call("cancel_scheduled_transfer", schedule_id=meant),
+                  confirm=phrase(ctx, "action_cancel_schedule", amount=sum_meant, date=date,
                                  source=person.account(sched.from_account).last4, target=target.last4)),  # fmt: skip
         ],
-        reply=Utterance(intent="done_cancel_schedule", vars={"amount": sched.amount, "date": date}),
-        outputs=[money(sched.amount)],
+        reply=Utterance(intent="done_cancel_schedule", vars={"amount": sum_meant, "date": date}),
+        outputs=[money(sum_meant)],
         forbidden=[Forbidden(reason="the caller keeps the other planned transfer", tool="cancel_scheduled_transfer",
-                             arguments={"schedule_id": twin["schedule_id"]})],  # fmt: skip
+                             arguments={"schedule_id": other})],  # fmt: skip
         setup=[WorldEdit(table="scheduled_transfer", insert=twin)],
         keys=frozenset({sched.schedule_id, "schedules"}),
     )
@@ -144,7 +161,10 @@ def dispute_which(ctx: GenContext, person: Person, index: Index) -> Piece | None
     if sum(txn.merchant.lower() in t.merchant.lower() for t in person.txns_of(txn.account_id)) != 1:
         return None
     day = window + dt.timedelta(days=ctx.rng.randrange(1, (txn.posted - window).days))
-    twin = {"txn_id": f"T{ADDED_ID}", "account_id": txn.account_id, "merchant": txn.merchant, "category": txn.category,
+    twin_id = unused_id(ctx, "txn", "txn_id", txn.txn_id)
+    if twin_id is None:
+        return None
+    twin = {"txn_id": twin_id, "account_id": txn.account_id, "merchant": txn.merchant, "category": txn.category,
             "posted": day, "amount": round(txn.amount * ctx.rng.uniform(0.4, 0.9), 2)}  # fmt: skip
     disputed = ctx.pick([(txn.txn_id, txn.amount, txn.posted), (twin["txn_id"], twin["amount"], day)])
     both = sorted([(txn.txn_id, txn.amount, txn.posted), (twin["txn_id"], twin["amount"], day)], key=lambda t: t[2])

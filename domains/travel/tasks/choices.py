@@ -3,7 +3,8 @@ it (a lookup), and when two flights go to that city, asks which (naming each) be
 
 - `by_trip`: a change made to "my flight to <city>" (a seat, bags, a cancellation), on one of the
   traveller's bookings; where they have one flight there, a second on the same route, booked weeks
-  ago for another day, is added before the episode (`twin`), so the words fit two bookings.
+  ago for a day some days apart (a second trip), is added before the episode (`twin`), so the words
+  fit two bookings; the traveller may mean either.
 - `hotel_for_trip`: "book me a hotel where I land": the booking read for the arrival day, the
   traveller's card read from the profile, hotels searched from that day, the cheapest booked.
 """
@@ -16,32 +17,38 @@ from dataclasses import replace
 from typing import Any
 
 from toolgym.envs import GenContext, Piece, Utterance, WorldEdit, call, money, structures
+from toolgym.envs.record_numbers import unused_near
 
-from ..tools.common import money2
+from ..tables import FlightBookingBase
+from ..tools.common import cancellation_terms, money2
 from .index import BookingInfo, Index
 from .parts import agent, city, clause, clock, day_text, leaving
 from .reads import booking_fact
 from .writes import add_bags, cancel, select_seat
 
 BOOKING_WORDS = ["booking id", "booking number", "booking reference"]
-# A look-alike's number: unused, drawn past the world's own, clear of the numbers the episode's new
-# bookings take (they count on from the world's highest); not a mark of its own, as "FB9" was.
-TWIN_NUMBER_GAP, TWIN_NUMBER_SPREAD = 10, 400
+TRIPS_APART = 4  # days at least between the two flights: a second trip, not the same one bought twice
+TWIN_SHARE = 0.5  # of the pieces that add a look-alike, those where the traveller means it
 
 
-def twin(index: Index, b: BookingInfo) -> dict[str, Any] | None:
-    """A second confirmed booking of the traveller on `b`'s route, on another day (None: no flight)."""
+def twin(ctx: GenContext, index: Index, b: BookingInfo) -> tuple[dict[str, Any], BookingInfo] | None:
+    """A second confirmed booking of the traveller on `b`'s route, some days apart, numbered among the
+    world's own (None: no such flight, or no unused number), and how the index would hold it."""
     row = b.flight.row
-    others = [f for d in index.dates if d != row.depart_date for f in index.flights_on(row.origin, row.destination, d)]
-    if not others:
+    others = [f for d in index.dates if abs((d - row.depart_date).days) >= TRIPS_APART
+              for f in index.flights_on(row.origin, row.destination, d)]  # fmt: skip
+    number = unused_near({int(o.booking_id[2:]) for o in index.bookings}, int(b.booking_id[2:]), b.booking_id)
+    if not others or number is None:
         return None
     flight = others[zlib.crc32(b.booking_id.encode()) % len(others)]  # not hash(): it differs per process
-    highest = max(int(o.booking_id[2:]) for o in index.bookings)
-    number = highest + TWIN_NUMBER_GAP + zlib.crc32(f"{b.booking_id}:twin".encode()) % TWIN_NUMBER_SPREAD
-    return {"booking_id": f"FB{number}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
-            "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
-            "fare_paid": flight.price(b.cabin), "payment": "card",
-            "method_id": index.travellers[b.traveller_id].card.method_id, "departs_local": flight.view["departs_local"]}  # fmt: skip
+    fare = flight.price(b.cabin)
+    added: dict[str, Any] = {"booking_id": f"FB{number}", "traveller_id": b.traveller_id, "flight_id": flight.flight_id,
+             "cabin": b.cabin, "status": "confirmed", "booked_at": flight.row.depart_utc - dt.timedelta(days=40),
+             "fare_paid": fare, "payment": "card", "method_id": index.travellers[b.traveller_id].card.method_id}  # fmt: skip
+    terms = cancellation_terms(ctx.world, FlightBookingBase(**added))
+    info = replace(b, booking_id=added["booking_id"], flight=flight, recent=False, seat=None, bags=0, insurance=False,
+                   fare_paid=fare, paid=fare, terms=terms, invoice_total=fare, payment="card")  # fmt: skip
+    return added, info
 
 
 def _trips(index: Index, b: BookingInfo) -> list[tuple[str, str]]:
@@ -50,29 +57,33 @@ def _trips(index: Index, b: BookingInfo) -> list[tuple[str, str]]:
             if o.traveller_id == b.traveller_id and o.flight.row.destination == b.flight.row.destination]  # fmt: skip
 
 
-def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, **words: Any) -> Piece | None:
-    """`build`'s piece on booking `b`, asked of "my flight to <city>" (`intent`, with `words`): list the
-    traveller's bookings, ask which flight to that city (a second one added if they have one), act."""
-    piece = build(ctx, index, b)
-    if piece is None:
-        return None
+def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, words=lambda piece: {}) -> Piece | None:
+    """`build`'s piece on the booking meant, asked of "my flight to <city>" (`intent`, with `words(piece)`;
+    None: no such request): list the traveller's bookings, ask which flight to that city, act. Where `b`
+    is their one flight there, a second is added, and the traveller means either."""
     trips = _trips(index, b)
-    setup = []
+    setup, meant = [], b
     if len(trips) == 1:
-        added = twin(index, b)
-        if added is None:
+        found = twin(ctx, index, b)
+        if found is None:
             return None
-        trips.append((added["booking_id"], added.pop("departs_local")))
+        added, info = found
+        trips.append((added["booking_id"], info.flight.view["departs_local"]))
         setup = [WorldEdit(table="flight_booking", insert=added)]
+        meant = info if ctx.rng.random() < TWIN_SHARE else b
     if len({clock(d)[1] for _, d in trips}) < len(trips):
         return None  # the traveller tells them apart by the day, as said ("March 6": a year apart is no help)
+    piece = build(ctx, index, meant)
+    said = None if piece is None else words(piece)
+    if piece is None or said is None:
+        return None
     trips.sort(key=lambda t: t[1])
-    destination = city(b.flight.row.destination)
-    day = clock(b.flight.view["departs_local"])[1]
-    steps = [agent(call("list_bookings", traveller_id=b.traveller_id)), *piece.steps]
+    destination = city(meant.flight.row.destination)
+    day = clock(meant.flight.view["departs_local"])[1]
+    steps = [agent(call("list_bookings", traveller_id=meant.traveller_id)), *piece.steps]
     piece = replace(
         piece,
-        request=ctx.say(intent, city=destination, **words),
+        request=ctx.say(intent, city=destination, **said),
         goal=f"{piece.goal} You name it as your flight to {destination} (leaving {day}); you do not know the booking id.",
         facts=[],
         steps=steps,
@@ -83,29 +94,25 @@ def by_trip(ctx: GenContext, index: Index, b: BookingInfo, build, intent: str, *
         piece, label="flight", what=f"flights to {destination}", options=[i for i, _ in trips],
         described=[f"{i}, {leaving(d)}" for i, d in trips], answer=f"the one leaving on {day}", step=1,
     )  # fmt: skip
-    return structures.looked_up(piece, label="booking id", value=b.booking_id, keywords=BOOKING_WORDS)
+    return structures.looked_up(piece, label="booking id", value=meant.booking_id, keywords=BOOKING_WORDS)
+
+
+def _last_call(piece: Piece, argument: str) -> Any:
+    return piece.steps[-1].calls[0].arguments[argument]
 
 
 def seat_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
-    piece = select_seat(ctx, index, b)
-    seat = piece.steps[-1].calls[0].arguments["seat"]
-    if piece.withheld:
-        return None
-    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_seat_for_trip", seat=seat)
+    return by_trip(ctx, index, b, select_seat, "ask_seat_for_trip",
+                   lambda piece: None if piece.withheld else {"seat": _last_call(piece, "seat")})  # fmt: skip
 
 
 def cancel_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
     """Cancel "my flight to <city>": the quote and the cancellation come after the traveller picks."""
-    piece = cancel(ctx, index, b)
-    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_cancel_for_trip")
+    return by_trip(ctx, index, b, cancel, "ask_cancel_for_trip")
 
 
 def bags_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
-    piece = add_bags(ctx, index, b)
-    if piece is None:
-        return None
-    bags = piece.steps[-1].calls[0].arguments["bags"]
-    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_bags_for_trip", bags=bags)
+    return by_trip(ctx, index, b, add_bags, "ask_bags_for_trip", lambda piece: {"bags": _last_call(piece, "bags")})
 
 
 NIGHTS = (2, 3, 4, 5)
@@ -148,7 +155,4 @@ def hotel_for_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | Non
 
 def hotel_by_trip(ctx: GenContext, index: Index, b: BookingInfo) -> Piece | None:
     """`hotel_for_trip` asked of "my flight to <city>": which flight decides the arrival day."""
-    piece = hotel_for_trip(ctx, index, b)
-    if piece is None:
-        return None
-    return by_trip(ctx, index, b, lambda c, i, x: piece, "ask_hotel_for_city_trip", nights=piece.reply.vars["nights"])
+    return by_trip(ctx, index, b, hotel_for_trip, "ask_hotel_for_city_trip", lambda piece: {"nights": piece.reply.vars["nights"]})
