@@ -199,3 +199,30 @@ def test_a_look_alike_booking_is_numbered_among_the_world_s_own_and_may_be_the_o
         acted = {c.arguments.get("booking_id") for c in task.gold_calls() if c.name != "list_bookings"}
         meant.append(added[0]["booking_id"] in acted)
     assert len(meant) >= 6 and any(meant) and not all(meant), meant
+
+
+ASIDES = {"connect": ("connecting between", "my connection", "change planes"),
+          "see_off": ("seeing people off", "parents are on one", "drive to the airport"),
+          "meet": ("picking people up", "arriving on both")}
+
+
+def test_why_two_flights_are_asked_about_fits_the_two_flights(domain):
+    """'I'm seeing people off on both.' was said of ORD-MIA and SIN-NRT, 'I'm connecting between them.'
+    of any two flights: the aside fits how the two flights meet, or is one that fits any two."""
+    said = set()
+    for task in domain.generate_tasks(300, seed=3, kinds=["parallel"], size="small"):
+        if [c.name for c in task.gold_calls()] != ["get_flight_status", "get_flight_status"]:
+            continue
+        messages = gold_messages(domain, task)[0]
+        request = next(m["content"] for m in messages if m["role"] == "user")
+        first, second = (json.loads(m["content"]) for m in messages if m["role"] == "tool")
+        for relation, words in ASIDES.items():
+            if any(w in request for w in words):
+                said.add(relation)
+                if relation == "connect":
+                    assert first["to"] == second["from"], (request, first, second)
+                elif relation == "see_off":
+                    assert first["from"] == second["from"] and first["departs_local"][:10] == second["departs_local"][:10], request
+                else:
+                    assert first["to"] == second["to"], request
+    assert {"connect", "see_off"} <= said, said

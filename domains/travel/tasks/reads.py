@@ -209,9 +209,41 @@ def three_hotels(ctx: GenContext, index: Index) -> Piece:
     )
 
 
-def two_statuses(ctx: GenContext, index: Index) -> Piece:
+# how two flights asked about together are related: the aside the traveller gives must fit it
+CONNECT_SHARE, SAME_AIRPORT_SHARE = 0.25, 0.25
+LAYOVER = (dt.timedelta(hours=1), dt.timedelta(hours=12))
+
+
+def _relation(first: FlightInfo, second: FlightInfo) -> str:
+    """'connect' (the second leaves where the first lands, hours after), 'see_off' (both leave one
+    airport on one day), 'meet' (both land at one airport on one day), else 'apart'."""
+    a, b = first.row, second.row
+    if a.destination == b.origin and LAYOVER[0] <= b.depart_utc - a.arrive_utc <= LAYOVER[1]:
+        return "connect"
+    if a.origin == b.origin and a.depart_date == b.depart_date:
+        return "see_off"
+    if a.destination == b.destination and a.arrive_utc.date() == b.arrive_utc.date():
+        return "meet"
+    return "apart"
+
+
+def _two_flights(ctx: GenContext, index: Index) -> tuple[FlightInfo, FlightInfo]:
+    """Two flights of the next days: a connection or two from one airport as often as people ask of them."""
     soon = index.soon()
-    first, second = ctx.rng.sample(soon, 2)
+    first = ctx.pick(soon)
+    draw = ctx.rng.random()
+    if draw < CONNECT_SHARE:
+        fits = [f for f in soon if _relation(first, f) == "connect"]
+    elif draw < CONNECT_SHARE + SAME_AIRPORT_SHARE:
+        fits = [f for f in soon if f is not first and _relation(first, f) == "see_off"]
+    else:
+        fits = []
+    return first, ctx.pick(fits) if fits else ctx.pick([f for f in soon if f is not first])
+
+
+def two_statuses(ctx: GenContext, index: Index) -> Piece:
+    first, second = _two_flights(ctx, index)
+    relation = _relation(first, second)
     lines, outputs = [], []
     for f in (first, second):
         v, outs = _status_vars(f)
@@ -223,7 +255,7 @@ def two_statuses(ctx: GenContext, index: Index) -> Piece:
         else:
             lines.append(f"{f.row.flight_number} is on schedule, leaving at {v['dep_time']} local time")
     return Piece(
-        request=ctx.say("ask_two_statuses", first=first.row.flight_number, second=second.row.flight_number,
+        request=ctx.say("ask_two_statuses" + ("" if relation == "apart" else f"_{relation}"), first=first.row.flight_number, second=second.row.flight_number,
                         first_day=day_text(first.row.depart_date), second_day=day_text(second.row.depart_date)),  # fmt: skip
         goal=f"Check flights {first.row.flight_number} and {second.row.flight_number}.",
         steps=[Step(calls=[call("get_flight_status", flight_number=f.row.flight_number, date=f.row.depart_date.isoformat())
