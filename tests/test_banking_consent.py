@@ -72,3 +72,19 @@ def test_a_look_alike_record_is_numbered_among_the_world_s_own_and_may_be_the_on
             acted = {v for c in task.gold_calls() for v in c.arguments.values()}
             meant.setdefault(edit.table, set()).add(added in acted)
     assert meant.get("payee") == {True, False} and meant.get("scheduled_transfer") == {True, False}, meant
+
+
+def test_a_customer_gives_a_reason_that_fits_the_request_and_a_month_as_people_type_it(banking):
+    """'I'm planning a big purchase.' was said when asking when an account was opened, and of a card
+    limit lowered; a statement was asked 'for 2024-44', a month no one writes."""
+    for seed in range(200):
+        lower = banking.phrasebook.say("ask_card_limit", seed, card="my Visa", limit=300.0, higher=False)
+        assert "big purchase" not in lower, lower
+        assert "big purchase" not in banking.phrasebook.say("ask_opened", seed, account="my savings account")
+    months = set()
+    for task in banking.generate_tasks(200, seed=6, kinds=["no_tool/invalid_value"], size="small"):
+        invalid = task.no_tool.invalid.get("month") if task.no_tool else None
+        if invalid:
+            months.add(invalid)
+            assert int(invalid[5:]) in (0, 13, 21) or 1 <= int(invalid[5:]) <= 12, invalid
+    assert months, months

@@ -64,7 +64,8 @@ def _bad_month(ctx: GenContext) -> tuple[str, str, str | None]:
     this_year = ctx.world.now.year
     year = this_year - ctx.rng.randrange(0, 2)
     if ctx.rng.random() < 0.6:
-        return f"{year}-{ctx.pick((0, 13, 14, 15, 20, 31, 44, 99)):02d}", phrase(ctx, "problem_month_number"), None
+        # a slip of the keys ("13" for 12, "21" for 12 reversed, "00"), not a number no one writes ("44")
+        return f"{year}-{ctx.pick((0, 13, 21)):02d}", phrase(ctx, "problem_month_number"), None
     earliest, _ = statement_window(ctx.world.now.date())  # said as the policy states the window
     old = f"{this_year - ctx.rng.randrange(2, 6)}-{ctx.rng.randrange(1, 13):02d}"
     return old, phrase(ctx, "problem_month_old", months=STATEMENT_MONTHS), month_said(earliest)
@@ -227,7 +228,7 @@ def _card_limit_out_of_range(ctx: GenContext, person: Person, index: Index) -> P
     card = ctx.pick(cards)
     limit = ctx.pick((ctx.rng.randrange(1, CARD_LIMIT_MIN // 10) * 10, ctx.rng.randrange(CARD_LIMIT_MAX // 100 + 1, 200) * 100))
     return pieces.policy_refusal(
-        ctx.say("ask_card_limit", card=card_said(ctx, card), limit=float(limit)),
+        ctx.say("ask_card_limit", card=card_said(ctx, card), limit=float(limit), higher=limit > card.daily_limit),
         f"Set your card's daily limit to {limit} dollars.",
         rule=phrase(ctx, "rule_card_limit", low=float(CARD_LIMIT_MIN), high=float(CARD_LIMIT_MAX)),
         forbidden=[Forbidden(reason="a card limit outside the allowed range", tool="set_card_daily_limit", arguments={"daily_limit": limit})],

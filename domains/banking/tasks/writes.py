@@ -261,7 +261,7 @@ def card_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
     limit = ctx.pick([v for v in range(150, 3001, 50) if v != card.daily_limit])
     piece = Piece(
         subject=person.customer_id,
-        request=ctx.say("ask_card_limit", card=card_said(ctx, card), limit=float(limit)),
+        request=ctx.say("ask_card_limit", card=card_said(ctx, card), limit=float(limit), higher=limit > card.daily_limit),
         goal=f"Set the daily limit of your card ending in {card.last4} to {money(limit)}.",
         steps=[agent(call("list_cards")), agent(call("set_card_daily_limit", card_id=card.card_id, daily_limit=limit),
                                                  confirm=phrase(ctx, "action_card_limit", last4=card.last4, limit=float(limit)))],  # fmt: skip
