@@ -74,8 +74,28 @@ def found_before_turn(task: Task, messages: list[dict[str, Any]]) -> list[str]:
     calls use (a url it opens next): a search turned on for a second source has found the first, and
     its trace does not say the page before held nothing of use."""
     last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), default=-1)
-    read = " ".join(m.get("content") or "" for m in messages[last + 1:] if m.get("role") == "tool")
+    read = {v for m in messages[last + 1:] if m.get("role") == "tool" for v in _strings(m.get("content") or "")}
     called = json.dumps([m.get("tool_calls") for m in messages if m.get("role") == "assistant"])
     values = dict.fromkeys(v for call in task.gold_calls() for v in call.arguments.values()
                            if isinstance(v, str) and len(v) > 8 and v not in called)
+    # a whole field's value: ".../wiki/dreaveldale" is not found where page 1 lists ".../wiki/dreaveldale-design-forum"
     return [v for v in values if v in read]
+
+
+def _strings(content: str) -> set[str]:
+    """Every string a result's JSON holds (the whole text when it is not JSON)."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return {content}
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

@@ -4,6 +4,7 @@ with why it is left alone (envs/pieces.injected); a search turned to its next pa
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -80,15 +81,16 @@ def test_a_page_turned_for_a_second_source_names_the_one_the_first_page_gave():
     turns = 0
     for trajectory in _played_page_turns("multi_turn", 60, seed=11, played=12, several=False):
         opened = {c["function"]["arguments"].get("url") for m in trajectory.messages for c in m.get("tool_calls") or ()}
-        read = ""
+        listed: set[str] = set()
         for message in trajectory.messages:
             calls = message.get("tool_calls") or ()
             if len(calls) == 1 and calls[0]["function"]["arguments"].get("page", 1) > 1:
-                found = [url for url in opened if url and url in read]
+                found = [url for url in opened if url in listed]  # whole urls: ".../favundford" is not ".../favundford-craft-forum"
                 if found:
                     assert any(url in message["reasoning_content"] for url in found), message["reasoning_content"]
                     turns += 1
-            read = message.get("content") or "" if message.get("role") == "tool" else read
+            if message.get("role") == "tool":
+                listed = {r["url"] for r in json.loads(message["content"]).get("results", ())}
     assert turns >= 1
 
 
@@ -130,3 +132,22 @@ def test_a_value_a_planted_order_also_names_is_cited_from_whoever_gave_it():
                     checked += 1
                     assert f'{tool} returned "{booking}"' not in message["reasoning_content"], message["reasoning_content"]
     assert checked >= 3
+
+
+def test_a_url_is_found_on_a_result_page_only_whole():
+    """'I have one page I need from page 1, https://atlaspedia.example/wiki/dreaveldale' was said where
+    page 1 listed only .../wiki/dreaveldale-design-forum: a url was matched as part of a longer one."""
+    from toolgym.envs.task import ToolCall
+    from toolgym.generators.result_notes import found_before_turn
+
+    class Gold:
+        def gold_calls(self):
+            return [ToolCall(name="open_page", arguments={"url": "https://atlaspedia.example/wiki/dreaveldale"})]
+
+    def results(*urls):
+        return [{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "web_search", "arguments": {"query": "Dreaveldale"}}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"results": [{"url": u} for u in urls]})}]  # fmt: skip
+
+    assert found_before_turn(Gold(), results("https://atlaspedia.example/wiki/dreaveldale-design-forum")) == []  # type: ignore[arg-type]
+    found = found_before_turn(Gold(), results("https://atlaspedia.example/wiki/dreaveldale"))  # type: ignore[arg-type]
+    assert found == ["https://atlaspedia.example/wiki/dreaveldale"]
