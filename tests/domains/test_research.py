@@ -484,3 +484,34 @@ def test_a_search_declined_offers_what_the_tools_left_do_not_more_of_it(domain):
             for task in domain.generate_tasks(40, seed=6, kinds=["no_tool/unavailable"], size="small")]
     assert not [s for s in said if re.search(r"(anything|something) else about", s)], said
     assert all(re.search(r"\b(sums|calculations)\b", s) for s in said), said
+
+
+
+def test_a_search_turns_a_page_only_until_the_page_the_gold_reads_is_listed(domain):
+    """web_search("Ceanan Dynamics", page=2) was made after page 1 listed the directory page that
+    states the staff count the gold then opened: the search waited for the company's article, which
+    the answer never read. Each search goes on only until the page stating the fact shows up."""
+    import random as rnd
+
+    from toolgym.domains.research.tasks.index import index_of
+    from toolgym.domains.research.tasks.questions import read_both
+    from toolgym.domains.research.tasks.reading import Plan, find
+    from toolgym.envs import GenContext
+
+    world = World(domain.template(4, "default"))
+    index = index_of(world)
+    ctx = GenContext(domain, world, rnd.Random(0), 0, "parallel", 4, "default")
+    checked = 0
+    for org_id in sorted(index.stale):
+        org, count = index.entities[org_id], index.facts[org_id]["employees"]
+        if count.page_url == org.url:
+            continue  # the article holds the current count
+        needed = Plan()
+        if not find(ctx, needed, org.name, [count.page_url]):
+            continue
+        plan = read_both(ctx, [(org, count)])
+        searched = [c.arguments for s in plan.steps for c in s.calls if c.name == "web_search"] if plan else []
+        assert len(searched) == needed.searches, f"{org.name}: searched {searched} to read {count.page_url}"
+        checked += 1
+    world.close()
+    assert checked >= 3

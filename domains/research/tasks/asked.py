@@ -64,7 +64,7 @@ def days_to_mine(ctx: GenContext) -> Piece | None:
         return None
     plan = Plan()
     given = pages_given(ctx)
-    if not opened(ctx, plan, entity.url, entity.name, fact, given):
+    if not opened(ctx, plan, entity.name, fact, given):
         return None
     label = "purchase date" if kind == "product" else "booking date"
     date = Fact(key=label.replace(" ", "_"), value=ctx.typed_day(mine), label=label, keywords=[label])
@@ -106,7 +106,7 @@ def times_price(ctx: GenContext) -> Piece | None:
     count = ctx.rng.randrange(2, 7)
     plan = Plan()
     given = pages_given(ctx)
-    if price.page_url != product.url or not opened(ctx, plan, product.url, product.name, price, given):
+    if price.page_url != product.url or not opened(ctx, plan, product.name, price, given):
         return None
     plan.steps.append(Step(calls=[call("calculate", expression=f"{price.value} * {count}")]))
     total = f"{int(price.value.replace(',', '')) * count:,}"  # "$7,794": the tool returns 7794, the same number

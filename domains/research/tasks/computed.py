@@ -26,7 +26,7 @@ def converted(ctx: GenContext) -> Piece | None:
     source, target, words = UNITS[name]
     plan = Plan()
     given = pages_given(ctx)
-    if not opened(ctx, plan, entity.url, entity.name, fact, given):
+    if not opened(ctx, plan, entity.name, fact, given):
         return None
     value = float(fact.value.replace(",", ""))
     plan.steps.append(Step(calls=[call("convert_units", value=value, from_unit=source, to_unit=target)]))

@@ -250,7 +250,8 @@ def read_both(ctx: GenContext, reads: list[tuple[EntityBase, AttributeBase]], gi
     direct = given and ctx.rng.random() < 0.5
     for entity, attribute in reads:
         plan = Plan()
-        if not given and not find(ctx, plan, entity.name, [entity.url]):
+        # the page that states the fact (a newer directory listing may state a count, not the article)
+        if not given and not find(ctx, plan, entity.name, [attribute.page_url]):
             return None
         reach(ctx, plan, attribute, direct=direct)
         plans.append(plan)

@@ -123,13 +123,13 @@ def pages_given(ctx: GenContext) -> bool:
     return ctx.rng.random() < GIVEN_SHARE
 
 
-def opened(ctx: GenContext, plan: Plan, url_of: str, name: str, attribute: AttributeBase, given: bool) -> bool:
+def opened(ctx: GenContext, plan: Plan, name: str, attribute: AttributeBase, given: bool) -> bool:
     """The sentence of `attribute` reached: on a page the user gave (`given`), or found by searching
-    `name` first; False when the search does not list the page."""
+    `name` first, until the page that states it shows up; False when the search does not list it."""
     if given:
         reach(ctx, plan, attribute, direct=ctx.rng.random() < DIRECT_SHARE)
         return True
-    if not find(ctx, plan, name, [url_of]):
+    if not find(ctx, plan, name, [attribute.page_url]):
         return False
     read(ctx, plan, attribute)
     return True
