@@ -55,6 +55,27 @@ EVENT_THEMES = tuple(EVENT_ORGANISERS)
 EVENT_KINDS = ("Fair", "Summit", "Festival", "Expo", "Forum")
 
 
+@dataclass(frozen=True)
+class Country:
+    """How big a city of a country can be and how high it can lie: a made-up city sits in a real
+    country with room for it (no city of 1.8 million in Niue, none 331 metres up on Bermuda)."""
+
+    largest: int  # the most people a city of this country may have (about its second-largest city's)
+    highest: int  # the highest elevation of a city, in metres
+
+
+# Countries with railways and cities of many sizes, from cold to tropical (the city filler names
+# no weather); named without an article, as a sentence may start with one.
+COUNTRIES = {
+    "Germany": Country(1_800_000, 800), "France": Country(900_000, 1_100), "Spain": Country(1_600_000, 1_100),
+    "Italy": Country(1_400_000, 900), "Poland": Country(800_000, 600), "Norway": Country(290_000, 400),
+    "Sweden": Country(600_000, 400), "Colombia": Country(2_300_000, 2_200), "Canada": Country(1_700_000, 1_100),
+    "Mexico": Country(1_800_000, 2_200), "Brazil": Country(2_300_000, 1_100), "Argentina": Country(1_400_000, 1_200),
+    "India": Country(2_300_000, 1_500), "Japan": Country(2_300_000, 600), "Australia": Country(1_300_000, 700),
+    "Turkey": Country(2_300_000, 1_100), "South Africa": Country(1_900_000, 1_800), "Chile": Country(600_000, 700),
+}  # fmt: skip
+
+
 def word(rng: random.Random, syllables: int) -> str:
     text = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) for _ in range(syllables)) + rng.choice(_CODAS)
     return text.capitalize()

@@ -10,6 +10,7 @@ answering anything, and blog posts that do not answer either.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from toolgym.envs.fakes import person_name, seeded_faker
 
 from .names import (
     CITY_SUFFIXES,
+    COUNTRIES,
     EVENT_KINDS,
     EVENT_ORGANISERS,
     EVENT_THEMES,
@@ -110,10 +112,12 @@ class WebBuilder:
     def build_entities(self) -> None:
         rng, today = self.rng, NOW.date()
         for city in self._things("city", lambda: self.names.coined() + rng.choice(CITY_SUFFIXES)):
-            city.facts["country"] = self.fake.country()
-            city.facts["population"] = f"{rng.randrange(8_000, 2_400_000):,}"
+            country = city.facts["country"] = rng.choice(sorted(COUNTRIES))
+            size = COUNTRIES[country]
+            # as many towns as cities, fewer cities the larger (log-uniform), up to what the country holds
+            city.facts["population"] = f"{round(math.exp(rng.uniform(math.log(8_000), math.log(size.largest)))):,}"
             if rng.random() >= NO_ELEVATION_SHARE:
-                city.facts["elevation"] = f"{rng.randrange(2, 1_900):,}"
+                city.facts["elevation"] = f"{rng.randrange(2, size.highest):,}"
         cities = self.things["city"]
         orgs = self._things("organisation", lambda: f"{self.names.coined()} {rng.choice(ORG_SUFFIXES)}")
         people = self._things("person", lambda: " ".join(person_name(self.fake)))

@@ -110,6 +110,31 @@ def test_a_product_weighs_costs_and_is_made_as_its_kind_is(domain):
             assert makers[value].rsplit(" ", 1)[1] in kind.makers, (name, makers[value])
 
 
+
+def test_a_city_fits_its_country_in_size_height_and_weather():
+    """"Heakraihiholm is a city in Niue. Heakraihiholm has a population of 1,837,762. ... The river
+    that crosses the city freezes in hard winters." and a Bermudan city 331 metres up with a railway:
+    a city lies in a country with room for its people and its height, and no page gives it a weather
+    its country may not have."""
+    from toolgym.domains.research.names import COUNTRIES
+
+    world = World(toolgym.load_domain(RESEARCH).template(0, "default"))
+    try:
+        found = world.query("SELECT e.id, a.name, a.value FROM entity e JOIN attribute a ON a.entity_id = e.id "
+                            "WHERE e.kind = 'city' AND a.name IN ('country', 'population', 'elevation')")
+        bodies = [body for (body,) in world.query("SELECT body FROM page")]
+    finally:
+        world.close()
+    facts: dict[str, dict[str, str]] = {}
+    for city, name, value in found:
+        facts.setdefault(city, {})[name] = value
+    assert len(facts) > 50
+    for city, said in facts.items():
+        country = COUNTRIES[said["country"]]
+        assert int(said["population"].replace(",", "")) <= country.largest, (city, said)
+        assert int(said.get("elevation", "0").replace(",", "")) <= country.highest, (city, said)
+    assert not [b for b in bodies if "winter" in b or "snow" in b or "tropical" in b]
+
 def test_search_ranks_by_bm25_pages_results_and_reads_any_text_as_words(domain, world):
     article = world.query("SELECT title, url FROM page WHERE kind = 'article' AND subject_id LIKE 'OR%' LIMIT 1")[0]
     name = article[0].removesuffix(" - Atlaspedia")
