@@ -457,3 +457,17 @@ def test_the_car_is_never_started_to_drive_while_it_charges(domain):
         charging = car.v.charging or any(e.set.get("charging") for e in task.setup if e.table == "vehicle")
         assert not charging and not calls & {"start_charging", "stop_charging"}, (task.id, sorted(calls))
     assert started >= 20, started
+
+
+def test_a_place_has_a_street_address_with_no_apartment_or_suite(domain):
+    """'Westgate Airfield, 59414 Andrew Spring Apt. 714' and 'Scott Supercharger, 69247 Hobbs Locks
+    Apt. 494': an airfield, a charger or a diner has a building number on a street, not a flat."""
+    world = World(domain.template(0, "small"))
+    try:
+        addresses = [address for (address,) in world.query("SELECT address FROM place")]
+    finally:
+        world.close()
+    assert len(addresses) > 50
+    for address in addresses:
+        number, _, street = address.partition(" ")
+        assert number.isdigit() and not number.startswith("0") and street and not any(w in address for w in ("Apt.", "Suite")), address

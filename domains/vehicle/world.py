@@ -9,12 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgym.envs.clock import seeded_clock
 from toolgym.envs.fakes import seeded_faker, undoubled
 
 from .tables import ClimateZone, Door, DriverProfile, Place, ServiceRecord, Tyre, Vehicle
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 # After dark in every world: seed 0 is 2025-11-14 18:40; other seeds an evening (20:00 to 22:45)
 # within 60 days of it, between mid-September and mid-January, when it is dark by 20:00.
@@ -70,11 +73,11 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
                 place_number += 1
                 distance = round(rng.uniform(near, far), 1)
                 name = f"{fake.last_name()} {rng.choice(suffixes)}"
-                yield Place, _place(place_number, vid, name, category, undoubled(fake.street_address), distance, rng)
+                yield Place, _place(place_number, vid, name, category, _street(fake), distance, rng)
         for airport in rng.sample(AIRPORTS, rng.randint(1, 2)):
             place_number += 1
             distance = round(rng.uniform(12, 60), 1)
-            yield Place, _place(place_number, vid, airport, "airport", undoubled(fake.street_address), distance, rng)
+            yield Place, _place(place_number, vid, airport, "airport", _street(fake), distance, rng)
         profiles = []
         for _ in range(rng.randint(1, 3)):
             profile_number += 1
@@ -149,6 +152,12 @@ def _cabin(rng: random.Random, vid: str, car: dict[str, Any]) -> Iterator[tuple[
         drop = rng.randint(5, 9) if wheel == low else rng.choice((0, 0, 1, -1))
         yield Tyre, {"id": f"{vid}-{wheel}", "vehicle_id": vid, "wheel": wheel, "pressure_psi": recommended - drop,
                      "recommended_psi": recommended}
+
+
+def _street(fake: Faker) -> str:
+    """A place's address: a building number and a street ("59414 Andrew Spring"); Faker's
+    street_address adds apartments and suites ("... Apt. 714"), which no airfield or charger has."""
+    return undoubled(lambda: f"{int(fake.building_number()) or 1} {fake.street_name()}")  # "0063" is number 63
 
 
 def _place(number: int, vid: str, name: str, category: str, address: str, km: float, rng: random.Random) -> dict[str, Any]:
