@@ -69,7 +69,7 @@ ENGINE_VARIABLES: dict[str, frozenset[str]] = {
         "ask_missing": ("labels", "chosen"),
         "point_out_invalid": ("value", "label", "problem", "valid"),
         "point_out_unsupported": ("value", "label", "problem", "valid"),
-        "refuse_policy": ("rule",),
+        "refuse_policy": ("rule", "instead"),
         "farewell": ("thanked", "evening"),
         "user_reveal": ("pairs", "recalled", "open_question", "offered"),
         "tell_choice": ("value",),
@@ -140,7 +140,7 @@ class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as
 # the user's last words answered the agent), the nearest valid value an invalid-value task may
 # carry (`valid`), what the tools left do where a task withholds a whole area (`left`), and whether
 # a missing value is the user's choice (`chosen`, pieces.missing_info).
-OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left", "chosen"})
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left", "chosen", "instead"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 VOICES_KEY = "exclude_voices"  # in a domain's utterances.yaml: voices its assistant lacks (templates/voices.yaml)
 ENGINE_VOICES = Path(__file__).parent / "templates" / "voices.yaml"

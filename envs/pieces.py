@@ -221,14 +221,15 @@ def invalid_value(
     )
 
 
-def policy_refusal(request: str, goal: str, *, rule: str, forbidden: Sequence[Forbidden], **fields: Any) -> Piece:
+def policy_refusal(request: str, goal: str, *, rule: str, forbidden: Sequence[Forbidden], instead: str = "", **fields: Any) -> Piece:
     """The user asks for what the policy forbids: the agent may read (`steps`) but refuses, stating `rule`.
 
-    `forbidden` lists the write(s) that would break the rule; making one fails the task."""
+    `forbidden` lists the write(s) that would break the rule; making one fails the task. `instead`:
+    what the agent can offer in its place, after "I can" ("find the nearest charger for you")."""
     return Piece(
         request=request,
         goal=goal,
-        reply=_utterance("refuse_policy", rule=rule),
+        reply=_utterance("refuse_policy", rule=rule, **({"instead": instead} if instead else {})),
         forbidden=list(forbidden),
         no_tool=NoToolSpec(reason=f"the policy forbids it: {rule}"),
         **fields,

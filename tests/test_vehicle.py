@@ -471,3 +471,25 @@ def test_a_place_has_a_street_address_with_no_apartment_or_suite(domain):
     for address in addresses:
         number, _, street = address.partition(" ")
         assert number.isdigit() and not number.startswith("0") and street and not any(w in address for w in ("Apt.", "Suite")), address
+
+
+def test_a_refusal_offers_what_the_rule_leaves_open(domain):
+    """'Apologies, but I'm not able to do that, because the car can only charge when it's parked at a
+    charger.' and a video refused while moving offered nothing: a refusal names the alternative a
+    tool gives (the nearest charger, audio instead, the headlights on auto, the highest cruise speed)."""
+    from toolgym.envs.gold import gold_messages
+
+    offers = {"start_charging": "charger for you", "play_media": "radio or a podcast", "set_lights": "auto",
+              "set_cruise_control": "130 km/h"}  # fmt: skip
+    seen = set()
+    for task in domain.generate_tasks(60, seed=5, kinds=["no_tool/policy_refusal"], size="small"):
+        tool = task.forbidden[0].tool
+        if tool not in offers:
+            continue
+        reply = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
+        if tool == "set_lights" and "auto" in reply:  # offered only when the headlights are on, not on auto already
+            seen.add(tool)
+        elif tool != "set_lights":
+            assert offers[tool] in reply, reply
+            seen.add(tool)
+    assert {"start_charging", "play_media", "set_cruise_control"} <= seen, seen

@@ -117,11 +117,14 @@ def _status_read() -> list:  # type: ignore[type-arg]
     return [agent(call("get_vehicle_status"))]
 
 
-def _refuse(ctx: GenContext, request: str, goal: str, rule: str, tool: str, arguments: dict, read: bool) -> Piece:  # type: ignore[type-arg]
+def _refuse(ctx: GenContext, request: str, goal: str, rule: str, tool: str, arguments: dict, read: bool,  # type: ignore[type-arg]
+            instead: str = "") -> Piece:
+    """`instead`: the intent of what the rule leaves open, offered in the request's place."""
     return pieces.policy_refusal(
         request, goal, rule=slot(ctx, rule),
         forbidden=[Forbidden(reason=f"broke the policy: {rule}", tool=tool, arguments=arguments)],
         steps=_status_read() if read else [],
+        instead=slot(ctx, instead, speed=rules.CRUISE_POLICY_MAX_KMH) if instead else "",
     )
 
 
@@ -142,7 +145,8 @@ def _moving_headlights(ctx: GenContext, car: Car) -> Piece | None:
     if not car.moving:
         return None
     return _refuse(ctx, ctx.say("req_headlights_off"), "Turn the headlights off while driving.", "rule_headlights",
-                   "set_lights", {"light": "headlights", "mode": "off"}, True)
+                   "set_lights", {"light": "headlights", "mode": "off"}, True,
+                   instead="instead_headlights" if car.v.headlights == "on" else "")
 
 
 def _moving_loud(ctx: GenContext, car: Car) -> Piece | None:
@@ -158,21 +162,21 @@ def _too_fast(ctx: GenContext, car: Car) -> Piece | None:
         return None
     speed = ctx.pick(range(rules.CRUISE_POLICY_MAX_KMH + rules.CRUISE_STEP_KMH, rules.CRUISE_MAX_KMH + 1, rules.CRUISE_STEP_KMH))
     return _refuse(ctx, ctx.say("req_cruise", speed=f"{speed} km/h"), f"Set cruise control to {speed} km/h.",
-                   "rule_cruise_max", "set_cruise_control", {"speed_kmh": speed}, False)
+                   "rule_cruise_max", "set_cruise_control", {"speed_kmh": speed}, False, instead="instead_cruise")
 
 
 def _moving_video(ctx: GenContext, car: Car) -> Piece | None:
     if not car.moving:
         return None
     return _refuse(ctx, ctx.say("req_play_video", title=ctx.pick(("the cartoon episode", "the nature documentary", "the cooking show"))),
-                   "Play a video while driving.", "rule_video", "play_media", {"source": "video"}, True)
+                   "Play a video while driving.", "rule_video", "play_media", {"source": "video"}, True, instead="instead_video")
 
 
 def _no_charger(ctx: GenContext, car: Car) -> Piece | None:
     if not car.electric or car.v.at_charger or car.moving:
         return None
     return _refuse(ctx, ctx.say("req_charge_start"), "Start charging (the car is not at a charger).", "rule_charger",
-                   "start_charging", {}, True)
+                   "start_charging", {}, True, instead="instead_charger")
 
 
 def _moving_trunk(ctx: GenContext, car: Car) -> Piece | None:
