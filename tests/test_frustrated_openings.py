@@ -15,10 +15,10 @@ import toolgym
 from toolgym.envs.gold import gold_messages
 from toolgym.envs.phrasing import register_of
 
-# where each domain's first message voices a frustrated customer's mood
+# where each domain's first message voices a frustrated customer's mood (the car's opening differs as it stands or moves)
 OPENING = {"retail": ("opener@frustrated", None), "banking": ("opening@frustrated", "context"),
            "telecom": ("opening@frustrated", "context"), "travel": ("opening@frustrated", "context"),
-           "vehicle": ("opening@frustrated", "context"), "workplace": ("opening@frustrated", "context")}
+           "vehicle": ("opening@frustrated opening_moving@frustrated", "context"), "workplace": ("opening@frustrated", "context")}
 
 
 @pytest.mark.parametrize("domain_name", sorted(OPENING))
@@ -26,8 +26,8 @@ def test_a_frustrated_customer_voices_it_in_the_first_message(domain_name):
     domain = toolgym.load_domain(domain_name)
     intent, part = OPENING[domain_name]
     package = importlib.import_module(f"toolgym.domains.{domain_name}")
-    variants = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())[intent]
-    voiced = variants[part] if part else variants
+    book = yaml.safe_load((Path(package.__file__).parent / "utterances.yaml").read_text())
+    voiced = [v for name in intent.split() for v in (book[name][part] if part else book[name])]
     assert voiced and "" not in voiced  # no draw leaves the mood unsaid
     frustrated = 0
     for task in domain.generate_tasks(40, seed=19, kinds=["single", "multi_turn"]):

@@ -493,3 +493,24 @@ def test_a_refusal_offers_what_the_rule_leaves_open(domain):
             assert offers[tool] in reply, reply
             seen.add(tool)
     assert {"start_charging", "play_media", "set_cruise_control"} <= seen, seen
+
+
+def test_what_the_driver_says_of_the_drive_fits_the_car(domain, index):
+    """'Assistant? I'm about to set off. Volume to 100.' got 'The nearest volume I can use is 40.', and
+    'Traffic's slow.' opened a chat in a parked car: the opening's words about the drive were drawn
+    whatever the car was doing. A standing car's driver never speaks of traffic, a moving car's never
+    of just getting in, and no one says they are about to set off."""
+    standing = ("Traffic's slow.", "We're on our way.", "We're nearly there.", "This traffic is killing me.", "we're off on our little trip")
+    moving = ("I've just got in.", "typing while parked", "We've only just parked.", "Just waiting here", "stopped for a little break")
+    cars = {car.id: car for car in index.cars}
+    said = {True: 0, False: 0}
+    for task in domain.generate_tasks(150, seed=8, size="small"):
+        car_id = next((edit.insert["vehicle_id"] for edit in task.setup if edit.table == "cabin_session" and edit.insert), None)
+        if car_id is None:  # a request about no car (off topic)
+            continue
+        speed = next((e.set["speed_kmh"] for e in task.setup if e.table == "vehicle" and "speed_kmh" in (e.set or {})), cars[car_id].v.speed_kmh)
+        first = task.scenario.requests[0]
+        assert "about to set off" not in first, first
+        assert not [w for w in (moving if speed > 0 else standing) if w in first], (speed, first)
+        said[speed > 0] += any(w in first for w in (standing if speed > 0 else moving))
+    assert said[True] and said[False], said

@@ -116,7 +116,7 @@ def on_car(ctx: GenContext, car: Car, parts: list[Piece], *, setup: list[WorldEd
     if car.moving:  # the policy's minefields of a moving car hold in every task on it
         options["forbidden"] = [*options.get("forbidden", ()), *MOVING_MINEFIELDS]
     task = assemble(ctx, parts, setup=[session(car), *(setup or [])], goal_joiner=" Then ", closing="", found_ids=FOUND_IDS, **options)
-    opening = ctx.say("opening")
+    opening = ctx.say("opening_moving" if car.moving else "opening")  # what the driver says of the drive fits the car
     requests = list(task.scenario.requests)
     requests[0] = f"{opening} {requests[0]}".strip()
     scenario = task.scenario.model_copy(update={"persona": persona, "requests": requests})
