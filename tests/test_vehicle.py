@@ -514,3 +514,22 @@ def test_what_the_driver_says_of_the_drive_fits_the_car(domain, index):
         assert not [w for w in (moving if speed > 0 else standing) if w in first], (speed, first)
         said[speed > 0] += any(w in first for w in (standing if speed > 0 else moving))
     assert said[True] and said[False], said
+
+
+def test_a_driver_answers_the_question_not_its_label(domain):
+    """'I'm not sure about the opening percentage yet.' and 'Here: My preferred station is Jazz FM.':
+    the driver spoke the setting's label back. Asked for a setting, a driver gives it ('Jazz FM,
+    please') or says they have not decided, in their own words."""
+    from toolgym.envs.gold import gold_messages
+
+    tasks = domain.generate_tasks(40, seed=4, kinds=["no_tool/missing_info"], size="small")
+    tasks += [t for t in domain.generate_tasks(150, seed=4, kinds=["single", "multi_turn"], size="small")
+              if any(f.key == "media_title" for f in t.scenario.facts)]  # fmt: skip
+    answers = 0
+    for task in tasks:
+        labels = [*task.scenario.unknown, *(f.label for f in task.scenario.facts)]
+        for message in gold_messages(domain, task)[0][2:]:
+            if message["role"] == "user":
+                assert not [label for label in labels if label in message["content"]], message["content"]
+                answers += 1
+    assert answers >= 20 and any(f.key == "media_title" for t in tasks for f in t.scenario.facts)

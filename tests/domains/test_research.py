@@ -540,3 +540,16 @@ def test_a_search_turns_a_page_only_until_the_page_the_gold_reads_is_listed(doma
         checked += 1
     world.close()
     assert checked >= 3
+
+
+def test_a_user_who_cannot_name_their_thing_says_so_in_their_own_words(domain):
+    """'Sorry, I don't have the product's name right now.': the user spoke the label the agent asked
+    for. Someone who cannot name the gadget they saw says they cannot remember what it is called."""
+    tasks = domain.generate_tasks(30, seed=4, kinds=["no_tool/missing_info"], size="small")
+    replies = 0
+    for task in tasks:
+        for message in gold_messages(domain, task)[0][2:]:
+            if message["role"] == "user":
+                assert not [label for label in task.scenario.unknown if label in message["content"]], message["content"]
+                replies += 1
+    assert replies >= 10
