@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
@@ -80,6 +80,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2})?\s*(?P<ampm>[ap]\.?m\.?)?(?![\w:])", re.I)),
     ("time", re.compile(r"\b(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)(?!\w)", re.I)),
     ("phone", re.compile(r"(?<![\w-])(?:\+?1[\s.-]?)?\(?(?P<a>\d{3})\)?[\s.-]?(?P<b>\d{3})[\s.-](?P<c>\d{4})(?![\w-])")),
+    # A number said as rounded ("about 1,765 feet" for 1,765.09) is grounded by a seen number it rounds
+    # to, at the precision it is said in (canonical value "~1765")
+    ("quantity", re.compile(r"\b(?:about|roughly|approximately) (?P<approx>\d[\d,]*(?:\.\d+)?)(?!\d|[.,]\d)", re.I)),
     # A number written with thousands separators ("114,555 visitors") is one number, with or without
     # a unit: read as its digits, it would be the identifiers "114" and "555", which no text showed.
     ("quantity", re.compile(r"(?<![\w.,$])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?)(?!\d|[.,]\d)")),
@@ -163,6 +166,9 @@ def _canonical(kind: str, match: re.Match[str]) -> str | None:
     if kind == "money":
         return _number(groups.get("value") or groups.get("value2") or "")
     if kind == "quantity":
+        if groups.get("approx"):
+            said = _number(groups["approx"])
+            return None if said is None else f"~{said}"
         return _number(groups["value"])
     if kind == "ending":
         return groups["value"]
@@ -323,6 +329,8 @@ class SeenFacts:
 
 def _shows(index: _TextIndex, fact: StatedFact) -> bool:
     kind, value = fact.kind, fact.value
+    if kind == "quantity" and value.startswith("~"):
+        return any(_rounds_to(seen, value[1:]) for seen in index.numbers)
     if kind in ("money", "quantity"):
         return value in index.numbers
     if kind == "ending":
@@ -338,6 +346,12 @@ def _shows(index: _TextIndex, fact: StatedFact) -> bool:
     if kind == "phone":
         return any(value in run for run in index.digit_runs)
     return value in index.tokens or (value in index.digit_runs and value.isdigit())  # a set lookup first: isdigit reads it all
+
+
+def _rounds_to(seen: str, said: str) -> bool:
+    """Whether the number `seen` rounds to `said` at the decimals `said` has ("1765.09" to "1765")."""
+    places = Decimal(1).scaleb(-len(said.partition(".")[2]))
+    return Decimal(seen).quantize(places, rounding=ROUND_HALF_UP) == Decimal(said)
 
 
 @dataclass(frozen=True)

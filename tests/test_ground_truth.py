@@ -57,6 +57,15 @@ def test_long_digit_runs_are_one_fact_and_amounts_in_words_still_count():
     assert stated_facts("to my dismay 4 items broke; on May 4 it shipped") == ["May 4", "4 items"]
 
 
+def test_a_number_said_as_rounded_is_grounded_by_the_figure_it_rounds():
+    """'That works out to 1,765.09 feet.' was the only grounded way to give a converted elevation:
+    'about 1,765 feet' is seen in 1765.09, and 'about 1,766' (a wrong rounding) is not."""
+    shown = ("tool", '{"value": 1765.09, "unit": "ft"}')
+    assert ungrounded_facts(_chat(shown, ("assistant", "That works out to about 1,765 feet."))) == []
+    assert ungrounded_facts(_chat(("tool", '{"value": 890.62}'), ("assistant", "In feet: about 891."))) == []
+    assert [f.fact for f in ungrounded_facts(_chat(shown, ("assistant", "That is about 1,766 feet.")))] == ["about 1,766"]
+    assert [f.fact for f in ungrounded_facts(_chat(shown, ("assistant", "That is 1,765 feet.")))] == ["1,765"]  # said exact, it is not
+
 def test_every_month_spelling_reads_as_a_date_and_no_other_word_does():
     from toolgym.envs.grounding import _MONTHS, extract_facts
 

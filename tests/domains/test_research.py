@@ -333,6 +333,23 @@ def test_a_converted_figure_keeps_its_unit_and_two_conversions_are_worded_apart(
     assert pairs and singles, (pairs, singles)
 
 
+def test_an_elevation_in_feet_is_said_whole_as_people_say_it(domain):
+    """'That works out to 1,765.09 feet.': an elevation is given in whole feet ('about 1,765 feet'),
+    and the figure is still what the reply must state."""
+    import re
+
+    made = domain.generate_tasks(120, seed=7, kinds=["single", "parallel"], size="small")
+    checked = 0
+    for task in made:
+        calls = [c for c in task.gold_calls() if c.name == "convert_units" and c.arguments["to_unit"] == "ft"]
+        if not calls:
+            continue
+        reply = next(m["content"] for m in reversed(gold_messages(domain, task)[0]) if m["role"] == "assistant" and "http" in (m["content"] or ""))
+        assert not re.search(r"\d\.\d\d feet|feet\W+[^.]*\d\.\d\d\b|In feet[^.]*\d\.\d\d", reply), reply
+        assert all(re.fullmatch(r"[\d,]+", output) for output in task.required_outputs if output not in reply or "feet" in reply), task.required_outputs
+        checked += 1
+    assert checked >= 3
+
 def test_each_figure_of_two_disagreeing_pages_is_said_with_what_it_counts(domain):
     """'The page https://bizdirectory.example/... (16 September 2021) gives 24,354.': two figures, and
     only the last sentence said they count staff. Every sentence with a figure names what it counts,

@@ -14,6 +14,17 @@ from .questions import asked_with, piece_of, read_both, sentence_of, two_page_an
 from .reading import Plan, opened, pages_given, prefer_later
 
 UNITS = {"weight": ("kg", "lb", "pounds"), "elevation": ("m", "ft", "feet")}
+WHOLE = ("ft",)  # an elevation is said in whole feet ("about 1,765 feet"), not to the hundredth
+
+
+def said_converted(value: float, source: str, target: str) -> tuple[str, str]:
+    """The converted value as the reply says it, and the figure it must state: "about 1,765" and
+    "1,765" for 1,765.09 feet; "24.45" (pounds) as the tool gave it."""
+    exact = convert(value, source, target)  # what convert_units returns
+    if target not in WHOLE:
+        return f"{exact:,}", f"{exact:,}"  # "5,062.34", as people write it; the tool returned 5062.34
+    whole = f"{round(exact):,}"
+    return (whole if round(exact) == exact else f"about {whole}"), whole
 
 
 def converted(ctx: GenContext) -> Piece | None:
@@ -30,9 +41,9 @@ def converted(ctx: GenContext) -> Piece | None:
         return None
     value = float(fact.value.replace(",", ""))
     plan.steps.append(Step(calls=[call("convert_units", value=value, from_unit=source, to_unit=target)]))
-    result = f"{convert(value, source, target):,}"  # "5,062.34 feet", as people write it; the tool returned 5062.34
+    said, result = said_converted(value, source, target)
     question = ctx.say(f"ask_{name}_in", x=index.ref(entity), unit=words)
-    answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=result, unit=words)}"
+    answer = f"{sentence_of(ctx, index, fact)} {ctx.say('fact_converted', value=said, unit=words)}"
     return piece_of(
         ctx, asked_with(ctx, question, [entity.url] if given else []), f"Find out from the web: {question}", plan,
         Utterance(intent="reply_answer", vars={"answer": answer, "sources": fact.page_url}),
@@ -95,10 +106,11 @@ def converted_two(ctx: GenContext) -> Piece | None:
     source, target, words = UNITS[name]
     values = [float(f.value.replace(",", "")) for f in facts]
     plan.steps.append(Step(calls=[call("convert_units", value=v, from_unit=source, to_unit=target) for v in values]))
-    results = [f"{convert(v, source, target):,}" for v in values]
+    said = [said_converted(v, source, target) for v in values]
+    results = [result for _, result in said]
     answer = " ".join(
-        f"{sentence_of(ctx, index, f)} {ctx.say(intent, value=r, unit=words)}"
-        for f, r, intent in zip(facts, results, ("fact_converted", "fact_converted_next"), strict=True)
+        f"{sentence_of(ctx, index, f)} {ctx.say(intent, value=words_said, unit=words)}"
+        for f, (words_said, _), intent in zip(facts, said, ("fact_converted", "fact_converted_next"), strict=True)
     )
     question = ctx.say(f"ask_{name}_in_two", a=index.ref(pair[0]), b=index.ref(pair[1]), unit=words)
     return piece_of(
