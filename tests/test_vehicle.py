@@ -533,3 +533,13 @@ def test_a_driver_answers_the_question_not_its_label(domain):
                 assert not [label for label in labels if label in message["content"]], message["content"]
                 answers += 1
     assert answers >= 20 and any(f.key == "media_title" for t in tasks for f in t.scenario.facts)
+
+
+def test_a_driver_joins_two_requests_as_people_talk_to_a_car(domain):
+    """'At the same time, something else. Can you put the volume on 20?', 'On top of that, this. How
+    are the tyres?' and 'Then, a second thing: Navigate to Mills Trattoria.': nobody speaks to a car
+    like this."""
+    stiff = ("At the same time, something else.", "On top of that, this.", "Then, a second thing:", "Also this.", "Plus one more.")  # fmt: skip
+    firsts = [t.scenario.requests[0] for t in domain.generate_tasks(150, seed=6, kinds=["parallel", "multi_step"], size="small")]
+    joined = [f for f in firsts if any(link in f for link in domain.phrasebook.joining_links)]
+    assert len(joined) >= 20 and not [f for f in firsts if any(s in f for s in stiff)]
