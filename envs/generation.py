@@ -395,11 +395,19 @@ def unavailable_task_from(kind: str):
                 f"{ctx.domain.name}: {UNAVAILABLE_ATTEMPTS} {kind} tasks in a row had no write call that their first request "
                 "asks for, or asked two things in it"
             )
-        action = next((s.confirm for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
+        step = next((s for s in base.plan if any(c.name == needed for c in s.calls) and s.confirm), None)
+        action = step.confirm if step else None
         opening = [{"role": "user", "content": base.scenario.requests[0]}]
-        if action is None or ungrounded_facts([*opening, {"role": "assistant", "content": action}]) or _unsaid_figures(action, opening[0]["content"]):
+        said = opening[0]["content"]
+        if (
+            step is None
+            or action is None
+            or ungrounded_facts([*opening, {"role": "assistant", "content": action}])
+            or _unsaid_figures(action, said)
+            or _unsaid_values(action, said, [c for c in step.calls if c.name == needed], ctx.domain.tool(needed).choices)
+        ):
             # the confirm text names facts the user has not given yet ("seat 2E", the event's time,
-            # found by reads this task never makes): say what the tool does instead
+            # a colleague's address, found by reads this task never makes): say what the tool does instead
             action = to_the_user(tool_purpose(ctx.domain, needed, whole=True)) or needed.replace("_", " ")
         return ctx.task(
             # one request, asked of a service that cannot act: nothing to look up, nothing revised
@@ -420,6 +428,19 @@ def _unsaid_figures(text: str, said: str) -> list[str]:
     reads as no fact, when the user asked only to "pick a seat")."""
     lowered = said.lower()
     return [word for found in _FIGURE_WORD.findall(text) if (word := found.strip(".,:;/-")) and word.lower() not in lowered]
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _unsaid_values(text: str, said: str, calls: Sequence[Any], listed: frozenset[str]) -> list[str]:
+    """The values in `text` the user did not say that only a read shows: an email address, or a word
+    argument of `calls` ("kim.ortiz@brightwell.example" from the lookup the base task made first).
+    A value the tool's schema `listed` ('all' doors) is one of its choices, not something read."""
+    lowered = said.lower()
+    values = {v for c in calls for v in c.arguments.values() if isinstance(v, str) and len(v) > 2 and v not in listed}
+    found = [v for v in values if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text, re.IGNORECASE)]
+    return list(dict.fromkeys(v for v in [*found, *_EMAIL.findall(text)] if v.lower() not in lowered))
 
 
 def asks_one_thing(task: Task) -> bool:

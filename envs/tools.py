@@ -11,7 +11,7 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import pydantic
@@ -150,6 +150,8 @@ class Tool:
                     unknown_name_message(f"parameter of {self.name} (declared for provenance):", declared, self.param_descriptions)
                 )
         self.schema = self._build_schema()
+        # the values its schema lists ('all' doors, an "accepted" response): a call picks them, no read shows them
+        self.choices = frozenset(_schema_choices(self.schema))
         self.claims: Claims = declare_claims(
             claims, name=self.name, description=self.description, param_descriptions=self.param_descriptions, writes=writes
         )
@@ -248,6 +250,21 @@ class Tool:
         except ToolError as exc:
             return _error(f"{self.name}: {exc}")
         return ToolOutcome(content=result_text(value))
+
+
+def _schema_choices(schema: Any) -> Iterator[str]:
+    """Every `enum` and `const` value a JSON schema lists, at any depth."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "enum":
+                yield from (str(v) for v in value)
+            elif key == "const":
+                yield str(value)
+            else:
+                yield from _schema_choices(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _schema_choices(item)
 
 
 def result_text(value: Any) -> str:

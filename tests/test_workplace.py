@@ -474,3 +474,14 @@ def test_a_files_deadline_is_said_as_people_write_a_day():
                 said.append(f"{piece.reply.vars} {piece.outputs}")
     world.close()
     assert said and not [s for s in said if re.search(r"\d{4}-\d{2}-\d{2}", s)], said[:3]
+
+
+def test_an_unavailable_decline_states_no_address_the_user_did_not_give(domain):
+    # the base task found the address by a lookup this chat never makes: the decline may not recite it
+    emails = 0
+    for task in domain.generate_tasks(60, seed=21, kinds=["no_tool/unavailable"], size="small"):
+        reply = domain.phrasebook.say(task.replies[0].intent, task.seed, **task.replies[0].vars)
+        request = task.scenario.requests[0]
+        emails += task.no_tool.withheld_tools == ["send_email"]
+        assert not [a for a in re.findall(r"[\w.+-]+@[\w.-]+\w", reply) if a not in request], (request, reply)
+    assert emails >= 3
