@@ -177,9 +177,16 @@ def about_the_user(text: str) -> str:
 
     if "you" not in text.lower():
         return text
-    text = re.sub(r"\byours?\b", "the user's", text)
-    text = re.sub(r"\byou ([a-z]+)\b", subject, text)
-    return re.sub(r"\byou\b", "the user", text)  # what is left is an object: "shared with you"
+    # a quoted span is the user's own words ('the text "thanks for your help"'): kept as written
+    parts = _QUOTED.split(text)
+    for i in range(0, len(parts), 2):
+        part = re.sub(r"\byours?\b", "the user's", parts[i])
+        part = re.sub(r"\byou ([a-z]+)\b", subject, part)
+        parts[i] = re.sub(r"\byou\b", "the user", part)  # what is left is an object: "shared with you"
+    return "".join(parts)
+
+
+_QUOTED = re.compile(r'("[^"]*"|“[^”]*”)')
 
 
 def _third_person(verb: str) -> str:

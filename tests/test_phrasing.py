@@ -430,3 +430,11 @@ def test_an_ask_for_details_neither_promises_nor_points_back_stiffly():
         for seed in range(300):
             text = book.say(f"ask_facts{register}", seed, labels=["refund method"], lookup=False)
             assert not re.search(r"With (it|them) I can|^Will do\.", text), text
+
+
+def test_a_trace_says_the_users_request_about_them_but_quotes_their_text_as_written():
+    from toolgym.envs.phrasing import about_the_user
+
+    said = about_the_user('email Kim the text "Hi Kim, thanks for your help." from your address')
+    assert said == 'email Kim the text "Hi Kim, thanks for your help." from the user\'s address'
+    assert about_the_user("send “see you soon” to your team") == "send “see you soon” to the user's team"
