@@ -51,7 +51,7 @@ MOST_CITED = 6  # the argument values a call trace names at most: a call's usual
 def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
     """Where the step's argument values (or the fault it fixes) were seen: 'the user gave "a@b.co" and
     "Tara", and get_order_details returned "#W1"', 'the user reported "data saver is on"' (values one
-    source showed are named under it once)."""
+    source showed are named under it once). A value the user said is theirs, though a result shows it too."""
     tool_names = {}
     echoes: dict[Any, frozenset[str]] = {}  # a call's id -> its argument values, which its result may repeat
     for message in messages:
@@ -91,7 +91,7 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
         elif len(value) < 3:
             continue
         else:
-            sightings = [_seen_in(value, messages, tool_names, echoes)]
+            sightings = [_user_gave(value, messages) or _seen_in(value, messages, tool_names, echoes)]
         if sightings[0] is None and isinstance(value, str) and (spelled := dates_in_words(value)):
             # a date seen in words ("8 November 2016" on a page, "February 19" from the user)
             sightings = [next(filter(None, (_seen_in(said, messages, tool_names, echoes) for said in spelled)), None)]
@@ -105,6 +105,19 @@ def evidence_for(step: Step, messages: list[dict[str, Any]]) -> str:
                 continue
             cite(found)
     return _cited(by_source)
+
+
+def _user_gave(value: str, messages: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """('the user gave', '"March 11"') when a user message says the value, or a date of it in words:
+    a result that shows it later ("sent_at": "2025-03-11 ...") is not where the user's value came from."""
+    for message in reversed(messages):
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, str):
+            continue
+        for form in [value, *dates_in_words(value)]:
+            if whole(form, content):
+                return "the user gave", f'"{form}"'
+    return None
 
 
 def _cites_arguments(step: Step, cited: str) -> bool:

@@ -232,3 +232,16 @@ def test_every_research_find_in_page_step_says_how_its_words_were_picked():
     steps = [s for t in domain.generate_tasks(60, seed=4, kinds=["single", "parallel", "multi_step"]) for s in t.plan
              if any(c.name == "find_in_page" for c in s.calls)]
     assert steps and all("the words the sentence I need would use" in s.derived.get("text", "") for s in steps)
+
+
+def test_a_value_the_user_said_is_theirs_though_a_result_shows_it_later():
+    """'Noted: send_email returned "2025-03-11"' explained a task due on the day the user named
+    ("March 11"): the sent mail's date only happened to be the same day."""
+
+    step = Step(calls=[ToolCall(name="update_task", arguments={"title": "Platform prep", "due": "2025-03-11"})])
+    messages = [
+        {"role": "user", "content": "Move Platform prep to Tuesday, March 11."},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "function": {"name": "send_email", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"subject": "Platform prep", "sent_at": "2025-03-11 09:00"})},
+    ]
+    assert evidence_for(step, messages) == 'the user gave "Platform prep" and "March 11"'
