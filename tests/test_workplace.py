@@ -485,3 +485,31 @@ def test_an_unavailable_decline_states_no_address_the_user_did_not_give(domain):
         emails += task.no_tool.withheld_tools == ["send_email"]
         assert not [a for a in re.findall(r"[\w.+-]+@[\w.-]+\w", reply) if a not in request], (request, reply)
     assert emails >= 3
+
+
+def test_mail_and_chat_are_sent_in_the_senders_working_day_at_a_time_their_words_fit(domain):
+    """Every mail was sent on the hour and a third of it at night: "Morning Erin, ..." at 21:00, a
+    chat's "this afternoon" at 00:47. A colleague writes on a weekday, inside their own working
+    hours, to the minute, and a morning greeting before noon."""
+    from zoneinfo import ZoneInfo
+
+    from toolgym.domains.workplace.catalogue import NOW, WORK_END, WORK_START
+
+    connection = domain.template(2, "default").connection()
+    zones = dict(connection.execute("select email, time_zone from employee"))
+    ids = dict(connection.execute("select id, email from employee"))
+    sent = [(zones.get(sender), owner_zone, body, at) for sender, owner_zone, body, at in connection.execute(
+        "select m.sender, e.time_zone, m.body, m.sent_at from mail m join employee e on e.id = m.owner_id")]
+    sent += [(zones[ids[author]], None, text, at) for author, text, at in connection.execute(
+        "select author_id, text, sent_at from chat_message")]
+    minutes = set()
+    for zone, owner_zone, text, at in sent:
+        utc = dt.datetime.fromisoformat(str(at))
+        local = utc.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone or owner_zone))  # an outsider's mail: the owner's day
+        assert utc < NOW and local.weekday() < 5 and WORK_START <= local.hour < WORK_END, (zone, local, text)
+        if re.match(r"Morning\b", text) or "this morning?" in text:
+            assert local.hour < 12, (local, text)
+        if "this afternoon" in text:
+            assert local.hour >= 12, (local, text)
+        minutes.add(local.minute)
+    assert len(minutes) > 30

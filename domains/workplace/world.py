@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -197,8 +198,9 @@ def _mail(writer: texts.Writer, people: list[dict[str, Any]], files: list[dict[s
             rng.sample(files_of.get(owner["id"], []), min(2, len(files_of.get(owner["id"], [])))),
             strict=False,
         ):
-            when = NOW - dt.timedelta(hours=rng.randint(2, 120))
+            back = rng.randint(2, 120)
             subject, body = texts.file_request(writer, owner, sender, file["title"])
+            when = _at_work(sender, NOW - dt.timedelta(hours=back), body)
             yield mailer.message(owner, mailer.thread_id(), sender, subject, body, when, unread=rng.random() < 0.5)
         # a thread that settles a decision: the last message says what was chosen
         topic = rng.choice(list(DECISIONS))
@@ -206,18 +208,21 @@ def _mail(writer: texts.Writer, people: list[dict[str, Any]], files: list[dict[s
         thread, sender = mailer.thread_id(), colleagues[2]
         start = NOW - dt.timedelta(hours=rng.randint(30, 200))
         asked, answered, settled = texts.decision_thread(writer, owner, sender, topic, DECISIONS[topic], choice)
-        yield mailer.message(owner, thread, sender, f"The {topic}", asked, start)
+        # each reply at work and after the message it answers: placed back from the last one
+        settled_at = _at_work(sender, start + dt.timedelta(hours=20), settled)
+        answered_at = _at_work(owner, settled_at - dt.timedelta(hours=1), answered)
+        yield mailer.message(owner, thread, sender, f"The {topic}", asked, _at_work(sender, answered_at - dt.timedelta(hours=1), asked))
         yield mailer.message(
             owner,
             thread,
             owner,
             f"Re: The {topic}",
             answered,
-            start + dt.timedelta(hours=3),
+            answered_at,
             folder="sent",
             to=sender["email"],
         )
-        yield mailer.message(owner, thread, sender, f"Re: The {topic}", settled, start + dt.timedelta(hours=20))
+        yield mailer.message(owner, thread, sender, f"Re: The {topic}", settled, settled_at)
         # ordinary mail, some with attachments, and one from outside the organisation
         for sender in colleagues[3:]:
             subject, body, attachment = texts.colleague_mail(writer, owner, sender)
@@ -227,7 +232,7 @@ def _mail(writer: texts.Writer, people: list[dict[str, Any]], files: list[dict[s
                 sender,
                 subject,
                 body,
-                NOW - dt.timedelta(hours=rng.randint(1, 300)),
+                _at_work(sender, NOW - dt.timedelta(hours=rng.randint(1, 300)), body),
                 unread=rng.random() < 0.4,
                 flagged=rng.random() < 0.15,
                 folder=rng.choice(("inbox", "inbox", "inbox", "archive", "projects")),
@@ -252,9 +257,41 @@ def _mail(writer: texts.Writer, people: list[dict[str, Any]], files: list[dict[s
             outsider,
             subject,
             body,
-            NOW - dt.timedelta(hours=rng.randint(1, 200)),
+            _at_work(owner, NOW - dt.timedelta(hours=rng.randint(1, 200)), body),  # sent in the owner's working day
             unread=True,
         )
+
+
+def _at_work(person: dict[str, Any], latest: dt.datetime, text: str) -> dt.datetime:
+    """When `person` sent `text`, at or before `latest`, as naive UTC: on a weekday inside their
+    working hours in their own zone, to the minute, in the part of the day the text speaks of
+    ("Morning Erin," before noon). The minute comes from its own seed, so the world's other draws stay."""
+    pick = random.Random(f"{person['email']}|{latest.isoformat()}|{text}")
+    first, last = _day_part(text)
+    zone = ZoneInfo(person.get("time_zone") or "UTC")
+    upto = latest.replace(tzinfo=dt.UTC).astimezone(zone)
+    day = upto.date()
+    while True:
+        start = dt.datetime.combine(day, dt.time(first), zone)
+        end = min(dt.datetime.combine(day, dt.time(last), zone), upto)
+        if day.weekday() < 5 and end > start:
+            moment = start + dt.timedelta(minutes=pick.randrange(int((end - start).total_seconds()) // 60))
+            return moment.astimezone(dt.UTC).replace(tzinfo=None)
+        day -= dt.timedelta(days=1)
+
+
+_MORNING = re.compile(r"^(?:Good )?Morning\b|\bthis morning\b(?!'s)|\blunch today\b|\bby lunch\b", re.IGNORECASE | re.MULTILINE)
+_AFTERNOON = re.compile(r"\bthis afternoon\b|\blater in the afternoon\b", re.IGNORECASE)
+
+
+def _day_part(text: str) -> tuple[int, int]:
+    """The local hours a message fits in: a morning greeting or "this morning" before noon, "this
+    afternoon" after it; else the whole working day."""
+    if _MORNING.search(text):
+        return WORK_START, 12
+    if _AFTERNOON.search(text):
+        return 12, WORK_END
+    return WORK_START, WORK_END
 
 
 def _workday_start(rng: random.Random, person: dict[str, Any], day: dt.date, minutes: int) -> dt.datetime:
@@ -342,7 +379,7 @@ def _chat(writer: texts.Writer, people: list[dict[str, Any]]) -> Iterator[Row]:
                 "channel_id": None if channel is None else f"C{channel:03d}",
                 "recipient_id": None if reader is None else reader["id"],
                 "text": text,
-                "sent_at": NOW - dt.timedelta(minutes=rng.randint(5, 60 * 24 * 7)),
+                "sent_at": _at_work(author, NOW - dt.timedelta(minutes=rng.randint(5, 60 * 24 * 7)), text),
             },
         )
 
