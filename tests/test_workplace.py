@@ -513,3 +513,11 @@ def test_mail_and_chat_are_sent_in_the_senders_working_day_at_a_time_their_words
             assert local.hour >= 12, (local, text)
         minutes.add(local.minute)
     assert len(minutes) > 30
+
+
+def test_the_policy_heading_starts_with_a_capital_whatever_the_brand(domain):
+    # a brand written mid-sentence ("the Brightwell workspace assistant") heads the policy as a title
+    headings = {domain.policy(0, "small", variant).splitlines()[0] for variant in range(40)}
+    assert any("Brightwell workspace assistant" in h for h in headings), headings
+    assert all(h.startswith("# ") and h[2].isupper() for h in headings), headings
+
