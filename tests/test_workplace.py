@@ -521,3 +521,17 @@ def test_the_policy_heading_starts_with_a_capital_whatever_the_brand(domain):
     assert any("Brightwell workspace assistant" in h for h in headings), headings
     assert all(h.startswith("# ") and h[2].isupper() for h in headings), headings
 
+
+def test_a_forward_is_agreed_to_with_the_subject_of_the_email_it_sends_on(domain):
+    from toolgym.domains.workplace.tables import Mail
+
+    # "Everything is in place to forward Carolyn Smith's email on to Tina Madden": which email?
+    asked = 0
+    for task in domain.generate_tasks(300, seed=9, kinds=["single", "multi_step"], size="small"):
+        for step in task.plan:
+            if step.confirm and any(c.name == "forward_message" for c in step.calls):
+                asked += 1
+                mails = World(domain.template(task.world_seed, "small")).select(Mail)
+                subject = next(m for m in mails if m.id == step.calls[0].arguments["message_id"]).subject
+                assert f'"{subject}"' in step.confirm, (subject, step.confirm)
+    assert asked >= 3, asked

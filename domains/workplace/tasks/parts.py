@@ -260,7 +260,7 @@ def forward_mail(ctx: GenContext, desk: Desk) -> Piece | None:
             ),
             Step(
                 calls=[call("forward_message", message_id=mention.mail.id, to=[to.email])],
-                confirm=fragment(ctx, "do_forward", sender=mention.sender.name, to=to.name, email=to.email),
+                confirm=fragment(ctx, "do_forward", sender=mention.sender.name, to=to.name, email=to.email, subject=mention.mail.subject),
             ),
         ],
         reply=Utterance(
