@@ -535,3 +535,26 @@ def test_a_forward_is_agreed_to_with_the_subject_of_the_email_it_sends_on(domain
                 subject = next(m for m in mails if m.id == step.calls[0].arguments["message_id"]).subject
                 assert f'"{subject}"' in step.confirm, (subject, step.confirm)
     assert asked >= 3, asked
+
+
+def test_every_meeting_sits_in_its_attendees_working_hours_over_none_of_their_other_meetings(domain):
+    """A third of the events fell outside their attendees' working day ("Data review" 19:00 Berlin),
+    and an accept could double-book the user without a word: the world's calendars hold together."""
+    from zoneinfo import ZoneInfo
+
+    from toolgym.domains.workplace.catalogue import WORK_END, WORK_START
+
+    connection = domain.template(2, "default").connection()
+    rows = connection.execute(
+        "select a.employee_id, p.time_zone, e.start, e.end from attendee a join event e on e.id = a.event_id "
+        "join employee p on p.id = a.employee_id")
+    held: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {}
+    for person, zone, start, end in rows:
+        begin, close = (dt.datetime.fromisoformat(str(t)) for t in (start, end))
+        local, local_end = (t.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone)) for t in (begin, close))
+        assert local.weekday() < 5 and local.date() == local_end.date(), (person, local)
+        assert WORK_START <= local.hour and (local_end.hour, local_end.minute) <= (WORK_END, 0), (person, local, local_end)
+        held.setdefault(person, []).append((begin, close))
+    for spans in held.values():
+        spans.sort()
+        assert all(later[0] >= earlier[1] for earlier, later in zip(spans, spans[1:], strict=False)), spans

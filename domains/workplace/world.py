@@ -296,10 +296,58 @@ def _day_part(text: str) -> tuple[int, int]:
 
 def _workday_start(rng: random.Random, person: dict[str, Any], day: dt.date, minutes: int) -> dt.datetime:
     """A start inside the person's working hours on `day`, as naive UTC."""
-    zone = ZoneInfo(person["time_zone"])
-    half_hours = rng.randrange((WORK_END - WORK_START) * 2 - minutes // 30)
+    return _workday_at(person, day, rng.randrange((WORK_END - WORK_START) * 2 - minutes // 30))
+
+
+def _workday_at(person: dict[str, Any], day: dt.date, half_hours: int) -> dt.datetime:
+    """`half_hours` half hours after the start of the person's working day on `day`, as naive UTC."""
     local = dt.datetime.combine(day, dt.time(WORK_START)) + dt.timedelta(minutes=30 * half_hours)
-    return local.replace(tzinfo=zone).astimezone(dt.UTC).replace(tzinfo=None)
+    return local.replace(tzinfo=ZoneInfo(person["time_zone"])).astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _free_start(
+    event_id: str,
+    invited: list[dict[str, Any]],
+    held: dict[str, list[tuple[dt.datetime, dt.datetime]]],
+    drawn: dt.datetime | None,
+    minutes: int,
+    days: list[dt.date],
+) -> dt.datetime | None:
+    """A start (naive UTC) inside every invitee's working hours and over none of their events:
+    the one drawn if it fits, else one of the half hours that do (drawn from the event's own seed,
+    so the world's other draws stay as they were); None when none does."""
+
+    def fits(start: dt.datetime) -> bool:
+        end = start + dt.timedelta(minutes=minutes)
+        for person in invited:
+            begin, close = _working_hours(person, start)
+            if not begin <= start < end <= close:
+                return False
+            if any(s < end and start < e for s, e in held.get(person["id"], ())):
+                return False
+        return True
+
+    if drawn is not None and fits(drawn):
+        return drawn
+    organizer = invited[0]
+    starts = [
+        _workday_at(organizer, day, half)
+        for day in days
+        for half in range((WORK_END - WORK_START) * 2 - minutes // 30)
+    ]
+    free = [start for start in starts if fits(start)]
+    return random.Random(event_id).choice(free) if free else None
+
+
+def _working_hours(person: dict[str, Any], moment: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+    """The person's working hours (naive UTC) on the weekday of their own zone that `moment` falls on;
+    an empty span on their weekend."""
+    zone = ZoneInfo(person["time_zone"])
+    day = moment.replace(tzinfo=dt.UTC).astimezone(zone).date()
+    if day.weekday() >= 5:
+        return moment, moment
+    begin, close = (dt.datetime.combine(day, dt.time(hour), zone).astimezone(dt.UTC).replace(tzinfo=None) for hour in (WORK_START, WORK_END))
+    return begin, close
 
 
 def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
@@ -312,6 +360,7 @@ def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
     for p in people:
         same_team.setdefault(p["team"], []).append(p)
     number = 0
+    held: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {}  # a person's events so far, as UTC spans
     for organizer in people:
         for _ in range(rng.randint(3, 5)):
             number += 1
@@ -323,6 +372,19 @@ def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
                 people, rng.randint(0, 1)
             )
             topic = rng.choice(MEETING_TOPICS)
+            drawn = [organizer, *{p["id"]: p for p in others if p["id"] != organizer["id"]}.values()]
+            # the drawn time if it suits everyone, else another that does, else one that suits fewer
+            # of them (the last invited dropped first)
+            invited, placed = drawn, None
+            while invited and (placed := _free_start(event_id, invited, held, start, minutes, days)) is None:
+                invited = invited[:-1]
+            # every value is drawn as before, placed or not, so the world's later draws stay as they were
+            location, recurrence = rng.choice(LOCATIONS), rng.choice(("none", "none", "none", "weekly", "daily"))
+            responses = {p["id"]: rng.choice(("accepted", "accepted", "tentative", "needs_action", "declined")) for p in drawn[1:]}
+            if placed is None:
+                continue  # the organiser's fortnight is full
+            for person in invited:
+                held.setdefault(person["id"], []).append((placed, placed + dt.timedelta(minutes=minutes)))
             yield (
                 Event,
                 {
@@ -331,33 +393,22 @@ def _events(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
                     "title": topic.capitalize()
                     if topic.startswith(organizer["team"].lower())
                     else f"{organizer['team']} {topic}",
-                    "start": start,
-                    "end": start + dt.timedelta(minutes=minutes),
-                    "location": rng.choice(LOCATIONS),
-                    "recurrence": rng.choice(("none", "none", "none", "weekly", "daily")),
+                    "start": placed,
+                    "end": placed + dt.timedelta(minutes=minutes),
+                    "location": location,
+                    "recurrence": recurrence,
                 },
             )
-            yield (
-                Attendee,
-                {
-                    "id": f"{event_id}/{organizer['id']}",
-                    "event_id": event_id,
-                    "employee_id": organizer["id"],
-                    "response": "accepted",
-                },
-            )
-            for person in {p["id"]: p for p in others if p["id"] != organizer["id"]}.values():
-                response = rng.choice(("accepted", "accepted", "tentative", "needs_action", "declined"))
+            for person in invited:
                 yield (
                     Attendee,
                     {
                         "id": f"{event_id}/{person['id']}",
                         "event_id": event_id,
                         "employee_id": person["id"],
-                        "response": response,
+                        "response": responses.get(person["id"], "accepted"),  # the organiser's own: accepted
                     },
                 )
-
 
 def _chat(writer: texts.Writer, people: list[dict[str, Any]]) -> Iterator[Row]:
     rng = writer.rng
