@@ -558,3 +558,16 @@ def test_every_meeting_sits_in_its_attendees_working_hours_over_none_of_their_ot
     for spans in held.values():
         spans.sort()
         assert all(later[0] >= earlier[1] for earlier, later in zip(spans, spans[1:], strict=False)), spans
+
+
+def test_an_ack_neither_praises_the_user_for_the_assistants_work_nor_thanks_a_yes_for_details(domain):
+    # "Nice work. I've ticked off ..." praised the user for what the assistant did; "Thank you for
+    # the details." followed a plain yes to an earlier change
+    phrases = domain.phrasebook
+    done = {phrases.say("reply_complete_two", seed, titles=["A", "B"]) for seed in range(200)}
+    assert not [d for d in done if re.search(r"\b(?:nice|good|great) (?:work|job)\b|well done", d, re.IGNORECASE)], done
+    for intent in ("confirm@formal", "confirm@elderly"):
+        said = {phrases.say(intent, seed, action="tick off \"A\"", details=False) for seed in range(300)}
+        assert not [s for s in said if "for the details" in s or "that's everything I need" in s], intent
+        assert any("Thank you for the details." in phrases.say(intent, seed, action="x", details=True) for seed in range(300)) \
+            or intent != "confirm@formal"
