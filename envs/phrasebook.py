@@ -61,7 +61,7 @@ _CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
-        "ask_facts": ("labels", "opening", "lookup", "computes"),
+        "ask_facts": ("labels", "opening", "lookup", "computes", "looked"),
         "confirm": ("action", "details"),
         "instruct": ("instruction", "checks", "reported", "again"),
         "decline_irrelevant": ("scope",),

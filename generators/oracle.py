@@ -139,7 +139,8 @@ class OracleTeacher(Policy):
             # thanks for getting in touch fit the agent's first words only (`opening`: no text said before)
             opening = all(m.kind == "call" for m in moves[:turn])
             labels = [f.label for f in move.facts]
-            values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move), "computes": works_out(task, move)}
+            values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move), "computes": works_out(task, move),
+                      "looked": any(m.kind == "call" for m in moves[:turn])}  # "I will gladly look into this" only before any call
             intent = phrases.voiced("ask_facts", register)
             asked = {f.key for f in move.facts}
             others = [f for f in task.scenario.facts if f.key in task.scenario.withheld and f.key not in asked]

@@ -438,3 +438,14 @@ def test_a_trace_says_the_users_request_about_them_but_quotes_their_text_as_writ
     said = about_the_user('email Kim the text "Hi Kim, thanks for your help." from your address')
     assert said == 'email Kim the text "Hi Kim, thanks for your help." from the user\'s address'
     assert about_the_user("send “see you soon” to your team") == "send “see you soon” to the user's team"
+
+
+def test_an_agent_that_has_looked_already_does_not_offer_to_look_into_it():
+    # "I will gladly look into this. What access should they have?" came after three calls
+    book = Phrasebook(ENGINE_UTTERANCES)
+    after = {book.say("ask_facts@formal", seed, labels=["the access level"], opening=True, lookup=False, computes=False, looked=True)
+             for seed in range(400)}
+    assert not [s for s in after if "look into this" in s or "review this" in s], after
+    before = {book.say("ask_facts@formal", seed, labels=["the date"], opening=True, lookup=True, computes=False, looked=False)
+              for seed in range(400)}
+    assert any("look into this" in s for s in before)
