@@ -571,3 +571,17 @@ def test_an_ack_neither_praises_the_user_for_the_assistants_work_nor_thanks_a_ye
         assert not [s for s in said if "for the details" in s or "that's everything I need" in s], intent
         assert any("Thank you for the details." in phrases.say(intent, seed, action="x", details=True) for seed in range(300)) \
             or intent != "confirm@formal"
+
+
+def test_the_steps_of_one_piece_of_work_fall_due_in_the_order_they_are_done(domain):
+    # "Send the security training" was due 2025-03-19, "Draft the security training" two days later
+    order = ("Plan", "Draft", "Review", "Approve", "Send")  # steps whose order no one doubts
+    connection = domain.template(2, "default").connection()
+    steps: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for owner, title, due in connection.execute("select owner_id, title, due from todo where due is not null"):
+        verb, _, thing = title.partition(" ")
+        if verb in order:
+            steps.setdefault((owner, thing), []).append((order.index(verb), str(due)))
+    pairs = [sorted(same) for same in steps.values() if len(same) > 1]
+    assert len(pairs) > 10
+    assert all([due for _, due in same] == sorted(due for _, due in same) for same in pairs)

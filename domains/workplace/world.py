@@ -465,20 +465,35 @@ TODO_OBJECTS = (
 )
 
 
+# the order the steps of one piece of work come in: a draft is due before its review, its sending last
+TODO_STAGES = ("Plan", "Prepare", "Draft", "Book", "Update", "Review", "Approve", "Follow up on", "Send", "File")
+
+
 def _todos(rng: random.Random, people: list[dict[str, Any]]) -> Iterator[Row]:
     number = 0
     for person in people:
         titles = {f"{rng.choice(TODO_VERBS)} {rng.choice(TODO_OBJECTS)}" for _ in range(rng.randint(3, 6))}
+        rows = []
         for title in sorted(titles):
             number += 1
             due = NOW.date() + dt.timedelta(days=rng.randint(-3, 20)) if rng.random() < 0.8 else None
-            yield (
-                Todo,
-                {
-                    "id": f"K{number:05d}",
-                    "owner_id": person["id"],
-                    "title": title,
-                    "due": due,
-                    "status": rng.choice(("open", "open", "open", "done")),
-                },
-            )
+            status = rng.choice(("open", "open", "open", "done"))
+            rows.append({"id": f"K{number:05d}", "owner_id": person["id"], "title": title, "due": due, "status": status})
+        yield from ((Todo, row) for row in _in_stage_order(rows))
+
+
+def _in_stage_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tasks with the due days of those about one thing ("Draft the memo", "Send the memo")
+    swapped into the order their steps come in."""
+    def stage(title: str) -> tuple[str, int]:
+        verb = next(v for v in sorted(TODO_STAGES, key=len, reverse=True) if title.startswith(f"{v} "))
+        return title.removeprefix(f"{verb} "), TODO_STAGES.index(verb)
+
+    by_object: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_object.setdefault(stage(row["title"])[0], []).append(row)
+    for same in by_object.values():
+        dated = sorted((r for r in same if r["due"] is not None), key=lambda r: stage(r["title"])[1])
+        for row, due in zip(dated, sorted(r["due"] for r in dated), strict=True):
+            row["due"] = due
+    return rows
