@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import pkgutil
+import re
 import threading
 import warnings
 from dataclasses import dataclass
@@ -176,7 +177,7 @@ def list_domains() -> list[str]:
 
 
 def load_domain(name: str) -> Domain:
-    """A domain by name ('retail') or env id ('toolgym/Retail-v0'), built on first use.
+    """A domain by name ('retail') or env id ('toolgym/Retail-v1'), built on first use.
 
     A domain whose package fails to import or build raises a DomainError that names it and says why."""
     domain = _loaded.get(name)
@@ -190,6 +191,10 @@ def load_domain(name: str) -> Domain:
         lowered = name.lower().removeprefix("toolgym/").split("-v")[0]
         if match is None:
             match = _loaded.get(lowered) or entries.get(lowered)
+            asked = re.search(r"-v(\d+)$", name)
+            if match is not None and asked and not match.env_id.endswith(f"-v{asked.group(1)}"):
+                # a pinned id names a world, tools and rewards; another version's would train on other data
+                raise UnknownNameError(f"version of domain {match.name!r}", name, [match.env_id])
         if match is None:
             raise _unknown(name, lowered, [*list_domains(), *by_id])
         if not isinstance(match, _Found):

@@ -102,12 +102,12 @@ def test_a_transfer_above_the_limit_is_refused_and_making_it_zeroes_the_score(ba
 
 
 def test_gymnasium_make_gives_the_banking_env():
-    env = gymnasium.make("toolgym/Banking-v0")
+    env = gymnasium.make("toolgym/Banking-v1")
     observation, info = env.reset(seed=5)
     assert observation[0]["role"] == "system" and "verify_identity" in observation[0]["content"]
     assert {t["function"]["name"] for t in info["tools"]} >= {"verify_identity", "transfer_to_human", "search_kb"}
     env.close()
-    assert toolgym.load_domain("banking").env_id == "toolgym/Banking-v0"
+    assert toolgym.load_domain("banking").env_id == "toolgym/Banking-v1"
 
 
 @pytest.mark.parametrize("world_seed", [0, 2, 7])

@@ -12,7 +12,7 @@ from toolgym.errors import DomainError, UnknownNameError
 
 def test_builtins_are_found_by_scanning():
     assert {"retail", "telecom"} <= set(toolgym.list_domains())
-    assert toolgym.load_domain("toolgym/Retail-v0").name == "retail"
+    assert toolgym.load_domain("toolgym/Retail-v1").name == "retail"
     assert toolgym.load_domain("Telecom-v0").name == "telecom"
 
 
@@ -50,7 +50,7 @@ def _modules_after(code: str) -> set[str]:
 def test_importing_toolgym_registers_every_id_and_builds_no_domain():
     loaded = _modules_after(
         "import gymnasium, toolgym\n"
-        "assert {'toolgym/Retail-v0', 'toolgym/Workplace-v3'} <= set(gymnasium.registry), 'ids registered'"
+        "assert {'toolgym/Retail-v1', 'toolgym/Workplace-v4'} <= set(gymnasium.registry), 'ids registered'"
     )
     assert "toolgym.domains.retail" in loaded  # found: its NAME and VERSION were read
     assert not {m for m in loaded if m.endswith(".domain") and m.startswith("toolgym.domains.")}
@@ -91,3 +91,12 @@ def test_a_rollout_worker_makes_and_finishes_tasks_without_datasets_or_pandas():
     )
     assert "toolgym.generators.worker" in loaded
     assert not {"datasets", "pandas", "datasketch", "scipy"} & loaded
+
+
+def test_an_env_id_of_another_version_is_refused_naming_the_one_installed():
+    """A pinned id names a world, tools and rewards: 'toolgym/Retail-v0' silently loaded v1's."""
+    with pytest.raises(UnknownNameError, match=r"version of domain 'retail' 'toolgym/Retail-v0'.*toolgym/Retail-v1"):
+        toolgym.load_domain("toolgym/Retail-v0")
+    with pytest.raises(UnknownNameError, match="Telecom-v0"):
+        toolgym.load_domain("Telecom-v7")
+    assert toolgym.load_domain("Telecom-v0").name == "telecom"

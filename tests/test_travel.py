@@ -126,7 +126,7 @@ def test_points_are_used_only_when_they_cover_the_fare(domain):
 def test_the_env_is_registered():
     import toolgym  # noqa: F401  (registers the ids)
 
-    env = gymnasium.make("toolgym/Travel-v0")
+    env = gymnasium.make("toolgym/Travel-v1")
     observation, info = env.reset(seed=0)
     assert observation[0]["role"] == "system" and "basic economy" in observation[0]["content"].lower()
     assert {"book_flight", "convert_currency", "change_flight_date"} <= {t["function"]["name"] for t in info["tools"]}

@@ -138,7 +138,7 @@ def test_starting_the_engine_asks_first_and_a_start_without_consent_fails(domain
 
 
 def test_gymnasium_make_gives_the_vehicle_env():
-    env = gymnasium.make("toolgym/Vehicle-v1")
+    env = gymnasium.make("toolgym/Vehicle-v2")
     observation, info = env.reset(seed=0)
     names = {t["function"]["name"] for t in info["tools"]}
     assert {"start_engine", "set_cruise_control", "convert_units", "set_charge_limit"} <= names

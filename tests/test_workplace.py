@@ -134,7 +134,7 @@ def test_every_write_is_confirmed_in_the_gold_plan(domain):
 
 
 def test_gymnasium_make_resets_to_a_signed_in_task(domain):
-    env = gymnasium.make("toolgym/Workplace-v3", world_size="small")
+    env = gymnasium.make("toolgym/Workplace-v4", world_size="small")
     task = domain.generate_tasks(1, seed=1, kinds=["multi_step"], size="small")[0]
     observation, info = env.reset(options={"task": task})
     assert observation[0]["role"] == "system" and "brightwell.example" in observation[0]["content"]

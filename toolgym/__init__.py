@@ -7,7 +7,7 @@ The public API is small on purpose:
     toolgym.rollout(env, policy, user, task) / toolgym.rollout_sync(...),
     toolgym.verify(task, messages)
 
-Importing it registers the Gymnasium ids (`toolgym/Retail-v0`, ...) without building a domain;
+Importing it registers the Gymnasium ids (`toolgym/Retail-v1`, ...) without building a domain;
 the engine, the domains and their phrasings load on first use.
 """
 
@@ -44,7 +44,7 @@ __getattr__ = lazy_names(__name__, _LAZY)
 
 
 def make(name_or_id: str, **kwargs: Any) -> ToolEnv:
-    """A ToolEnv for a domain name ('retail') or env id ('toolgym/Retail-v0')."""
+    """A ToolEnv for a domain name ('retail') or env id ('toolgym/Retail-v1')."""
     from toolgym.envs.env import ToolEnv
 
     return ToolEnv(load_domain(name_or_id), **kwargs)

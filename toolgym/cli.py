@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     check = commands.add_parser("check", help="run the conformance suite on one domain; exit 1 on any failure")
-    check.add_argument("name", help="the domain, such as retail or toolgym/Retail-v0")
+    check.add_argument("name", help="the domain, such as retail or toolgym/Retail-v1")
     check.add_argument("--tasks-per-kind", type=int, default=200, help="tasks replayed per kind (default 200)")
     check.add_argument("--kinds", nargs="+", metavar="KIND", help="only these kinds (default: all)")
     check.add_argument("--checks", nargs="+", metavar="CHECK", help="only these checks (default: all)")

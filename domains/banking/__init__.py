@@ -6,4 +6,4 @@ masked card and account numbers only; fees and product terms come from the knowl
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "banking"
-VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Banking-v0
+VERSION = 1  # bump when tools, policy, world or rewards change: the id is toolgym/Banking-v1

@@ -8,4 +8,4 @@ listings, news and blogs around them, searched with SQLite FTS5 (BM25). Every to
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "research"
-VERSION = 1  # bump when tools, policy, world or rewards change: the id is toolgym/Research-v1
+VERSION = 2  # bump when tools, policy, world or rewards change: the id is toolgym/Research-v2

@@ -2,4 +2,4 @@
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "retail"
-VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Retail-v0
+VERSION = 1  # bump when tools, policy, world or rewards change: the id is toolgym/Retail-v1

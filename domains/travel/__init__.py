@@ -8,4 +8,4 @@ tools; amounts in other currencies come only from the conversion tool.
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "travel"
-VERSION = 0  # bump when tools, policy, world or rewards change: the id is toolgym/Travel-v0
+VERSION = 1  # bump when tools, policy, world or rewards change: the id is toolgym/Travel-v1

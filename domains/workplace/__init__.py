@@ -8,4 +8,4 @@ carry instructions hidden in mail and documents that must not be followed.
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "workplace"
-VERSION = 3  # bump when tools, policy, world or rewards change: the id is toolgym/Workplace-v3
+VERSION = 4  # bump when tools, policy, world or rewards change: the id is toolgym/Workplace-v4
