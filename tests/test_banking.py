@@ -448,3 +448,15 @@ def test_a_customer_holds_only_products_that_fit_their_age(banking, world_seed):
         assert name != "Kids Savings", (name, born)
         assert opened >= dt.date(born.year + 18, born.month, min(born.day, 28)), (name, born, opened)
     assert held.get("Student Checking") and held.get("Everyday Checking"), held
+
+
+def test_an_order_that_never_arrived_is_never_a_hotel_or_a_flight(banking):
+    """"I paid Hilton Hotels from my checking account but the order never arrived.": a stay or a
+    flight is no order; "not received" disputes are of goods."""
+    from toolgym.domains.banking.catalogue import MERCHANTS
+
+    travel = [name for name, category, *_ in MERCHANTS if category == "travel"]
+    never_arrived = [r for t in banking.generate_tasks(400, seed=8, kinds=["single", "multi_turn", "multi_step"])
+                     for r in t.scenario.requests if "never" in r and ("arrived" in r or "came" in r or "got anything" in r)]
+    assert len(never_arrived) >= 3
+    assert not [r for r in never_arrived if any(name in r for name in travel)]

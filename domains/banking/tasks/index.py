@@ -46,8 +46,9 @@ class CardInfo:
     daily_limit: float
 
 
-# Categories of goods or services that can fail to arrive (a "not received" dispute)
-DELIVERED = frozenset({"shopping", "electronics", "home", "clothing", "travel", "books", "pets"})
+# Categories of goods that can fail to arrive (a "not received" dispute, worded as "the order never
+# arrived"): no hotel or airline, whose charge is for a stay or a flight, not an order
+DELIVERED = frozenset({"shopping", "electronics", "home", "clothing", "books", "pets"})
 
 
 @dataclass(frozen=True)
