@@ -449,3 +449,15 @@ def test_an_agent_that_has_looked_already_does_not_offer_to_look_into_it():
     before = {book.say("ask_facts@formal", seed, labels=["the date"], opening=True, lookup=True, computes=False, looked=False)
               for seed in range(400)}
     assert any("look into this" in s for s in before)
+
+
+@pytest.mark.parametrize("register", ["@frustrated", "@non_native"])
+def test_a_choice_said_in_the_users_words_is_not_handed_over_with_here(register):
+    """"Here. It's the one on November 14 I mean." / "Here: Jazz FM, please.": "here" hands over details
+    the user looked up (`recalled`), not a choice."""
+    from toolgym.envs.registry import load_domain
+
+    book = load_domain("banking").phrasebook
+    said = [book.say(f"user_reveal{register}", seed, pairs=["it's the one on November 14 I mean"], recalled=False,
+                     open_question=seed % 2 == 0, offered=False) for seed in range(200)]
+    assert not [s for s in said if re.match(r"(Yes, )?[Hh]ere\b", s)]
