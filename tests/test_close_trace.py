@@ -32,8 +32,8 @@ def test_a_closing_trace_says_how_the_chat_ended_and_names_a_thanks_only_when_on
                     assert not any(claim in trace for claim in answered), (ended, trace)
                 if ended == "done":  # a change was made: it is done, not "answered"
                     assert "that is answered" not in trace and "has its answer" not in trace, trace
-                if not thanked:
-                    assert "thank" not in trace.lower(), trace
+                if not thanked:  # the request it quotes may itself say "thank you" ("… 'thank you' in Czech?")
+                    assert "thank" not in re.sub(r'"[^"]*"', "", trace).lower(), trace
     assert {ended for ended, _ in seen} >= {"done", "answered", "refused", "pending"}, seen.keys()
     slips = [f"{m.name}: {t}" for traces in seen.values() for t in traces for m in find_grammar(t, "assistant")]
     assert not slips, slips[:3]

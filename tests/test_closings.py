@@ -228,3 +228,6 @@ def test_a_frustrated_okay_is_not_answered_with_delight(book, intent):
     delight = re.compile(r"^(Great to hear|Wonderful|Excellent|So glad to hear that|Lovely|Glad that works for you|Good to hear|Happy to hear that)")
     said = [book.say(f"{intent}@frustrated", seed, thanked=False) for seed in range(300)]
     assert not [s for s in said if delight.match(s)]
+    if intent == "closer_answered":  # a chat that only looked things up has nothing "sorted" (a claim of a change)
+        thanked = [book.say(f"{intent}@frustrated", seed, thanked=True) for seed in range(300)]
+        assert not [s for s in said + thanked if "sorted" in s]
