@@ -15,6 +15,14 @@ def domain():
     return toolgym.load_domain("retail")
 
 
+def _rows(domain, seed: int, sql: str) -> list[tuple]:
+    world = World(domain.template(seed, "default"))
+    try:
+        return world.query(sql)
+    finally:
+        world.close()
+
+
 @pytest.mark.parametrize("seed", [0, 4, 11])
 def test_a_variant_one_rung_up_its_products_ladder_costs_more(domain, seed):
     """A silver 10-inch Tablet of 256GB cost $604.79 and one of 64GB $632.54; a titanium double-burner
@@ -22,12 +30,8 @@ def test_a_variant_one_rung_up_its_products_ladder_costs_more(domain, seed):
     at or above another on every laddered option (capacity, burners, material) and above on one
     costs more, and every price stays in its line's range."""
     lines = {line["name"]: line for line in catalog()}
-    world = World(domain.template(seed, "default"))
-    try:
-        rows = world.query("SELECT p.name, v.color, v.size, v.material, v.capacity, v.style, v.price "
-                           "FROM variant v JOIN product p ON p.id = v.product_id")  # fmt: skip
-    finally:
-        world.close()
+    rows = _rows(domain, seed, "SELECT p.name, v.color, v.size, v.material, v.capacity, v.style, v.price "
+                               "FROM variant v JOIN product p ON p.id = v.product_id")  # fmt: skip
     by_name: dict[str, list[tuple[dict[str, str], float]]] = {}
     for name, *options, price in rows:
         chosen = dict(zip(("color", "size", "material", "capacity", "style"), options, strict=True))
@@ -91,12 +95,8 @@ def test_variants_of_a_product_without_a_ladder_cost_about_the_same(domain, seed
     """The Fountain Pen cost $29.66 in blue, medium nib and $122.69 in black, medium nib: every variant
     was priced anywhere in the line's range. A colour or a nib shifts a base price by a few percent."""
     lines = {line["name"]: line for line in catalog()}
-    world = World(domain.template(seed, "default"))
-    try:
-        rows = world.query("SELECT p.name, MIN(v.price), MAX(v.price) FROM variant v "
-                           "JOIN product p ON p.id = v.product_id GROUP BY p.id")  # fmt: skip
-    finally:
-        world.close()
+    rows = _rows(domain, seed, "SELECT p.name, MIN(v.price), MAX(v.price) FROM variant v "
+                               "JOIN product p ON p.id = v.product_id GROUP BY p.id")  # fmt: skip
     unladdered = [(name, low, high) for name, low, high in rows if not lines[name].get("ladder")]
     assert len(unladdered) > 20
     assert [row for row in unladdered if row[2] > 1.4 * row[1]] == []
