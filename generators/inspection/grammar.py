@@ -43,8 +43,10 @@ lowercase_my = _finder("lowercase_my_opening", re.compile(r"(?:^|(?<=[.!?:]\s))\
 
 # "Also, What": words that are never names, capitalised after a comma
 _NEVER_NAMES = (
-    "What|Where|When|Why|How|Which|Who|Could|Can|Would|Will|Should|Please|The|My|Your|Is|Are|Do|Does|"
-    "And|But|Also|It|This|That|These|Those|Thanks|Thank|Then|So|Or|If|Let|We|You|There|Here"
+    "What|Where|When|Why|How|Which|Who|Could|Can|Would|Will|Should|Please|My|Your|Is|Are|Do|Does|"
+    "And|But|Also|It|This|That|These|Those|Thanks|Thank|Then|So|Or|If|Let|We|You|There|Here|"
+    # "The" opens a title too: "Well, The Daily Drive, please." names a podcast; "Thanks, The order ..." is glued
+    r"The(?!\s+[A-Z])"
 )
 # ... and after a linking word ("Also, Quick question"), any capital but "I" is a glued sentence
 _LINKS = r"Also|also|Plus|plus|And|and|Then|then|Next|next|Anyway|anyway|Besides|besides|By the way|by the way"

@@ -32,11 +32,12 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     ),
     "capital_after_comma": (
         ["Great, thank you. Also, What's the monthly price?", "Thanks, Could you check it?",
-         "Also, Quick question about my bill.", "Also, Price of the Standard plan?",
+         "Also, Quick question about my bill.", "Also, Price of the Standard plan?", "Thanks, The order is here.",
          "There is $328.18 on gift card 9873385, and There is $49.29 on gift card 3414361."],
         ["Hi, Ann, your order is here.", "Thanks, Seth.", "Also, what's the price?", "Yes, I agree.",
          "There is $328.18 on gift card 9873385, and $49.29 on gift card 3414361.", "Both, and Tampa is clear.",
-         "Also, I'd like a refund.", "Also, I need help.", "Okay, I see.", "I live in Paris, France."],
+         "Also, I'd like a refund.", "Also, I need help.", "Okay, I see.", "I live in Paris, France.",
+         "Well, The Daily Drive, please."],
     ),
     "card_doubled": (
         ["It goes back to your Mastercard card ending in 5263.", "Use the gift card card.",
