@@ -189,10 +189,11 @@ def test_a_small_number_is_cited_from_a_field_of_its_own_name():
     step = Step(calls=[ToolCall(name="add_baggage", arguments={"booking_id": "FB100043", "bags": 3})])
     assert evidence_for(step, chat) == 'the user gave "FB100043" and "3"'
     # a field named for what the argument is still counts ("free_bags": 3 for bags=3), where the
-    # user gave no number of their own (when they did, theirs is cited: test_reasoning)
+    # user gave no number of their own (when they did, theirs is cited: test_reasoning); the booking
+    # id the user said is theirs, though the result shows it too
     chat[0] = {**chat[0], "content": "I would like to add the free checked bags to booking FB100043, please."}
     chat[2] = {**chat[2], "content": '{"booking": "FB100043", "free_bags": 3}'}
-    assert evidence_for(step, chat) == 'search_hotels returned "FB100043" and "free_bags": 3'
+    assert evidence_for(step, chat) == 'the user gave "FB100043", and search_hotels returned "free_bags": 3'
 
 
 def test_a_whole_number_a_page_writes_with_its_decimal_is_cited():
