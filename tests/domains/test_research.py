@@ -350,6 +350,20 @@ def test_an_elevation_in_feet_is_said_whole_as_people_say_it(domain):
         checked += 1
     assert checked >= 3
 
+
+def test_a_half_foot_rounds_up_as_the_grounding_check_reads_it():
+    """600 m is 1,968.5 ft: Python's round() said "about 1,968", which no seen number rounds to, and
+    configs/full.yaml raised two generator bugs on it."""
+    from toolgym.domains.research.tasks.computed import said_converted
+    from toolgym.envs.grounding import ungrounded_facts
+
+    said, figure = said_converted(600.0, "m", "ft")
+    assert (said, figure) == ("about 1,969", "1,969")
+    chat = [{"role": "tool", "content": '{"value": 600.0, "from_unit": "m", "to_unit": "ft", "result": 1968.5}'},
+            {"role": "assistant", "content": f"That comes to {said} feet."}]
+    assert not ungrounded_facts(chat)
+
+
 def test_each_figure_of_two_disagreeing_pages_is_said_with_what_it_counts(domain):
     """'The page https://bizdirectory.example/... (16 September 2021) gives 24,354.': two figures, and
     only the last sentence said they count staff. Every sentence with a figure names what it counts,

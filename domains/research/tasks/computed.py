@@ -5,6 +5,7 @@ the combined attendance of two events (`calculate`). The helper's result is what
 from __future__ import annotations
 
 import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
 
 from toolgym.envs import GenContext, Piece, Step, Utterance, call
 
@@ -23,8 +24,11 @@ def said_converted(value: float, source: str, target: str) -> tuple[str, str]:
     exact = convert(value, source, target)  # what convert_units returns
     if target not in WHOLE:
         return f"{exact:,}", f"{exact:,}"  # "5,062.34", as people write it; the tool returned 5062.34
-    whole = f"{round(exact):,}"
-    return (whole if round(exact) == exact else f"about {whole}"), whole
+    # a half rounds up, as people (and the grounding check) round it: Python's round() made 1,968.5
+    # feet "about 1,968", which no seen number rounds to
+    rounded = int(Decimal(str(exact)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    whole = f"{rounded:,}"
+    return (whole if rounded == exact else f"about {whole}"), whole
 
 
 def converted(ctx: GenContext) -> Piece | None:
