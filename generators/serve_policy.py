@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -176,6 +177,7 @@ class PolicyServer:
         self._rng = random.Random(self.faults.seed)
         self._spoil_rng = random.Random(f"spoil-{self.faults.seed}")  # its own stream: the fault draws stay as they were
         self._count = 0
+        self.closing = asyncio.Event()  # set on close: a hung request is let go, not waited out
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         self.stats.requests += 1
@@ -209,7 +211,8 @@ class PolicyServer:
         draw -= faults.rate_limit_rate
         if draw < faults.timeout_rate:
             self.stats.hung += 1
-            await asyncio.sleep(faults.hang_s)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.closing.wait(), faults.hang_s)
             if request.transport is not None:
                 request.transport.close()  # never answered
             return web.Response(status=500)
@@ -347,6 +350,7 @@ class RunningServer:
         await asyncio.Event().wait()
 
     async def close(self) -> None:
+        self.policy.closing.set()
         await self.runner.cleanup()
 
 

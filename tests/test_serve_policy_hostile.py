@@ -78,3 +78,17 @@ async def test_idle_and_half_sent_connections_are_closed():
             writer.close()
     finally:
         await server.close()
+
+
+async def test_closing_lets_a_hung_request_go_rather_than_waiting_out_its_hang():
+    server = await start(port=0, faults=Faults(timeout_rate=1.0, hang_s=600))
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(_post(b'{"messages": [{"role": "user", "content": "hi"}]}'))
+    await writer.drain()
+    while server.policy.stats.hung == 0:  # the request is now inside its hang
+        await asyncio.sleep(0.01)
+    try:
+        await asyncio.wait_for(server.close(), 30)  # aiohttp would wait out the hang for its 60 s shutdown
+        assert await asyncio.wait_for(reader.read(65536), 5) == b"", "the hung request is never answered"
+    finally:
+        writer.close()
