@@ -49,7 +49,7 @@ def builtin_domains() -> list[str]:
     return [name for name in toolgym.list_domains() if name in shipped]
 
 
-HEAVY_SAMPLE = 3  # the heavy suites cost what three domains cost, however many domains there are
+HEAVY_SAMPLE = 2  # the heavy suites cost what two domains cost, however many domains there are
 FUZZ_SAMPLE = 1  # the hostile-action fuzz (~110 s of CPU a domain) runs on the front of that sample: one domain a commit
 
 
