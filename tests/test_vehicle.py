@@ -3,6 +3,8 @@ minefields, units that follow the driver profile, and the registered env."""
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 import json
 
 import gymnasium
@@ -138,7 +140,7 @@ def test_starting_the_engine_asks_first_and_a_start_without_consent_fails(domain
 
 
 def test_gymnasium_make_gives_the_vehicle_env():
-    env = gymnasium.make("toolgym/Vehicle-v2")
+    env = gymnasium.make("toolgym/Vehicle-v3")
     observation, info = env.reset(seed=0)
     names = {t["function"]["name"] for t in info["tools"]}
     assert {"start_engine", "set_cruise_control", "convert_units", "set_charge_limit"} <= names
@@ -340,19 +342,45 @@ def test_a_driver_is_taken_where_their_car_refuels_a_charger_only_for_an_electri
 def test_a_car_is_no_older_than_its_model_and_has_driven_as_its_age_allows(domain):
     """A 2016 Kia EV6 and a 2016 BMW i4 were in the fleet (both first sold in 2021), and a car of this
     year could have 180,000 km on it."""
-    from toolgym.domains.vehicle.world import FIRST_YEAR, KM_PER_YEAR
+    from toolgym.domains.vehicle.world import FIRST_YEAR, KM_PER_YEAR, first_sold
 
     world = World(domain.template(0, "default"))
     try:
         cars = world.query("SELECT model, year, odometer_km FROM vehicle")
-        now = world.now.year
+        today = world.now.date()
     finally:
         world.close()
     assert len(cars) > 20
     for model, year, km in cars:
         assert year >= FIRST_YEAR.get(model, 0), (model, year)
-        assert km <= KM_PER_YEAR[1] * (now - year + 1), (model, year, km)
+        assert km <= KM_PER_YEAR[1] * (today - first_sold(year)).days / 365, (model, year, km)
     assert {model for model, _, _ in cars} & set(FIRST_YEAR)
+
+
+@pytest.mark.parametrize("seed", [0, 4, 11])
+def test_a_service_log_begins_after_the_car_was_new_and_its_odometer_rises_with_time(domain, seed):
+    """A 2025 Corolla with 6,070 km had visits in 2024, three of them at exactly 500 km (every earlier
+    reading was clamped there)."""
+    from toolgym.domains.vehicle.world import KM_PER_YEAR, first_sold
+
+    world = World(domain.template(seed, "default"))
+    try:
+        cars = {vid: (year, km) for vid, year, km in world.query("SELECT id, year, odometer_km FROM vehicle")}
+        visits = world.query("SELECT vehicle_id, date, odometer_km FROM service_record ORDER BY vehicle_id, date")
+        today = world.now.date()
+    finally:
+        world.close()
+    logs: dict[str, list[tuple[dt.date, int]]] = {}
+    for vid, day, km in visits:
+        logs.setdefault(vid, []).append((dt.date.fromisoformat(day), km))
+    assert len(logs) > len(cars) / 2
+    for vid, log in logs.items():
+        year, now_km = cars[vid]
+        assert first_sold(year) < log[0][0] and log[-1][0] < today, (vid, year, log)
+        for (a, x), (b, y) in itertools.pairwise([*log, (today, now_km)]):
+            assert x < y, (vid, year, log, now_km)
+            # no car drives faster between two visits than twice the most a year's driving allows
+            assert y - x <= 2 * KM_PER_YEAR[1] * (b - a).days / 365, (vid, year, log, now_km)
 
 
 def test_a_terse_temperature_request_read_back_in_the_answer_is_no_echo(domain):
@@ -482,7 +510,8 @@ def test_a_refusal_offers_what_the_rule_leaves_open(domain):
     offers = {"start_charging": "charger for you", "play_media": "radio or a podcast", "set_lights": "auto",
               "set_cruise_control": "130 km/h"}  # fmt: skip
     seen = set()
-    for task in domain.generate_tasks(60, seed=5, kinds=["no_tool/policy_refusal"], size="small"):
+    # world 3's small fleet has an electric car parked away from a charger, so every refusal is drawn
+    for task in domain.generate_tasks(60, seed=5, kinds=["no_tool/policy_refusal"], world_seed=3, size="small"):
         tool = task.forbidden[0].tool
         if tool not in offers:
             continue

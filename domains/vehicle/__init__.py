@@ -3,4 +3,4 @@ limits (the tools refuse what the car cannot do) and the policy's rules (what it
 
 # Read without building the domain (listing domains, Gymnasium ids); domain.py builds it on first use.
 NAME = "vehicle"
-VERSION = 2  # bump when tools, policy, world or rewards change: the id is toolgym/Vehicle-v2
+VERSION = 3  # bump when tools, policy, world or rewards change: the id is toolgym/Vehicle-v3

@@ -64,7 +64,7 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
     place_number = profile_number = service_number = 0
     for number in range(1, VEHICLES[size] + 1):
         vid = f"V{number:04d}"
-        car = _vehicle(rng, vid, now)
+        car, new_on = _vehicle(rng, vid, now)
         yield from _cabin(rng, vid, car)
         for category, ((low, high), suffixes, (near, far)) in PLACES.items():
             if category == "fuel_station" and car["powertrain"] == "electric":
@@ -88,11 +88,8 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
                 "seat_position": rng.randint(1, 10), "mirror_position": rng.randint(1, 10),
             }
         car["profile_id"] = profiles[0]
-        odometer = car["odometer_km"]
-        for visit in range(rng.randint(2, 5)):
+        for day, odometer in _visits(rng, now.date(), new_on, car["odometer_km"]):
             service_number += 1
-            odometer = max(500, odometer - rng.randint(4000, 15000))
-            day = now.date() - dt.timedelta(days=60 + 150 * visit + rng.randint(0, 90))
             yield ServiceRecord, {
                 "id": f"S{service_number:05d}", "vehicle_id": vid, "date": day.isoformat(), "odometer_km": odometer,
                 "work": rng.choice(SERVICE_WORK),
@@ -100,14 +97,41 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
         yield Vehicle, car
 
 
-def _vehicle(rng: random.Random, vid: str, now: dt.datetime) -> dict[str, Any]:
+def first_sold(year: int) -> dt.date:
+    """The first day a car of model `year` can be on the road: model years go on sale mid-year before."""
+    return dt.date(year - 1, 7, 1)
+
+
+def _visits(rng: random.Random, today: dt.date, new_on: dt.date, odometer: int) -> Iterator[tuple[dt.date, int]]:
+    """A car's workshop visits, newest first, each at least three months after the car was new, and its
+    odometer then: lower the further back, by about the distance the car drives a day (a young car may
+    have no visit yet)."""
+    per_day = odometer / max(1, (today - new_on).days)
+    later_day, later_km = today, odometer
+    for visit in range(rng.randint(2, 5)):
+        day = today - dt.timedelta(days=60 + 150 * visit + rng.randint(0, 90))
+        if (day - new_on).days < 90:
+            return
+        driven = per_day * (later_day - day).days * rng.uniform(0.7, 1.3)
+        # never below half the car's own pace since new, which keeps every reading under the later one
+        km = int(max(later_km - driven, per_day * (day - new_on).days / 2))
+        yield day, km
+        later_day, later_km = day, km
+
+
+def _vehicle(rng: random.Random, vid: str, now: dt.datetime) -> tuple[dict[str, Any], dt.date]:
+    """A car as it stands now, and the day it was new: within its model year's sales (from mid-year
+    before to the year's end), at least a month ago; its odometer is what it drove since, at its own pace."""
     electric = rng.random() < 0.4
     make, model = rng.choice(ELECTRIC_MODELS if electric else FUEL_MODELS)
     situation = rng.choices(("parked", "idling", "driving"), weights=(45, 15, 40))[0]
     driving = situation == "driving"
+    year = rng.randint(max(now.year - 9, FIRST_YEAR.get(model, 0)), now.year)
+    latest = min(dt.date(year, 12, 31), now.date() - dt.timedelta(days=30))
+    new_on = first_sold(year) + dt.timedelta(days=rng.randint(0, (latest - first_sold(year)).days))
     car: dict[str, Any] = {
-        "id": vid, "make": make, "model": model, "year": (year := rng.randint(max(now.year - 9, FIRST_YEAR.get(model, 0)), now.year)),
-        "powertrain": "electric" if electric else "fuel", "odometer_km": rng.randint(*KM_PER_YEAR) * (now.year - year + 1),
+        "id": vid, "make": make, "model": model, "year": year, "powertrain": "electric" if electric else "fuel",
+        "odometer_km": rng.randint(*KM_PER_YEAR) * (now.date() - new_on).days // 365,
         "engine_on": situation != "parked", "gear": "D" if driving else "P",
         "speed_kmh": rng.randrange(30, 125, 5) if driving else 0, "parking_brake": not driving,
         "headlights": rng.choice(("on", "auto")) if driving else rng.choice(("off", "auto")),
@@ -128,7 +152,7 @@ def _vehicle(rng: random.Random, vid: str, now: dt.datetime) -> dict[str, Any]:
         tank = rng.choice((45, 50, 55, 60, 70))
         pct = rng.randint(8, 100)
         car.update(tank_litres=tank, fuel_level_pct=pct, range_km=int(tank * pct * 0.16))
-    return car
+    return car, new_on
 
 
 def _cabin(rng: random.Random, vid: str, car: dict[str, Any]) -> Iterator[tuple[type, dict[str, Any]]]:
