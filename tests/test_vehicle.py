@@ -265,6 +265,17 @@ def test_a_route_request_asks_for_nothing_the_navigation_tool_cannot_do():
     assert routed >= 20, routed
 
 
+def test_asking_for_a_cruise_speed_invites_no_value_the_policy_refuses():
+    """"Please tell me the cruise speed you want. Any value the car allows is fine.": the car allows
+    up to 160 km/h, the policy only 130; nor is the driver promised that whatever they say is set."""
+    import re
+
+    book = toolgym.load_domain("vehicle").phrasebook
+    asks = {book.say("ask_missing", seed, labels=["cruise speed"]) for seed in range(300)}
+    promise = re.compile(r"any value|allows|is fine|I'll set it|it's done", re.I)
+    assert len(asks) > 20 and not [a for a in asks if promise.search(a)], [a for a in asks if promise.search(a)]
+
+
 def test_the_assistant_asks_the_driver_to_say_a_value_not_to_send_it():
     """"Can you send your preferred station?" asked a driver, who speaks to the car, to send a
     setting; the engine's questions for a person at a keyboard are left out."""
