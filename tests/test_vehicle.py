@@ -188,30 +188,6 @@ def test_a_driver_told_no_does_not_go_elsewhere_to_do_it():
     assert len(set(said)) > 4 and not [s for s in said if "elsewhere" in s or "other options" in s], said
 
 
-def test_a_seat_heater_switched_off_is_not_said_to_warm_up():
-    """"The heater in the driver's seat is now off. Give it a minute to heat." """
-    phrases = toolgym.load_domain("vehicle").phrasebook
-    off = [phrases.say("reply_seat_heat", seed, seat="the driver's seat", state="off") for seed in range(300)]
-    on = [phrases.say("reply_seat_heat", seed, seat="the driver's seat", state="level 3") for seed in range(300)]
-    warm = ("warm up", "warming", "too warm")
-    assert not [t for t in off if any(w in t for w in warm)]
-    assert [t for t in on if any(w in t for w in warm)]
-
-
-def test_the_assistant_claims_no_turn_by_turn_guidance_nor_how_long_a_seat_takes_to_warm():
-    """"You'll see each turn on the screen.", "I'll guide you turn by turn.": `set_navigation` returns
-    the place, its distance and the time, nothing of turns or a screen; "Give it a minute to heat." and
-    "It warms up within a minute or two.": no result says how long a seat heater takes."""
-    import re
-
-    phrases = toolgym.load_domain("vehicle").phrasebook
-    routes = {phrases.say("reply_navigation", seed, name="Lakeside Airport", eta=24) for seed in range(300)}
-    assert len(routes) > 20 and not [t for t in routes if re.search(r"screen|\bturns?\b|guide|directions", t, re.I)]
-    for state in ("off", "level 1", "level 3"):
-        seats = {phrases.say("reply_seat_heat", seed, seat="the driver's seat", state=state) for seed in range(300)}
-        assert len(seats) > 5 and not [t for t in seats if re.search(r"minute", t)], seats
-
-
 def test_media_is_not_played_from_the_start_nor_skipped_nor_at_a_volume_called_usual():
     """'Playing now for you: BBC World Service, from the start.' and '... at your usual volume.': a
     station has no start, and nothing the assistant read says which volume is usual. 'I've put on the
@@ -263,17 +239,6 @@ def test_a_route_request_asks_for_nothing_the_navigation_tool_cannot_do():
             routed += 1
             assert not any(wishes.search(r) for r in task.scenario.requests), task.scenario.requests
     assert routed >= 20, routed
-
-
-def test_asking_for_a_cruise_speed_invites_no_value_the_policy_refuses():
-    """"Please tell me the cruise speed you want. Any value the car allows is fine.": the car allows
-    up to 160 km/h, the policy only 130; nor is the driver promised that whatever they say is set."""
-    import re
-
-    book = toolgym.load_domain("vehicle").phrasebook
-    asks = {book.say("ask_missing", seed, labels=["cruise speed"]) for seed in range(300)}
-    promise = re.compile(r"any value|allows|is fine|I'll set it|it's done", re.I)
-    assert len(asks) > 20 and not [a for a in asks if promise.search(a)], [a for a in asks if promise.search(a)]
 
 
 def test_the_assistant_asks_the_driver_to_say_a_value_not_to_send_it():
