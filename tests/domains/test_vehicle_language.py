@@ -1,5 +1,5 @@
 """The vehicle assistant's wording: what its replies may claim (no turn-by-turn guidance, no warm-up
-time), what its questions invite, and whose rule a refusal names."""
+time), what its questions invite, whose rule a refusal names, and how it names what it cannot do."""
 
 from __future__ import annotations
 
@@ -48,3 +48,17 @@ def test_a_refusal_calls_no_limit_of_the_car_a_rule_of_the_policy():
     said = {book.render("refuse_policy", i, rule="video can't play while the car is moving", instead="play the radio")
             for i in range(book.combinations("refuse_policy"))}  # fmt: skip
     assert len(said) > 50 and not [t for t in said if "policy" in t.lower()]
+
+
+def test_a_withheld_media_player_is_declined_in_a_drivers_words_not_its_label():
+    """"I'm unable to play media from a source.": the tool's description was said as the thing the
+    assistant cannot do; a person names what cannot be played."""
+    from toolgym.envs.gold import gold_messages
+
+    domain = toolgym.load_domain("vehicle")
+    tasks = [t for t in domain.generate_tasks(80, seed=3, kinds=["no_tool/unavailable"], size="small")
+             if t.no_tool and t.no_tool.withheld_tools == ["play_media"]]  # fmt: skip
+    assert tasks
+    for task in tasks[:3]:
+        reply = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
+        assert "from a source" not in reply and "the radio" in reply, reply
