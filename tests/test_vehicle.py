@@ -373,6 +373,18 @@ def test_a_service_log_begins_after_the_car_was_new_and_its_odometer_rises_with_
             assert y - x <= 2 * KM_PER_YEAR[1] * (b - a).days / 365, (vid, year, log, now_km)
 
 
+def test_an_electric_car_never_had_its_oil_changed(domain):
+    """A 2024 Hyundai Ioniq 5's log read "oil and filter change": an electric motor takes no engine oil."""
+    world = World(domain.template(4, "default"))
+    try:
+        works = world.query("SELECT v.powertrain, s.work FROM service_record s JOIN vehicle v ON v.id = s.vehicle_id")
+    finally:
+        world.close()
+    assert {p for p, _ in works} == {"electric", "fuel"}
+    assert not [w for p, w in works if p == "electric" and "oil" in w]
+    assert [w for p, w in works if p == "fuel" and "oil" in w]
+
+
 def test_a_terse_temperature_request_read_back_in_the_answer_is_no_echo(domain):
     """'The rear left zone: 27 °C.' answered 'Understood. 27 °C it is for the rear left zone.' failed its
     own no-echo check: the zone set is an output of the answer, so naming it is answering."""

@@ -55,6 +55,8 @@ SERVICE_WORK = (
     "cabin air filter replaced", "battery check", "wheel alignment", "brake fluid flush", "software update",
     "coolant top-up", "air conditioning service",
 )
+# an electric motor takes no engine oil: an electric car's visit drawn as an oil change is a battery check
+NO_OIL = {"oil and filter change": "battery check"}
 
 
 def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
@@ -90,9 +92,10 @@ def build_world(seed: int, size: str) -> Iterator[tuple[type, dict[str, Any]]]:
         car["profile_id"] = profiles[0]
         for day, odometer in _visits(rng, now.date(), new_on, car["odometer_km"]):
             service_number += 1
+            work = rng.choice(SERVICE_WORK)
             yield ServiceRecord, {
                 "id": f"S{service_number:05d}", "vehicle_id": vid, "date": day.isoformat(), "odometer_km": odometer,
-                "work": rng.choice(SERVICE_WORK),
+                "work": NO_OIL.get(work, work) if car["powertrain"] == "electric" else work,
             }
         yield Vehicle, car
 
