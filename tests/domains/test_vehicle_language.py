@@ -24,7 +24,7 @@ def test_the_assistant_claims_no_turn_by_turn_guidance_nor_how_long_a_seat_takes
 
     phrases = toolgym.load_domain("vehicle").phrasebook
     routes = {phrases.say("reply_navigation", seed, name="Lakeside Airport", eta=24) for seed in range(300)}
-    assert len(routes) > 20 and not [t for t in routes if re.search(r"screen|\bturns?\b|guide|directions", t, re.I)]
+    assert len(routes) > 20 and not [t for t in routes if re.search(r"screen|\bturns?\b|guide|directions|safe travels|drive safely|good trip", t, re.I)]
     for state in ("off", "level 1", "level 3"):
         seats = {phrases.say("reply_seat_heat", seed, seat="the driver's seat", state=state) for seed in range(300)}
         assert len(seats) > 5 and not [t for t in seats if re.search(r"minute", t)], seats

@@ -65,7 +65,7 @@ def set_fan(world: World, level: Literal[0, 1, 2, 3, 4, 5, 6, 7], ac_on: bool) -
 
 @tool(writes=True)
 def play_media(world: World, source: Literal["radio", "bluetooth", "usb", "podcast", "video"], title: str = "") -> dict[str, Any]:
-    """Play the radio, a podcast, Bluetooth or USB audio, or a video. Video plays only while the car is stopped.
+    """Play the radio, a podcast, Bluetooth or USB audio or a video. Video plays only while the car is stopped.
 
     Args:
         source: 'radio', 'bluetooth', 'usb', 'podcast' or 'video'.
