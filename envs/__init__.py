@@ -20,7 +20,16 @@ if TYPE_CHECKING:
     from .env import ToolEnv
     from .generation import GenContext, irrelevant_task, unavailable_task_from, withholdable
     from .phrasebook import money, said_amount
-    from .pieces import Piece, assemble, draw, draw_many, independent, injected, lookup_identity
+    from .pieces import (
+        Piece,
+        assemble,
+        draw,
+        draw_many,
+        handover_last,
+        independent,
+        injected,
+        lookup_identity,
+    )
     from .registry import list_domains, load_domain
     from .task import (
         ACTION_KINDS,
@@ -50,7 +59,7 @@ _WHERE = {
     ".env": ["ToolEnv"],
     ".generation": ["GenContext", "irrelevant_task", "unavailable_task_from", "withholdable"],
     ".phrasebook": ["money", "said_amount"],
-    ".pieces": ["Piece", "assemble", "draw", "draw_many", "independent", "injected", "lookup_identity", "pieces"],
+    ".pieces": ["Piece", "assemble", "draw", "draw_many", "handover_last", "independent", "injected", "lookup_identity", "pieces"],
     ".registry": ["list_domains", "load_domain"],
     ".task": ["ACTION_KINDS", "ALL_KINDS", "NO_TOOL_KINDS", "Fact", "Forbidden", "NoToolSpec", "Scenario", "Step",
               "Task", "ToolCall", "Utterance", "WorldEdit"],
@@ -93,6 +102,7 @@ __all__ = [
     "compose",
     "draw",
     "draw_many",
+    "handover_last",
     "independent",
     "injected",
     "lookup_identity",

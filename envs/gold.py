@@ -130,6 +130,7 @@ def _drive(env: Any, task: Task) -> None:
 def check_gold(domain: Domain, task: Task) -> None:
     """Raise GeneratorBug, naming what is wrong, unless the task's gold conversation is sound."""
     _check_outputs(domain, task)
+    _check_handover(domain, task)
     messages, verification = _remembered(domain, task)
     _check_verification(domain, task, verification)
     _check_fresh(domain, task, messages)
@@ -146,6 +147,7 @@ def prove_unfinished(
     None is returned. The chat played must not depend on what `finish` fills in.
     """
     _check_outputs(domain, task)
+    _check_handover(domain, task)
     env = _env(domain, deferred=True)
     _drive(env, task)
     finished = finish(task, env.world, env.messages)
@@ -163,6 +165,22 @@ def _check_outputs(domain: Domain, task: Task) -> None:
     if task.kind in ACTION_KINDS and not task.required_outputs:
         where = f"{domain.name} {task.kind} (seed {task.seed})"
         raise GeneratorBug(f"{where}: an acting task has no required outputs (what the final reply must state)")
+
+
+def _check_handover(domain: Domain, task: Task) -> None:
+    """A call that hands the conversation to a person (`@tool(hands_over=True)`) is the last thing the
+    agent does: no call follows it and the user asks for nothing more (a bot that adds bags after "a
+    human agent will take over" teaches that a handover ends nothing)."""
+    steps = [s for s in task.plan if not s.declined]
+    at = next((i for i, s in enumerate(steps) if any(domain.tool(c.name).hands_over for c in s.calls if c.name in domain.tools)), None)
+    if at is None:
+        return
+    after = [c.name for s in steps[at + 1:] for c in s.calls]
+    if after or steps[at].segment < task.segments - 1:
+        where = f"{domain.name} {task.kind} (seed {task.seed})"
+        handover = next(c.name for c in steps[at].calls if domain.tool(c.name).hands_over)
+        raise GeneratorBug(f"{where}: the gold plan goes on after {handover} hands the chat to a person "
+                           f"(calls after it: {after}; request {steps[at].segment + 1} of {task.segments}); put the handover last")
 
 
 def _check_fresh(domain: Domain, task: Task, messages: list[dict[str, Any]]) -> None:

@@ -53,6 +53,19 @@ def independent(pieces: Sequence[Piece], candidate: Piece) -> bool:
     return all(not (p.keys & candidate.keys) for p in pieces)
 
 
+def hands_over(ctx: GenContext, piece: Segment) -> bool:
+    """Whether the piece makes a call that hands the chat to a person (`@tool(hands_over=True)`; a
+    step the user turns down makes no call)."""
+    tools = ctx.domain.tools
+    return any(not s.declined and any(c.name in tools and tools[c.name].hands_over for c in s.calls) for s in piece.steps)
+
+
+def handover_last(ctx: GenContext, pieces: Sequence[S]) -> list[S]:
+    """The pieces in their order, but one that hands the chat to a person asked for last: nothing the
+    agent does may follow a handover (envs/gold.py refuses a plan that goes on after it)."""
+    return sorted(pieces, key=lambda p: hands_over(ctx, p))
+
+
 def worded_apart(pieces: Sequence[Segment], candidate: Segment) -> bool:
     """Whether `candidate`'s request asks no question of theirs word for word: "Who was it?" after
     "Someone wrote about "backend" in #incidents recently. Who was it?" has the user say one sentence

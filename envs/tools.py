@@ -117,6 +117,7 @@ class Tool:
         identifies: str | None = None,
         computes: bool = False,
         area: str | None = None,
+        hands_over: bool = False,
     ):
         if caller not in ("agent", "user"):
             raise DomainError(f"tool {func.__name__}: caller must be 'agent' or 'user', got {caller!r}")
@@ -131,6 +132,11 @@ class Tool:
         # The words of the domain's scope this tool serves ('bags' for add_baggage): a decline for the
         # tool withheld leaves that area out of what it offers. None: the words of the tool's name.
         self.area = area
+        if hands_over and not writes:
+            raise DomainError(f"tool {name or func.__name__!r}: hands_over is for a write (the handover is recorded)")
+        # A successful call hands the conversation to someone else (a human agent): it is the last thing
+        # the agent does, so a gold plan makes no call after it (envs/gold.py).
+        self.hands_over = hands_over
         self.caller: Caller = caller
         # What a write acts on (envs/authz.py): None lets the engine infer it from the argument names.
         self.acts_on: tuple[Record, ...] | None = None if acts_on is None else tuple(_records(acts_on))
@@ -318,6 +324,7 @@ def tool(
     identifies: str | None = None,
     computes: bool = False,
     area: str | None = None,
+    hands_over: bool = False,
 ) -> Any:
     """Mark a function as a tool: `@tool`, `@tool(writes=True)`, `@tool(caller="user")`.
 
@@ -334,12 +341,15 @@ def tool(
     `convert_units`): the agent asks for its inputs to get an answer right, not to find records.
     `area` names the words of the domain's scope the tool serves when its name does not say them
     (`add_baggage`: "bags"); a decline for the tool withheld offers help with everything else.
+    `hands_over` marks a write whose success hands the conversation itself to someone else (a human
+    agent takes over the chat): nothing the agent does may follow it. A tool that only passes a case
+    on (a fraud team that calls back) is no handover.
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         return Tool(
             f, writes=writes, caller=caller, name=name, claims=claims, free_text=free_text, value_words=value_words,
-            acts_on=acts_on, identifies=identifies, computes=computes, area=area,
+            acts_on=acts_on, identifies=identifies, computes=computes, area=area, hands_over=hands_over,
         )  # fmt: skip
 
     return wrap(func) if func is not None else wrap

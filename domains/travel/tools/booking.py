@@ -249,7 +249,7 @@ def redeem_points(world: World, traveller_id: str, reward: Reward) -> dict[str, 
 HandoffReason = Literal["group_booking", "special_assistance", "lost_luggage", "complaint"]
 
 
-@tool(writes=True)
+@tool(writes=True, hands_over=True)
 def transfer_to_human(world: World, traveller_id: str, reason: HandoffReason) -> dict[str, Any]:
     """Hand the traveller to a human travel agent for what the tools do not cover: groups of more than
     9, special assistance at the airport, lost luggage, or a complaint.
