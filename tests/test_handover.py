@@ -6,6 +6,7 @@ goes on after it, and travel's multi_turn asks for a hand-off only as its last r
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -86,3 +87,14 @@ def test_the_gold_check_refuses_a_plan_that_goes_on_after_a_hand_off(travel):
     moved = task.model_copy(update={"plan": handoff + rest})
     with pytest.raises(GeneratorBug, match="goes on after transfer_to_human"):
         check_gold(domain, moved)
+
+
+def test_a_hand_off_reply_promises_nothing_the_tool_did_not_say():
+    """"Your case is with a human agent now ... They'll be in touch shortly.": transfer_to_human returns a
+    ticket and "a human agent will take over", nothing of when or how they get in touch or what they know."""
+    book = toolgym.load_domain("travel").phrasebook
+    said = {book.say("done_handoff", seed, ticket="HT700001") for seed in range(300)}
+    assert len(said) > 20
+    for text in said:
+        assert "HT700001" in text, text
+        assert not re.search(r"\b(shortly|soon|in touch with you|be in touch|call you|everything they need|within)\b", text), text
