@@ -226,3 +226,20 @@ def test_why_two_flights_are_asked_about_fits_the_two_flights(domain):
                 else:
                     assert first["to"] == second["to"], request
     assert {"connect", "see_off"} <= said, said
+
+
+def test_a_seat_offered_for_one_no_plane_has_says_only_what_the_policy_says_of_seats(domain):
+    """"The closest valid seat would be letter F, the window seat of the same row.": the policy gives rows
+    and letters, never which letter is a window. The nearest seat is named by its row and letter only."""
+    import random
+
+    from toolgym.domains.travel.tasks.no_tool import _bad_seat
+    from toolgym.envs.generation import GenContext
+
+    offers = set()
+    for seed in range(60):
+        ctx = GenContext(domain, None, random.Random(seed), seed, "no_tool/invalid_value", 0, "small")
+        seat, nearest = _bad_seat(ctx)
+        offers.add(nearest)
+        assert not re.search(r"\b(window|aisle|middle)\b", nearest), (seat, nearest)
+    assert len(offers) > 3, offers

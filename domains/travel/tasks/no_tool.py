@@ -47,12 +47,15 @@ MAX_ADDED_BAGS = 3  # what problem_bags says: the policy's most checked bags per
 
 def _bad_seat(ctx: GenContext) -> tuple[str, str]:
     """A seat no plane has, and the nearest one it has in words (a seat id the chat has not shown is
-    no fact to state): the same letter in the last row, or the window seat of the same row."""
+    no fact to state): the same letter in the last row, or the last letter of the same row. Only what
+    the policy says of seats (rows and letters): it says nothing of which letter is a window."""
     letter = ctx.pick(SEAT_LETTERS)
     if ctx.rng.random() < 0.5:
         return f"{ctx.rng.randint(SEAT_ROWS + 1, 70)}{letter}", f"the same letter in row {SEAT_ROWS}, the last row"
     row = ctx.rng.randint(1, SEAT_ROWS)
-    return f"{row}{ctx.pick('GHJKL')}", f"letter {SEAT_LETTERS[-1]}, the window seat of the same row"
+    seat, last = f"{row}{ctx.pick('GHJKL')}", SEAT_LETTERS[-1]
+    return seat, ctx.pick((f"letter {last} in the same row", f"the {last} seat of that same row",
+                           f"letter {last} in row {row}, the last letter we have"))  # fmt: skip
 
 
 def invalid_value(ctx: GenContext) -> Task:
