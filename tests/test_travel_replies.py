@@ -261,3 +261,15 @@ def test_an_aside_about_the_flights_or_hotels_comes_after_the_ask_that_names_the
         said = book.say(intent, seed, **values)
         before = said[:said.index(named)]
         assert not re.search(r"\b(them|both|the two|those|they|one)\b", before, re.IGNORECASE), said
+
+
+def test_bags_added_are_told_in_a_sentence_not_a_numeral_first_fragment(domain):
+    """"3 bags added to booking FB100650, for a fee of $70.00.": a telegraphic fragment opening on a
+    numeral. No wording of the reply starts a sentence with the count."""
+    book = domain.phrasebook
+    for bags, fee in ((1, 0.0), (2, 35.0), (3, 70.0)):
+        said = {book.say("done_bags", seed, bags=bags, booking="FB100650", fee=fee) for seed in range(200)}
+        assert len(said) > 8
+        for text in said:
+            assert not re.search(r"(^|[.!?;] )\d", text), text
+            assert "FB100650" in text, text
