@@ -98,3 +98,29 @@ def test_a_hand_off_reply_promises_nothing_the_tool_did_not_say():
     for text in said:
         assert "HT700001" in text, text
         assert not re.search(r"\b(shortly|soon|in touch with you|be in touch|call you|everything they need|within)\b", text), text
+
+
+def test_retail_hand_off_is_marked_and_asked_for_last_in_a_multi_turn_chat():
+    """Retail's transfer_to_human_agent hands the conversation to a human agent too; its multi_turn
+    shuffles two or three requests, and the hand-off still comes last."""
+    from toolgym.domains.retail.tasks.acting import multi_turn as retail_multi_turn
+
+    domain = toolgym.load_domain("retail")
+    assert domain.tool("transfer_to_human_agent").hands_over
+    world = World(domain.template(0, "small"))
+    handed = 0
+    try:
+        for seed in range(400):
+            ctx = GenContext(domain, world, random.Random(seed), seed, "multi_turn", 0, "small")
+            try:
+                task = retail_multi_turn(ctx)
+            except GeneratorBug:
+                continue
+            steps = [s for s in task.plan if not s.declined]
+            at = [i for i, s in enumerate(steps) if _hands_over(domain, s)]
+            if at:
+                handed += 1
+                assert at == [len(steps) - 1] and steps[-1].segment == task.segments - 1, task.scenario.requests
+    finally:
+        world.close()
+    assert handed, "no retail multi_turn in the sample hands the chat over"

@@ -370,7 +370,7 @@ def exchange_delivered_order_items(
 
 
 # ---- people ---------------------------------------------------------------------------------------
-@tool(writes=True)
+@tool(writes=True, hands_over=True)
 def transfer_to_human_agent(world: World, customer_id: str, reason: TransferReason) -> dict[str, Any]:
     """Hand the conversation to a human agent, only in the cases the policy allows. The customer must be authenticated.
 

@@ -116,7 +116,8 @@ def multi_turn(ctx: GenContext) -> Task:
                 chosen.append(extra)
         if len(chosen) >= 2:
             ctx.rng.shuffle(chosen)
-            return assemble(ctx, chosen, withhold_auth=True)
+            # a hand-off ends what the agent does: the customer asks for it last
+            return assemble(ctx, pieces.handover_last(ctx, chosen), withhold_auth=True)
     raise GeneratorBug(f"retail multi_turn: no customer with two independent requests (seed {ctx.seed})")
 
 
