@@ -88,3 +88,25 @@ def test_a_customer_gives_a_reason_that_fits_the_request_and_a_month_as_people_t
             months.add(invalid)
             assert int(invalid[5:]) in (0, 13, 21) or 1 <= int(invalid[5:]) <= 12, invalid
     assert months, months
+
+
+def test_a_dispute_consent_names_the_account_by_last_four_and_the_reason_recorded(banking):
+    """'open a dispute for the PetSmart charge of $112.48 from May 16' named neither the card the
+    charge was on nor the reason (wrong_amount) the call recorded."""
+    reasons = set()
+    for task in banking.generate_tasks(120, seed=7, kinds=["single"], size="small"):
+        calls = task.gold_calls()
+        at = next((i for i, c in enumerate(calls) if c.name == "open_dispute"), None)
+        if at is None:
+            continue
+        call, messages = calls[at], gold_messages(banking, task)[0]
+        account_id = next(c.arguments["account_id"] for c in reversed(calls[:at]) if c.name == "search_transactions")
+        listed = [json.loads(m["content"]) for m in messages if m["role"] == "tool" and f'"account_id":"{account_id}"' in (m["content"] or "")]
+        last4 = next(a["account_number"][-4:] for rows in listed if isinstance(rows, list) for a in rows if a.get("account_id") == account_id and "account_number" in a)
+        ask = _ask_before(messages, "open_dispute")
+        assert last4 in ask, (last4, ask)
+        words = {"wrong_amount": ("wrong amount", "wrong-amount", "amount is wrong"),
+                 "not_received": ("never arrived", "not-received", "not received", "never received")}[call.arguments["reason"]]  # fmt: skip
+        assert any(w in ask for w in words), (call.arguments["reason"], ask)
+        reasons.add(call.arguments["reason"])
+    assert reasons == {"wrong_amount", "not_received"}, reasons

@@ -19,7 +19,7 @@ from toolgym.envs.record_numbers import unused_near
 
 from ..rules import DISPUTE_WINDOW_DAYS
 from .index import DELIVERED, Index, Person
-from .parts import account_said, agent, on_day, phrase
+from .parts import account_said, agent, dispute_consent, on_day, phrase
 from .people import LAST_NAMES, OTHER_BANKS
 from .writes import draw_amount, room_in, source_and_target
 
@@ -180,7 +180,7 @@ def dispute_which(ctx: GenContext, person: Person, index: Index) -> Piece | None
             agent(call("list_accounts")),
             agent(call("search_transactions", account_id=account.account_id, merchant=txn.merchant)),
             agent(call("open_dispute", txn_id=txn_id, reason=reason),
-                  confirm=phrase(ctx, "action_dispute", merchant=txn.merchant, amount=amount, date=date)),  # fmt: skip
+                  confirm=dispute_consent(ctx, account, txn.merchant, amount, date, reason)),  # fmt: skip
         ],
         reply=Utterance(intent="done_dispute", vars={"merchant": txn.merchant, "amount": amount, "dispute_id": "D900001"}),
         outputs=["D900001"],

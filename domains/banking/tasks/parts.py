@@ -79,6 +79,12 @@ def account_said(ctx: GenContext, person: Person, account: Acct) -> str:
     return phrase(ctx, "name_account_last4", kind=account.words, last4=account.last4)
 
 
+def dispute_consent(ctx: GenContext, account: Acct, merchant: str, amount: float, date: str, reason: str) -> str:
+    """What the agent will do when it opens a dispute: the charge, the account it is on by its last
+    four, and the reason the call records."""
+    return phrase(ctx, f"action_dispute_{reason}", merchant=merchant, amount=amount, date=date, kind=account.words, last4=account.last4)
+
+
 def account_state(account: Acct) -> list[str]:
     """What a reply about an account's balance must say besides the figure: that the account is
     frozen, when it is (the `state` part of the balance replies says it)."""

@@ -11,7 +11,7 @@ from toolgym.envs import Fact, Forbidden, GenContext, Piece, Utterance, WorldEdi
 from ..rules import DISPUTE_WINDOW_DAYS, FRAUD_CALLBACK, PAYEE_COOLING_OFF_HOURS, month_said, past_month
 from ..tools.common import clock
 from .index import DELIVERED, Acct, Index, Person, Txn
-from .parts import account_said, agent, card_said, leaves_out, on_day, phrase
+from .parts import account_said, agent, card_said, dispute_consent, leaves_out, on_day, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
 from .reads import a_schedule
 
@@ -306,7 +306,7 @@ def dispute(ctx: GenContext, person: Person, index: Index) -> Piece | None:
             agent(call("list_accounts")),
             agent(call("search_transactions", account_id=account.account_id, merchant=txn.merchant)),
             agent(call("open_dispute", txn_id=txn.txn_id, reason=reason),
-                  confirm=phrase(ctx, "action_dispute", merchant=txn.merchant, amount=txn.amount, date=date)),  # fmt: skip
+                  confirm=dispute_consent(ctx, account, txn.merchant, txn.amount, date, reason)),  # fmt: skip
         ],
         reply=Utterance(intent="done_dispute", vars={"merchant": txn.merchant, "amount": txn.amount, "dispute_id": "D900001"}),
         outputs=["D900001"],
