@@ -460,3 +460,18 @@ def test_an_order_that_never_arrived_is_never_a_hotel_or_a_flight(banking):
                      for r in t.scenario.requests if "never" in r and ("arrived" in r or "came" in r or "got anything" in r)]
     assert len(never_arrived) >= 3
     assert not [r for r in never_arrived if any(name in r for name in travel)]
+
+
+def test_an_ask_for_a_missing_value_asks_to_verify_the_caller_too_and_never_says_one_value_will_do(banking):
+    """'Please share the transfer amount. With it I can take it from there.' to a caller who had not
+    said who they were: the policy verifies them first, so that one value could never be enough."""
+    seen = {"chosen": 0, "looked": 0}
+    for task in banking.generate_tasks(40, seed=5, kinds=["no_tool/missing_info"], size="small"):
+        messages, verification = gold_messages(banking, task)
+        assert verification.passed, verification.details
+        reply = next(m["content"] for m in messages if m["role"] == "assistant")
+        for label in ("phone number", "date of birth", "id number", task.no_tool.missing[0]):
+            assert label in reply, (label, reply)
+        assert "With it " not in reply and "get this done" not in reply, reply
+        seen["chosen" if task.replies[0].vars.get("chosen") else "looked"] += 1
+    assert all(seen.values()), seen

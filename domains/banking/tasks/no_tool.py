@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from toolgym.envs import Forbidden, GenContext, Piece, Task, WorldEdit, call, draw, pieces
 
@@ -37,6 +38,10 @@ MISSING = (
 )
 
 
+# what verify_identity takes, as every banking ask_missing names it
+IDENTITY_LABELS = ("phone number", "date of birth", "id number")
+
+
 def missing_info(ctx: GenContext) -> Task:
     """The customer wants something done but cannot give a value it needs: the agent asks for it."""
     intent, label, chosen = ctx.pick(MISSING)
@@ -52,7 +57,12 @@ def missing_info(ctx: GenContext) -> Task:
     if slots["source"] == slots["target"]:
         slots["target"] = "credit card account"
     piece = pieces.missing_info(ctx.say(intent, **slots), f"Get something done without knowing {label}.", [label], chosen=chosen)
-    return assemble(ctx, None, [piece])
+    # the caller has not said who they are either: the policy verifies them first, so the reply asks
+    # for that too (banking's ask_missing), and the verifier wants it asked; the caller knows these,
+    # so they stay out of what the caller cannot say (`unknown`)
+    assert piece.no_tool is not None
+    spec = piece.no_tool.model_copy(update={"missing": [label, *IDENTITY_LABELS]})
+    return assemble(ctx, None, [replace(piece, no_tool=spec)])
 
 
 # ---- invalid_value -----------------------------------------------------------------------------
