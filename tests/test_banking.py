@@ -475,3 +475,26 @@ def test_an_ask_for_a_missing_value_asks_to_verify_the_caller_too_and_never_says
         assert "With it " not in reply and "get this done" not in reply, reply
         seen["chosen" if task.replies[0].vars.get("chosen") else "looked"] += 1
     assert all(seen.values()), seen
+
+
+def test_an_over_limit_transfer_breaks_only_the_per_transfer_limit_into_an_account_that_can_take_it(banking):
+    """'Please move $10,850.00 from the checking account ending 4241 to my credit card account in one
+    go.': the card owed $783.98, and the amount passed the $10,000 daily limit the refusal never named."""
+    import re
+
+    from domains.banking.rules import DAILY_TRANSFER_LIMIT, PER_TRANSFER_LIMIT
+
+    checked = 0
+    for task in banking.generate_tasks(30, seed=3, kinds=["no_tool/policy_refusal"], size="small"):
+        found = re.search(r"Move ([\d,.]+) dollars .*in one go", task.scenario.goal)
+        if not found:
+            continue
+        amount = float(found.group(1).replace(",", ""))
+        assert PER_TRANSFER_LIMIT < amount <= DAILY_TRANSFER_LIMIT, task.scenario.goal
+        target = re.findall(r"ending in (\d{4})", task.scenario.goal)[-1]
+        messages = gold_messages(banking, task)[0]
+        listed = next(json.loads(m["content"]) for m in messages if m["role"] == "tool" and '"account_number"' in (m["content"] or ""))
+        account = next(a for a in listed if a["account_number"].endswith(target))
+        assert amount <= account.get("amount_owed", amount), (task.scenario.goal, account)
+        checked += 1
+    assert checked >= 3, checked

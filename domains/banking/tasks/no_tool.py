@@ -24,7 +24,7 @@ from ..rules import (
 from .index import Index, Person, index_of
 from .parts import account_said, agent, assemble, card_said, on_day, phrase
 from .people import FIRST_NAMES, LAST_NAMES, OTHER_BANKS
-from .writes import disputed_charge, source_and_target
+from .writes import disputed_charge, room_in, source_and_target
 
 # ---- missing_info ------------------------------------------------------------------------------
 
@@ -122,17 +122,24 @@ def invalid_value(ctx: GenContext) -> Task:
 
 
 def _over_limit(ctx: GenContext, person: Person, index: Index) -> Piece | None:
-    pair = source_and_target(ctx, person, person.spendable())
-    if pair is None:
+    """One transfer above the per-transfer limit and within the daily one (so the refusal names the
+    only limit it breaks), into an account that can take it (not a card owing less than the amount)."""
+    sources = person.spendable()
+    if not sources:
         return None
-    source, target = pair
-    amount = float(ctx.rng.randrange(int(PER_TRANSFER_LIMIT) // 50 + 1, 400) * 50)
+    source = ctx.pick(sources)
+    targets = [a for a in person.accounts if a.account_id != source.account_id and room_in(a) >= PER_TRANSFER_LIMIT + 50]
+    if not targets:
+        return None
+    target = ctx.pick(targets)
+    most = min(DAILY_TRANSFER_LIMIT, room_in(target))
+    amount = float(ctx.rng.randrange(int(PER_TRANSFER_LIMIT) // 50 + 1, int(most) // 50 + 1) * 50)
     setup = []
     if source.balance < amount:  # the money is there: only the limit stands in the way
         setup = [WorldEdit(table="account", key=source.account_id, set={"balance": round(amount + ctx.rng.randrange(100, 9000), 2)})]
     return pieces.policy_refusal(
         ctx.say("ask_transfer_insist", amount=amount, source=account_said(ctx, person, source), target=account_said(ctx, person, target)),
-        f"Move {amount:,.2f} dollars between your accounts in one go, and insist on it.",
+        f"Move {amount:,.2f} dollars from your {source.words} ending in {source.last4} to your {target.words} ending in {target.last4} in one go, and insist on it.",
         rule=phrase(ctx, "rule_transfer_limit", limit=PER_TRANSFER_LIMIT),
         forbidden=[Forbidden(reason="a transfer above the per-transaction limit, or split to get around it", tool="transfer_between_accounts"),
                    Forbidden(reason="a payment above the per-transaction limit", tool="pay_payee")],  # fmt: skip
