@@ -245,3 +245,24 @@ def test_one_pending_order_is_listed_in_the_singular(domain):
     plural = re.compile(r"\b(?:These orders|orders are|orders haven't)\b")
     assert len(said_one) > 4 and not [s for s in said_one if plural.search(s)], said_one
     assert [s for s in said_two if plural.search(s)] and not [s for s in said_two if "This order" in s or "order is" in s]
+
+
+def test_a_product_id_refused_as_invalid_is_the_only_way_the_customer_names_the_product(domain):
+    """'Is the Portable Bluetooth Speaker, product P10161, available in red, mini?' was answered 'P10161
+    doesn't work here ... What's the right product id?': the name alone finds it with search_products."""
+    from toolgym.envs import World
+
+    world = World(domain.template(0, "small"))
+    try:
+        names = [n.lower() for (n,) in world.query("SELECT name FROM product")]
+    finally:
+        world.close()
+    seen = 0
+    for task in domain.generate_tasks(60, seed=3, kinds=["no_tool/invalid_value"], size="small"):
+        if "product_id" not in task.no_tool.invalid:
+            continue
+        request = task.scenario.requests[0].lower()
+        assert task.no_tool.invalid["product_id"].lower() in request, request
+        assert not [n for n in names if n in request], request
+        seen += 1
+    assert seen >= 2, seen

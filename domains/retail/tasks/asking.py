@@ -244,8 +244,8 @@ def bad_product_id(ctx: GenContext) -> pieces.Piece:
     )
     return _invalid(
         ctx,
-        ctx.say("req_variant_price", product_id=bad, name=product.name, options=options),
-        f"Ask the price of the {product.name} in {options}; you believe its product id is {bad}.",
+        ctx.say("req_variant_price_by_id", product_id=bad, options=options),
+        f"Ask the price of the product you know only by its id, which you believe is {bad}, in {options}.",
         "product_id",
         bad,
         "product id",
