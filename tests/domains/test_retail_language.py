@@ -266,3 +266,12 @@ def test_a_product_id_refused_as_invalid_is_the_only_way_the_customer_names_the_
         assert not [n for n in names if n in request], request
         seen += 1
     assert seen >= 2, seen
+
+
+def test_a_product_name_said_in_plural_takes_no_a_or_an():
+    """'The lowest price for an in-stock Polarized Sunglasses is $135.92': an article for one thing
+    before a plural name (Sunglasses, Leggings, Jeans)."""
+    book = toolgym.load_domain("retail").phrasebook
+    for index in range(book.combinations("reply_cheapest")):
+        said = book.render("reply_cheapest", index, name="Polarized Sunglasses", options="clear, aviator", price=135.92)
+        assert not re.search(r"\ban? (\S+ )?Polarized Sunglasses", said), said
