@@ -61,8 +61,8 @@ _CAPITALIZE = re.compile(r"\|\s*capitalize\b")
 ENGINE_VARIABLES: dict[str, frozenset[str]] = {
     intent: frozenset(names)
     for intent, names in {
-        "ask_facts": ("labels", "opening", "lookup", "computes", "looked"),
-        "confirm": ("action", "details"),
+        "ask_facts": ("labels", "opening", "lookup", "computes", "looked", "apologised"),
+        "confirm": ("action", "details", "apologised"),
         "instruct": ("instruction", "checks", "reported", "again"),
         "decline_irrelevant": ("scope",),
         "decline_unavailable": ("action", "handoff", "scope", "left"),
@@ -139,8 +139,9 @@ class _YAML_LOADER(_YAML_BASE):  # noqa: N801 - used as a loader class, named as
 # the oracle adds from the domain (`Domain.handoff`, `Domain.scope`) and from the chat (`after_answer`:
 # the user's last words answered the agent), the nearest valid value an invalid-value task may
 # carry (`valid`), what the tools left do where a task withholds a whole area (`left`), and whether
-# a missing value is the user's choice (`chosen`, pieces.missing_info).
-OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left", "chosen", "instead"})
+# a missing value is the user's choice (`chosen`, pieces.missing_info), and how many of the agent's
+# sentences before the reply apologised (`apologised`: a frustrated user hears sorry once, not at each step).
+OPTIONAL_REPLY_VALUES = frozenset({"handoff", "scope", "valid", "after_answer", "left", "chosen", "instead", "apologised"})
 EXCLUDE_KEY = "exclude_engine"  # in a domain's utterances.yaml: engine variants it does not use
 VOICES_KEY = "exclude_voices"  # in a domain's utterances.yaml: voices its assistant lacks (templates/voices.yaml)
 ENGINE_VOICES = Path(__file__).parent / "templates" / "voices.yaml"

@@ -477,6 +477,15 @@ def sentences_of(text: str) -> set[str]:
     return {s.lower() for s in _BETWEEN_SENTENCES.split(text) if s.strip()}
 
 
+_APOLOGY = re.compile(r"\b(?:sorry|apolog\w*)\b", re.IGNORECASE)
+
+
+def apologies(texts: Iterable[str]) -> int:
+    """How many sentences of the texts apologise ("Sorry for the trouble.", "Apologies for the hassle."):
+    what the agent's next words read before they say sorry once more, or "Sorry again"."""
+    return sum(1 for text in texts for sentence in _BETWEEN_SENTENCES.split(text or "") if _APOLOGY.search(sentence))
+
+
 def unrepeated(draw: Callable[[int], str], seed: int, said: set[str]) -> str:
     """`draw(seed)`, drawn again with other seeds while one of its sentences is in `said` (a lead-in or
     an agent's question said earlier in the chat); the first draw when every draw repeats something."""

@@ -20,7 +20,7 @@ from toolgym.envs.conversation import (
 )
 from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
-from toolgym.envs.phrasing import register_of, scope_without, sentences_of, unrepeated
+from toolgym.envs.phrasing import apologies, register_of, scope_without, sentences_of, unrepeated
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.user_turns import thanked_last
@@ -95,10 +95,7 @@ class OracleTeacher(Policy):
         elif move.kind in _LEAD_KINDS:
             message["content"] = self._spoken(task, turn)
         elif move.kind == "reply":
-            assert move.utterance is not None
-            intent = phrases.voiced(move.utterance.intent, register)
-            values = {**_domain_values(task), "after_answer": _after_answer(moves, turn), **move.utterance.vars}
-            message["content"] = phrases.say(intent, seed, **values)
+            message["content"] = self._reply(task, turn)
         else:
             assert move.step is not None
             message["tool_calls"] = [
@@ -129,6 +126,29 @@ class OracleTeacher(Policy):
             self._said.popitem(last=False)
         return text
 
+    def _reply(self, task: Task, turn: int) -> str:
+        """The words of a reply move (kept, as `_spoken` keeps a lead's, for the moves after it to read)."""
+        key = (task.id or task.content_id(), turn)
+        found = self._said.get(key)
+        if found is not None:
+            return found
+        phrases = load_domain(task.domain).phrasebook
+        moves = self.moves(task)
+        utterance = moves[turn].utterance
+        assert utterance is not None
+        intent = phrases.voiced(utterance.intent, register_of(task.scenario.persona))
+        values = {**_domain_values(task), "after_answer": _after_answer(moves, turn), "apologised": self._apologised(task, turn),
+                  **utterance.vars}
+        text = self._said[key] = phrases.say(intent, task.seed + turn, **values)
+        return text
+
+    def _apologised(self, task: Task, turn: int) -> int:
+        """How many sentences of the agent's words before `turn` apologise: a chat says sorry once or
+        twice, not at every step, and "Sorry again" only after a first sorry."""
+        moves = self.moves(task)
+        return apologies(self._spoken(task, t) if _is_lead(m) else self._reply(task, t)
+                         for t, m in enumerate(moves[:turn]) if _is_lead(m) or m.kind == "reply")
+
     def _lead_text(self, task: Task, turn: int, seed: int) -> str:
         phrases = load_domain(task.domain).phrasebook
         register = register_of(task.scenario.persona)
@@ -140,7 +160,8 @@ class OracleTeacher(Policy):
             opening = all(m.kind == "call" for m in moves[:turn])
             labels = [f.label for f in move.facts]
             values = {"labels": labels, "opening": opening, "lookup": finds_records(task, move), "computes": works_out(task, move),
-                      "looked": any(m.kind == "call" for m in moves[:turn])}  # "I will gladly look into this" only before any call
+                      "looked": any(m.kind == "call" for m in moves[:turn]),  # "I will gladly look into this" only before any call
+                      "apologised": self._apologised(task, turn)}
             intent = phrases.voiced("ask_facts", register)
             asked = {f.key for f in move.facts}
             others = [f for f in task.scenario.facts if f.key in task.scenario.withheld and f.key not in asked]
@@ -149,7 +170,7 @@ class OracleTeacher(Policy):
             return phrases.say(intent, seed, **values)
         if move.kind == "confirm":
             return phrases.say(phrases.voiced("confirm", register), seed, action=move.step.confirm,  # type: ignore[union-attr]
-                               details=_gave_details(moves, turn))
+                               details=_gave_details(moves, turn), apologised=self._apologised(task, turn))
         return phrases.say(phrases.voiced("instruct", register), seed, instruction=move.step.instruction,  # type: ignore[union-attr]
                            **_instruct_context(task, moves, turn))
 

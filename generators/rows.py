@@ -8,7 +8,7 @@ from typing import Any
 from toolgym.config import JobConfig
 from toolgym.envs.augment import ToolTransform
 from toolgym.envs.conversation import agent_changed, closer_intent, in_the_evening, pending_on
-from toolgym.envs.phrasing import register_of
+from toolgym.envs.phrasing import apologies, register_of
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import NO_TOOL_KINDS, Task
 from toolgym.envs.user_turns import thanked_last
@@ -38,7 +38,9 @@ def with_closer(task: Task, messages: list[dict[str, Any]]) -> list[dict[str, An
     intent = phrases.voiced(closer_intent(task), register_of(task.scenario.persona))
     closer: dict[str, Any] = {"role": "assistant", "content": phrases.say(intent, seed, thanked=thanked_last(messages),
                                                                        pending=pending_on(task), evening=in_the_evening(task),
-                                                                       ours=agent_changed(task))}
+                                                                       ours=agent_changed(task),
+                                                                       apologised=apologies(m.get("content") or "" for m in messages
+                                                                                            if m.get("role") == "assistant"))}
     if any(m.get("reasoning_content") for m in messages if m.get("role") == "assistant"):  # reason like the rest
         closer["reasoning_content"] = close_trace(task, phrases, seed, messages)
     return [*messages, closer]

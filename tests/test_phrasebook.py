@@ -49,7 +49,7 @@ def test_a_composed_turn_says_now_once(tmp_path):
 
 
 def test_an_engine_intent_may_use_only_what_the_engine_passes(tmp_path):
-    with pytest.raises(DomainError, match=r"'confirm' .* uses \['actoin'\], which the engine does not pass; it passes \['action', 'details'\]"):
+    with pytest.raises(DomainError, match=r"'confirm' .* uses \['actoin'\], which the engine does not pass; it passes \['action', 'apologised', 'details'\]"):
         _book(tmp_path, 'confirm:\n  - "Shall I {{ actoin }} (yes/no)?"\n')
 
 
