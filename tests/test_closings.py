@@ -61,7 +61,35 @@ def test_a_complete_answer_is_not_closed_as_if_more_might_come(book):
     closers = [book.say("closer_answered", seed, thanked=seed % 2 == 0) for seed in range(800)]
     hedged = re.compile(r"\b(?:(?<!bye )for now|at this point|right now|so far)\.", re.I)  # "Bye for now." is a goodbye
     assert not [c for c in closers if hedged.search(c)]
-    assert [c for c in closers if re.search(r"That's everything I found\.|Those are all the details\.", c)]
+
+
+@pytest.mark.parametrize("intent", ["closer_answered", "closer_answered@frustrated"])
+def test_a_user_who_said_goodbye_is_not_told_the_answer_is_complete(book, intent):
+    """"Fine. That's all." / "Understood. Those are all the details." (162 of 1,050 chats): the user has
+    just said they are done, so the closing does not tell them their answer is whole."""
+    closers = [book.say(intent, seed, thanked=seed % 2 == 0) for seed in range(600)]
+    whole = re.compile(r"all the details|full answer|all of it|everything I found|covers what you asked|is covered", re.I)
+    assert not [c for c in closers if whole.search(c)]
+
+
+def test_a_closing_claims_no_struggle_and_thanks_nobody_for_hearing_a_no(book):
+    """"Glad we got there." after a one-step chat with nothing in the way (19 chats); "Thanks for hearing
+    me out!" after a refusal (20); "I wish I could have done more." to a question outside the domain,
+    where nothing was tried (46)."""
+    said = {intent: [book.say(intent, seed, thanked=seed % 2 == 0, apologised=seed % 3) for seed in range(400)]
+            for intent in ("closer_done", "closer_refused", "closer_refused_lookup", "closer_off_topic")}
+    assert not [c for c in said["closer_done"] if "got there" in c]
+    assert not [c for cs in said.values() for c in cs if "hearing me out" in c]
+    assert not [c for c in said["closer_off_topic"] if re.search(r"done more|do more", c)]
+
+
+@pytest.mark.parametrize("intent", ["closer_refused", "closer_refused_lookup", "closer_off_topic"])
+def test_a_refusal_that_said_sorry_is_not_closed_on_a_second_sorry(book, intent):
+    """"I'm sorry, but I can't help with that here." / "Okay." / "I'm sorry I couldn't do more here.":
+    the refusal apologised; the closing regrets in other words."""
+    after_sorry = [book.say(intent, seed, thanked=False, apologised=1) for seed in range(300)]
+    assert not [c for c in after_sorry if re.search(r"\b(sorry|apolog)", c, re.I)]
+    assert [c for c in (book.say(intent, seed, thanked=False, apologised=0) for seed in range(300)) if "orry" in c]
 
 
 @pytest.mark.parametrize("intent", ["closer_done", "closer_answered", "farewell"])
