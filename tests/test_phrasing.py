@@ -461,3 +461,16 @@ def test_a_choice_said_in_the_users_words_is_not_handed_over_with_here(register)
     said = [book.say(f"user_reveal{register}", seed, pairs=["it's the one on November 14 I mean"], recalled=False,
                      open_question=seed % 2 == 0, offered=False) for seed in range(200)]
     assert not [s for s in said if re.match(r"(Yes, )?[Hh]ere\b", s)]
+
+
+@pytest.mark.parametrize("name", ["vehicle", "workplace", "research"])
+def test_an_assistant_without_a_company_voice_declines_as_itself(name):
+    """"Sorry, but this service can't help with that." from the car's assistant, whose domain excludes
+    the company voice (`exclude_voices`): it is an "I", not a service."""
+    import toolgym
+
+    book = toolgym.load_domain(name).phrasebook
+    said = [book.say("decline_irrelevant", seed, scope="S") for seed in range(400)]
+    assert not [s for s in said if re.search(r"\bservice\b", s)]
+    company = toolgym.load_domain("retail").phrasebook
+    assert [s for s in (company.say("decline_irrelevant", seed, scope="S") for seed in range(400)) if "this service" in s]
