@@ -437,6 +437,15 @@ def _area_key(word: str) -> str:
     return word.lower().rstrip("s")[:5]
 
 
+def tool_area_words(name: str) -> list[str]:
+    """The words of a tool's name that say which area of the scope it serves: its verb and the head of
+    its object ('return_delivered_order_items': return, items). The words between only qualify the
+    object: without 'modify_pending_order_address' the agent can still cancel or change orders, so
+    "orders" stays in what it offers help with."""
+    words = [w for w in name.lower().split("_") if w]
+    return words if len(words) <= 2 else [words[0], words[-1]]
+
+
 def scope_without(scope: str, words: Iterable[str]) -> str:
     """A domain's scope ('your flights, hotel stays, ..., insurance and loyalty points') without the
     areas `words` name (a tool that cannot be used: 'add_insurance'), so that "I can't add insurance"

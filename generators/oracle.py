@@ -6,7 +6,6 @@ answers a request the same way in a local loop, inside Ray, or behind an HTTP se
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Any
 
@@ -20,7 +19,14 @@ from toolgym.envs.conversation import (
 )
 from toolgym.envs.fact_words import fact_question
 from toolgym.envs.parsing import clean_text
-from toolgym.envs.phrasing import apologies, register_of, scope_without, sentences_of, unrepeated
+from toolgym.envs.phrasing import (
+    apologies,
+    register_of,
+    scope_without,
+    sentences_of,
+    tool_area_words,
+    unrepeated,
+)
 from toolgym.envs.registry import load_domain
 from toolgym.envs.task import Task
 from toolgym.envs.user_turns import thanked_last
@@ -230,5 +236,7 @@ def _domain_values(task: Task) -> dict[str, Any]:
     handoff = domain.refusal_handoff
     if "human" in withheld:  # "I can't transfer you; a human agent can help" contradicts itself
         handoff = ""
-    areas = " ".join(domain.tool(name).area or name for name in withheld_tools)
-    return {"handoff": handoff, "scope": scope_without(domain.scope, re.split(r"[_\s]+", areas.lower()))}
+    # a tool's area as the domain names it ('chat messages'), else its name's verb and object ('return ... items')
+    areas = [w for name in withheld_tools
+             for w in (domain.tool(name).area.lower().split() if domain.tool(name).area else tool_area_words(name))]
+    return {"handoff": handoff, "scope": scope_without(domain.scope, areas)}

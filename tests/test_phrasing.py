@@ -309,7 +309,7 @@ def test_a_declined_tool_s_area_is_not_offered_after_it():
     doors, ..., media and driver profiles.': the offer after a missing tool leaves out what it does."""
     import toolgym
     from toolgym.envs.gold import gold_messages
-    from toolgym.envs.phrasing import scope_without
+    from toolgym.envs.phrasing import scope_without, tool_area_words
 
     assert scope_without("this car's doors, engine, media and driver profiles", ["unlock", "doors"]) == "this car's engine, media and driver profiles"
     assert scope_without("your flights, bags, insurance and loyalty points", ["add", "insurance"]) == "your flights, bags and loyalty points"
@@ -318,7 +318,7 @@ def test_a_declined_tool_s_area_is_not_offered_after_it():
     for name in ("vehicle", "travel", "telecom"):
         domain = toolgym.load_domain(name)
         for task in domain.generate_tasks(24, seed=1, kinds=["no_tool/unavailable"], size="small"):
-            withheld = {w for t in task.no_tool.withheld_tools for w in t.split("_") if len(w) > 3}
+            withheld = {w for t in task.no_tool.withheld_tools for w in tool_area_words(t) if len(w) > 3}
             reply = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
             offer = reply.split("about ", 1)[1] if "about " in reply else ""
             offered += bool(offer)
@@ -474,3 +474,29 @@ def test_an_assistant_without_a_company_voice_declines_as_itself(name):
     assert not [s for s in said if re.search(r"\bservice\b", s)]
     company = toolgym.load_domain("retail").phrasebook
     assert [s for s in (company.say("decline_irrelevant", seed, scope="S") for seed in range(400)) if "this service" in s]
+
+
+def test_a_missing_tool_takes_out_of_the_scope_only_what_it_acts_on():
+    """"I can't change the shipping address of order #W3193995 ... If there's something else about
+    returns, exchanges, payments, your account and our product catalog, I can still help.": the word
+    "order" of 'modify_pending_order_address' took "orders" out, though the agent can still cancel and
+    change them; and "for now ... at present" said the time twice."""
+    import toolgym
+    from toolgym.envs.gold import gold_messages
+    from toolgym.envs.phrasing import scope_without, tool_area_words
+
+    scope = "orders, returns, exchanges, payments, your account and our product catalog"
+    assert scope_without(scope, tool_area_words("modify_pending_order_address")) == scope
+    assert scope_without(scope, tool_area_words("return_delivered_order_items")).startswith("orders, exchanges")
+    assert tool_area_words("unlock_doors") == ["unlock", "doors"]
+    domain = toolgym.load_domain("retail")
+    offers = 0
+    for task in domain.generate_tasks(30, seed=3, kinds=["no_tool/unavailable"], size="small"):
+        reply = next(m["content"] for m in gold_messages(domain, task)[0] if m["role"] == "assistant" and m.get("content"))
+        if "about " in reply and not {"cancel_pending_order", "get_order_details"} & set(task.no_tool.withheld_tools):
+            assert "orders" in reply.split("about ", 1)[1], (task.no_tool.withheld_tools, reply)
+            offers += 1
+    assert offers >= 3, offers
+    book = domain.phrasebook
+    said = [book.say("decline_unavailable", seed, action="change the address", scope=scope) for seed in range(300)]
+    assert not [s for s in said if len(re.findall(r"\b(?:for now|right now|at the moment|at present)\b", s)) > 1]
