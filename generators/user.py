@@ -84,7 +84,10 @@ class ScriptedUser(UserSimulator):
         if asking:
             unknown = [label for label in scenario.unknown if mentions(asking, [label])]
             if unknown:  # a choice not made yet is no fact to look up ("I haven't decided how much yet")
-                return _final(say("user_undecided" if undecided(task) else "user_unknown", labels=unknown))
+                # `alone`: the question asked for nothing else, so "it" is clear and the user does not say
+                # the agent's label back ("I can't tell you my wife's phone number yet.")
+                alone = not any(mentions(asking, f.keywords or [f.label]) for f in scenario.facts)
+                return _final(say("user_undecided" if undecided(task) else "user_unknown", labels=unknown, alone=alone))
             asked = [f for f in scenario.facts if mentions(asking, f.keywords or [f.label])]
             # what was not said yet; and asked for what the chat holds already, the user says it again,
             # for it may have been said as something else (a travel date that is also the check-in date,

@@ -72,3 +72,25 @@ def test_the_ask_for_a_choice_never_calls_it_a_thing_to_stand_in_for_or_look_up(
     assert not [a for a in chosen if re.search(r"stand in|look (?:it|them) up", a)]
     assert [a for a in chosen if "your decision" in a or "for you to choose" in a]
     assert [a for a in facts if "stand in" in a] and not [a for a in facts if "your decision" in a]
+
+
+@pytest.mark.parametrize("name", ["telecom", "banking", "travel", "retail"])
+def test_a_user_without_the_value_answers_it_and_does_not_say_the_label_back(name):
+    """'Hmm, I can't tell you my wife's phone number yet.', 'I can't give you my flatmate's service region
+    just now.': the agent had just asked for that and nothing else, so a person says "it"."""
+    answered = 0
+    for task, chat in _missing_chats(name, 10):
+        answer = chat[-2]["content"]
+        assert not [label for label in task.no_tool.missing if label.lower() in answer.lower()], answer
+        answered += 1
+    assert answered >= 3, answered
+
+
+def test_a_user_asked_for_several_things_names_the_one_they_lack(book):
+    """Asked for a phone number and a date of birth, "I don't have it" would not say which."""
+    workplace = toolgym.load_domain("workplace").phrasebook  # its own user_unknown
+    for phrases, intent in ((book, "user_unknown"), (book, "user_undecided"), (workplace, "user_unknown")):
+        alone = [phrases.say(intent, seed, labels=["wife's phone number"], alone=True) for seed in range(200)]
+        among = [phrases.say(intent, seed, labels=["wife's phone number"], alone=False) for seed in range(200)]
+        assert not [a for a in alone if "phone number" in a]
+        assert all("phone number" in a for a in among if intent == "user_unknown")
