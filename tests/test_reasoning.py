@@ -491,6 +491,7 @@ def test_a_comfort_step_cites_the_zone_reading_it_moves_from():
     tasks = [t for t in domain.generate_tasks(200, seed=5, kinds=["single", "multi_step"], size="small")
              if any(s.calls[0].name == "set_climate" and s.evidence for s in t.plan)]
     assert len(tasks) >= 3
+    guessed = 0
     for task, trajectory in played_with_reasoning(domain, tasks):
         step = next(s for s in task.plan if s.calls[0].name == "set_climate" and s.evidence)
         zone, value = step.calls[0].arguments["zone"], step.calls[0].arguments["temperature_c"]
@@ -501,7 +502,12 @@ def test_a_comfort_step_cites_the_zone_reading_it_moves_from():
         assert diagnosis(task, trajectory).value == 1.0
         unread = dataclasses.replace(trajectory, derived={}, messages=[
             m for m in trajectory.messages if not (m.get("role") == "tool" and '"zones"' in str(m.get("content")))])
-        assert diagnosis(task, unread).value < 1.0
+        # a seat-heating result shows its zone's reading too: without the climate read that one still grounds it
+        shown_elsewhere = any(e in str(m.get("content")) for m in unread.messages if m.get("role") == "tool" for e in step.evidence)
+        if not shown_elsewhere:
+            guessed += 1
+            assert diagnosis(task, unread).value < 1.0
+    assert guessed >= 3, "too few tasks read their zone only through get_climate"
 
 
 def test_a_reply_trace_names_what_the_reply_brings_or_says_it_names_only_some():
