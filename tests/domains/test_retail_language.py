@@ -275,3 +275,17 @@ def test_a_product_name_said_in_plural_takes_no_a_or_an():
     for index in range(book.combinations("reply_cheapest")):
         said = book.render("reply_cheapest", index, name="Polarized Sunglasses", options="clear, aviator", price=135.92)
         assert not re.search(r"\ban? (\S+ )?Polarized Sunglasses", said), said
+
+
+def test_no_customer_excuses_the_length_of_a_short_message(domain):
+    """"Hey there! Sorry in advance, I tend to write a lot." opened two short sentences, and "Thank you!
+    Sorry for the long message." closed a one-line request: a persona's aside says nothing the
+    message it is in belongs to."""
+    excuses = re.compile(r"write a lot|long message|ramble", re.IGNORECASE)
+    chatty = 0
+    for task in domain.generate_tasks(400, seed=17, size="small"):
+        for request in task.scenario.requests:
+            chatty += register_of(task.scenario.persona) == "chatty"
+            if excuses.search(request):
+                assert len(request.split()) > 80, request
+    assert chatty > 20, "the sample holds chatty customers"
