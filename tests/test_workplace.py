@@ -585,3 +585,11 @@ def test_the_steps_of_one_piece_of_work_fall_due_in_the_order_they_are_done(doma
     pairs = [sorted(same) for same in steps.values() if len(same) > 1]
     assert len(pairs) > 10
     assert all([due for _, due in same] == sorted(due for _, due in same) for same in pairs)
+
+
+def test_no_request_presses_for_time_and_says_no_rush(domain):
+    """"Need this done. ... No rush." said both in one message: the opener pressed, the aside did not.
+    (Two requests of one message still draw their asides apart: "It's a bit urgent." then "No rush.")"""
+    urgent = re.compile(r"Need this done", re.IGNORECASE)
+    for task in domain.generate_tasks(300, seed=24, size="small"):
+        assert not [r for r in task.scenario.requests if urgent.search(r) and "No rush" in r]
